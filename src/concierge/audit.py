@@ -1,0 +1,43 @@
+"""The audit trail: every call, allowed or refused, with who, what and how long."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from concierge import schema
+from concierge.db import Database
+from concierge.errors import DatabaseError
+
+log = logging.getLogger(__name__)
+
+
+def record(db: Database, *, user: str, tool: str, args: Any, decision: str, result_id: str, rows: int,
+           ms: float, message: str | None) -> None:
+    entry = {
+        "at": datetime.now(UTC),
+        "user_name": user,
+        "tool": str(tool)[:100],
+        "args": json.dumps(args, ensure_ascii=False, default=str)[:10_000],
+        "decision": decision,
+        "result_id": result_id,
+        "rows": rows,
+        "ms": round(ms, 3),
+        "message": message,
+    }
+    try:
+        with db.write() as conn:
+            conn.execute(schema.audit.insert(), entry)
+    except DatabaseError as err:  # the call's own outcome matters more than its audit line
+        log.error("could not write the audit line for %s: %s", result_id, err)
+
+
+def latest(db: Database, limit: int = 20) -> list[dict[str, Any]]:
+    table = schema.audit
+    with db.read() as conn:
+        rows = conn.execute(sa.select(table).order_by(table.c.id.desc()).limit(limit)).mappings().all()
+    return [dict(r) for r in rows]

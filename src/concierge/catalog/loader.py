@@ -1,0 +1,239 @@
+"""Load catalog files and check them completely before anything starts.
+
+Every problem found is collected (file + key + what is wrong) and raised
+together as one `CatalogError`; a broken catalog never starts half-way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from concierge.catalog.model import (
+    IDENTITY_PARAMS,
+    NAME_PATTERN,
+    SQL_PARAM,
+    CatalogFile,
+    Param,
+    Tool,
+)
+from concierge.errors import CatalogError, CatalogProblem
+
+BUILTIN = ("farm", "pos")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    name: str
+    file: str
+    spec: CatalogFile
+    tools: dict[str, Tool] = field(default_factory=dict)
+
+    @property
+    def demo_today(self) -> date | None:
+        return date.fromisoformat(self.spec.demo_today) if self.spec.demo_today else None
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML loader that refuses duplicate keys instead of keeping the last one."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set = set()
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    loader.flatten_mapping(node)  # YAML merge keys (<<: *anchor)
+    return loader.construct_mapping(node, deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def resolve_path(ref: str) -> Path:
+    """`farm`/`pos` name a built-in catalog; anything else is a path."""
+    if ref in BUILTIN:
+        return Path(str(resources.files("concierge.catalog") / f"{ref}.yaml"))
+    path = Path(ref)
+    if not path.exists():
+        raise CatalogError([CatalogProblem(ref, "(file)", f"no such catalog; built-in: {', '.join(BUILTIN)}")])
+    return path
+
+
+def load_catalog(ref: str) -> Catalog:
+    path = resolve_path(ref)
+    return parse_catalog(path.read_text(encoding="utf-8"), str(path))
+
+
+def load_catalogs(refs: list[str]) -> list[Catalog]:
+    catalogs, problems, owner = [], [], {}
+    for ref in refs:
+        try:
+            cat = load_catalog(ref)
+        except CatalogError as err:
+            problems.extend(err.problems)
+            continue
+        for name in cat.tools:
+            if name in owner:
+                problems.append(CatalogProblem(cat.file, f"tools.{name}", f"also declared in {owner[name]}"))
+            owner[name] = cat.file
+        catalogs.append(cat)
+    if problems:
+        raise CatalogError(problems)
+    return catalogs
+
+
+def parse_catalog(text: str, file: str) -> Catalog:
+    try:
+        raw = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "(yaml)"
+        raise CatalogError([CatalogProblem(file, where, str(getattr(err, "problem", err)))]) from None
+    if not isinstance(raw, dict):
+        raise CatalogError([CatalogProblem(file, "(root)", "a catalog is a mapping with catalog, roles, tools")])
+    try:
+        spec = CatalogFile.model_validate(raw)
+    except ValidationError as err:
+        raise CatalogError(
+            [
+                CatalogProblem(file, ".".join(str(p) for p in e["loc"]) or "(root)", e["msg"])
+                for e in err.errors()
+            ]
+        ) from None
+    problems = list(_check(spec, file))
+    if problems:
+        raise CatalogError(problems)
+    tools = {name: tool.model_copy(update={"name": name, "catalog": spec.catalog}) for name, tool in spec.tools.items()}
+    return Catalog(name=spec.catalog, file=file, spec=spec, tools=tools)
+
+
+def _check(spec: CatalogFile, file: str):
+    def problem(key: str, message: str) -> CatalogProblem:
+        return CatalogProblem(file, key, message)
+
+    if spec.demo_today and not _is_iso(spec.demo_today):
+        yield problem("demo_today", "must be a date YYYY-MM-DD")
+    for name, tool in spec.tools.items():
+        key = f"tools.{name}"
+        if not re.match(NAME_PATTERN, name):
+            yield problem(key, "a tool name is letters, digits and _ (at most 64), starting with a letter")
+        for role in tool.roles:
+            if role not in spec.roles:
+                yield problem(f"{key}.roles", f"unknown role {role!r}; declared roles: {', '.join(spec.roles)}")
+        yield from _check_params(tool, key, problem)
+        yield from _check_sql(tool, key, problem)
+        for i, (a, b) in enumerate(tool.ordered):
+            for p in (a, b):
+                if p not in tool.params or tool.params[p].type != "date":
+                    yield problem(f"{key}.ordered.{i}", f"{p!r} is not a date parameter of this tool")
+        if tool.confirm and not tool.preview_sql:
+            yield problem(f"{key}.preview_sql", "a tool that needs confirmation must declare preview_sql")
+        if tool.confirm and tool.mode != "write":
+            yield problem(f"{key}.confirm", "only write tools need confirmation")
+        if tool.preview_sql and not tool.confirm:
+            yield problem(f"{key}.preview_sql", "preview_sql is only used by tools with confirm: true")
+        if tool.mode == "read" and not re.match(r"^\s*(select|with)\b", tool.sql, re.I):
+            yield problem(f"{key}.sql", "a read tool runs one SELECT (or WITH ... SELECT)")
+        if tool.mode == "read" and tool.generated:
+            yield problem(f"{key}.generated", "only write tools generate values")
+
+
+def _check_params(tool: Tool, key: str, problem):
+    for pname, p in tool.params.items():
+        pkey = f"{key}.params.{pname}"
+        if not re.match(NAME_PATTERN, pname):
+            yield problem(pkey, "a parameter name is letters, digits and _, starting with a letter")
+        misplaced = {
+            "min": p.type == "integer",
+            "max": p.type == "integer",
+            "min_length": p.type == "string",
+            "max_length": p.type == "string",
+            "pattern": p.type == "string",
+            "bounds": p.type == "date",
+            "enum": p.type == "enum",
+        }
+        for attr, allowed in misplaced.items():
+            if getattr(p, attr) is not None and not allowed:
+                yield problem(f"{pkey}.{attr}", f"not a setting of a {p.type} parameter")
+        if p.min is not None and p.max is not None and p.min > p.max:
+            yield problem(f"{pkey}.min", f"min {p.min} is greater than max {p.max}")
+        if p.pattern is not None:
+            try:
+                re.compile(p.pattern)
+            except re.error as err:
+                yield problem(f"{pkey}.pattern", f"not a valid regular expression: {err}")
+        if p.type == "enum":
+            if p.enum is None or (p.enum.values is None) == (p.enum.query is None):
+                yield problem(f"{pkey}.enum", "an enum declares either values or a query")
+            elif p.enum.values is not None:
+                for syn, target in p.enum.synonyms.items():
+                    if target not in p.enum.values:
+                        yield problem(f"{pkey}.enum.synonyms.{syn}", f"{target!r} is not one of the values")
+        if p.bounds is not None:
+            for end in ("min", "max"):
+                value = getattr(p.bounds, end)
+                if value is not None and value != "today" and not _is_iso(value):
+                    yield problem(f"{pkey}.bounds.{end}", "must be YYYY-MM-DD or today")
+        if p.required and p.default is not None:
+            yield problem(f"{pkey}.default", "a required parameter has no default")
+        if p.default is not None:
+            message = _default_problem(p)
+            if message:
+                yield problem(f"{pkey}.default", message)
+
+
+def _default_problem(p: Param) -> str | None:
+    if p.type == "date" and not (p.default == "today" or (isinstance(p.default, str) and _is_iso(p.default))):
+        return "a date default is YYYY-MM-DD or today"
+    if p.type == "integer" and (isinstance(p.default, bool) or not isinstance(p.default, int)):
+        return "must be an integer"
+    if p.type == "string" and not isinstance(p.default, str):
+        return "must be a string"
+    if p.type == "enum" and p.enum and p.enum.values is not None and p.default not in p.enum.values:
+        return f"{p.default!r} is not one of the values"
+    return None
+
+
+def _check_sql(tool: Tool, key: str, problem):
+    known = set(tool.params) | set(IDENTITY_PARAMS) | set(tool.generated)
+    texts = {f"{key}.sql": tool.sql}
+    if tool.preview_sql:
+        texts[f"{key}.preview_sql"] = tool.preview_sql
+    for i, check in enumerate(tool.checks):
+        texts[f"{key}.checks.{i}.sql"] = check.sql
+    for where, sql in texts.items():
+        for used in sorted(set(SQL_PARAM.findall(sql)) - known):
+            yield problem(where, f":{used} is not a declared parameter")
+    used_anywhere = set().union(*(SQL_PARAM.findall(s) for s in texts.values()))
+    for pname in tool.params:
+        if pname not in used_anywhere:
+            yield problem(f"{key}.params.{pname}", "declared but never used in the SQL")
+    for gname in tool.generated:
+        if not gname.startswith("_"):
+            yield problem(f"{key}.generated.{gname}", "generated values start with _ so no caller can set them")
+    for pname, p in tool.params.items():
+        data_queries = {"bounds": p.bounds and p.bounds.query, "enum": p.enum and p.enum.query}
+        for what, sql in data_queries.items():
+            if sql and SQL_PARAM.findall(sql):
+                yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")
+
+
+def _is_iso(value: str) -> bool:
+    try:
+        date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", value))

@@ -1,0 +1,137 @@
+"""The shape of a catalog file: what a tool declaration may say.
+
+A catalog is YAML. Its keys are documented in docs/catalog.md; the models
+below are the single definition of which keys exist (unknown keys are
+rejected, so a typo never silently drops a setting).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
+IDENTITY_PARAMS = ("_user", "_role", "_all_rows", "_today")
+SQL_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    """A text in both languages the product speaks."""
+
+    ja: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+
+    def get(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+class DateBounds(Strict):
+    """Bounds of a date parameter.
+
+    ``min``/``max`` are ISO dates or ``today``; ``query`` returns one row of
+    two columns (first date, last date) taken from the data itself.
+    """
+
+    min: str | None = None
+    max: str | None = None
+    query: str | None = None
+
+
+class EnumSource(Strict):
+    values: list[str] | None = None
+    query: str | None = None
+    synonyms: dict[str, str] = Field(default_factory=dict)
+
+
+class Param(Strict):
+    type: Literal["string", "integer", "date", "enum"]
+    description: Text
+    required: bool = False
+    nullable: bool = False
+    default: Any = None
+    min: int | None = None
+    max: int | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    # `contains`: the value matches anywhere, literally (LIKE wildcards in it are escaped)
+    match: Literal["contains"] | None = None
+    bounds: DateBounds | None = None
+    enum: EnumSource | None = None
+    # How the offline planner finds this value in a request (see planner docs).
+    extract: dict[str, Any] | None = None
+
+
+class Check(Strict):
+    """A precondition: the query must return a row, or the call ends with `error`."""
+
+    sql: str
+    code: Literal["not_found"] = "not_found"
+    message: Text
+
+
+class Generated(Strict):
+    kind: Literal["unique_code"]
+    prefix: str = ""
+
+
+class ChangeSummary(Strict):
+    """Compare two amounts per row: totals, change, percent, top decreases/increases."""
+
+    kind: Literal["change"]
+    key: str
+    current: str
+    previous: str
+    top: int = Field(default=3, ge=1, le=20)
+
+
+Summary = Annotated[ChangeSummary, Field(discriminator="kind")]
+
+
+class ResultShape(Strict):
+    max_rows: int = Field(default=200, ge=1, le=10_000)
+    totals: dict[str, Literal["sum", "min", "max"]] = Field(default_factory=dict)
+    summary: Summary | None = None
+
+
+class AiInstruction(Strict):
+    success: str | None = None
+    empty: str | None = None
+    error: str | None = None
+
+
+class Tool(Strict):
+    name: str = ""  # filled from the key by the loader
+    catalog: str = ""
+    description: Text
+    mode: Literal["read", "write"] = "read"
+    roles: list[str] = Field(min_length=1)
+    params: dict[str, Param] = Field(default_factory=dict)
+    ordered: list[tuple[str, str]] = Field(default_factory=list)
+    checks: list[Check] = Field(default_factory=list)
+    sql: str
+    confirm: bool = False
+    preview_sql: str | None = None
+    generated: dict[str, Generated] = Field(default_factory=dict)
+    result: ResultShape = Field(default_factory=ResultShape)
+    ai_instruction: AiInstruction | None = None
+    intents: dict[str, Any] | None = None
+
+
+class Role(Strict):
+    all_rows: bool = True
+
+
+class CatalogFile(Strict):
+    catalog: str = Field(pattern=NAME_PATTERN)
+    description: Text
+    demo: Literal["farm", "pos"] | None = None
+    demo_today: str | None = None
+    roles: dict[str, Role]
+    tools: dict[str, Tool]

@@ -1,0 +1,39 @@
+"""The `concierge` command. Each group of subcommands lives in its own module."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from concierge.errors import ConciergeError
+
+
+class _Group(click.Group):
+    """Turns system errors into one clear line and exit code 2, never a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ConciergeError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.option("-v", "--verbose", is_flag=True, help="Log debug details to stderr.")
+def main(verbose: bool) -> None:
+    """concierge: ask a business database in plain Japanese or English, through declared tools."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
+def _register() -> None:
+    from concierge.cli import audit_cmd, db_cmd, tools_cmd
+
+    for module in (tools_cmd, db_cmd, audit_cmd):
+        module.register(main)
+
+
+_register()

@@ -1,0 +1,38 @@
+"""`concierge audit`: the latest calls, allowed or refused."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from concierge import audit as audit_log
+from concierge.cli.options import database_option, json_option
+from concierge.cli.render import table
+from concierge.db import Database
+from concierge.demo import create_state
+
+
+def register(main: click.Group) -> None:
+    main.add_command(audit)
+
+
+@click.command()
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 10_000))
+@database_option
+@json_option
+def audit(limit: int, database: str | None, as_json: bool) -> None:
+    """Show the latest tool calls: time, user, tool, arguments, decision, result id, rows, ms."""
+    db = Database(database)
+    try:
+        create_state(db)
+        entries = audit_log.latest(db, limit)
+    finally:
+        db.dispose()
+    if as_json:
+        click.echo(json.dumps(entries, ensure_ascii=False, default=str, indent=2))
+        return
+    columns = ["at", "user_name", "tool", "decision", "result_id", "rows", "ms", "args"]
+    for e in entries:
+        e["at"] = str(e["at"])[:19]
+    click.echo(table(columns, entries))

@@ -1,0 +1,41 @@
+"""Options shared by several commands, and opening the pipeline from them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import click
+
+from concierge.service import Pipeline
+
+
+def _parse_date(_ctx, _param, value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date YYYY-MM-DD") from None
+
+
+catalog_option = click.option(
+    "--catalog", "catalogs", multiple=True, default=("farm",), show_default=True,
+    help="farm, pos, or the path of a catalog YAML file (repeat for several).",
+)
+database_option = click.option(
+    "--database", default=None, envvar="CONCIERGE_DATABASE",
+    help="SQLAlchemy URL (sqlite:///file.db, postgresql://...). Default: the embedded SQLite file "
+    "in your user data folder, created with the demo data on first use.",
+)
+today_option = click.option(
+    "--today", default=None, callback=_parse_date, envvar="CONCIERGE_TODAY",
+    help="The clock, YYYY-MM-DD. Default: a demo catalog's own clock (farm 2025-05-15, pos 2026-08-31), "
+    "otherwise the real date.",
+)
+user_option = click.option("--user", "user_name", default="admin", show_default=True,
+                           help="The demo user to act as (admin, tanaka, suzuki, pos_analyst).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
+
+
+def open_pipeline(catalogs: tuple[str, ...], database: str | None, today: date | None) -> Pipeline:
+    return Pipeline.open(list(catalogs), database, today=today)

@@ -1,0 +1,66 @@
+"""One-time confirmation tokens for writes that need a person's yes.
+
+The first call of such a tool returns a preview and a token; the token is
+stored hashed with the user, the tool and the exact arguments. Redeeming it
+happens inside the write's own transaction, so the write and the token's use
+commit together or not at all: a crash mid-write leaves the token unused and
+a retry writes exactly once; a replay, or the token with other arguments or
+another user, is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from concierge import schema
+
+TOKEN_TTL = timedelta(hours=1)
+
+
+def canonical(args: dict[str, Any]) -> str:
+    return json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue(conn: sa.Connection, user: str, tool: str, args: dict[str, Any]) -> str:
+    token = "cf_" + secrets.token_urlsafe(18)
+    conn.execute(
+        schema.confirmations.insert().values(
+            token_hash=_hash(token), user_name=user, tool=tool, args=canonical(args), created_at=datetime.now(UTC)
+        )
+    )
+    return token
+
+
+def redeem(conn: sa.Connection, token: str, user: str, tool: str, args: dict[str, Any]) -> str | None:
+    """Use the token for this exact call; returns why it cannot be used, or None."""
+    table = schema.confirmations
+    row = conn.execute(sa.select(table).where(table.c.token_hash == _hash(str(token)))).mappings().first()
+    if row is None or row["user_name"] != user:
+        return "this confirmation token is unknown; call the tool without a token to get a new preview"
+    if row["used_at"] is not None:
+        return "this confirmation token was already used; the write it confirmed has been done"
+    if row["tool"] != tool or row["args"] != canonical(args):
+        return "this confirmation token was issued for a different call; call the tool without a token for a new preview"
+    created = row["created_at"]
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=UTC)
+    if datetime.now(UTC) - created > TOKEN_TTL:
+        return "this confirmation token has expired; call the tool without a token for a new preview"
+    used = conn.execute(
+        table.update()
+        .where(table.c.token_hash == row["token_hash"], table.c.used_at.is_(None))
+        .values(used_at=datetime.now(UTC))
+    )
+    if used.rowcount != 1:
+        return "this confirmation token was already used; the write it confirmed has been done"
+    return None

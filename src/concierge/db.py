@@ -1,0 +1,135 @@
+"""Engines and transactions on the embedded default (SQLite) or PostgreSQL.
+
+Reads run in read-only transactions with a statement timeout; each write
+runs in one transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
+writers queue instead of failing half-way).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import platformdirs
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.pool import StaticPool
+
+from concierge.errors import DatabaseError
+
+ENV_DATABASE = "CONCIERGE_DATABASE"
+READ_TIMEOUT_S = 10.0
+
+
+def default_url() -> str:
+    if os.environ.get(ENV_DATABASE):
+        return os.environ[ENV_DATABASE]
+    folder = Path(platformdirs.user_data_dir("concierge", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'concierge.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """Accept the URLs people paste (postgres://, postgresql://) and use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Database:
+    def __init__(self, url: str | None = None, *, read_timeout_s: float = READ_TIMEOUT_S):
+        self.url = normalise_url(url or default_url())
+        self.read_timeout_s = read_timeout_s
+        self.engine = _create_engine(self.url)
+        self.is_sqlite = self.engine.dialect.name == "sqlite"
+        self._deadline = threading.local()
+        if self.is_sqlite:
+            self._install_sqlite_hooks()
+
+    def __repr__(self) -> str:
+        return f"Database({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def read(self) -> Iterator[sa.Connection]:
+        with self._connect(write=False) as conn, _translate_errors(), conn.begin():
+            if self.is_sqlite:
+                self._deadline.at = time.monotonic() + self.read_timeout_s
+                conn.exec_driver_sql("PRAGMA query_only = ON")
+                try:
+                    yield conn
+                finally:
+                    self._deadline.at = None
+                    conn.exec_driver_sql("PRAGMA query_only = OFF")
+            else:
+                conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(self.read_timeout_s * 1000)}")
+                yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[sa.Connection]:
+        with self._connect(write=True) as conn, _translate_errors(), conn.begin():
+            yield conn
+
+    @contextmanager
+    def _connect(self, *, write: bool) -> Iterator[sa.Connection]:
+        with _translate_errors():
+            conn = self.engine.connect().execution_options(concierge_write=write)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def _install_sqlite_hooks(self) -> None:
+        deadline = self._deadline
+
+        @event.listens_for(self.engine, "connect")
+        def _on_connect(dbapi_conn, _record):
+            dbapi_conn.isolation_level = None  # we emit BEGIN ourselves, below
+            cur = dbapi_conn.cursor()
+            if self.engine.url.database not in (None, "", ":memory:"):
+                cur.execute("PRAGMA journal_mode = WAL")
+            cur.execute("PRAGMA busy_timeout = 30000")
+            cur.execute("PRAGMA foreign_keys = ON")
+            cur.close()
+
+            def _progress() -> int:
+                at = getattr(deadline, "at", None)
+                return 1 if at is not None and time.monotonic() > at else 0
+
+            dbapi_conn.set_progress_handler(_progress, 10_000)
+
+        @event.listens_for(self.engine, "begin")
+        def _on_begin(conn):
+            write = conn.get_execution_options().get("concierge_write", True)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _create_engine(url: str) -> sa.Engine:
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        kwargs = {"poolclass": StaticPool} if memory else {}
+        return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30)
+
+
+@contextmanager
+def _translate_errors() -> Iterator[None]:
+    try:
+        yield
+    except sa.exc.OperationalError as err:
+        raise DatabaseError(f"the database is unavailable or timed out: {_first_line(err)}") from err
+    except sa.exc.InterfaceError as err:
+        raise DatabaseError(f"the database connection failed: {_first_line(err)}") from err
+
+
+def _first_line(err: Exception) -> str:
+    orig = getattr(err, "orig", None) or err
+    return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__

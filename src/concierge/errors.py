@@ -1,0 +1,71 @@
+"""The two error families of concierge.
+
+Errors the *model* (or the person typing) should see and act on are not
+exceptions: the guard, the access check and the pipeline turn them into a
+`ToolResult` with ``status="refused"`` or ``status="error"`` and a message
+that says what is wrong and what would be valid. They are identified by the
+codes in `Refusal`.
+
+Errors of the *system* raise, and all derive from `ConciergeError`::
+
+    ConciergeError
+     ├── CatalogError          a catalog file is broken (every problem listed)
+     ├── ConfigError           bad option, unknown user, unknown catalog
+     ├── DatabaseError         database unreachable, timed out, or failed
+     │    └── DataImportError  an import file has a bad row (line, column)
+     └── ProviderError         an LLM provider failed (HTTP error, missing key)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Refusal(StrEnum):
+    """Codes of the errors the model sees as tool results."""
+
+    UNKNOWN_TOOL = "unknown_tool"
+    BAD_ARGUMENT = "bad_argument"
+    NOT_PERMITTED = "not_permitted"
+    NOT_FOUND = "not_found"
+    CONFIRMATION_INVALID = "confirmation_invalid"
+
+
+class ConciergeError(Exception):
+    """Base of every error the system raises."""
+
+
+@dataclass(frozen=True)
+class CatalogProblem:
+    file: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key}: {self.message}"
+
+
+class CatalogError(ConciergeError):
+    def __init__(self, problems: list[CatalogProblem]):
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"the catalog has {len(problems)} problem(s):\n{lines}")
+
+
+class ConfigError(ConciergeError):
+    pass
+
+
+class DatabaseError(ConciergeError):
+    pass
+
+
+class DataImportError(DatabaseError):
+    def __init__(self, file: str, line: int, column: str, message: str):
+        self.file, self.line, self.column = file, line, column
+        super().__init__(f"{file}: line {line}, column {column}: {message}; nothing was loaded")
+
+
+class ProviderError(ConciergeError):
+    pass

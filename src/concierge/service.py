@@ -1,0 +1,269 @@
+"""The one pipeline every caller uses: guard → access → execute → shape → audit.
+
+MCP, the CLI, the agent loop and the web page all call `Pipeline.invoke`.
+There is no second path that skips a step.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from concierge import access, audit, confirm, guard, schema
+from concierge.access import User
+from concierge.catalog.loader import Catalog, load_catalogs
+from concierge.catalog.model import Tool
+from concierge.db import Database
+from concierge.demo import create_state
+from concierge.demo import install as install_demo
+from concierge.demo import is_installed as demo_installed
+from concierge.errors import ConfigError, Refusal
+from concierge.result import ToolResult, plain, plain_args, shape
+from concierge.sqlbind import bind
+
+log = logging.getLogger(__name__)
+UNIQUE_CODE_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class _DataFacts:
+    """Enum values and date ranges read from the data, for the guard."""
+
+    enum_values: dict[str, list[str]]
+    date_ranges: dict[str, tuple[date, date]]
+
+
+class Pipeline:
+    def __init__(self, catalogs: list[Catalog], db: Database, *, today: date | None = None):
+        self.catalogs = catalogs
+        self.db = db
+        self._today = today
+        self.tools: dict[str, Tool] = {n: t for c in catalogs for n, t in c.tools.items()}
+        self.roles = {c.name: c.spec.roles for c in catalogs}
+        self._catalog_of = {n: c for c in catalogs for n in c.tools}
+        self._facts: _DataFacts | None = None
+        self._users: dict[str, User] = {}
+
+    @classmethod
+    def open(cls, catalog_refs: list[str], database: str | None = None, *, today: date | None = None) -> Pipeline:
+        """Load and check the catalogs, connect, and make sure the tables exist.
+
+        The embedded default (SQLite) gets the demo data on first use; a
+        PostgreSQL database is set up explicitly with `concierge db init`.
+        """
+        catalogs = load_catalogs(catalog_refs)
+        db = Database(database)
+        create_state(db)
+        for cat in catalogs:
+            if cat.spec.demo and not demo_installed(db, cat.spec.demo):
+                if not db.is_sqlite:
+                    raise ConfigError(
+                        f"the {cat.spec.demo} demo tables are missing in {db}; "
+                        f"run: concierge db init --catalog {cat.spec.demo} --database URL"
+                    )
+                install_demo(db, cat.spec.demo)
+        return cls(catalogs, db, today=today)
+
+    def close(self) -> None:
+        self.db.dispose()
+
+    # --- clock, users, facts --------------------------------------------------
+    def today(self, tool: str | None = None) -> date:
+        """The configured clock; a demo catalog brings its transcripts' clock."""
+        if self._today:
+            return self._today
+        catalog = self._catalog_of.get(tool) if tool else (self.catalogs[0] if len(self.catalogs) == 1 else None)
+        if catalog and catalog.demo_today:
+            return catalog.demo_today
+        return date.today()
+
+    def user(self, name: str) -> User:
+        if name not in self._users:
+            with self.db.read() as conn:
+                row = conn.execute(sa.select(schema.users).where(schema.users.c.name == name)).mappings().first()
+                if row is None:
+                    known = ", ".join(conn.scalars(sa.select(schema.users.c.name).order_by(schema.users.c.name)))
+                    raise ConfigError(f"unknown user {name!r}; users: {known}")
+            self._users[name] = User(row["name"], row["role"], row["display_name"])
+        return self._users[name]
+
+    def tools_for(self, user: User) -> list[Tool]:
+        return access.visible_tools(user, self.tools, self.roles)
+
+    def guard_context(self, tool: str | None = None) -> guard.GuardContext:
+        facts = self._data_facts()
+        return guard.GuardContext(self.today(tool), facts.enum_values, facts.date_ranges)
+
+    def refresh(self) -> None:
+        """Forget the values and ranges read from the data (they are read again on next use)."""
+        self._facts = None
+
+    def _data_facts(self) -> _DataFacts:
+        if self._facts is None:
+            enums, ranges = {}, {}
+            with self.db.read() as conn:
+                for p in (p for t in self.tools.values() for p in t.params.values()):
+                    if p.enum and p.enum.query and p.enum.query not in enums:
+                        enums[p.enum.query] = [str(v) for v in conn.scalars(sa.text(p.enum.query)) if v is not None]
+                    if p.bounds and p.bounds.query and p.bounds.query not in ranges:
+                        low, high = conn.execute(sa.text(p.bounds.query)).one()
+                        if low is not None:
+                            ranges[p.bounds.query] = (_as_date(low), _as_date(high))
+            self._facts = _DataFacts(enums, ranges)
+        return self._facts
+
+    # --- the pipeline ------------------------------------------------------------
+    def invoke(self, name: str, args: Any, user: User, *, confirmation: str | None = None) -> ToolResult:
+        started = time.perf_counter()
+        result = self._invoke(name, args, user, confirmation)
+        result.ms = round((time.perf_counter() - started) * 1000, 3)
+        audit.record(
+            self.db,
+            user=user.name,
+            tool=name,
+            args=args,
+            decision=result.status if result.code is None else f"{result.status}:{result.code}",
+            result_id=result.result_id,
+            rows=result.row_count,
+            ms=result.ms,
+            message=result.message,
+        )
+        return result
+
+    def _invoke(self, name: str, args: Any, user: User, confirmation: str | None) -> ToolResult:
+        tool = self.tools.get(name)
+        if tool is not None:
+            permission = access.decide(user, tool, self.roles[tool.catalog])
+            if isinstance(permission, access.Denied):
+                return ToolResult(tool=name, status="refused", code=permission.code, message=permission.message)
+        decision = guard.check(self.tools, name, args, self.guard_context(name))
+        if isinstance(decision, guard.Refused):
+            return ToolResult(
+                tool=name,
+                status="refused",
+                code=decision.code,
+                message=decision.message,
+                param=decision.param,
+                valid=decision.valid,
+                args=args if isinstance(args, dict) else {},
+            )
+        assert tool is not None and isinstance(permission, access.Permitted)
+        values = {**decision.args, **permission.identity, "_today": self.today(name)}
+        if tool.mode == "read":
+            return self._read(tool, decision.args, values)
+        if tool.confirm and confirmation is None:
+            return self._preview(tool, decision.args, values, user)
+        return self._write(tool, decision.args, values, user, confirmation)
+
+    def _read(self, tool: Tool, args: dict, values: dict) -> ToolResult:
+        with self.db.read() as conn:
+            failed = _failed_check(conn, tool, values)
+            if failed:
+                return failed.model_copy(update={"args": plain_args(args)})
+            cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
+            columns = list(cursor.keys())
+            rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
+        return self._ok(tool, args, columns, rows)
+
+    def _preview(self, tool: Tool, args: dict, values: dict, user: User) -> ToolResult:
+        with self.db.write() as conn:
+            failed = _failed_check(conn, tool, values)
+            if failed:
+                return failed.model_copy(update={"args": plain_args(args)})
+            assert tool.preview_sql is not None
+            row = conn.execute(bind(tool, tool.preview_sql), _sql_values(tool, values)).mappings().first()
+            token = confirm.issue(conn, user.name, tool.name, plain_args(args))
+        return ToolResult(
+            tool=tool.name,
+            status="confirm",
+            args=plain_args(args),
+            preview={k: plain(v) for k, v in (row or {}).items()},
+            confirmation_token=token,
+            message=(
+                "Nothing is written yet. Show this preview to the user; when they confirm, call "
+                f"{tool.name} again with the same arguments and this confirmation token."
+            ),
+        )
+
+    def _write(self, tool: Tool, args: dict, values: dict, user: User, confirmation: str | None) -> ToolResult:
+        for attempt in range(UNIQUE_CODE_ATTEMPTS):
+            values = {**values, **_generated(tool, self.today(tool.name))}
+            try:
+                with self.db.write() as conn:
+                    if tool.confirm:
+                        why = confirm.redeem(conn, confirmation or "", user.name, tool.name, plain_args(args))
+                        if why:
+                            return ToolResult(
+                                tool=tool.name, status="refused", code=Refusal.CONFIRMATION_INVALID,
+                                message=why, args=plain_args(args),
+                            )
+                    failed = _failed_check(conn, tool, values)
+                    if failed:
+                        return failed.model_copy(update={"args": plain_args(args)})
+                    cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
+                    columns = list(cursor.keys()) if cursor.returns_rows else []
+                    rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
+            except sa.exc.IntegrityError:
+                if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
+                    log.warning("generated code collided in %s; retrying", tool.name)
+                    continue
+                raise
+            self.refresh()
+            return self._ok(tool, args, columns, rows)
+        raise AssertionError("unreachable")
+
+    def _ok(self, tool: Tool, args: dict, columns: list[str], rows: list[dict]) -> ToolResult:
+        shaped = shape(rows, tool.result)
+        instruction = None
+        if tool.ai_instruction:
+            instruction = tool.ai_instruction.success if rows else tool.ai_instruction.empty
+        return ToolResult(tool=tool.name, status="ok", args=plain_args(args), columns=columns,
+                          ai_instruction=instruction, **shaped)
+
+
+def _failed_check(conn: sa.Connection, tool: Tool, values: dict) -> ToolResult | None:
+    for check in tool.checks:
+        if conn.execute(bind(tool, check.sql), _sql_values(tool, values)).first() is None:
+            return ToolResult(
+                tool=tool.name,
+                status="error",
+                code=Refusal.NOT_FOUND,
+                message=check.message.en,
+                message_ja=check.message.ja,
+                ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,
+            )
+    return None
+
+
+def _sql_values(tool: Tool, values: dict) -> dict:
+    """The values bound to the SQL: `contains` strings become escaped LIKE patterns."""
+    out = dict(values)
+    for name, param in tool.params.items():
+        if param.match == "contains" and out.get(name) is not None:
+            out[name] = "%" + _escape_like(out[name]) + "%"
+    return out
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _generated(tool: Tool, today: date) -> dict[str, str]:
+    stamp = datetime.now().strftime("%H%M%S")
+    return {
+        name: f"{gen.prefix}{today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"
+        for name, gen in tool.generated.items()
+    }
+
+
+def _as_date(value: Any) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+
