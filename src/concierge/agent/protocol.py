@@ -1,0 +1,78 @@
+"""The one small protocol every provider implements, and the messages it sees.
+
+A provider receives the whole conversation of the turn so far (user messages,
+its own earlier replies and tool calls, and the tool results) plus the tools
+it may call, and returns either tool calls or a final text. Adapters convert
+these types to and from their vendor's wire format; the offline planner reads
+them directly. Nothing here imports a vendor SDK.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal, Protocol
+
+from concierge.catalog.model import Tool
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    args: dict[str, Any]
+
+
+@dataclass
+class Message:
+    role: Literal["user", "assistant", "tool"]
+    text: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)  # role == "assistant"
+    tool_call_id: str | None = None  # role == "tool"
+    result: dict[str, Any] | None = None  # role == "tool": ToolResult.model_dump(mode="json")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as offered to a model: the catalog declaration plus its JSON Schema."""
+
+    tool: Tool
+    input_schema: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    @property
+    def description(self) -> str:
+        return self.tool.description.en
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    system: str
+    messages: list[Message]
+    tools: list[ToolSpec]
+    today: date
+    user: str
+    context: str = ""  # short dynamic context added to the newest user message
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    text: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage | None = None
+
+
+class Provider(Protocol):
+    name: str
+    model: str
+
+    async def complete(self, request: ModelRequest) -> ModelReply: ...

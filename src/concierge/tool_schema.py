@@ -1,0 +1,58 @@
+"""JSON Schema of a tool's arguments, as MCP hosts and LLM providers read it.
+
+Enum values and date ranges taken from the data are written into the schema
+(and into the descriptions) so that a model sees what is valid before it
+calls. The guard still checks every call: a schema is advice, not a check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from concierge.catalog.model import Param, Tool
+from concierge.guard import GuardContext, date_range, valid_values
+
+
+def input_schema(tool: Tool, ctx: GuardContext, *, lang: str = "en") -> dict[str, Any]:
+    props = {name: param_schema(p, ctx, lang=lang) for name, p in tool.params.items()}
+    return {
+        "type": "object",
+        "properties": props,
+        "required": [n for n, p in tool.params.items() if p.required],
+        "additionalProperties": False,
+    }
+
+
+def param_schema(p: Param, ctx: GuardContext, *, lang: str = "en") -> dict[str, Any]:
+    description = p.description.get(lang)
+    schema: dict[str, Any]
+    if p.type == "integer":
+        schema = {"type": "integer"}
+        if p.min is not None:
+            schema["minimum"] = p.min
+        if p.max is not None:
+            schema["maximum"] = p.max
+    elif p.type == "date":
+        schema = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+        low, high = date_range(p, ctx)
+        if low or high:
+            description += f" (valid: {low or '…'} .. {high or '…'})"
+    elif p.type == "enum":
+        values = valid_values(p, ctx)
+        schema = {"type": "string", "enum": values}
+    else:
+        schema = {"type": "string"}
+        if p.pattern:
+            schema["pattern"] = p.pattern
+        if p.min_length is not None:
+            schema["minLength"] = p.min_length
+        if p.max_length is not None:
+            schema["maxLength"] = p.max_length
+    if p.nullable or (not p.required and p.default is None):
+        schema["type"] = [schema["type"], "null"]
+        if "enum" in schema:
+            schema["enum"] = [*schema["enum"], None]
+    if p.default is not None:
+        schema["default"] = p.default if p.default != "today" else str(ctx.today)
+    schema["description"] = description
+    return schema
