@@ -125,7 +125,7 @@ def _translate_errors() -> Iterator[None]:
     try:
         yield
     except sa.exc.OperationalError as err:
-        raise DatabaseError(f"the database is unavailable or timed out: {_first_line(err)}") from err
+        raise DatabaseError(f"database error (unavailable, timed out or refused): {_first_line(err)}") from err
     except sa.exc.InterfaceError as err:
         raise DatabaseError(f"the database connection failed: {_first_line(err)}") from err
 

@@ -162,6 +162,7 @@ def _check_params(tool: Tool, key: str, problem):
             "min_length": p.type == "string",
             "max_length": p.type == "string",
             "pattern": p.type == "string",
+            "match": p.type == "string",
             "bounds": p.type == "date",
             "enum": p.type == "enum",
         }

@@ -1,0 +1,3 @@
+from concierge.cli import main
+
+main()

@@ -1,0 +1,124 @@
+"""Sign-in for the page: a signed session cookie names the user; the session decides every permission.
+
+The cookie holds the user name, when it was issued and a fingerprint of the
+stored password hash, signed with HMAC-SHA256. It is checked on every API
+request: a bad signature, an old cookie, or a password changed since the
+sign-in all answer 401. Nothing the browser sends besides the cookie says who
+the user is.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+from anyio import to_thread
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from pydantic import BaseModel, Field
+
+from concierge import passwords
+from concierge.access import User
+from concierge.errors import ConfigError
+from concierge.service import Pipeline
+
+COOKIE = "concierge_session"
+MAX_AGE_S = 7 * 24 * 3600
+ENV_SECRET = "CONCIERGE_SECRET"
+
+
+def load_secret() -> bytes:
+    """CONCIERGE_SECRET, else a random key kept in the user data folder (so a restart keeps sign-ins)."""
+    if os.environ.get(ENV_SECRET):
+        return os.environ[ENV_SECRET].encode()
+    path = Path(platformdirs.user_data_dir("concierge", appauthor=False)) / "web-secret"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(32))
+    return path.read_text().strip().encode()
+
+
+@dataclass(frozen=True)
+class Signer:
+    secret: bytes
+
+    def dump(self, payload: dict) -> str:
+        body = _b64(json.dumps(payload, separators=(",", ":")).encode())
+        return f"{body}.{self._sign(body)}"
+
+    def load(self, value: str) -> dict | None:
+        body, _, signature = value.partition(".")
+        if not body or not hmac.compare_digest(signature, self._sign(body)):
+            return None
+        try:
+            payload = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        except ValueError:
+            return None
+        return payload if isinstance(payload, dict) else None
+
+    def _sign(self, body: str) -> str:
+        return _b64(hmac.new(self.secret, body.encode(), hashlib.sha256).digest())
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unauthorized() -> HTTPException:
+    return HTTPException(status_code=401, detail="sign in first")
+
+
+def current_user(request: Request) -> User:
+    """The signed-in user, or 401. Sync: FastAPI runs it in a worker thread (it reads the database)."""
+    web = request.app.state.web
+    payload = web.signer.load(request.cookies.get(COOKIE, ""))
+    if payload is None or not isinstance(payload.get("u"), str) or not isinstance(payload.get("t"), int | float):
+        raise _unauthorized()
+    if time.time() - payload["t"] > MAX_AGE_S:
+        raise _unauthorized()
+    if passwords.current_fingerprint(web.pipeline.db, payload["u"]) != payload.get("f"):
+        raise _unauthorized()
+    try:
+        return web.pipeline.user(payload["u"])
+    except ConfigError:
+        raise _unauthorized() from None
+
+
+class SignIn(BaseModel):
+    name: str = Field(min_length=1, max_length=50)
+    password: str = Field(min_length=1, max_length=200)
+
+
+router = APIRouter(prefix="/api")
+
+
+@router.post("/login")
+async def login(body: SignIn, request: Request, response: Response) -> dict:
+    web = request.app.state.web
+    fingerprint = await to_thread.run_sync(passwords.verify, web.pipeline.db, body.name, body.password)
+    if fingerprint is None:
+        raise HTTPException(status_code=401, detail="wrong user name or password")
+    cookie = web.signer.dump({"u": body.name, "f": fingerprint, "t": int(time.time())})
+    response.set_cookie(COOKIE, cookie, max_age=MAX_AGE_S, httponly=True, samesite="strict",
+                        secure=web.secure_cookie, path="/")
+    return web.describe(web.pipeline.user(body.name))
+
+
+@router.post("/logout")
+async def logout(response: Response) -> dict:
+    response.delete_cookie(COOKIE, path="/")
+    return {"signed_out": True}
+
+
+@router.get("/me")
+async def me(request: Request, user: User = Depends(current_user)) -> dict:
+    return request.app.state.web.describe(user)
