@@ -50,7 +50,10 @@ def redeem(conn: sa.Connection, token: str, user: str, tool: str, args: dict[str
     if row["used_at"] is not None:
         return "this confirmation token was already used; the write it confirmed has been done"
     if row["tool"] != tool or row["args"] != canonical(args):
-        return "this confirmation token was issued for a different call; call the tool without a token for a new preview"
+        return (
+            "this confirmation token was issued for a different call; "
+            "call the tool without a token for a new preview"
+        )
     created = row["created_at"]
     if created.tzinfo is None:
         created = created.replace(tzinfo=UTC)

@@ -39,7 +39,8 @@ def read_csv(path: Path) -> list[dict]:
         header = [h.strip() for h in header]
         missing = [h for h in COLUMNS if h not in header]
         if missing:
-            raise DataImportError(name, 1, "(header)", f"missing column(s) {', '.join(missing)}; expected {', '.join(COLUMNS)}")
+            expected = ", ".join(COLUMNS)
+            raise DataImportError(name, 1, "(header)", f"missing column(s) {', '.join(missing)}; expected {expected}")
         index = {h: header.index(h) for h in COLUMNS}
         rows, seen = [], {}
         for cells in reader:

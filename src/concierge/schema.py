@@ -96,3 +96,31 @@ api_tokens = sa.Table(
 )
 
 STATE_TABLES = [users, audit, confirmations, api_tokens]
+
+# Conversations of the agent: one row per (user, session id), its messages in order.
+conversations = sa.Table(
+    "concierge_conversations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("session_id", sa.String(64), nullable=False),
+    sa.Column("user_name", sa.String(50), nullable=False),
+    sa.Column("title", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("pending", sa.Text, nullable=True),  # JSON: the write waiting for a yes, with its token
+    sa.UniqueConstraint("user_name", "session_id", name="uq_concierge_conversations_user_session"),
+)
+
+conversation_messages = sa.Table(
+    "concierge_messages",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("conversation_id", sa.Integer, sa.ForeignKey("concierge_conversations.id", ondelete="CASCADE"),
+              nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),  # JSON of one agent.protocol.Message
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_concierge_messages_conversation", "conversation_id", "id"),
+)
+
+STATE_TABLES += [conversations, conversation_messages]

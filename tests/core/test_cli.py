@@ -77,8 +77,8 @@ def test_tools_list_and_audit():
 
 def test_a_broken_catalog_stops_the_command_with_file_and_key(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("catalog: x\ndescription: {ja: a, en: b}\nroles: {}\ntools:\n  t:\n    roles: [r]\n    sql: SELECT 1\n",
-                   encoding="utf-8")
+    text = "catalog: x\ndescription: {ja: a, en: b}\nroles: {}\ntools:\n  t:\n    roles: [r]\n    sql: SELECT 1\n"
+    bad.write_text(text, encoding="utf-8")
     code, out = run("tools", "list", "--catalog", str(bad))
     assert code == 2
     assert f"{bad}: tools.t.description: Field required" in out and "Traceback" not in out

@@ -51,7 +51,8 @@ def test_0002_april_and_may(pipeline, admin):
     assert two_months.totals == {"count": 4, "price": 2180}
     assert [(r["date_sales"], r["price"]) for r in two_months.rows] == [
         ("2025-04-19", 340), ("2025-04-22", 640), ("2025-05-02", 240), ("2025-05-07", 960)]
-    assert [r["products"] for r in two_months.rows] == ["トマト2個とかぼちゃ1個", "トマト8個", "かぼちゃ2個", "トマト12個"]
+    assert [r["products"] for r in two_months.rows] == [
+        "トマト2個とかぼちゃ1個", "トマト8個", "かぼちゃ2個", "トマト12個"]
     assert [r["code_sales"] for r in two_months.rows[:2]] == ["S20250419112931", "S20250422101931"]
     assert sales(pipeline, admin, "0002", "2025-04-01", "2025-04-30").totals["price"] == 980
 
@@ -69,7 +70,8 @@ def test_every_other_customer_has_three_sales_this_year(pipeline, admin):
 def test_no_sale_after_2025_05_14_and_numbers_are_unique(pipeline):
     with pipeline.db.read() as conn:
         last = conn.scalar(sa.text("SELECT MAX(sale_date) FROM farm_sales"))
-        count, distinct = conn.execute(sa.text("SELECT COUNT(*), COUNT(DISTINCT sales_number) FROM farm_sales")).one()
+        count, distinct = conn.execute(
+            sa.text("SELECT COUNT(*), COUNT(DISTINCT sales_number) FROM farm_sales")).one()
     assert str(last)[:10] == "2025-05-14"
     assert count == distinct
 

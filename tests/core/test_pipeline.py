@@ -26,7 +26,8 @@ SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "
 
 def table_counts(pipeline) -> dict[str, int]:
     with pipeline.db.read() as conn:
-        return {t: conn.scalar(sa.text(f"SELECT COUNT(*) FROM {t}")) for t in ("farm_customers", "farm_sales", "pos_sales")}
+        tables = ("farm_customers", "farm_sales", "pos_sales")
+        return {t: conn.scalar(sa.text(f"SELECT COUNT(*) FROM {t}")) for t in tables}
 
 
 def farm_rows(pipeline, code="0016") -> list[tuple]:

@@ -41,6 +41,7 @@ def print_result(result: ToolResult) -> None:
         click.echo(table(result.columns, result.rows))
     totals = {k: v for k, v in result.totals.items() if k != "count"}
     if totals:
-        click.echo("totals: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in totals.items()))
+        shown = (f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in totals.items())
+        click.echo("totals: " + ", ".join(shown))
     if result.summary:
         click.echo("summary: " + json.dumps(result.summary, ensure_ascii=False))

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from concierge.catalog.loader import load_catalogs
 from concierge.cli.options import (
     catalog_option,
     database_option,
@@ -16,7 +17,6 @@ from concierge.cli.options import (
     user_option,
 )
 from concierge.cli.render import print_result
-from concierge.catalog.loader import load_catalogs
 
 
 def register(main: click.Group) -> None:
