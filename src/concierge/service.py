@@ -23,8 +23,8 @@ from concierge.db import Database
 from concierge.demo import create_state
 from concierge.demo import install as install_demo
 from concierge.demo import is_installed as demo_installed
-from concierge.errors import ConfigError, Refusal
-from concierge.result import ToolResult, plain, plain_args, shape
+from concierge.errors import ConciergeError, ConfigError, Refusal
+from concierge.result import ToolResult, new_result_id, plain, plain_args, shape
 from concierge.sqlbind import bind
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,13 @@ class Pipeline:
     # --- the pipeline ------------------------------------------------------------
     def invoke(self, name: str, args: Any, user: User, *, confirmation: str | None = None) -> ToolResult:
         started = time.perf_counter()
-        result = self._invoke(name, args, user, confirmation)
+        try:
+            result = self._invoke(name, args, user, confirmation)
+        except ConciergeError as err:
+            ms = (time.perf_counter() - started) * 1000
+            audit.record(self.db, user=user.name, tool=name, args=args, decision="failed",
+                         result_id=new_result_id(), rows=0, ms=ms, message=str(err))
+            raise
         result.ms = round((time.perf_counter() - started) * 1000, 3)
         audit.record(
             self.db,
