@@ -21,19 +21,24 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
     entry = {
         "at": datetime.now(UTC),
         "user_name": user,
-        "tool": str(tool)[:100],
+        "tool": _text(str(tool))[:100],
         "args": json.dumps(args, ensure_ascii=False, default=str)[:10_000],
         "decision": decision,
         "result_id": result_id,
         "rows": rows,
         "ms": round(ms, 3),
-        "message": message,
+        "message": _text(message) if message else message,
     }
     try:
         with db.write() as conn:
             conn.execute(schema.audit.insert(), entry)
     except DatabaseError as err:  # the call's own outcome matters more than its audit line
         log.error("could not write the audit line for %s: %s", result_id, err)
+
+
+def _text(text: str) -> str:
+    """PostgreSQL text cannot hold NUL; a name or message quoting one keeps it visible, escaped."""
+    return text.replace("\x00", "\\x00")
 
 
 def latest(db: Database, limit: int = 20) -> list[dict[str, Any]]:

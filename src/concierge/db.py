@@ -96,6 +96,10 @@ class Database:
             cur = dbapi_conn.cursor()
             if self.engine.url.database not in (None, "", ":memory:"):
                 cur.execute("PRAGMA journal_mode = WAL")
+                # In WAL mode NORMAL never corrupts and keeps every commit through a crash of the
+                # process; only a power loss may drop the last commits. FULL would fsync on every
+                # commit, the audit line of each read included (about 9 ms a call on this kind of disk).
+                cur.execute("PRAGMA synchronous = NORMAL")
             cur.execute("PRAGMA busy_timeout = 30000")
             cur.execute("PRAGMA foreign_keys = ON")
             cur.close()

@@ -128,6 +128,8 @@ def _string(param: Param, value: Any, _ctx: GuardContext) -> str:
     if not isinstance(value, str):
         raise _Bad(f"must be a string; got {type(value).__name__} {value!r}")
     value = value.strip()
+    if "\x00" in value:
+        raise _Bad("must not contain the NUL character (PostgreSQL cannot store it)")
     if param.min_length is not None and len(value) < param.min_length:
         raise _Bad(f"must be at least {param.min_length} character(s) long")
     if param.max_length is not None and len(value) > param.max_length:

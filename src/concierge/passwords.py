@@ -20,6 +20,8 @@ from concierge.demo import DEMO_USERS
 from concierge.errors import ConfigError
 
 MIN_LENGTH = 8
+# Generated passwords avoid characters that are easy to misread (0/O, 1/l/I) or to mistype.
+_ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 _hasher = PasswordHasher()
 # Verified when the name is unknown, so that a wrong name costs as long as a wrong password.
 _DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(12))
@@ -34,10 +36,14 @@ def fingerprint(password_hash: str) -> str:
     return hashlib.sha256(password_hash.encode()).hexdigest()[:16]
 
 
+def _stored(db: Database, name: str) -> str | None:
+    with db.read() as conn:
+        return conn.scalar(sa.select(schema.users.c.password_hash).where(schema.users.c.name == name))
+
+
 def verify(db: Database, name: str, password: str) -> str | None:
     """The stored hash's fingerprint when `password` is right for `name`, else None."""
-    with db.read() as conn:
-        stored = conn.scalar(sa.select(schema.users.c.password_hash).where(schema.users.c.name == name))
+    stored = _stored(db, name)
     try:
         _hasher.verify(stored or _DUMMY_HASH, password)
     except (VerificationError, InvalidHashError):
@@ -46,8 +52,7 @@ def verify(db: Database, name: str, password: str) -> str | None:
 
 
 def current_fingerprint(db: Database, name: str) -> str | None:
-    with db.read() as conn:
-        stored = conn.scalar(sa.select(schema.users.c.password_hash).where(schema.users.c.name == name))
+    stored = _stored(db, name)
     return fingerprint(stored) if stored else None
 
 
@@ -73,7 +78,7 @@ def generate_demo_passwords(db: Database) -> dict[str, str]:
         ))
         new = {}
         for name in sorted(missing, key=demo_names.index):
-            password = secrets.token_urlsafe(9)
+            password = "".join(secrets.choice(_ALPHABET) for _ in range(14))
             done = conn.execute(table.update().where(table.c.name == name, table.c.password_hash.is_(None))
                                 .values(password_hash=hash_password(password)))
             if done.rowcount == 1:  # another process may have set it meanwhile

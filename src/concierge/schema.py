@@ -46,6 +46,10 @@ pos_sales = sa.Table(
     sa.Column("quantity", sa.Integer, nullable=False),
     sa.Column("amount", sa.Integer, nullable=False),
     sa.Index("ix_pos_sales_date_product", "sale_date", "product"),
+    # The guard's valid values (SELECT DISTINCT category / product): SQLite reads them from these
+    # indexes in a few steps instead of scanning every row (seconds at 10^7 rows).
+    sa.Index("ix_pos_sales_category", "category"),
+    sa.Index("ix_pos_sales_product", "product"),
 )
 
 DEMO_TABLES = {"farm": [farm_customers, farm_sales], "pos": [pos_sales]}

@@ -7,6 +7,7 @@ There is no second path that skips a step.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from concierge.sqlbind import bind
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Pipeline:
         self.tools: dict[str, Tool] = {n: t for c in catalogs for n, t in c.tools.items()}
         self.roles = {c.name: c.spec.roles for c in catalogs}
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
-        self._facts: _DataFacts | None = None
+        self._facts: dict[str, _DataFacts] = {}
         self._users: dict[str, User] = {}
 
     @classmethod
@@ -97,30 +99,42 @@ class Pipeline:
         return access.visible_tools(user, self.tools, self.roles)
 
     def guard_context(self, tool: str | None = None) -> guard.GuardContext:
-        facts = self._data_facts()
-        return guard.GuardContext(self.today(tool), facts.enum_values, facts.date_ranges)
+        """Today and the values read from the data: of the tool's catalog, or of all catalogs."""
+        catalogs = [self._catalog_of[tool]] if tool in self._catalog_of else self.catalogs
+        enums: dict[str, list[str]] = {}
+        ranges: dict[str, tuple[date, date]] = {}
+        for catalog in catalogs:
+            facts = self._data_facts(catalog)
+            enums.update(facts.enum_values)
+            ranges.update(facts.date_ranges)
+        return guard.GuardContext(self.today(tool), enums, ranges)
 
-    def refresh(self) -> None:
-        """Forget the values and ranges read from the data (they are read again on next use)."""
-        self._facts = None
+    def refresh(self, catalog: str | None = None) -> None:
+        """Forget the values and ranges read from the data (of one catalog, or all); read again on next use."""
+        if catalog is None:
+            self._facts.clear()
+        else:
+            self._facts.pop(catalog, None)
 
-    def _data_facts(self) -> _DataFacts:
-        if self._facts is None:
+    def _data_facts(self, catalog: Catalog) -> _DataFacts:
+        facts = self._facts.get(catalog.name)
+        if facts is None:
             enums, ranges = {}, {}
             with self.db.read() as conn:
-                for p in (p for t in self.tools.values() for p in t.params.values()):
+                for p in (p for t in catalog.tools.values() for p in t.params.values()):
                     if p.enum and p.enum.query and p.enum.query not in enums:
                         enums[p.enum.query] = [str(v) for v in conn.scalars(sa.text(p.enum.query)) if v is not None]
                     if p.bounds and p.bounds.query and p.bounds.query not in ranges:
                         low, high = conn.execute(sa.text(p.bounds.query)).one()
                         if low is not None:
                             ranges[p.bounds.query] = (_as_date(low), _as_date(high))
-            self._facts = _DataFacts(enums, ranges)
-        return self._facts
+            facts = self._facts[catalog.name] = _DataFacts(enums, ranges)
+        return facts
 
     # --- the pipeline ------------------------------------------------------------
     def invoke(self, name: str, args: Any, user: User, *, confirmation: str | None = None) -> ToolResult:
         started = time.perf_counter()
+        name, args, confirmation = _valid_unicode(name), _valid_unicode(args), _valid_unicode(confirmation)
         try:
             result = self._invoke(name, args, user, confirmation)
         except ConciergeError as err:
@@ -220,7 +234,7 @@ class Pipeline:
                     log.warning("generated code collided in %s; retrying", tool.name)
                     continue
                 raise
-            self.refresh()
+            self.refresh(tool.catalog)
             return self._ok(tool, args, columns, rows)
         raise AssertionError("unreachable")
 
@@ -266,6 +280,18 @@ def _generated(tool: Tool, today: date) -> dict[str, str]:
         name: f"{gen.prefix}{today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"
         for name, gen in tool.generated.items()
     }
+
+
+def _valid_unicode(value: Any) -> Any:
+    """Text as a strict UTF-8 decoder would have read it: unpaired surrogates (which JSON escapes
+    can carry, and which no database or JSON encoder accepts) become U+FFFD."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if _SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {_valid_unicode(k): _valid_unicode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_unicode(v) for v in value]
+    return value
 
 
 def _as_date(value: Any) -> date:

@@ -12,9 +12,9 @@ from concierge.guard import Accepted, GuardContext, Refused, check
 
 CATALOGS = load_catalogs(["farm", "pos"])
 TOOLS = {n: t for c in CATALOGS for n, t in c.tools.items()}
-POS_RANGE = "SELECT MIN(sale_date), MAX(sale_date) FROM pos_sales"
-CATEGORIES = "SELECT DISTINCT category FROM pos_sales ORDER BY 1"
-PRODUCTS = "SELECT DISTINCT product FROM pos_sales ORDER BY 1"
+POS_RANGE = TOOLS["compare_periods"].params["cur_start"].bounds.query
+CATEGORIES = TOOLS["compare_periods"].params["category"].enum.query
+PRODUCTS = TOOLS["daily_sales"].params["product"].enum.query
 CTX = GuardContext(
     today=date(2025, 5, 15),
     enum_values={CATEGORIES: ["おにぎり", "デザート", "弁当", "飲料"], PRODUCTS: ["ハンバーグ弁当", "麦茶"]},

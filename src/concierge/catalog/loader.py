@@ -16,6 +16,7 @@ import yaml
 from pydantic import ValidationError
 
 from concierge.catalog.model import (
+    EXTRACT_TYPES,
     IDENTITY_PARAMS,
     NAME_PATTERN,
     SQL_PARAM,
@@ -135,6 +136,7 @@ def _check(spec: CatalogFile, file: str):
                 yield problem(f"{key}.roles", f"unknown role {role!r}; declared roles: {', '.join(spec.roles)}")
         yield from _check_params(tool, key, problem)
         yield from _check_sql(tool, key, problem)
+        yield from _check_planner(spec, tool, key, problem)
         for i, (a, b) in enumerate(tool.ordered):
             for p in (a, b):
                 if p not in tool.params or tool.params[p].type != "date":
@@ -230,6 +232,41 @@ def _check_sql(tool: Tool, key: str, problem):
         for what, sql in data_queries.items():
             if sql and SQL_PARAM.findall(sql):
                 yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")
+
+
+def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):
+    """The `intents` and `extract` keys the offline planner reads (docs/planner.md)."""
+    periods: dict[tuple[str, str], str] = {}
+    for pname, p in tool.params.items():
+        x = p.extract
+        if x is None:
+            if tool.intents and p.required:
+                yield problem(f"{key}.params.{pname}.extract",
+                              "a required parameter of a tool with intents needs extract (else no plan can call it)")
+            continue
+        xkey = f"{key}.params.{pname}.extract"
+        if p.type not in EXTRACT_TYPES[x.kind]:
+            types = " or ".join(EXTRACT_TYPES[x.kind])
+            yield problem(f"{xkey}.kind", f"{x.kind} fills {types} parameters, not {p.type}")
+        if x.kind == "code" and not p.pattern:
+            yield problem(xkey, "a code is found by the parameter's pattern; declare pattern")
+        if x.kind == "code" and x.lookup:
+            target = spec.tools.get(x.lookup.tool)
+            if target is None:
+                yield problem(f"{xkey}.lookup.tool", f"no tool {x.lookup.tool!r} in this catalog")
+            elif x.lookup.arg not in target.params:
+                yield problem(f"{xkey}.lookup.arg", f"{x.lookup.tool} has no parameter {x.lookup.arg!r}")
+            elif target.mode != "read":
+                yield problem(f"{xkey}.lookup.tool", "a lookup runs a read tool")
+        if x.kind == "enum" and p.enum and p.enum.values is not None:
+            for phrase, value in x.synonyms.items():
+                if value not in p.enum.values:
+                    yield problem(f"{xkey}.synonyms.{phrase}", f"{value!r} is not one of the values")
+        if x.kind == "date":
+            slot = (x.part, x.period)
+            if slot in periods:
+                yield problem(f"{xkey}.part", f"{periods[slot]} already takes the {x.period} {x.part}")
+            periods[slot] = pname
 
 
 def _is_iso(value: str) -> bool:

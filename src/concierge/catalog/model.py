@@ -49,6 +49,90 @@ class EnumSource(Strict):
     synonyms: dict[str, str] = Field(default_factory=dict)
 
 
+# --- what the offline planner reads (docs/planner.md) -------------------------------------------
+class Lookup(Strict):
+    """Find the value from a name: call `tool` with the name as `arg`, read `column` of its rows."""
+
+    tool: str
+    arg: str
+    column: str
+
+
+class CodeExtract(Strict):
+    """A value written as the parameter's `pattern` (0009, S20250422101931).
+
+    `labels` are words said just before it (顧客コード, customer); `refer` are the nouns by which a
+    later request points back at it (そのお客様, that customer).
+    """
+
+    kind: Literal["code"]
+    labels: list[str] = Field(default_factory=list)
+    refer: list[str] = Field(default_factory=list)
+    lookup: Lookup | None = None
+
+
+class DateExtract(Strict):
+    """One end of a period said in words (先週, last month), or one day (昨日)."""
+
+    kind: Literal["date"]
+    part: Literal["start", "end", "day"]
+    period: Literal["current", "previous"] = "current"
+
+
+class EnumExtract(Strict):
+    """One of the enum's values, or a synonym (the enum's own, plus these phrases)."""
+
+    kind: Literal["enum"]
+    synonyms: dict[str, str] = Field(default_factory=dict)
+
+
+class NameExtract(Strict):
+    """A person's name: before an honorific (佐藤さん, 山田様), after Mr/Ms, or capitalised (John Smith)."""
+
+    kind: Literal["name"]
+    labels: list[str] = Field(default_factory=list)
+
+
+class AmountExtract(Strict):
+    """A sum of money: 1,500円, 450 yen, ¥1500."""
+
+    kind: Literal["amount"]
+
+
+class ItemsExtract(Strict):
+    """Goods and quantities as said: キュウリ10本とナス5個, 12 eggplants."""
+
+    kind: Literal["items"]
+    counters: list[str] = Field(default_factory=list)  # added to the usual ones (個, 本, kg ...)
+
+
+class CountExtract(Strict):
+    """How many: the number after a cue (トップ5, top 3); 1 after a superlative (いちばん, the worst)."""
+
+    kind: Literal["count"]
+    cues: list[str] = Field(min_length=1)
+    one: list[str] = Field(default_factory=list)
+
+
+Extract = Annotated[
+    CodeExtract | DateExtract | EnumExtract | NameExtract | AmountExtract | ItemsExtract | CountExtract,
+    Field(discriminator="kind"),
+]
+EXTRACT_TYPES = {  # extract kind -> the parameter types it can fill
+    "code": ("string",), "date": ("date",), "enum": ("enum",), "name": ("string",),
+    "amount": ("integer",), "items": ("string",), "count": ("integer",),
+}
+
+
+class Intents(Strict):
+    """When the planner chooses a tool: `keywords` ask for it; `topics` name its subject and count
+    only when no tool's keyword is said; `examples` are requests it answers (the nearest breaks ties)."""
+
+    keywords: list[str] = Field(min_length=1)
+    topics: list[str] = Field(default_factory=list)
+    examples: list[str] = Field(default_factory=list)
+
+
 class Param(Strict):
     type: Literal["string", "integer", "date", "enum"]
     description: Text
@@ -64,8 +148,7 @@ class Param(Strict):
     match: Literal["contains"] | None = None
     bounds: DateBounds | None = None
     enum: EnumSource | None = None
-    # How the offline planner finds this value in a request (see planner docs).
-    extract: dict[str, Any] | None = None
+    extract: Extract | None = None  # how the offline planner finds the value in a request
 
 
 class Check(Strict):
@@ -121,7 +204,7 @@ class Tool(Strict):
     generated: dict[str, Generated] = Field(default_factory=dict)
     result: ResultShape = Field(default_factory=ResultShape)
     ai_instruction: AiInstruction | None = None
-    intents: dict[str, Any] | None = None
+    intents: Intents | None = None  # when the offline planner chooses this tool
 
 
 class Role(Strict):

@@ -30,9 +30,9 @@ def main(verbose: bool) -> None:
 
 
 def _register() -> None:
-    from concierge.cli import audit_cmd, db_cmd, tools_cmd
+    from concierge.cli import ask_cmd, audit_cmd, db_cmd, eval_cmd, mcp_cmd, serve_cmd, tools_cmd, user_cmd
 
-    for module in (tools_cmd, db_cmd, audit_cmd):
+    for module in (tools_cmd, db_cmd, audit_cmd, serve_cmd, user_cmd, ask_cmd, mcp_cmd, eval_cmd):
         module.register(main)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from concierge import demo, pos_import
+from concierge import demo, passwords, pos_import
 from concierge.catalog.loader import load_catalog
 from concierge.cli.options import database_option
 from concierge.db import Database
@@ -38,6 +38,9 @@ def init(catalogs: tuple[str, ...], database: str | None, replace: bool) -> None
             counts = demo.install(database_, name, replace=replace)
             loaded = ", ".join(f"{table}: {n} rows" for table, n in counts.items())
             click.echo(f"{name}: {loaded} in {database_}")
+        new = passwords.generate_demo_passwords(database_)
+        if new:
+            click.echo(passwords.describe(new))
     finally:
         database_.dispose()
 

@@ -18,6 +18,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import platformdirs
 from anyio import to_thread
@@ -27,7 +28,6 @@ from pydantic import BaseModel, Field
 from concierge import passwords
 from concierge.access import User
 from concierge.errors import ConfigError
-from concierge.service import Pipeline
 
 COOKIE = "concierge_session"
 MAX_AGE_S = 7 * 24 * 3600
@@ -93,6 +93,9 @@ def current_user(request: Request) -> User:
         raise _unauthorized() from None
 
 
+SignedIn = Annotated[User, Depends(current_user)]
+
+
 class SignIn(BaseModel):
     name: str = Field(min_length=1, max_length=50)
     password: str = Field(min_length=1, max_length=200)
@@ -110,7 +113,7 @@ async def login(body: SignIn, request: Request, response: Response) -> dict:
     cookie = web.signer.dump({"u": body.name, "f": fingerprint, "t": int(time.time())})
     response.set_cookie(COOKIE, cookie, max_age=MAX_AGE_S, httponly=True, samesite="strict",
                         secure=web.secure_cookie, path="/")
-    return web.describe(web.pipeline.user(body.name))
+    return web.describe(await to_thread.run_sync(web.pipeline.user, body.name))
 
 
 @router.post("/logout")
@@ -120,5 +123,5 @@ async def logout(response: Response) -> dict:
 
 
 @router.get("/me")
-async def me(request: Request, user: User = Depends(current_user)) -> dict:
+async def me(request: Request, user: SignedIn) -> dict:
     return request.app.state.web.describe(user)

@@ -1,0 +1,172 @@
+"""Bulk-load the scaled CSV exports into SQLite or PostgreSQL (used by bench/scale_data.py).
+
+PostgreSQL: COPY into the bare table, then its primary key, indexes and foreign keys, then
+VACUUM (ANALYZE). SQLite: executemany in transactions of 200,000 rows with the journal off and a
+large cache, secondary indexes after the load, then ANALYZE and back to WAL. Either way the result
+has the tables, keys and indexes of ``concierge.schema``; a small `bench_dataset` table records
+which demo of which size is complete.
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+
+from concierge import pos_import, schema
+from concierge.db import Database
+from concierge.demo import create_state
+
+FARM_CUSTOMER_COLUMNS = {"顧客コード": "code", "氏名": "name", "住所": "address", "電話番号": "phone",
+                         "担当": "assigned_to"}
+FARM_SALES_COLUMNS = {"販売番号": "sales_number", "顧客コード": "customer_code", "販売日": "sale_date",
+                      "商品": "products", "金額": "price"}
+LOADS = {  # demo -> (table, CSV name, columns) in load order
+    "farm": [(schema.farm_customers, "farm_customers", FARM_CUSTOMER_COLUMNS),
+             (schema.farm_sales, "farm_sales", FARM_SALES_COLUMNS)],
+    "pos": [(schema.pos_sales, "pos", pos_import.COLUMNS)],
+}
+_MARKER = sa.Table("bench_dataset", sa.MetaData(), sa.Column("demo", sa.String(10), primary_key=True),
+                   sa.Column("rows", sa.BigInteger, nullable=False))
+
+
+def is_loaded(url: str, demo: str, rows: int) -> bool:
+    db = Database(url)
+    try:
+        if not sa.inspect(db.engine).has_table(_MARKER.name):
+            return False
+        with db.read() as conn:
+            return conn.scalar(sa.select(_MARKER.c.rows).where(_MARKER.c.demo == demo)) == rows
+    finally:
+        db.dispose()
+
+
+def load_sqlite(path: Path, files: Callable[[str], Path], demo: str, rows: int) -> None:
+    """Load `demo`'s CSV exports (`files(name)`) into the SQLite file at `path`."""
+    url = f"sqlite:///{path}"
+    _recreate_tables(url, demo)
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -524288", "temp_store = MEMORY"):
+            raw.execute(f"PRAGMA {pragma}")
+        for table, name, columns in LOADS[demo]:
+            started = time.perf_counter()
+            sql = f"INSERT INTO {table.name} ({', '.join(columns.values())}) VALUES ({', '.join('?' * len(columns))})"
+            for batch in _csv_batches(files(name), 200_000):
+                raw.execute("BEGIN")
+                raw.executemany(sql, batch)
+                raw.execute("COMMIT")
+            for index in table.indexes:
+                raw.execute(str(sa.schema.CreateIndex(index).compile(dialect=sqlite.dialect())))
+            print(f"  sqlite {table.name}: loaded and indexed in {time.perf_counter() - started:.1f} s", flush=True)
+        raw.execute("ANALYZE")
+        raw.execute("PRAGMA journal_mode = WAL")
+    finally:
+        raw.close()
+    _mark(url, demo, rows)
+
+
+def _csv_batches(path: Path, size: int) -> Iterator[list[list]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.reader(handle)
+        next(reader)
+        batch = []
+        for row in reader:
+            batch.append([cell or None for cell in row])
+            if len(batch) == size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+
+def load_postgres(url: str, admin_url: str, files: Callable[[str], Path], demo: str, rows: int) -> None:
+    """Load `demo`'s CSV exports (`files(name)`) into the PostgreSQL database `url`, creating it on the
+    server of `admin_url` when missing."""
+    _create_database(admin_url, make_url(url).database)
+    tables = _recreate_tables(url, demo)
+    conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        for table in reversed(tables):
+            for name in conn.execute("SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass "
+                                     "ORDER BY contype = 'p'", (table.name,)).fetchall():
+                conn.execute(f'ALTER TABLE {table.name} DROP CONSTRAINT "{name[0]}"')
+            for index in table.indexes:
+                conn.execute(f"DROP INDEX {index.name}")
+        conn.execute("SET maintenance_work_mem = '512MB'")
+        for table, name, columns in LOADS[demo]:
+            started = time.perf_counter()
+            copy_sql = f"COPY {table.name} ({', '.join(columns.values())}) FROM STDIN (FORMAT csv, HEADER true)"
+            with conn.cursor().copy(copy_sql) as copy, files(name).open("rb") as handle:
+                while data := handle.read(1 << 20):
+                    copy.write(data)
+            ddl = [sa.schema.AddConstraint(table.primary_key), *map(sa.schema.CreateIndex, table.indexes)]
+            for statement in ddl:
+                conn.execute(str(statement.compile(dialect=postgresql.dialect())))
+            print(f"  postgres {table.name}: loaded and indexed in {time.perf_counter() - started:.1f} s",
+                  flush=True)
+        for table in tables:
+            for fk in table.foreign_key_constraints:
+                conn.execute(str(sa.schema.AddConstraint(fk).compile(dialect=postgresql.dialect())))
+            conn.execute(f"VACUUM (ANALYZE) {table.name}")
+    _mark(url, demo, rows)
+
+
+def _create_database(admin_url: str, name: str) -> None:
+    conninfo = make_url(admin_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _recreate_tables(url: str, demo: str) -> list[sa.Table]:
+    tables = [t for t, _, _ in LOADS[demo]]
+    db = Database(url)
+    try:
+        create_state(db)
+        with db.write() as conn:
+            _MARKER.create(conn, checkfirst=True)
+            conn.execute(_MARKER.delete().where(_MARKER.c.demo == demo))
+            schema.metadata.drop_all(conn, tables=list(reversed(tables)))
+            schema.metadata.create_all(conn, tables=tables)
+            if db.is_sqlite:
+                for table in tables:
+                    for index in table.indexes:
+                        index.drop(conn)
+    finally:
+        db.dispose()
+    return tables
+
+
+def add_missing_indexes(url: str, demo: str) -> None:
+    """Data loaded before an index joined concierge.schema gets it now."""
+    db = Database(url)
+    try:
+        have = {(t.name, ix["name"]) for t, _, _ in LOADS[demo] for ix in sa.inspect(db.engine).get_indexes(t.name)}
+        missing = [ix for t, _, _ in LOADS[demo] for ix in t.indexes if (t.name, ix.name) not in have]
+        for index in missing:
+            started = time.perf_counter()
+            with db.write() as conn:
+                index.create(conn)
+            print(f"  {url.split(':')[0]} {index.name}: built in {time.perf_counter() - started:.1f} s", flush=True)
+        if missing:
+            with db.write() as conn:
+                conn.exec_driver_sql("ANALYZE")
+    finally:
+        db.dispose()
+
+
+def _mark(url: str, demo: str, rows: int) -> None:
+    db = Database(url)
+    try:
+        with db.write() as conn:
+            conn.execute(_MARKER.insert(), {"demo": demo, "rows": rows})
+    finally:
+        db.dispose()

@@ -1,0 +1,175 @@
+"""The grounding check: every number in an answer must come from somewhere we can point to.
+
+A number in the final answer is grounded when it appears in a tool result of
+that turn (a cell, an argument, a declared total or summary value, the number
+of rows or list items) or in the user's own message. Signs are ignored, so
+"減少 12,930円" is grounded by a change of -12,930. Dates are compared as
+dates: "5月10日", "May 10" and "2025-05-10" are grounded by a result dated
+2025-05-10, by a date the user wrote, or by a relative date the user used
+(先週 grounds every day of that week); today is grounded too. Codes such as
+"0009", "S20250422101931" or a phone number must appear verbatim. Result ids
+("r_3f2a…") and the numbers of a numbered list are not figures and are skipped.
+Whatever is left is reported, as written in the answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from concierge.dates import find_dates
+
+MAX_RANGE_DAYS = 400
+
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
+_MONTH = (r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+          r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_ORD = r"(?:st|nd|rd|th)?"
+
+RESULT_ID = re.compile(r"\br_[0-9a-f]{4,}\b")
+LIST_MARKER = re.compile(r"(?m)^[ \t]*\d{1,2}[.)](?=\s)")
+ISO_IN_TEXT = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9,._%+\-]*")
+THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?")
+PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?%?")
+
+# (pattern, kind): kinds name the groups a match carries (y = year, m = month, d = day, M = month name)
+_DATE_FORMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd"),
+    (re.compile(r"(\d{4})年\s*(\d{1,2})月\s*(\d{1,2})日"), "ymd"),
+    (re.compile(r"(\d{4})年\s*(\d{1,2})月"), "ym"),
+    (re.compile(r"(?<!\d)(\d{1,2})月\s*(\d{1,2})日"), "md"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})\b"), "Mdy"),
+    (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH},?\s+(\d{{4}})\b"), "dMy"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b"), "My"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD}\b"), "Md"),
+    (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH}\b"), "dM"),
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])"), "md"),
+    (re.compile(r"(?<!\d)(\d{1,2})月(?!\d)"), "m"),
+    (re.compile(r"(?<!\d)(\d{4})年"), "y"),
+]
+
+
+@dataclass
+class Sources:
+    """What an answer may quote: numbers, dates and verbatim text."""
+
+    numbers: set[Decimal] = field(default_factory=set)
+    dates: set[date] = field(default_factory=set)
+    text: list[str] = field(default_factory=list)
+
+    def add_value(self, value: Any) -> None:
+        if isinstance(value, bool) or value is None:
+            return
+        if isinstance(value, int | float | Decimal):
+            self.numbers.add(abs(Decimal(str(value))))
+        elif isinstance(value, str):
+            self.add_text(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                self.add_value(item)
+        elif isinstance(value, list | tuple):
+            self.numbers.add(Decimal(len(value)))
+            for item in value:
+                self.add_value(item)
+
+    def add_text(self, text: str) -> None:
+        text = unicodedata.normalize("NFKC", text)
+        self.text.append(text.lower())
+        for y, m, d in ISO_IN_TEXT.findall(text):
+            _add_date(self.dates, int(y), int(m), int(d))
+            self.numbers.add(Decimal(y))
+        for word in WORD.findall(ISO_IN_TEXT.sub(" ", text)):
+            for number in _numbers_of(word):
+                self.numbers.add(number)
+
+    def add_user_text(self, text: str, today: date) -> None:
+        self.add_text(text)
+        for match in find_dates(text, today):
+            days = min((match.range.end - match.range.start).days, MAX_RANGE_DAYS)
+            self.dates.update(match.range.start + timedelta(days=i) for i in range(days + 1))
+
+    def has_text(self, token: str) -> bool:
+        token = token.lower()
+        return any(token in t for t in self.text)
+
+
+def sources(results: Iterable[dict[str, Any]], user_texts: Iterable[str], today: date) -> Sources:
+    found = Sources()
+    found.dates.add(today)
+    for result in results:
+        found.add_value({k: v for k, v in result.items() if k not in ("result_id", "ms", "confirmation_token")})
+    for text in user_texts:
+        found.add_user_text(text, today)
+    return found
+
+
+def ungrounded(answer: str, found: Sources) -> list[str]:
+    """The numbers (and dates) of `answer` that `found` does not account for, as written."""
+    text = unicodedata.normalize("NFKC", answer)
+    text = RESULT_ID.sub(" ", text)
+    text = LIST_MARKER.sub(" ", text)
+    missing: list[str] = []
+    for pattern, kind in _DATE_FORMS:
+        for match in pattern.finditer(text):
+            if not _date_grounded(kind, match.groups(), found):
+                missing.append(match.group(0))
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    for word in WORD.findall(text):
+        word = word.rstrip(",._+-")
+        if not any(ch.isdigit() for ch in word):
+            continue
+        if re.search(r"[A-Za-z_\-]", word) or (word[0] == "0" and len(word) > 1 and word.isdigit()):
+            if not found.has_text(word):
+                missing.append(word)
+            continue
+        parts = [word] if THOUSANDS.fullmatch(word) or "," not in word else [p for p in word.split(",") if p]
+        for part in parts:
+            if not _numbers_of(part) & found.numbers:
+                missing.append(part)
+    return list(dict.fromkeys(missing))
+
+
+def _numbers_of(word: str) -> set[Decimal]:
+    word = word.rstrip(",._+-")
+    if THOUSANDS.fullmatch(word):
+        candidates = [word.replace(",", "")]
+    else:
+        candidates = [p for p in re.split(r"[^0-9.%]+", word) if p]
+    out = set()
+    for candidate in candidates:
+        candidate = candidate.strip(".")
+        if PLAIN_NUMBER.fullmatch(candidate):
+            try:
+                out.add(abs(Decimal(candidate.rstrip("%"))))
+            except InvalidOperation:
+                continue
+    return out
+
+
+def _date_grounded(kind: str, groups: tuple[str, ...], found: Sources) -> bool:
+    parts: dict[str, int] = {}
+    for key, value in zip(kind, groups, strict=True):
+        if key == "M":
+            parts["m"] = _MONTHS[value[:3].lower()]
+        else:
+            parts[key] = int(value)
+    y, m, d = parts.get("y"), parts.get("m"), parts.get("d")
+    if y is not None and m is None:
+        return any(x.year == y for x in found.dates) or Decimal(y) in found.numbers
+    return any(
+        (y is None or x.year == y) and (m is None or x.month == m) and (d is None or x.day == d)
+        for x in found.dates
+    )
+
+
+def _add_date(dates: set[date], y: int, m: int, d: int) -> None:
+    with contextlib.suppress(ValueError):  # 2025-02-30 is text, not a date
+        dates.add(date(y, m, d))

@@ -1,0 +1,320 @@
+"""The agent loop: a model (or the offline planner) chooses tools, the pipeline runs them.
+
+One turn: the user's message joins the conversation; the provider sees the
+whole conversation with the system prompt and a fresh dynamic context, and
+either answers or asks for tool calls. Every call goes through
+`Pipeline.invoke` (the calls of one reply run concurrently, each in a worker
+thread); results and refusals go back to the provider, which may correct
+itself. This repeats until the provider answers or `max_steps` model requests
+were made.
+
+A write the pipeline answers with status "confirm" ends the turn with a
+pending action; its token stays in the conversation store. `confirm` runs
+exactly that call with the token and lets the provider describe the outcome;
+`cancel` drops it; a new question drops it too (and the model is told).
+The turn is saved when it ends, also when the provider fails half-way, so a
+write that already ran is never forgotten.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import date
+from functools import partial
+from typing import Any
+
+import anyio
+
+from concierge.access import User
+from concierge.agent import grounding, prompts
+from concierge.agent.pricing import cost_usd
+from concierge.agent.protocol import Message, ModelRequest, Provider, ToolCall, ToolSpec
+from concierge.agent.store import ConversationStore, new_session_id
+from concierge.agent.turn import CallRecord, Lang, PendingAction, Timings, Turn, TurnUsage
+from concierge.result import ToolResult
+from concierge.service import Pipeline
+from concierge.tool_schema import input_schema
+
+EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass
+class _Run:
+    """The state of one turn while it runs."""
+
+    session_id: str
+    user: User
+    lang: Lang
+    messages: list[Message]
+    saved: int  # messages[:saved] are already in the store
+    turn_start: int  # messages[turn_start:] are this turn's, for grounding and instructions
+    on_event: EventHandler | None
+    today: date | None = None
+    started: float = field(default_factory=time.perf_counter)
+    calls: list[CallRecord] = field(default_factory=list)
+    model_ms: list[float] = field(default_factory=list)
+    tool_ms: list[float] = field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reported_usage: bool = False
+    steps: int = 0
+    answer: str = ""
+    answered_by_model: bool = False
+    pending: dict[str, Any] | None = None
+
+    async def emit(self, event: dict[str, Any]) -> None:
+        if self.on_event is not None:
+            await self.on_event(event)
+
+
+class Agent:
+    def __init__(
+        self,
+        pipeline: Pipeline,
+        provider: Provider,
+        *,
+        store: ConversationStore | None = None,
+        max_steps: int = 8,
+    ):
+        self.pipeline = pipeline
+        self.provider = provider
+        self.store = store or ConversationStore(pipeline.db)
+        self.max_steps = max_steps
+
+    # --- the three things a user can do -------------------------------------------
+    async def ask(
+        self,
+        text: str,
+        user: User,
+        *,
+        session_id: str | None = None,
+        on_event: EventHandler | None = None,
+        auto_confirm: bool = False,
+    ) -> Turn:
+        session_id = session_id or new_session_id()
+        history = await anyio.to_thread.run_sync(self.store.load, session_id, user.name)
+        dropped = await anyio.to_thread.run_sync(self.store.pending, session_id, user.name)
+        notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
+        run = _Run(session_id, user, prompts.language(text), [*history, Message("user", text=text)],
+                   saved=len(history), turn_start=len(history), on_event=on_event)
+        await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm))
+        return await self._finish(run)
+
+    async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None) -> Turn:
+        """Run exactly the pending write, with its token, and let the model describe the outcome."""
+        pending = await anyio.to_thread.run_sync(self.store.pending, session_id, user.name)
+        history = await anyio.to_thread.run_sync(self.store.load, session_id, user.name)
+        if pending is None:
+            return await self._nothing_pending(session_id, user, history, on_event)
+        lang: Lang = pending["lang"]
+        call = ToolCall("confirm_" + secrets.token_hex(4), pending["tool"], pending["args"])
+        run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.confirm_text(lang)),
+                                            Message("assistant", tool_calls=[call])],
+                   saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event)
+
+        async def confirmed() -> None:
+            [(_, record)] = await self._invoke_all(run, [call], confirmation=pending["token"])
+            run.calls.append(record)
+            run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
+            await self._loop(run, [], auto_confirm=False)
+
+        await self._guarded(run, confirmed())
+        return await self._finish(run)
+
+    async def cancel(self, session_id: str, user: User) -> Turn:
+        """Drop the pending write; the conversation records that nothing was written."""
+        pending = await anyio.to_thread.run_sync(self.store.pending, session_id, user.name)
+        history = await anyio.to_thread.run_sync(self.store.load, session_id, user.name)
+        if pending is None:
+            return await self._nothing_pending(session_id, user, history, None)
+        lang: Lang = pending["lang"]
+        run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.cancel_text(lang))],
+                   saved=len(history), turn_start=len(history), on_event=None)
+        run.answer = prompts.cancelled_answer(pending["tool"], lang)
+        run.messages.append(Message("assistant", text=run.answer))
+        return await self._finish(run)
+
+    # --- the loop ----------------------------------------------------------------
+    async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool) -> None:
+        tools = self.pipeline.tools_for(run.user)
+        specs = [ToolSpec(t, input_schema(t, self.pipeline.guard_context(t.name))) for t in tools]
+        system = prompts.system_prompt(self.pipeline, run.user, tools)
+        today = run.today = self._today(specs)
+        for _ in range(self.max_steps):
+            request = ModelRequest(
+                system=system, messages=list(run.messages), tools=specs, today=today, user=run.user.name,
+                context=prompts.dynamic_context(run.messages, run.turn_start, notes),
+            )
+            await run.emit({"type": "thinking"})
+            started = time.perf_counter()
+            reply = await self.provider.complete(request)
+            run.model_ms.append(_ms_since(started))
+            run.steps += 1
+            if reply.usage is not None:
+                run.reported_usage = True
+                run.input_tokens += reply.usage.input_tokens
+                run.output_tokens += reply.usage.output_tokens
+            if not reply.tool_calls:
+                run.answer, run.answered_by_model = reply.text or "", True
+                run.messages.append(Message("assistant", text=run.answer))
+                return
+            calls = list(reply.tool_calls)
+            run.messages.append(Message("assistant", text=reply.text, tool_calls=calls))
+            if await self._handle_results(run, calls, auto_confirm):
+                return
+        run.answer = prompts.step_limit_answer(self.max_steps, run.lang)
+        run.messages.append(Message("assistant", text=run.answer))
+
+    async def _handle_results(self, run: _Run, calls: list[ToolCall], auto_confirm: bool) -> bool:
+        """Run the calls and add their results; True when the turn ends waiting for a confirmation."""
+        waiting: tuple[ToolCall, ToolResult] | None = None
+        for call, (result, record) in zip(calls, await self._invoke_all(run, calls), strict=True):
+            run.calls.append(record)
+            if result.status == "confirm" and waiting is None and auto_confirm:
+                confirmed = ToolCall(call.id + "/confirmed", call.name, call.args)
+                [(result, record)] = await self._invoke_all(run, [confirmed], confirmation=result.confirmation_token)
+                run.calls.append(record)
+            elif result.status == "confirm" and waiting is None:
+                waiting = (call, result)
+            elif result.status == "confirm":
+                result = ToolResult(tool=call.name, status="error", args=result.args,
+                                    message=prompts.deferred_write_message(call.name))
+                record = _record(call.id, call, result, record.ms)
+                run.calls[-1] = record
+            run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
+        if waiting is None:
+            return False
+        call, result = waiting
+        message = prompts.preview_message(self.pipeline.tools[call.name], run.lang)
+        run.pending = {
+            "tool": call.name, "args": result.args, "preview": result.preview or {}, "message": message,
+            "token": result.confirmation_token, "lang": run.lang, "turn_start": run.turn_start,
+        }
+        run.answer = prompts.preview_answer(message, result.preview or {})
+        run.messages.append(Message("assistant", text=run.answer))
+        return True
+
+    async def _invoke_all(
+        self, run: _Run, calls: list[ToolCall], *, confirmation: str | None = None
+    ) -> list[tuple[ToolResult, CallRecord]]:
+        """Run independent calls concurrently; results come back in the order of `calls`."""
+        done: list[tuple[ToolResult, CallRecord] | None] = [None] * len(calls)
+        failures: list[BaseException] = []
+
+        async def one(i: int, call: ToolCall) -> None:
+            await run.emit({"type": "tool_start", "id": call.id, "name": call.name, "args": call.args})
+            started = time.perf_counter()
+            try:
+                result = await anyio.to_thread.run_sync(
+                    partial(self.pipeline.invoke, call.name, call.args, run.user, confirmation=confirmation)
+                )
+            except Exception as err:  # a system error (database down): raised after the others finish
+                failures.append(err)
+                return
+            record = _record(call.id, call, result, _ms_since(started))
+            done[i] = (result, record)
+            await run.emit({"type": "tool_end", "id": call.id, "name": call.name, "status": result.status,
+                            "result_id": result.result_id, "row_count": result.row_count, "ms": record.ms})
+
+        async with anyio.create_task_group() as group:
+            for i, call in enumerate(calls):
+                group.start_soon(one, i, call)
+        if failures:
+            raise failures[0]
+        out = [d for d in done if d is not None]
+        run.tool_ms.extend(record.ms for _, record in out)
+        return out
+
+    # --- ending a turn --------------------------------------------------------------
+    async def _guarded(self, run: _Run, work: Awaitable[None]) -> None:
+        """Run the turn; if the provider or the database fails, keep what already happened."""
+        try:
+            await work
+        except BaseException:
+            happened = _complete_prefix(run.messages, run.saved)
+            if len(happened) > run.saved + 1:
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(
+                        partial(self.store.save_turn, run.session_id, run.user.name, happened[run.saved :])
+                    )
+            raise
+
+    async def _finish(self, run: _Run) -> Turn:
+        await anyio.to_thread.run_sync(
+            partial(self.store.save_turn, run.session_id, run.user.name, run.messages[run.saved :],
+                    pending=run.pending)
+        )
+        turn = Turn(
+            session_id=run.session_id,
+            answer=run.answer,
+            lang=run.lang,
+            calls=run.calls,
+            pending=PendingAction(**{k: run.pending[k] for k in ("tool", "args", "preview", "message")})
+            if run.pending else None,
+            ungrounded=self._ungrounded(run) if run.answered_by_model else [],
+            timings=Timings(model_ms=run.model_ms, tool_ms=run.tool_ms, total_ms=_ms_since(run.started)),
+            usage=TurnUsage(
+                input_tokens=run.input_tokens, output_tokens=run.output_tokens,
+                cost_usd=cost_usd(self.provider.model, run.input_tokens, run.output_tokens)
+                if run.reported_usage else None,
+            ),
+            steps=run.steps,
+        )
+        await run.emit({"type": "answer", "turn": turn.model_dump(mode="json")})
+        return turn
+
+    def _ungrounded(self, run: _Run) -> list[str]:
+        mine = run.messages[run.turn_start :]
+        found = grounding.sources(
+            (m.result for m in mine if m.role == "tool" and m.result),
+            (m.text for m in mine if m.role == "user" and m.text),
+            run.today or self.pipeline.today(),
+        )
+        return grounding.ungrounded(run.answer, found)
+
+    async def _nothing_pending(
+        self, session_id: str, user: User, history: list[Message], on_event: EventHandler | None
+    ) -> Turn:
+        last = next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
+        lang = prompts.language(last)
+        turn = Turn(session_id=session_id, answer=prompts.no_pending_answer(lang), lang=lang)
+        if on_event is not None:
+            await on_event({"type": "answer", "turn": turn.model_dump(mode="json")})
+        return turn
+
+    def _today(self, specs: list[ToolSpec]) -> date:
+        days = {self.pipeline.today(s.name) for s in specs}
+        return days.pop() if len(days) == 1 else self.pipeline.today()
+
+
+def _record(call_id: str, call: ToolCall, result: ToolResult, ms: float) -> CallRecord:
+    shown = result.model_dump(mode="json")
+    shown["confirmation_token"] = None
+    return CallRecord(
+        id=call_id, name=call.name, args=call.args, status=result.status,
+        code=str(result.code) if result.code else None, message=result.message,
+        result_id=result.result_id, row_count=result.row_count, ms=ms, result=shown,
+    )
+
+
+def _complete_prefix(messages: list[Message], start: int) -> list[Message]:
+    """The longest prefix in which every tool call of messages[start:] has its result."""
+    end = len(messages)
+    i = start
+    while i < len(messages):
+        message = messages[i]
+        if message.role == "assistant" and message.tool_calls:
+            answered = {m.tool_call_id for m in messages[i + 1 : i + 1 + len(message.tool_calls)] if m.role == "tool"}
+            if answered != {c.id for c in message.tool_calls}:
+                end = i
+                break
+            i += len(message.tool_calls)
+        i += 1
+    return messages[:end]
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

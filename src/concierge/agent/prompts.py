@@ -1,0 +1,209 @@
+"""Everything the agent says to a model, and the few sentences it says to the user itself.
+
+The system prompt holds what stays true for a whole conversation (the role,
+the rules, the clock, the week definition, the data's date ranges and valid
+values). The dynamic context is rebuilt before every model request and added
+to the newest user message: short reminders, what is in focus (the latest
+calls and the rows they found), and the `ai_instruction` texts of the newest
+results.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from typing import Any
+
+from concierge.access import User
+from concierge.agent.protocol import Message
+from concierge.agent.turn import Lang
+from concierge.catalog.model import Tool
+from concierge.dates import resolve
+from concierge.guard import date_range, valid_values
+from concierge.service import Pipeline
+
+MAX_ENUM_VALUES = 60
+FOCUS_CALLS = 3
+FOCUS_ROWS = 3
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+_WEEKDAYS = {
+    "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    "ja": ["月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日"],
+}
+
+RULES = """\
+Rules:
+1. Every number, date, code and name in your answer must come from a tool result of this turn or \
+from the user's message. Quote counts, totals, changes and percentages from a result's `totals`, \
+`row_count` and `summary`; never add, subtract, average or round figures yourself.
+2. Cite the id of each result you use in brackets, for example [r_0123456789].
+3. A request that has nothing to do with this business (a greeting, general knowledge, small talk) \
+is answered briefly without calling any tool.
+4. When a request has several parts, make the calls for all of them (independent calls together in \
+one reply) and answer every part. Never stop to ask whether you should continue.
+5. When a call is refused or fails, read its message and `valid` values and correct the call when \
+the request allows it; otherwise say plainly what is missing. Never guess a value the user did not \
+give (such as a customer code): look it up with a tool or ask.
+6. A write tool's first call only returns a preview; the user then confirms or cancels it outside \
+this chat. Say that something was registered only after a result with status "ok" shows it.
+7. Answer in the language of the user's message (Japanese or English), briefly, in plain text."""
+
+
+def language(text: str) -> Lang:
+    return "ja" if _JAPANESE.search(text or "") else "en"
+
+
+def weekday(day: date, lang: Lang = "en") -> str:
+    return _WEEKDAYS[lang][day.weekday()]
+
+
+def system_prompt(pipeline: Pipeline, user: User, tools: list[Tool]) -> str:
+    catalogs = {t.catalog for t in tools}
+    business = "\n".join(f"- {c.spec.description.en}" for c in pipeline.catalogs if c.name in catalogs)
+    role = f"{user.display_name} ({user.name}, role {user.role})" if user.display_name else user.name
+    parts = [
+        "You are concierge, an assistant for the staff of a business. You answer questions about the "
+        "business's data only by calling the declared tools; you never see or write SQL.",
+        f"The business:\n{business or '- (no tools are available to this user)'}",
+        f"The user: {role}. The tools offered are exactly those this user may call.",
+        RULES,
+        _clock(pipeline, tools),
+    ]
+    data = _data_facts(pipeline, tools)
+    if data:
+        parts.append(data)
+    return "\n\n".join(parts)
+
+
+def _clock(pipeline: Pipeline, tools: list[Tool]) -> str:
+    todays = sorted({pipeline.today(t.name) for t in tools}) or [pipeline.today()]
+    lines = ["Dates:"]
+    for today in todays:
+        scope = ""
+        if len(todays) > 1:
+            names = sorted({t.catalog for t in tools if pipeline.today(t.name) == today})
+            scope = f" (for the {', '.join(names)} tools)"
+        lines.append(f"- Today is {today.isoformat()}, {weekday(today)}{scope}.")
+        for words in (("今週", "this week"), ("先週", "last week"), ("今月", "this month"), ("先月", "last month")):
+            period = resolve(words[0], today)
+            if period:
+                lines.append(f"  {words[0]} / {words[1]}: {period.start.isoformat()} .. {period.end.isoformat()}")
+    lines += [
+        "- Weeks run Monday to Sunday. 先週 / last week is the Monday-Sunday week before this one; "
+        "a weekday after a week word (先週火曜日, Tuesday last week) is that day inside that week.",
+        "- Every period is inclusive at both ends. Write dates in tool arguments as YYYY-MM-DD.",
+    ]
+    return "\n".join(lines)
+
+
+def _data_facts(pipeline: Pipeline, tools: list[Tool]) -> str:
+    ctx = pipeline.guard_context()
+    lines: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for tool in tools:
+        for name, param in tool.params.items():
+            if param.type == "date" and param.bounds and param.bounds.query:
+                low, high = date_range(param, pipeline.guard_context(tool.name))
+                fact = f"- {tool.name}.{name}: the data covers {low or '…'} .. {high or '…'}"
+                key = ("date", param.bounds.query)
+            elif param.type == "enum" and param.enum and param.enum.query:
+                values = valid_values(param, ctx)
+                shown = ", ".join(values[:MAX_ENUM_VALUES]) + (" …" if len(values) > MAX_ENUM_VALUES else "")
+                fact = f"- {name} (in {tool.name}): one of {shown}"
+                key = ("enum", param.enum.query)
+            else:
+                continue
+            if key not in seen:
+                seen.add(key)
+                lines.append(fact)
+    return "Data (read from the database now):\n" + "\n".join(lines) if lines else ""
+
+
+def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] | None = None) -> str:
+    """The short context added to the newest user message before each model request."""
+    lines = ["[context] Numbers only from tool results; cite result ids; correct refused calls."]
+    lines += notes or []
+    focus = _focus(messages)
+    if focus:
+        lines.append("In focus (latest calls, newest last):")
+        lines += focus
+    instructions = [
+        f"- {m.result.get('result_id')} ({m.result.get('tool')}): {m.result['ai_instruction']}"
+        for m in messages[turn_start:]
+        if m.role == "tool" and m.result and m.result.get("ai_instruction")
+    ]
+    if instructions:
+        lines.append("Instructions from this turn's results:")
+        lines += instructions
+    return "\n".join(lines)
+
+
+def _focus(messages: list[Message]) -> list[str]:
+    calls = {c.id: c for m in messages if m.role == "assistant" for c in m.tool_calls}
+    results = [m for m in messages if m.role == "tool" and m.result and m.result.get("status") == "ok"]
+    lines = []
+    for message in results[-FOCUS_CALLS:]:
+        result = message.result or {}
+        call = calls.get(message.tool_call_id or "")
+        args = result.get("args") or (call.args if call and isinstance(call.args, dict) else {})
+        shown = ", ".join(f"{k}={_short(v)}" for k, v in args.items() if v is not None)
+        line = f"- {result.get('tool')}({shown}) -> {result.get('row_count', 0)} row(s) [{result.get('result_id')}]"
+        rows = result.get("rows") or []
+        columns = (result.get("columns") or list(rows[0]) if rows else [])[:2]
+        if rows and len(rows) <= FOCUS_ROWS and columns:
+            line += ": " + "; ".join(" ".join(_short(r.get(c)) for c in columns) for r in rows)
+        lines.append(line)
+    return lines
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+# --- what the agent itself says to the user ------------------------------------
+def preview_message(tool: Tool, lang: Lang) -> str:
+    if lang == "ja":
+        return f"まだ何も書き込んでいません。次の内容で {tool.name} を実行してよろしいですか？"
+    return f"Nothing is written yet. Run {tool.name} with these values?"
+
+
+def preview_answer(message: str, preview: dict[str, Any]) -> str:
+    lines = [message] + [f"- {key}: {value}" for key, value in preview.items()]
+    return "\n".join(lines)
+
+
+def confirm_text(lang: Lang) -> str:
+    return "はい、実行してください。" if lang == "ja" else "Yes, go ahead."
+
+
+def cancel_text(lang: Lang) -> str:
+    return "いいえ、取り消してください。" if lang == "ja" else "No, cancel it."
+
+
+def cancelled_answer(tool: str, lang: Lang) -> str:
+    if lang == "ja":
+        return f"{tool} を取り消しました。何も書き込んでいません。"
+    return f"Cancelled {tool}: nothing was written."
+
+
+def no_pending_answer(lang: Lang) -> str:
+    return "確認待ちの操作はありません。" if lang == "ja" else "There is nothing waiting for confirmation."
+
+
+def dropped_pending_note(tool: str) -> str:
+    return f"The previewed {tool} call was neither confirmed nor cancelled; nothing was written."
+
+
+def deferred_write_message(tool: str) -> str:
+    return (f"Not previewed: another write in the same reply already waits for the user's confirmation. "
+            f"Request this {tool} call again after that one is done.")
+
+
+def step_limit_answer(steps: int, lang: Lang) -> str:
+    if lang == "ja":
+        return (f"ツール呼び出しの上限({steps}回)に達したため、ここで止めました。"
+                "質問を分けてもう一度お試しください。")
+    return f"Stopped after {steps} model requests, the limit for one question. Please split the question and ask again."

@@ -1,0 +1,80 @@
+"""Anthropic Messages API: `input_schema`, `tool_use` and `tool_result` blocks.
+
+Parallel tool use is on by default; all results of one reply go back in one
+user message of `tool_result` blocks (consecutive messages of one role are
+merged, which is what the API expects).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anthropic
+
+from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
+from concierge.agent.providers.wire import error_detail, http_error, messages_with_context, tool_output
+
+NAME = "anthropic"
+MAX_TOKENS = 4096
+
+
+class AnthropicProvider:
+    name = NAME
+
+    def __init__(self, model: str, *, api_key: str, base_url: str | None = None, max_retries: int = 2,
+                 timeout: float = 120.0):
+        self.model = model
+        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=max_retries,
+                                               timeout=timeout)
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        try:
+            message = await self.client.messages.create(
+                model=self.model,
+                max_tokens=MAX_TOKENS,
+                system=request.system,
+                messages=to_messages(request),
+                tools=[{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                       for t in request.tools],
+            )
+        except anthropic.APIStatusError as err:
+            raise http_error(NAME, err.status_code, error_detail(err.body), str(err.request.url)) from err
+        except anthropic.APIConnectionError as err:
+            raise http_error(NAME, None, err.message, str(err.request.url)) from err
+        return from_message(message)
+
+
+def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for message in messages_with_context(request):
+        if message.role == "tool":
+            status = (message.result or {}).get("status")
+            role, blocks = "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id,
+                                     "content": tool_output(message.result),
+                                     "is_error": status in ("refused", "error")}]
+        else:
+            role = message.role
+            blocks = [{"type": "text", "text": message.text}] if message.text else []
+            blocks += [{"type": "tool_use", "id": c.id, "name": c.name,
+                        "input": c.args if isinstance(c.args, dict) else {}} for c in message.tool_calls]
+        if not blocks:
+            continue
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+    return out
+
+
+def from_message(message: Any) -> ModelReply:
+    texts, calls = [], []
+    for block in message.content or []:
+        if block.type == "text":
+            texts.append(block.text)
+        elif block.type == "tool_use":
+            calls.append(ToolCall(block.id, block.name, block.input))
+    usage = Usage(message.usage.input_tokens, message.usage.output_tokens) if message.usage else None
+    return ModelReply(text="".join(texts) or None, tool_calls=calls, usage=usage)

@@ -1,0 +1,23 @@
+"""The offline provider: the deterministic planner behind the provider protocol.
+
+No key, no network, no model: a fresh install answers common requests at once. It is
+just another provider, so the loop has no special case; like any model it only asks
+for tool calls, which the loop runs through the pipeline.
+"""
+
+from __future__ import annotations
+
+from concierge.agent.protocol import ModelReply, ModelRequest
+from concierge.planner import Planner
+from concierge.service import Pipeline
+
+
+class OfflineProvider:
+    name = "offline"
+    model = "planner"
+
+    def __init__(self, pipeline: Pipeline):
+        self.planner = Planner(pipeline)
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        return self.planner.reply(request)

@@ -1,0 +1,40 @@
+"""`concierge eval FILE`: replay conversation cases and score them (../shared/bench/FORMAT.md).
+
+One line per case (with what differed when it fails), then the totals, the count of
+ungrounded numbers, per-turn time p50/p95, and last `N passed, M failed`. The exit code
+is 1 when any case fails.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import anyio
+import click
+
+from concierge import eval as evaluation
+from concierge.agent.providers import NAMES
+from concierge.cli.options import json_option
+
+
+def register(main: click.Group) -> None:
+    main.add_command(eval_command)
+
+
+@click.command("eval")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--provider", type=click.Choice(NAMES), default="offline", show_default=True,
+              help="Who chooses the tools: the offline planner or an LLM provider.")
+@click.option("--model", default=None, help="The provider's model name.")
+@click.option("--base-url", default=None, help="The provider's API address (a local OpenAI-compatible server).")
+@json_option
+def eval_command(file: str, provider: str, model: str | None, base_url: str | None, as_json: bool) -> None:
+    """Run every case of FILE (JSON lines) on a fresh demo database and score each turn."""
+    report = anyio.run(evaluation.run, file, provider, model, base_url)
+    if as_json:
+        click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
+    else:
+        for line in report.lines():
+            click.echo(line)
+    sys.exit(1 if report.failed else 0)

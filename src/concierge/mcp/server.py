@@ -1,0 +1,112 @@
+"""The MCP server: a thin adapter from the protocol to `Pipeline.invoke`.
+
+Every tools/call goes through the one pipeline (guard, access, SQL, shaping,
+audit), run in a worker thread because the pipeline is synchronous. The
+caller is the user of the HTTP request's bearer token when there is one,
+otherwise the user the server was started for (stdio, in-process, or HTTP
+without tokens on a loopback address).
+
+Refusals and the pipeline's errors are tool results with ``isError``; only
+system errors (the database is down) become protocol errors, with one line
+of text and no traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+
+from concierge.access import User
+from concierge.errors import ConciergeError
+from concierge.mcp import resources
+from concierge.mcp.tools import call_result, confirmation_note, declaration, split_confirmation
+from concierge.service import Pipeline
+
+log = logging.getLogger(__name__)
+
+
+def _version() -> str:
+    try:
+        return package_version("concierge")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0"
+
+
+def instructions(pipeline: Pipeline) -> str:
+    about = " ".join(c.spec.description.en for c in pipeline.catalogs)
+    return (
+        f"{about} Call the tools for every figure; never compute or guess one. "
+        f"A refused call says what is valid. {confirmation_note('A write tool')}"
+    )
+
+
+def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]:
+    """The low-level SDK server over `pipeline`; `user` acts when a request brings no token."""
+
+    def caller(ctx: ServerRequestContext[Any]) -> User:
+        request = ctx.request
+        authenticated = request.scope.get("user") if request is not None else None
+        if isinstance(authenticated, AuthenticatedUser):
+            name = authenticated.access_token.subject or authenticated.access_token.client_id
+            return pipeline.user(name)
+        if user is None:
+            raise MCPError(code=types.INVALID_REQUEST, message="this request carries no user")
+        return user
+
+    async def in_thread(func, *args):
+        """Runs blocking pipeline work off the event loop; a system error becomes a one-line protocol error."""
+        try:
+            return await anyio.to_thread.run_sync(func, *args)
+        except ConciergeError as err:
+            log.error("%s", err)
+            raise MCPError(code=types.INTERNAL_ERROR, message=str(err)) from None
+
+    def declarations(ctx: ServerRequestContext[Any]) -> list[types.Tool]:
+        return [declaration(t, pipeline.guard_context(t.name)) for t in pipeline.tools_for(caller(ctx))]
+
+    def invoke(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        args, token = split_confirmation(pipeline.tools.get(params.name), params.arguments)
+        return call_result(pipeline.invoke(params.name, args, caller(ctx), confirmation=token))
+
+    def read(ctx: ServerRequestContext[Any], uri: str) -> types.ReadResourceResult:
+        body = resources.read(pipeline, caller(ctx), uri)
+        if body is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"no resource {uri}")
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type=resources.MIME, text=body)]
+        )
+
+    async def list_tools(ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=await in_thread(declarations, ctx))
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await in_thread(invoke, ctx, params)
+
+    async def list_resources(ctx: ServerRequestContext[Any], _params: Any) -> types.ListResourcesResult:
+        listing = await in_thread(lambda: resources.listing(pipeline, caller(ctx)))
+        return types.ListResourcesResult(resources=listing)
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        return await in_thread(read, ctx, params.uri)
+
+    return Server(
+        "concierge",
+        version=_version(),
+        title="concierge",
+        instructions=instructions(pipeline),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_read_resource=read_resource,
+    )

@@ -1,0 +1,136 @@
+"""How a catalog tool looks to an MCP host, and how its result comes back.
+
+The input schema is the shared `tool_schema.input_schema` (types, enums and
+date ranges from the data, ``additionalProperties: false``). A write that
+needs a person's yes gets one more, optional, argument: the
+`confirmation_token` that its first call returned. The confirmation is an
+ordinary tool result, so it works on every protocol version, including the
+stateless one where a server cannot ask the client anything.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp_types as types
+
+from concierge.catalog.model import Tool
+from concierge.guard import GuardContext
+from concierge.result import ToolResult
+from concierge.tool_schema import input_schema
+
+CONFIRMATION_ARG = "confirmation_token"
+
+
+def confirmation_note(subject: str) -> str:
+    """How to confirm a write, said so that any host's model can follow it."""
+    return (
+        f"{subject} writes only after the user agrees: the first call writes nothing and returns a preview "
+        f"and a {CONFIRMATION_ARG}. Show the preview to the user; if they agree, call the tool again with "
+        f"the same arguments plus {CONFIRMATION_ARG}. The token works once."
+    )
+
+
+# What the text content carries besides the message; the structured content carries everything.
+_TEXT_FIELDS = ("row_count", "truncated", "totals", "summary", "rows", "ai_instruction")
+
+
+def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
+    """Pydantic's schema written the way our input schemas are: no `$ref`, no titles, nullable as type lists.
+
+    Clients validate every structured result against it, so a flat schema is also a fast one.
+    """
+    if isinstance(node, list):
+        return [_plain_schema(v, defs) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        return _plain_schema(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+    node = {k: _plain_schema(v, defs) for k, v in node.items() if k not in ("$defs", "title")}
+    branches = node.pop("anyOf", None)
+    if branches is None:
+        return node
+    other = [b for b in branches if b != {"type": "null"}]
+    if len(branches) != 2 or len(other) != 1 or not isinstance(other[0].get("type"), str):
+        return {**node, "anyOf": branches}
+    merged = {**other[0], **node, "type": [other[0]["type"], "null"]}
+    if "enum" in merged:
+        merged["enum"] = [*merged["enum"], None]
+    return merged
+
+
+def _output_schema() -> dict[str, Any]:
+    schema = ToolResult.model_json_schema(mode="serialization")
+    return _plain_schema(schema, schema.get("$defs", {}))
+
+
+OUTPUT_SCHEMA = _output_schema()
+
+
+def declaration(tool: Tool, ctx: GuardContext) -> types.Tool:
+    schema = input_schema(tool, ctx)
+    description = tool.description.en
+    if tool.confirm:
+        schema["properties"][CONFIRMATION_ARG] = {
+            "type": "string",
+            "description": f"the {CONFIRMATION_ARG} from this tool's preview, once the user has agreed",
+        }
+        description += " " + confirmation_note("This tool")
+    return types.Tool(
+        name=tool.name,
+        description=description,
+        input_schema=schema,
+        output_schema=OUTPUT_SCHEMA,
+        annotations=_annotations(tool),
+    )
+
+
+def _annotations(tool: Tool) -> types.ToolAnnotations:
+    if tool.mode == "read":
+        return types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    adds_only = tool.sql.lstrip().upper().startswith("INSERT")
+    return types.ToolAnnotations(
+        read_only_hint=False, destructive_hint=not adds_only, idempotent_hint=False, open_world_hint=False
+    )
+
+
+def split_confirmation(tool: Tool | None, arguments: dict[str, Any] | None) -> tuple[dict[str, Any], str | None]:
+    """The tool's own arguments, and the confirmation token when this tool takes one."""
+    args = dict(arguments or {})
+    if tool is None or not tool.confirm:
+        return args, None
+    token = args.pop(CONFIRMATION_ARG, None)
+    return args, None if token is None else str(token)
+
+
+def call_result(result: ToolResult) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text(result))],
+        structured_content=result.model_dump(mode="json"),
+        is_error=result.is_error,
+    )
+
+
+def text(result: ToolResult) -> str:
+    """The compact rendering a host's model reads when it ignores structured content."""
+    if result.is_error:
+        lines = [result.message or result.status]
+        if result.valid:
+            lines.append("valid: " + _json(result.valid))
+        if result.ai_instruction:
+            lines.append(result.ai_instruction)
+        return "\n".join(lines)
+    if result.status == "confirm":
+        return "\n".join([
+            result.message or "",
+            "preview: " + _json(result.preview or {}),
+            f"{CONFIRMATION_ARG}: {result.confirmation_token}",
+        ])
+    dump = result.model_dump(mode="json", include=set(_TEXT_FIELDS))
+    shown = {k: dump[k] for k in _TEXT_FIELDS if dump[k] or k == "row_count"}
+    return _json(shown)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

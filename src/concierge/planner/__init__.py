@@ -1,0 +1,67 @@
+"""The offline planner: reads a request in Japanese or English and chooses declared tools, with no model.
+
+It is driven by the catalog, not by code per tool: each tool's `intents` say when it is
+asked for, each parameter's `extract` says how its value is found in a request
+(docs/planner.md). `Planner.reply` is one step of the agent loop: given the
+conversation so far it returns the next tool calls, or, when the plan is complete,
+the answer built from the results. It never reads the database itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+
+from concierge.agent.prompts import language
+from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall
+from concierge.planner import answer, progress
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.plan import Context, Plan, build
+from concierge.planner.text import normalise
+from concierge.service import Pipeline
+
+__all__ = ["Planner"]
+
+PLANS_KEPT = 32
+
+
+class Planner:
+    def __init__(self, pipeline: Pipeline):
+        self.pipeline = pipeline
+        self.lexicon = Lexicon(pipeline.tools)
+        self.referable = {p for params in self.lexicon.refer.values() for p in params}
+        self.lexicon.enum_phrases(pipeline.guard_context().enum_values)  # read the data's values now
+        self._plans: OrderedDict[tuple, Plan] = OrderedDict()  # the steps of one turn plan the same message
+
+    def plan(self, request: ModelRequest) -> tuple[Plan, int]:
+        """The plan for the turn's message, and where that message is in the conversation."""
+        start = progress.turn_start(request.messages)
+        text = request.messages[start].text or "" if start >= 0 else ""
+        ctx = Context(
+            lexicon=self.lexicon,
+            offered={spec.name for spec in request.tools},
+            today=request.today,
+            enum_values=dict(self.pipeline.guard_context().enum_values),
+            memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable),
+        )
+        key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory),
+               tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())))
+        if key not in self._plans:
+            self._plans[key] = build(normalise(text), ctx)
+            if len(self._plans) > PLANS_KEPT:
+                self._plans.popitem(last=False)
+        return self._plans[key], start
+
+    def reply(self, request: ModelRequest) -> ModelReply:
+        plan, start = self.plan(request)
+        made = progress.calls_made(request.messages[start + 1 :]) if start >= 0 else []
+        calls, states = progress.advance(plan, made, self.pipeline.tools)
+        if calls:
+            return ModelReply(tool_calls=[ToolCall("call_" + secrets.token_hex(6), n, a) for n, a in calls])
+        text = request.messages[start].text or "" if start >= 0 else ""
+        return ModelReply(text=answer.compose(plan, states, language(text), self.pipeline.tools,
+                                              self._capabilities(request, language(text))))
+
+    def _capabilities(self, request: ModelRequest, lang: str) -> list[str]:
+        offered = {spec.tool.catalog for spec in request.tools}
+        return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]

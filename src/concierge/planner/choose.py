@@ -1,0 +1,226 @@
+"""Which tools one request asks for, from the catalog's `intents`.
+
+In order:
+1. A request for SQL, or to delete or change data that no tool's keyword covers, is
+   refused: no tool runs SQL, and nothing deletes.
+2. The tools whose keywords are said (values such as codes and names masked first, so
+   顧客コード0009 is a code, not a question about codes). When a write tool is among them
+   the request is that write (「販売登録して…売った」 is not also a question about sales).
+   A tool of the user's own business that the user may not call stays chosen, so the
+   answer can say so; a keyword of another business the user has no tool of is ignored.
+3. With no keyword: the tool of the previous turn, when the request only changes its
+   values (「0010は？」); else the tool that takes most of the values said, counting its
+   topics, with the nearest example breaking ties. A request with no value and no topic
+   a tool could use asks for nothing the business does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import lru_cache
+
+from concierge.catalog.model import (
+    AmountExtract,
+    CodeExtract,
+    CountExtract,
+    DateExtract,
+    EnumExtract,
+    ItemsExtract,
+    NameExtract,
+    Tool,
+)
+from concierge.dates import normalise
+from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon
+from concierge.planner.slots import Slots, count, english_items
+from concierge.planner.text import fold
+
+_SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
+                  r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
+_AND = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])")
+_CHANGE = re.compile(r"削除|消して|消去|消す|抹消|書き換え|改ざん|変更して|修正して"
+                     r"|(?<![a-z])(?:delete|remove|erase|wipe|purge|drop|update|modify|overwrite|edit)(?![a-z])",
+                     re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Choice:
+    tools: tuple[str, ...] = ()
+    refused: str | None = None  # "sql" | "change"
+    follow_up: bool = False  # the previous turn's call, with this request's values
+
+
+@dataclass(frozen=True)
+class Part:
+    """One thing asked for by keyword: its tool, and where its text starts (after the と / and before it)."""
+
+    tool: str
+    start: int
+
+
+def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[Part]:
+    """Keywords joined by と / 、 / and ask for one tool each (電話番号と、販売件数); keywords in one
+    phrase (先週落ちた商品トップ3) ask for one tool: one the user may call, named most, taking most
+    of the values said, named first. A write among them is the whole request (販売登録して…売った
+    is not also a question about sales)."""
+    hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
+    writes = [t for h in hits for t, k in sorted(h.value) if k == KEYWORD and lexicon.tools[t].mode == "write"]
+    if writes:
+        return [Part(max(writes, key=lambda t: t in offered), 0)]
+    groups: list[tuple[int, list[str]]] = []
+    end = None
+    for hit in hits:
+        named = [t for t, k in sorted(hit.value) if k == KEYWORD]
+        joined = _AND.search(slots.cue_text, end, hit.start) if end is not None else None
+        if end is not None and joined is None:
+            groups[-1][1].extend(named)
+        else:
+            groups.append((joined.end() if joined else 0, named))
+        end = hit.end
+
+    def rank(tool: str, named: list[str]) -> tuple:
+        return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool), coverage(slots, lexicon, tool),
+                -named.index(tool))
+
+    return [Part(max(named, key=lambda t, n=named: rank(t, n)), start) for start, named in groups]
+
+
+def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[str]:
+    return list(dict.fromkeys(part.tool for part in keyword_parts(slots, lexicon, offered)))
+
+
+def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
+    """"sql" for a request about SQL; "change" for deleting or changing data that no keyword covers."""
+    if _SQL.search(slots.text):
+        return "sql"
+    hits = lexicon.cues.find(slots.cue_text)
+    covered = [(h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value)]
+    for m in _CHANGE.finditer(slots.text):
+        if not any(s <= m.start() and m.end() <= e for s, e in covered):
+            return "change"
+    return None
+
+
+def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_tool: str | None) -> Choice:
+    refused = refusal(slots, lexicon)
+    if refused:
+        return Choice(refused=refused)
+    keyword = keyword_tools(slots, lexicon, offered)
+    mine = {lexicon.tools[t].catalog for t in offered}
+    if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
+        return Choice(tuple(keyword))  # a tool of the user's business it may not call: the answer says so
+    if previous_tool in offered and (coverage(slots, lexicon, previous_tool)[0] or _only_values(slots)):
+        return Choice((previous_tool,), follow_up=True)
+    best = _best_by_values(slots, lexicon, offered)
+    return Choice((best,) if best else tuple(keyword))
+
+
+def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
+    """The tool that takes most of the values said, counting its topics; the nearest example breaks ties."""
+    topics = _topics(lexicon, slots.cue_text)
+    best, best_score = None, 0.0
+    for name in (t for t in lexicon.tools if t in offered):
+        values, dates = coverage(slots, lexicon, name)
+        said = topics.count(name)
+        if not values and not said:
+            continue
+        if lexicon.tools[name].mode == "write" and not _says_goods_or_money(slots, lexicon, name):
+            continue  # a write is chosen by its keyword, or by the goods and sums it records
+        score = 2 * values + dates + said + similarity(slots.read_text, lexicon.tools[name])
+        if score > best_score:
+            best, best_score = name, score
+    return best
+
+
+_FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
+                     r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
+                     r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]")
+
+
+def _only_values(slots: Slots) -> bool:
+    """A request that says only values (先月は？, and last month?): a follow-up of the previous one."""
+    return bool(slots.dates or slots.codes or slots.enums) and not _FILLER.sub("", slots.read_text)
+
+
+def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
+    kinds = {type(p.extract) for p in lexicon.tools[name].params.values()}
+    return bool((AmountExtract in kinds and slots.amounts) or (ItemsExtract in kinds and slots.items))
+
+
+def _topics(lexicon: Lexicon, text: str) -> list[str]:
+    """The tools whose topics are said, once per phrase said."""
+    return [tool for hit in lexicon.cues.find(text) for tool, k in sorted(hit.value) if k == TOPIC]
+
+
+def unmet(slots: Slots, lexicon: Lexicon, name: str) -> int:
+    """How many required parameters of the tool nothing in the request could fill."""
+    missing = 0
+    for pname, p in lexicon.tools[name].params.items():
+        x = p.extract
+        if not p.required or x is None:
+            continue
+        if isinstance(x, CodeExtract):
+            said = any(re.fullmatch(p.pattern or "", c.value) for c in slots.codes) or pname in slots.referred \
+                or bool(x.lookup and slots.names)
+        elif isinstance(x, DateExtract):
+            said = bool(slots.dates)
+        elif isinstance(x, EnumExtract):
+            said = bool(slots.enum_values(lexicon.enum_of[(name, pname)].key))
+        elif isinstance(x, AmountExtract):
+            said = bool(slots.amounts)
+        elif isinstance(x, ItemsExtract):
+            said = bool(slots.items or english_items(slots))
+        elif isinstance(x, CountExtract):
+            said = count(slots, lexicon, name, pname) is not None
+        else:
+            said = bool(slots.names)
+        missing += not said
+    return missing
+
+
+def coverage(slots: Slots, lexicon: Lexicon, name: str) -> tuple[int, int]:
+    """(how many kinds of value said this tool takes, besides dates; 1 if it takes the dates said)."""
+    tool = lexicon.tools[name]
+    kinds: set[str] = set()
+    for pname, p in tool.params.items():
+        x = p.extract
+        if isinstance(x, CodeExtract):
+            if any(re.fullmatch(p.pattern or "", c.value) for c in slots.codes):
+                kinds.add(f"code:{p.pattern}")
+            if pname in slots.referred:
+                kinds.add("referred")
+            if x.lookup and slots.names:
+                kinds.add("name")
+        elif isinstance(x, NameExtract) and slots.names:
+            kinds.add("name")
+        elif isinstance(x, AmountExtract) and slots.amounts:
+            kinds.add("amount")
+        elif isinstance(x, ItemsExtract) and (slots.items or english_items(slots)):
+            kinds.add("items")
+        elif isinstance(x, EnumExtract) and slots.enum_values(lexicon.enum_of[(name, pname)].key):
+            kinds.add(f"enum:{pname}")
+        elif isinstance(x, CountExtract) and count(slots, lexicon, name, pname) is not None:
+            kinds.add("count")
+    takes_dates = any(isinstance(p.extract, DateExtract) for p in tool.params.values())
+    return len(kinds), int(takes_dates and bool(slots.dates))
+
+
+def similarity(text: str, tool: Tool) -> float:
+    """The best bigram overlap between the request and one of the tool's examples (0..1)."""
+    mine = _bigrams(text)
+    if not mine:
+        return 0.0
+    examples = _example_bigrams(tuple(tool.intents.examples) if tool.intents else ())
+    return max((len(mine & ex) / len(mine | ex) for ex in examples), default=0.0)
+
+
+@lru_cache(maxsize=256)
+def _example_bigrams(examples: tuple[str, ...]) -> list[frozenset[str]]:
+    return [_bigrams(fold(normalise(e))) for e in examples]
+
+
+def _bigrams(text: str) -> frozenset[str]:
+    chars = re.sub(r"[\s\d\x00、。,.?？!！]+", "", text)
+    return frozenset(chars[i : i + 2] for i in range(len(chars) - 1))
+

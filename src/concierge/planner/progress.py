@@ -1,0 +1,153 @@
+"""Where a turn stands, read from the conversation the loop sends with every request.
+
+The planner keeps no state between requests: each time it rebuilds the plan from the
+turn's message, matches the plan's calls against the calls already made in this turn
+(same tool, same arguments, in order), and so knows which results are in and which
+calls come next. A write that waited for the user's confirmation counts as made once
+its confirmed call (the loop's, right after it) has a result. Earlier turns give the
+`Memory`: the last values of the parameters a request may point back at (そのお客様),
+and the last call, which a follow-up (「0010は？」) repeats with new values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from concierge.agent.prompts import confirm_text
+from concierge.agent.protocol import Message
+from concierge.catalog.model import Tool
+from concierge.planner.conditions import holds
+from concierge.planner.plan import MAX_CALLS_PER_REQUEST, Memory, Plan, Step
+
+_CONFIRMATIONS = {confirm_text("ja"), confirm_text("en")}
+DONE, READY, WAITING, SKIPPED, BLOCKED = "done", "ready", "waiting", "skipped", "blocked"
+
+
+@dataclass
+class Made:
+    """A call the model asked for in this conversation, and its result once it came."""
+
+    name: str
+    args: dict[str, Any]
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class State:
+    status: str
+    results: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # still to make
+    reason: str | None = None  # skipped: condition | unknown; blocked: not_found | ambiguous | failed
+    values: list[Any] = field(default_factory=list)  # blocked as ambiguous: the candidates
+
+
+def turn_start(messages: list[Message]) -> int:
+    """The index of the user message this turn answers (a confirmation continues the turn before it)."""
+    users = [i for i, m in enumerate(messages) if m.role == "user"]
+    if not users:
+        return -1
+    if len(users) > 1 and (messages[users[-1]].text or "").strip() in _CONFIRMATIONS:
+        return users[-2]
+    return users[-1]
+
+
+def calls_made(messages: list[Message]) -> list[Made]:
+    made: dict[str, Made] = {}
+    for m in messages:
+        if m.role == "assistant":
+            for call in m.tool_calls:
+                made[call.id] = Made(call.name, dict(call.args) if isinstance(call.args, dict) else {})
+        elif m.role == "tool" and m.tool_call_id in made:
+            made[m.tool_call_id].result = m.result
+    return list(made.values())
+
+
+def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) -> Memory:
+    mem = Memory()
+    for call in calls_made(earlier):
+        result = call.result or {}
+        if result.get("status") != "ok" or call.name not in tools:
+            continue
+        rows = result.get("rows") or []
+        for pname in referable:
+            if call.args.get(pname) is not None:
+                mem.values[pname] = [call.args[pname]]
+            elif rows and any(pname in row for row in rows):
+                mem.values[pname] = list(dict.fromkeys(r[pname] for r in rows if r.get(pname) is not None))
+        if tools[call.name].mode == "read":
+            mem.last_call = (call.name, {k: v for k, v in (result.get("args") or call.args).items()
+                                         if k in call.args and v is not None})
+    return mem
+
+
+def advance(plan: Plan, made: list[Made], tools: dict[str, Tool]) -> tuple[list[tuple[str, dict]], list[State]]:
+    """The calls to make next (none when the plan is complete), and the state of every step."""
+    used: set[int] = set()
+    states: list[State] = []
+    batch: list[tuple[str, dict]] = []
+    write_open = False  # a write not finished yet: nothing planned after it runs before it
+    for step in plan.steps:
+        state = _state(step, states, made, used, tools)
+        write = tools[step.tool].mode == "write"
+        if state.status == READY:
+            unsettled = any(s.status in (READY, WAITING) for s in states)
+            if write_open or (write and (batch or unsettled)):
+                state = State(WAITING)
+            else:
+                batch += state.calls[:1] if write else state.calls
+        if write and state.status in (READY, WAITING):
+            write_open = True
+        states.append(state)
+    return batch, states
+
+
+def _state(step: Step, states: list[State], made: list[Made], used: set[int], tools: dict[str, Tool]) -> State:
+    if step.gate is not None:
+        checks = [states[i] for i in step.gate.checks]
+        if any(c.status in (READY, WAITING) for c in checks):
+            return State(WAITING)
+        verdict = holds(step.gate.condition, [r for c in checks for r in c.results])
+        if not verdict:
+            return State(SKIPPED, reason="unknown" if verdict is None else "condition")
+    arg_sets = [dict(step.args)]
+    for pname, ref in step.refs.items():
+        source = states[ref.step]
+        if source.status in (READY, WAITING):
+            return State(WAITING)
+        rows = source.results[0].get("rows") or [] if source.status == DONE and source.results else None
+        if rows is None or source.results[0].get("status") != "ok":
+            return State(BLOCKED, reason="failed")
+        values = list(dict.fromkeys(r[ref.column] for r in rows if r.get(ref.column) is not None))
+        if not values:
+            return State(BLOCKED, reason="not_found")
+        if len(values) > 1 and tools[step.tool].mode == "write":
+            return State(BLOCKED, reason="ambiguous", values=values)
+        arg_sets = [{**a, pname: v} for a in arg_sets for v in values][:MAX_CALLS_PER_REQUEST]
+    results, missing = [], []
+    for args in arg_sets:
+        result = _match(step.tool, args, made, used)
+        if result is None:
+            missing.append((step.tool, args))
+        else:
+            results.append(result)
+    if missing:
+        return State(READY, results=results, calls=missing)
+    return State(DONE, results=results)
+
+
+def _match(name: str, args: dict[str, Any], made: list[Made], used: set[int]) -> dict[str, Any] | None:
+    wanted = {k: v for k, v in args.items() if v is not None}
+    for i, call in enumerate(made):
+        if i in used or call.name != name or {k: v for k, v in call.args.items() if v is not None} != wanted:
+            continue
+        used.add(i)
+        result = call.result or {"status": "error", "tool": name, "message": "no result"}
+        if result.get("status") == "confirm":  # the loop's confirmed call follows it
+            for j in range(i + 1, len(made)):
+                later = made[j]
+                if j not in used and later.name == name and later.result and later.result.get("status") != "confirm":
+                    used.add(j)
+                    return later.result
+        return result
+    return None

@@ -1,0 +1,296 @@
+"""Reading the values in one request: dates, amounts, goods, codes, names, enum values, referents.
+
+`read` finds what any tool might take, in an order that keeps them apart: dates first
+(so 2025年 is not a code), then sums of money (1,500円), goods with their counters
+(キュウリ10本), codes by the parameters' patterns and labels (顧客コード0009, customer 9),
+enum values and synonyms, names (佐藤さん, Mr. Smith, John Smith) and referring
+phrases (そのお客様, that customer). What only one tool needs (a count, goods said in
+English) is read later, for that tool, by `count` and `english_items`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from concierge.dates import DateMatch, find_dates
+from concierge.planner.lexicon import PRONOUNS, Lexicon
+from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, Hit, fold, mask, number, overlaps
+
+Span = tuple[int, int]
+
+_AMOUNT = re.compile(
+    r"[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>万|千))?"
+    r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z]))",
+    re.IGNORECASE,
+)
+_AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|number\s*|#\s*)?(?P<v>[0-9A-Za-z\-]+)",
+                               re.IGNORECASE)
+_AFTER_NAME_LABEL = re.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
+                               r"(?P<n>[一-龯々ァ-ヺーA-Za-z・][一-龯々ァ-ヺーA-Za-z・\- ]*)", re.IGNORECASE)
+_MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
+_PARTICLES = "のにをでがはもへと"
+_JOINER = re.compile(r"\s*(?:と|、|,|・|及び|および|and|&)\s*", re.IGNORECASE)
+_HONORIFIC = re.compile(r"さん|様|さま|氏|殿|くん|君|ちゃん")
+_NOT_NAMES = {"お客", "客", "皆", "みな", "みん", "担当", "担当者", "先方", "奥", "番", "神", "社長", "店長", "お"}
+_KANJI_KANA_LATIN = re.compile(r"[一-龯々ァ-ヺーA-Za-z・]")
+_EN_TITLE = re.compile(r"(?<![A-Za-z])(?:Mr|Ms|Mrs|Miss|Dr)\.?\s+(?P<n>[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)")
+_CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
+_NOT_CAPITALISED_NAMES = {
+    "i", "show", "what", "which", "who", "how", "when", "where", "why", "top", "register", "record", "add",
+    "please", "tell", "give", "list", "find", "compare", "is", "are", "was", "were", "did", "do", "does",
+    "can", "could", "would", "will", "get", "let", "also", "and", "then", "the", "a", "an", "my", "our",
+    "your", "their", "this", "that", "last", "next", "yesterday", "today", "tomorrow", "thanks", "thank",
+    "hello", "hi", "ok", "yes", "no", "if", "only", "check", "look", "daily", "weekly", "monthly", "total",
+    "week", "month", "year", "sale", "sales", "customer", "customers", "best", "worst", "how's", "what's",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
+    "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+    "yen", "jpy", "sql", "delete", "drop", "run", "for", "of", "in", "on", "to", "from", "with", "products",
+}
+_EN_UNITS = (r"kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|boxes|box|bags?|packs?|packets?|crates?|bunch(?:es)?"
+             r"|pieces?|heads?|bottles?|cans?|cases?|trays?|baskets?|dozen")
+_EN_STOP = (r"for|at|to|and|on|yesterday|today|from|with|in|last|this|of|by|each|per|yen|please|sold|bought"
+            r"|were|was|at")
+_EN_ITEM = re.compile(
+    rf"(?<![\w.,])(?P<qty>\d+(?:\.\d+)?|{EN_NUMBER}|a\s+dozen)\s+(?:(?P<unit>{_EN_UNITS})\s+(?:of\s+)?)?"
+    rf"(?P<noun>(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*(?:\s+(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*)?)",
+    re.IGNORECASE,
+)
+_EN_NOT_GOODS = {"yen", "dollars", "days", "day", "weeks", "week", "months", "month", "years", "year", "times",
+                 "percent", "customers", "customer", "sales", "sale", "products", "product", "items", "rows",
+                 "results", "best", "top", "worst"}
+
+
+@dataclass(frozen=True)
+class Code:
+    value: str
+    pattern: str
+    start: int
+    end: int
+    label: str | None = None
+
+
+@dataclass
+class Slots:
+    """Everything read from one request's text (positions refer to that text)."""
+
+    text: str
+    folded: str
+    dates: list[DateMatch] = field(default_factory=list)
+    amounts: list[tuple[int, Span]] = field(default_factory=list)
+    items: list[tuple[str, Span]] = field(default_factory=list)
+    codes: list[Code] = field(default_factory=list)
+    enums: list[Hit[tuple[str, str]]] = field(default_factory=list)
+    names: list[tuple[str, Span]] = field(default_factory=list)
+    referred: set[str] = field(default_factory=set)  # parameter names pointed back at (そのお客様)
+    pronoun: bool = False  # they / their / 彼: points back at whatever is missing
+    cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
+    read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
+
+    def enum_values(self, group: str) -> list[str]:
+        return list(dict.fromkeys(h.value[1] for h in self.enums if h.value[0] == group))
+
+
+def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]]) -> Slots:
+    slots = Slots(text, fold(text))
+    slots.dates = find_dates(text, today)
+    taken: list[Span] = [(d.start_index, d.end_index) for d in slots.dates]
+    slots.amounts = _amounts(mask(text, taken))
+    taken += [s for _, s in slots.amounts]
+    slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary)
+    taken += [s for _, s in slots.items]
+    slots.codes = _codes(text, slots.folded, taken, lexicon)
+    code_spans = [(c.start, c.end) for c in slots.codes]
+    taken += code_spans
+    slots.enums = lexicon.enum_phrases(enum_values).find(mask(slots.folded, taken))
+    taken += [(h.start, h.end) for h in slots.enums]
+    slots.names = _names(text, slots.folded, taken, lexicon)
+    name_spans = [s for _, s in slots.names]
+    if lexicon.referring:
+        for m in lexicon.referring.finditer(slots.folded):
+            slots.referred |= lexicon.refer[m.group("noun")]
+    slots.pronoun = PRONOUNS.search(mask(text, name_spans)) is not None
+    slots.cue_text = mask(slots.folded, code_spans + name_spans)
+    enum_spans = {(h.start, h.end) for h in slots.enums}
+    slots.read_text = mask(slots.folded, [s for s in taken if s not in enum_spans] + name_spans)
+    return slots
+
+
+def _amounts(text: str) -> list[tuple[int, Span]]:
+    out = []
+    for m in _AMOUNT.finditer(text):
+        digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
+        out.append((int(Decimal(digits.replace(",", "")) * _MULTIPLIER[unit]), m.span()))
+    return out
+
+
+def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> list[tuple[str, Span]]:
+    found: list[tuple[str, int, int]] = []
+    for m in item.finditer(text):
+        before = text[m.start() - 1] if m.start() else ""
+        glued = before == MASK or before.isdigit() or bool(found and found[-1][2] == m.start())
+        noun = _clean_noun(m["noun"].rstrip("をが"), glued)
+        if not noun or any(fold(noun).endswith(word) for word in vocabulary):
+            continue  # 売上上位3つ is a count, not goods
+        found.append((f"{noun}{m['qty']}{m['counter']}", m.end("noun") - len(noun), m.end()))
+    out: list[tuple[str, Span]] = []
+    for said, start, end in found:  # キュウリ10本とナス5個 is one list of goods
+        if out and _JOINER.fullmatch(text, out[-1][1][1], start):
+            joined = out[-1][0] + text[out[-1][1][1] : start].strip() + said
+            out[-1] = (joined, (out[-1][1][0], end))
+        else:
+            out.append((said, (start, end)))
+    return out
+
+
+def _clean_noun(noun: str, glued: bool) -> str:
+    """お客様にかぼちゃ -> かぼちゃ; の+かぼちゃ glued to a value read before -> かぼちゃ; にんじん stays."""
+    for i in range(len(noun) - 2, 0, -1):
+        if noun[i] in _PARTICLES and _KANJI_KANA_LATIN.match(noun[i - 1]):
+            return noun[i + 1 :]
+    if glued and noun[0] in _PARTICLES and len(noun) > 2 and noun[1] != "ん":
+        return noun[1:]
+    return noun
+
+
+def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[Code]:
+    found: list[Code] = []
+    for hit in lexicon.code_labels.find(mask(folded, taken)):
+        kind = lexicon.codes[hit.value]
+        m = _AFTER_CODE_LABEL.match(text, hit.end)
+        if not m or overlaps(m.span("v"), taken):
+            continue
+        value = _fit(m["v"], kind.pattern)
+        if value is not None:
+            found.append(Code(value, kind.pattern, hit.start, m.end("v"), hit.phrase))
+    spans = taken + [(c.start, c.end) for c in found]
+    masked = mask(text, spans)
+    for pattern, kind in lexicon.codes.items():
+        for m in kind.regex.finditer(masked):
+            found.append(Code(m.group(), pattern, m.start(), m.end()))
+            masked = mask(masked, [m.span()])
+    return sorted(found, key=lambda c: c.start)
+
+
+def _fit(value: str, pattern: str) -> str | None:
+    if re.fullmatch(pattern, value):
+        return value
+    if value.isdigit():
+        for width in range(len(value) + 1, 13):
+            if re.fullmatch(pattern, value.zfill(width)):
+                return value.zfill(width)
+    return None
+
+
+def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[tuple[str, Span]]:
+    masked = mask(text, taken)
+    out: list[tuple[str, Span]] = []
+    for m in _HONORIFIC.finditer(masked):
+        name, start = _name_before(masked, m.start())
+        if name and name not in _NOT_NAMES and not name.endswith("お客"):
+            out.append((name, (start, m.end())))
+    for hit in lexicon.name_labels.find(mask(folded, taken)):
+        m = _AFTER_NAME_LABEL.match(masked, hit.end)
+        if m and not overlaps(m.span("n"), [s for _, s in out]):
+            name = _trim_name(m["n"])
+            if name and name.lower() not in _NOT_CAPITALISED_NAMES:
+                out.append((name, (hit.start, m.start("n") + len(name))))
+    for m in _EN_TITLE.finditer(masked):
+        if not overlaps(m.span(), [s for _, s in out]):
+            out.append((m["n"].removesuffix("'s"), m.span()))
+    for m in _CAPITALISED.finditer(masked):
+        if overlaps(m.span(), [s for _, s in out]):
+            continue
+        words = m.group().split()
+        start = m.start()
+        while words and (words[0].lower() in _NOT_CAPITALISED_NAMES or words[0].lower() in lexicon.vocabulary):
+            start += len(words[0]) + 1
+            words = words[1:]
+        words = [w.removesuffix("'s") for w in words]
+        if not words or any(w.lower() in lexicon.vocabulary for w in words):
+            continue
+        at_start = not masked[:start].strip(" \"'(「")
+        if len(words) == 1 and at_start:
+            continue
+        out.append((" ".join(words), (start, start + len(" ".join(words)))))
+    return sorted(out, key=lambda n: n[1][0])
+
+
+def _name_before(text: str, end: int) -> tuple[str, int]:
+    """The name written just before an honorific: 佐藤, 山田花子, 吉田さくら, John Smith."""
+    i = end
+    while i > 0 and (_KANJI_KANA_LATIN.match(text[i - 1]) or (text[i - 1] == " " and i > 1
+                                                                and text[i - 2].isascii() and text[i - 2].isalpha())):
+        i -= 1
+    if i == end:  # a name in hiragana, perhaps after a family name in kanji: 吉田さくら
+        while i > 0 and "ぁ" <= text[i - 1] <= "ゖ" and text[i - 1] not in _PARTICLES:
+            i -= 1
+        while i > 0 and i < end and re.match(r"[一-龯々]", text[i - 1]):
+            i -= 1
+    return text[i:end].strip(), i
+
+
+def _trim_name(name: str) -> str:
+    words = name.split()
+    while words and words[-1].lower() in _NOT_CAPITALISED_NAMES:
+        words.pop()
+    return " ".join(words)
+
+
+def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
+    """トップ5, top 3, 上位3つ, 3位まで -> the number; いちばん, the worst, worst selling dessert -> 1."""
+    cues, ones = lexicon.count_phrases(tool, pname)
+    text = slots.read_text
+    for hit in cues.find(text):
+        m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
+        if m and number(m["n"]):
+            return number(m["n"])
+        m = re.search(rf"(?P<n>{NUMBER_WORD})\s*$", text[: hit.start])
+        if m and number(m["n"]) and hit.phrase.isascii():
+            return number(m["n"])
+    m = re.search(r"(?<![0-9])(\d{1,2})\s*位(?:まで|以内)", text)
+    if m:
+        return int(m.group(1))
+    for hit in ones.find(text):
+        if not (hit.phrase.isascii() and _next_word(text, hit.end) == "plural"):
+            return 1
+    for hit in cues.find(text):  # worst selling dessert: one thing, said in the singular
+        if hit.phrase.isascii() and _next_word(text, hit.end) == "singular":
+            return 1
+    return None
+
+
+_NOT_NOUNS = {"in", "last", "this", "of", "for", "during", "on", "at", "by", "was", "were", "is", "are", "the",
+              "a", "and", "to", "from", "sales", "sale", "my", "our", "that", "these", "those"}
+
+
+def _next_word(text: str, end: int) -> str | None:
+    """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows)."""
+    m = re.match(r"[\s\-]*(?:(?:selling|sold|performing|sellers?)\s+)?(?P<w>[a-z]+)", text[end:])
+    if not m or m["w"] in _NOT_NOUNS:
+        return None
+    return "plural" if m["w"].endswith("s") and m["w"] not in {"was", "is", "its", "has", "does"} else "singular"
+
+
+def english_items(slots: Slots) -> str | None:
+    """12 eggplants; 3 pumpkins and 2 melons; 5 kg of tomatoes -> the goods as said."""
+    text = mask(slots.text, _masked_spans(slots.read_text) + [(h.start, h.end) for h in slots.enums])
+    parts: list[tuple[str, int, int]] = []
+    for m in _EN_ITEM.finditer(text):
+        if m["noun"].split()[0].lower() in _EN_NOT_GOODS:
+            continue
+        parts.append((m.group().strip(), m.start(), m.end()))
+    if not parts:
+        return None
+    said = parts[0][0]
+    for (_, _, end), (part, start, _) in zip(parts, parts[1:], strict=False):
+        if not _JOINER.fullmatch(text, end, start):
+            break
+        said += text[end:start] + part
+    return said
+
+
+def _masked_spans(text: str) -> list[Span]:
+    return [m.span() for m in re.finditer(MASK + "+", text)]

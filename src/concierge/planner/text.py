@@ -1,0 +1,112 @@
+"""Text helpers: normalising a message, finding phrases in it, and masking what was read.
+
+Every position the planner keeps refers to the `normalise`d text (NFKC: full-width
+digits and letters become ASCII, half-width katakana become full-width), so the
+spans of `concierge.dates` and of the planner's own matches line up. `fold` keeps
+those positions (one character in, one out) while lower-casing and turning
+katakana into hiragana, so プリン and ぷりん, Top and top compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from concierge.dates import normalise
+
+__all__ = ["EN_NUMBER", "NUMBER_WORD", "Hit", "Phrases", "fold", "mask", "normalise", "number", "overlaps"]
+
+T = TypeVar("T")
+MASK = "\x00"  # stands for a span already read; no phrase or value matches across it
+
+_KATAKANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
+_ASCII_SUFFIX = r"(?:s|es|ed|d|ing)?"  # "drop" finds drops, dropped is listed on its own
+_EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+               "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_JA_NUMBERS = {ch: i + 1 for i, ch in enumerate("一二三四五六七八九十")}
+
+
+def fold(text: str) -> str:
+    """Lower-case, katakana to hiragana; exactly one character out for each character in."""
+    hiragana = text.translate(_KATAKANA)
+    low = hiragana.lower()
+    if len(low) == len(hiragana):
+        return low
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in hiragana)
+
+
+def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = MASK * (end - start)
+    return "".join(chars)
+
+
+def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    return any(span[0] < e and s < span[1] for s, e in spans)
+
+
+def number(word: str) -> int | None:
+    """1, 12, "three", 三 -> int; anything else -> None."""
+    word = word.strip().lower()
+    if word.isdigit():
+        return int(word)
+    return _EN_NUMBERS.get(word) or _JA_NUMBERS.get(word)
+
+
+EN_NUMBER = "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))  # twelve before two
+NUMBER_WORD = rf"(?:\d{{1,3}}|{EN_NUMBER}|[{''.join(_JA_NUMBERS)}])"
+
+
+@dataclass(frozen=True)
+class Hit(Generic[T]):
+    start: int
+    end: int
+    phrase: str
+    value: T
+
+
+class Phrases(Generic[T]):
+    """Many phrases found at once in folded text: leftmost, then longest, never overlapping.
+
+    Phrases written in ASCII match whole words (with a plural or past-tense ending, and
+    "best selling" also as best-selling); other phrases match anywhere.
+    """
+
+    def __init__(self, phrases: Mapping[str, T]):
+        self.values: dict[str, T] = {}
+        for phrase, value in phrases.items():
+            key = " ".join(fold(normalise(phrase)).split())
+            if key:
+                self.values.setdefault(key, value)
+        ordered = sorted(self.values, key=len, reverse=True)
+        words = [p for p in ordered if p.isascii()]
+        others = [p for p in ordered if not p.isascii()]
+        # one plain alternation each: the regex engine then skips ahead by the phrases' first letters
+        self._others = re.compile("|".join(map(re.escape, others))) if others else None
+        body = "|".join(r"[\s\-]+".join(map(re.escape, p.split())) for p in words)
+        self._words = re.compile(rf"(?<![a-z0-9])({body}){_ASCII_SUFFIX}(?![a-z0-9])") if words else None
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    def find(self, folded: str) -> list[Hit[T]]:
+        found: list[tuple[int, int, str]] = []
+        if self._others is not None:
+            found += [(m.start(), m.end(), m.group()) for m in self._others.finditer(folded)]
+        if self._words is not None:
+            found += [(m.start(), m.end(), " ".join(re.split(r"[\s\-]+", m.group(1))))
+                      for m in self._words.finditer(folded)]
+        if self._others is not None and self._words is not None:
+            found = _leftmost_longest(found)
+        return [Hit(s, e, p, self.values[p]) for s, e, p in found]
+
+
+def _leftmost_longest(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    for hit in sorted(found, key=lambda h: (h[0], h[0] - h[1])):
+        if not out or hit[0] >= out[-1][1]:
+            out.append(hit)
+    return out

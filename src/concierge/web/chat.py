@@ -1,0 +1,145 @@
+"""The chat API: ask, confirm or cancel a pending write, and the user's conversations.
+
+`POST /api/chat` and `POST /api/sessions/{id}/confirm` answer with a server-sent
+event stream: ``thinking``, ``tool_start`` and ``tool_end`` as they happen,
+then exactly one ``answer`` (the whole turn) or one ``error``. The browser
+never sees a confirmation token: the agent keeps it with the conversation, so a
+confirmation can only be the user's yes to the card the server showed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Annotated, Any
+
+from anyio import to_thread
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field, StringConstraints
+from sse_starlette import EventSourceResponse
+
+from concierge.access import User
+from concierge.agent.loop import EventHandler
+from concierge.agent.turn import Turn
+from concierge.errors import ConciergeError
+from concierge.web import history
+from concierge.web.auth import SignedIn
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/api")
+PRIVATE_RESULT_KEYS = ("confirmation_token", "ai_instruction")
+PENDING_KEYS = ("tool", "args", "preview", "message")
+STREAMED = ("thinking", "tool_start", "tool_end")
+
+_running: set[asyncio.Task] = set()  # turns in progress, kept referenced until they end
+
+
+class Ask(BaseModel):
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
+    session_id: str | None = Field(default=None, max_length=100)
+
+
+@router.post("/chat")
+async def chat(body: Ask, request: Request, user: SignedIn) -> EventSourceResponse:
+    agent = request.app.state.web.agent
+    if body.session_id is not None:
+        await _require_session(request, body.session_id, user)
+    return _stream(lambda sink: agent.ask(body.text, user, session_id=body.session_id, on_event=sink))
+
+
+@router.post("/sessions/{session_id}/confirm")
+async def confirm(session_id: str, request: Request, user: SignedIn) -> EventSourceResponse:
+    agent = request.app.state.web.agent
+    await _require_session(request, session_id, user)
+    return _stream(lambda sink: agent.confirm(session_id, user, on_event=sink))
+
+
+@router.post("/sessions/{session_id}/cancel")
+async def cancel(session_id: str, request: Request, user: SignedIn) -> dict:
+    await _require_session(request, session_id, user)
+    return public_turn(await request.app.state.web.agent.cancel(session_id, user))
+
+
+@router.get("/sessions")
+async def sessions(request: Request, user: SignedIn) -> list[dict]:
+    return await to_thread.run_sync(request.app.state.web.agent.store.list_sessions, user.name)
+
+
+@router.get("/sessions/{session_id}")
+async def session(session_id: str, request: Request, user: SignedIn) -> dict:
+    """The conversation as exchanges (question, answer, calls) and the write still waiting for a yes."""
+    store = request.app.state.web.agent.store
+    await _require_session(request, session_id, user)
+    messages = await to_thread.run_sync(store.load, session_id, user.name)
+    pending = await to_thread.run_sync(store.pending, session_id, user.name)
+    return {
+        "session_id": session_id,
+        "exchanges": [public_turn(e) for e in history.exchanges(messages)],
+        "pending": _public_pending(pending),
+    }
+
+
+async def _require_session(request: Request, session_id: str, user: User) -> None:
+    """404 unless the conversation is this user's: another user's behaves exactly as a missing one."""
+    if not await to_thread.run_sync(request.app.state.web.agent.store.exists, session_id, user.name):
+        raise HTTPException(status_code=404, detail="no such conversation")
+
+
+def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> EventSourceResponse:
+    return EventSourceResponse(_events(run), ping=10)
+
+
+async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterator[dict]:
+    queue: asyncio.Queue[dict | None] = asyncio.Queue()
+
+    async def sink(event: dict) -> None:
+        if event.get("type") in STREAMED:
+            queue.put_nowait(event)
+
+    async def produce() -> None:
+        try:
+            turn = await run(sink)
+            queue.put_nowait({"type": "answer", "turn": public_turn(turn)})
+        except ConciergeError as err:
+            queue.put_nowait({"type": "error", "message": str(err)})
+        except Exception:
+            log.exception("the agent failed")
+            queue.put_nowait({"type": "error", "message": "internal error; the server log has the details"})
+        finally:
+            queue.put_nowait(None)
+
+    # The turn runs on when the browser goes away (a phone losing its connection): its answer
+    # and any write it did are saved with the conversation, to be seen on the next visit.
+    task = asyncio.create_task(produce())
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    while (event := await queue.get()) is not None:
+        yield {"event": event["type"], "data": json.dumps(_plain(event), ensure_ascii=False, default=str)}
+
+
+def public_turn(turn: Turn | dict) -> dict:
+    """The turn as the browser gets it: no confirmation token, no instructions meant for the model."""
+    data = _plain(turn)
+    for call in data.get("calls") or []:
+        if isinstance(call.get("result"), dict):
+            call["result"] = {k: v for k, v in call["result"].items() if k not in PRIVATE_RESULT_KEYS}
+    data["pending"] = _public_pending(data.get("pending"))
+    return data
+
+
+def _public_pending(pending: dict | None) -> dict | None:
+    if not pending:
+        return None
+    return {k: pending[k] for k in PENDING_KEYS if k in pending}
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

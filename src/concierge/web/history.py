@@ -1,0 +1,44 @@
+"""A stored conversation as the page shows it: one exchange per question, shaped like a live turn.
+
+The page draws a reloaded conversation with the same code as a streamed
+answer, so each exchange carries the question, the answer and the calls in
+the fields a `Turn` uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from concierge.agent.protocol import Message
+
+
+def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    calls: dict[str, dict[str, Any]] = {}
+    for message in messages:
+        if message.role == "user":
+            out.append({"question": message.text or "", "answer": "", "calls": []})
+            calls = {}
+            continue
+        if not out:  # a conversation always starts with the user; skip anything else
+            continue
+        current = out[-1]
+        if message.role == "assistant":
+            for call in message.tool_calls:
+                calls[call.id] = {"id": call.id, "name": call.name, "args": call.args, "status": "requested",
+                                  "result_id": "", "row_count": 0, "ms": 0.0, "result": {}}
+                current["calls"].append(calls[call.id])
+            if message.text and not message.tool_calls:
+                current["answer"] = message.text
+        elif message.role == "tool" and message.tool_call_id in calls:
+            result = message.result or {}
+            calls[message.tool_call_id].update(
+                status=result.get("status", "error"),
+                code=result.get("code"),
+                message=result.get("message"),
+                result_id=result.get("result_id", ""),
+                row_count=result.get("row_count", 0),
+                ms=result.get("ms", 0.0),
+                result=result,
+            )
+    return out

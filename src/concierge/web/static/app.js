@@ -1,0 +1,471 @@
+// The chat page: sign-in, the conversation list, streamed answers with tables, charts,
+// confirmation cards and the trace. Everything is drawn with DOM nodes (never innerHTML),
+// and every request goes to this server only. The words it shows are in text.js.
+"use strict";
+
+const CHARTS = {
+  daily_sales: (rows) => ({
+    type: "line",
+    height: 260,
+    data: {
+      labels: rows.map((r) => r.date),
+      datasets: [{ label: label("amount"), data: rows.map((r) => r.amount), borderColor: "#1f6feb",
+        backgroundColor: "rgba(31,111,235,0.12)", fill: true, pointRadius: 2, tension: 0.2 }],
+    },
+    options: {},
+  }),
+  compare_periods: (rows) => ({
+    type: "bar",
+    height: Math.max(160, rows.length * 22 + 60),
+    data: {
+      labels: rows.map((r) => r.product),
+      datasets: [{ label: label("change"), data: rows.map((r) => r.change),
+        backgroundColor: rows.map((r) => (r.change < 0 ? "#d9534f" : "#3b82f6")) }],
+    },
+    options: { indexAxis: "y" },
+  }),
+};
+
+const $ = (id) => document.getElementById(id);
+const state = { me: null, sessionId: null, busy: false };
+let lang = localStorage.getItem("concierge.lang") || (navigator.language.startsWith("ja") ? "ja" : "en");
+
+const t = (key, ...args) => {
+  const v = TEXT[lang][key];
+  return typeof v === "function" ? v(...args) : v;
+};
+const label = (column) => LABELS[lang][column] || column;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c !== undefined && c !== null && c !== false) node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+function formatValue(v) {
+  if (typeof v === "number") return v.toLocaleString(lang === "ja" ? "ja-JP" : "en-US");
+  if (v === null || v === undefined) return "";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+// --- language ----------------------------------------------------------------
+function applyLanguage() {
+  document.documentElement.lang = lang;
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = t(node.dataset.i18nPlaceholder);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  for (const node of document.querySelectorAll(".lang-toggle")) node.textContent = lang === "ja" ? "English" : "日本語";
+  if (state.me) { showSetup(); showExamples(); }
+}
+
+for (const node of document.querySelectorAll(".lang-toggle")) {
+  node.addEventListener("click", () => {
+    lang = lang === "ja" ? "en" : "ja";
+    localStorage.setItem("concierge.lang", lang);
+    applyLanguage();
+  });
+}
+
+// --- the server ----------------------------------------------------------------
+class SignedOut extends Error {}
+
+async function api(path, { method = "GET", body } = {}) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 401) { showSignIn(); throw new SignedOut(); }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+// POST, then read the server-sent events as they arrive.
+async function stream(path, body, onEvent) {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify(body || {}),
+  });
+  if (res.status === 401) { showSignIn(); throw new SignedOut(); }
+  if (!res.ok) {
+    const data = await res.json().catch(() => ({}));
+    throw new Error(data.detail || `${res.status} ${res.statusText}`);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let match;
+    while ((match = /\r\n\r\n|\n\n|\r\r/.exec(buffer))) {
+      const block = buffer.slice(0, match.index);
+      buffer = buffer.slice(match.index + match[0].length);
+      let type = "message";
+      const data = [];
+      for (const line of block.split(/\r\n|\n|\r/)) {
+        if (line.startsWith("event:")) type = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length) onEvent(type, JSON.parse(data.join("\n")));
+    }
+  }
+}
+
+// --- sign-in -----------------------------------------------------------------
+function showSignIn() {
+  state.me = null;
+  $("app").hidden = true;
+  $("signin").hidden = false;
+  $("signin-name").focus();
+}
+
+$("signin-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("signin-error").textContent = "";
+  try {
+    const res = await fetch("/api/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: $("signin-name").value.trim(), password: $("signin-password").value }),
+    });
+    if (!res.ok) { $("signin-error").textContent = t("badSignIn"); return; }
+    $("signin-password").value = "";
+    await start(await res.json());
+  } catch {
+    $("signin-error").textContent = t("network");
+  }
+});
+
+$("signout").addEventListener("click", async () => {
+  await fetch("/api/logout", { method: "POST" });
+  newChat();
+  showSignIn();
+});
+
+async function start(me) {
+  state.me = me;
+  $("signin").hidden = true;
+  $("app").hidden = false;
+  $("who").textContent = me.display_name;
+  applyLanguage();
+  newChat();
+  await refreshSessions();
+}
+
+function showSetup() {
+  const clocks = Object.entries(state.me.today).map(([c, d]) => `${c} ${d}`).join(" / ");
+  $("setup").textContent = `${state.me.provider}${state.me.model ? ` (${state.me.model})` : ""} · ${t("today")} ${clocks}`;
+}
+
+function showExamples() {
+  const list = $("examples");
+  list.replaceChildren();
+  for (const catalog of state.me.catalogs) {
+    for (const text of (EXAMPLES[catalog] || {})[lang] || []) {
+      list.append(el("li", {}, el("button", { type: "button", onclick: () => ask(text) }, text)));
+    }
+  }
+}
+
+// --- conversations -------------------------------------------------------------
+async function refreshSessions() {
+  const list = $("sessions");
+  let sessions;
+  try { sessions = await api("/api/sessions"); } catch (err) { if (err instanceof SignedOut) return; throw err; }
+  list.replaceChildren();
+  if (!sessions.length) list.append(el("li", { class: "muted" }, t("noConversations")));
+  for (const s of sessions) {
+    const when = s.updated_at ? new Date(s.updated_at).toLocaleString(lang === "ja" ? "ja-JP" : "en-US") : "";
+    list.append(el("li", {}, el("button", {
+      type: "button", class: s.session_id === state.sessionId ? "active" : "", "data-session": s.session_id,
+      onclick: () => openSession(s.session_id),
+    }, el("span", { class: "title" }, s.title || s.session_id),
+    el("span", { class: "when" }, when, s.pending ? el("span", { class: "waiting" }, ` · ${t("waiting")}`) : null))));
+  }
+}
+
+function newChat() {
+  state.sessionId = null;
+  const messages = $("messages");
+  messages.replaceChildren($("welcome") || el("div"));
+  $("welcome").hidden = false;
+  $("sidebar").classList.remove("open");
+  for (const b of document.querySelectorAll("#sessions button")) b.classList.remove("active");
+  $("input").focus();
+}
+
+$("new-chat").addEventListener("click", newChat);
+$("menu").addEventListener("click", () => $("sidebar").classList.toggle("open"));
+
+async function openSession(sessionId) {
+  $("sidebar").classList.remove("open");
+  let data;
+  try { data = await api(`/api/sessions/${encodeURIComponent(sessionId)}`); } catch (err) {
+    if (!(err instanceof SignedOut)) alert(t("notFound"));
+    return;
+  }
+  newChat();
+  state.sessionId = sessionId;
+  $("welcome").hidden = true;
+  data.exchanges.forEach((exchange, i) => {
+    addUserMessage(exchange.question);
+    const pending = i === data.exchanges.length - 1 ? data.pending : null;
+    renderTurn(addAssistantMessage(), { ...exchange, session_id: sessionId, pending });
+  });
+  for (const b of document.querySelectorAll("#sessions button")) b.classList.toggle("active", b.dataset.session === sessionId);
+  scrollDown();
+}
+
+// --- asking ----------------------------------------------------------------------
+function addUserMessage(text) {
+  $("welcome").hidden = true;
+  $("messages").append(el("div", { class: "msg user" }, text));
+}
+
+function addAssistantMessage() {
+  const box = el("div", { class: "msg assistant" });
+  $("messages").append(box);
+  return box;
+}
+
+function scrollDown() {
+  const m = $("messages");
+  m.scrollTop = m.scrollHeight;
+}
+
+function setBusy(busy) {
+  state.busy = busy;
+  $("send").disabled = busy;
+}
+
+async function ask(text) {
+  text = text.trim();
+  if (!text || state.busy) return;
+  $("input").value = "";
+  autosize();
+  addUserMessage(text);
+  const box = addAssistantMessage();
+  await run(box, "/api/chat", { text, session_id: state.sessionId });
+}
+
+// Stream one turn into `box`: progress lines as they happen, then the answer (returned; null on error).
+async function run(box, path, body) {
+  let answered = null;
+  setBusy(true);
+  const progress = el("ul", { class: "progress" });
+  box.append(progress);
+  const lines = {};
+  scrollDown();
+  try {
+    await stream(path, body, (type, data) => {
+      if (type === "thinking") {
+        progress.append(el("li", { class: "thinking" }, t("thinking")));
+      } else if (type === "tool_start") {
+        lines[data.id] = el("li", {}, `${data.name} ${t("calling")} ${JSON.stringify(data.args)}`);
+        progress.append(lines[data.id]);
+      } else if (type === "tool_end") {
+        const line = lines[data.id] || progress.appendChild(el("li"));
+        const failed = data.status === "refused" || data.status === "error";
+        line.className = failed ? "failed" : "done";
+        line.textContent = `${data.name} · ${data.status} · ${t("rows", data.row_count)} · ${data.ms} ms`;
+      } else if (type === "answer") {
+        progress.remove();
+        answered = data.turn;
+        renderTurn(box, data.turn);
+        if (data.turn.session_id && data.turn.session_id !== state.sessionId) state.sessionId = data.turn.session_id;
+      } else if (type === "error") {
+        progress.remove();
+        box.append(el("div", { class: "answer error" }, `${t("error")}: ${data.message}`));
+      }
+      scrollDown();
+    });
+  } catch (err) {
+    if (!(err instanceof SignedOut)) box.append(el("div", { class: "answer error" }, `${t("error")}: ${err.message}`));
+  } finally {
+    setBusy(false);
+    scrollDown();
+  }
+  refreshSessions();
+  return answered;
+}
+
+// --- drawing a turn --------------------------------------------------------------
+function renderTurn(box, turn) {
+  box.dataset.session = turn.session_id || state.sessionId || "";
+  const blocks = (turn.calls || []).map(resultBlock).filter(Boolean);
+  // A pending write's answer is its preview, which the card shows in full.
+  if (!turn.pending) box.append(answerText(turn.answer || "", turn.ungrounded || [], blocks.length > 0));
+  box.append(...blocks);
+  if (turn.pending) box.append(confirmCard(turn.pending, turn.session_id));
+  if ((turn.calls || []).length || (turn.ungrounded || []).length) box.append(trace(turn));
+}
+
+// The answer, with every number the grounding check could not find in a result marked.
+// When the results are drawn as tables below it, a table written into the answer as text
+// (| a | b | lines) is left out: the drawn tables come from the tools themselves.
+function answerText(text, ungrounded, tablesShown) {
+  const node = el("div", { class: "answer" });
+  const marks = ungrounded.filter(Boolean).sort((a, b) => b.length - a.length);
+  if (tablesShown) {
+    const kept = text.split("\n").filter((line) => !/^\s*\|.*\|\s*$/.test(line) || marks.some((m) => line.includes(m)));
+    text = kept.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  }
+  if (!marks.length) { node.textContent = text; return node; }
+  const pattern = new RegExp(marks.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    node.append(text.slice(at, match.index), el("mark", { class: "ungrounded", title: t("ungrounded") }, match[0]));
+    at = match.index + match[0].length;
+  }
+  node.append(text.slice(at));
+  return node;
+}
+
+function resultBlock(call) {
+  const result = call.result || {};
+  if (call.status !== "ok" || !(result.rows || []).length) return null;
+  const block = el("div", { class: "result", "data-tool": call.name });
+  const caption = [call.name, t("rows", result.row_count)];
+  if (result.truncated) caption.push(t("truncated", result.rows.length, result.row_count));
+  block.append(el("div", { class: "caption" }, caption.join(" · ")));
+  if (CHARTS[call.name] && window.Chart) block.append(chart(CHARTS[call.name](result.rows)));
+  block.append(table(result.columns && result.columns.length ? result.columns : Object.keys(result.rows[0]), result.rows));
+  const totals = Object.entries(result.totals || {}).filter(([k]) => k !== "count");
+  const summary = result.summary;
+  if (totals.length || summary) {
+    const parts = totals.map(([k, v]) => `${t("total")} ${label(k)}: ${formatValue(v)}`);
+    if (summary) {
+      parts.push(`${t("current")}: ${formatValue(summary.current_total)}`, `${t("previous")}: ${formatValue(summary.previous_total)}`,
+        `${t("change")}: ${formatValue(summary.change)}${summary.change_pct === null ? "" : ` (${summary.change_pct.toFixed(1)}%)`}`);
+    }
+    block.append(el("div", { class: "totals" }, parts.join(" · ")));
+  }
+  return block;
+}
+
+function table(columns, rows) {
+  const head = el("tr", {}, columns.map((c) => el("th", { scope: "col" }, label(c))));
+  const body = rows.map((row) => el("tr", {}, columns.map((c) => {
+    const v = row[c];
+    const cls = typeof v === "number" ? (v < 0 ? "num neg" : "num") : "";
+    return el("td", { class: cls }, formatValue(v));
+  })));
+  return el("div", { class: "table-wrap" }, el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body)));
+}
+
+function chart(spec) {
+  const canvas = el("canvas", { role: "img", "aria-label": spec.data.datasets[0].label });
+  const box = el("div", { class: "chart-box" }, canvas);
+  box.style.height = `${spec.height}px`;
+  // Drawn after the box is in the page, so Chart.js can measure it.
+  requestAnimationFrame(() => new window.Chart(canvas, {
+    type: spec.type,
+    data: spec.data,
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: false,
+      plugins: { legend: { display: false } },
+      ...spec.options,
+    },
+  }));
+  return box;
+}
+
+function trace(turn) {
+  const calls = turn.calls || [];
+  const totalMs = calls.reduce((sum, c) => sum + (c.ms || 0), 0);
+  const rows = calls.map((c) => el("tr", {},
+    el("td", {}, c.name),
+    el("td", { class: "args" }, JSON.stringify(c.args, null, 1)),
+    el("td", {}, [c.status, c.code].filter(Boolean).join(": "), c.message ? el("div", { class: "muted" }, c.message) : null),
+    el("td", {}, c.result_id),
+    el("td", { class: "num" }, c.row_count),
+    el("td", { class: "num" }, formatValue(Math.round((c.ms || 0) * 10) / 10))));
+  const details = el("details", { class: "trace" },
+    el("summary", {}, `${t("trace")} · ${t("calls", calls.length)} · ${Math.round(totalMs * 10) / 10} ms`),
+    calls.length ? el("div", { class: "table-wrap" }, el("table", { class: "data" },
+      el("thead", {}, el("tr", {}, [t("tool"), t("args"), t("decision"), t("resultId"), t("rowCount"), t("ms")].map((h) => el("th", {}, h)))),
+      el("tbody", {}, rows))) : null);
+  if ((turn.ungrounded || []).length) {
+    details.append(el("p", { class: "ungrounded-list" }, t("ungrounded"), " ",
+      turn.ungrounded.map((n) => [el("mark", { class: "ungrounded" }, n), " "])));
+  }
+  return details;
+}
+
+// A write waiting for the user's yes: nothing is written until 確定 is pressed, once.
+function confirmCard(pending, sessionId) {
+  const stateLine = el("p", { class: "state" });
+  const confirmButton = el("button", { type: "button", class: "primary confirm" }, t("confirm"));
+  const cancelButton = el("button", { type: "button", class: "cancel" }, t("cancel"));
+  const card = el("div", { class: "confirm-card", "data-tool": pending.tool },
+    el("h3", {}, t("confirmTitle")),
+    pending.message ? el("p", {}, pending.message) : null,
+    el("dl", {}, Object.entries(pending.preview || {}).map(([k, v]) => [el("dt", {}, label(k)), el("dd", {}, formatValue(v))])),
+    el("div", { class: "actions" }, confirmButton, cancelButton),
+    stateLine);
+  const finish = (text) => {
+    card.classList.add("done");
+    card.querySelector(".actions").remove();
+    stateLine.textContent = text;
+  };
+  confirmButton.addEventListener("click", async () => {
+    confirmButton.disabled = cancelButton.disabled = true;
+    stateLine.textContent = t("working");
+    const turn = await run(addAssistantMessage(), `/api/sessions/${encodeURIComponent(sessionId)}/confirm`, {});
+    finish(turn ? t("confirmed") : t("error"));
+  });
+  cancelButton.addEventListener("click", async () => {
+    confirmButton.disabled = cancelButton.disabled = true;
+    try {
+      const turn = await api(`/api/sessions/${encodeURIComponent(sessionId)}/cancel`, { method: "POST", body: {} });
+      finish(t("cancelled"));
+      renderTurn(addAssistantMessage(), turn);
+    } catch (err) {
+      if (err instanceof SignedOut) return;
+      confirmButton.disabled = cancelButton.disabled = false;
+      stateLine.textContent = `${t("error")}: ${err.message}`;
+    }
+    scrollDown();
+    refreshSessions();
+  });
+  return card;
+}
+
+// --- the composer ------------------------------------------------------------------
+function autosize() {
+  const input = $("input");
+  input.style.height = "auto";
+  input.style.height = `${Math.min(input.scrollHeight + 2, 160)}px`;
+}
+
+$("input").addEventListener("input", autosize);
+$("input").addEventListener("keydown", (event) => {
+  // Enter sends; Shift+Enter is a new line; Enter while an IME is composing Japanese only commits the text.
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing && event.keyCode !== 229) {
+    event.preventDefault();
+    ask($("input").value);
+  }
+});
+$("composer").addEventListener("submit", (event) => {
+  event.preventDefault();
+  ask($("input").value);
+});
+
+// --- start ---------------------------------------------------------------------------
+applyLanguage();
+fetch("/api/me").then(async (res) => {
+  if (res.ok) await start(await res.json());
+  else showSignIn();
+}).catch(() => showSignIn());

@@ -1,0 +1,96 @@
+"""Fakes for the agent tests: a scripted provider, and a local HTTP server for the SDKs to talk to."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
+
+Step = ModelReply | Callable[[ModelRequest], ModelReply]
+
+
+class ScriptedProvider:
+    """Answers each model request with the next scripted reply (or reply-making function)."""
+
+    name = "scripted"
+
+    def __init__(self, model: str = "scripted-model"):
+        self.model = model
+        self.script: list[Step] = []
+        self.requests: list[ModelRequest] = []
+
+    def enqueue(self, *steps: Step) -> ScriptedProvider:
+        self.script.extend(steps)
+        return self
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        self.requests.append(request)
+        if not self.script:
+            raise AssertionError("the provider got a request no reply was scripted for")
+        step = self.script.pop(0)
+        return step(request) if callable(step) else step
+
+
+def calls(*specs: tuple[str, dict], usage: Usage | None = None) -> ModelReply:
+    """A reply asking for tool calls; ids are c1, c2, … in order."""
+    return ModelReply(tool_calls=[ToolCall(f"c{i}", name, args) for i, (name, args) in enumerate(specs, 1)],
+                      usage=usage)
+
+
+def answer(text: str, usage: Usage | None = None) -> ModelReply:
+    return ModelReply(text=text, usage=usage)
+
+
+def last_results(request: ModelRequest) -> list[dict]:
+    """The tool results at the end of a request's conversation (those of the previous reply)."""
+    out = []
+    for message in reversed(request.messages):
+        if message.role != "tool":
+            break
+        out.insert(0, message.result)
+    return out
+
+
+# --- a local HTTP server speaking whatever the test scripts ---------------------------
+Reply = tuple[int, dict] | Callable[[dict], tuple[int, dict]]
+
+
+class WireServer:
+    """Replies to each POST with the next scripted (status, JSON body); records what it received."""
+
+    def __init__(self) -> None:
+        self.script: list[Reply] = []
+        self.requests: list[dict[str, Any]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (the http.server API)
+                length = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                if server.script:
+                    step = server.script.pop(0)
+                    status, payload = step(body) if callable(step) else step
+                else:
+                    status, payload = 599, {"error": {"message": "no reply scripted"}}
+                data = json.dumps(payload, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *_args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+    def enqueue(self, *replies: Reply) -> WireServer:
+        self.script.extend(replies)
+        return self

@@ -1,0 +1,73 @@
+"""PostgreSQL going away under a running pipeline: a clear DatabaseError while it is down, and
+recovery on its own once it is back, without restarting our process.
+
+"Down" is made on the shared test server without stopping it: every session of the test's
+database is terminated (pg_terminate_backend, what a server shutdown does to them) and new
+connections are refused (ALLOW_CONNECTIONS false) until "restart".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from concierge import demo
+from concierge.db import Database
+from concierge.errors import DatabaseError
+from concierge.service import Pipeline
+
+pytestmark = pytest.mark.postgres
+QUESTION = {"code_customer": "0002", "date_sales_begin_str": "2025-04-01", "date_sales_end_str": "2025-05-31"}
+SALE = {"code_customer": "0003", "products": "ナス2個", "price": 180, "date_sales_str": "2025-05-14"}
+
+
+@pytest.fixture
+def farm_pg(pg_url) -> Iterator[Pipeline]:
+    database = Database(pg_url)
+    try:
+        demo.install(database, "farm")
+    finally:
+        database.dispose()
+    pipeline = Pipeline.open(["farm"], pg_url)
+    try:
+        yield pipeline
+    finally:
+        pipeline.close()
+
+
+@contextmanager
+def database_down(pg_server: dict, name: str) -> Iterator[None]:
+    admin = psycopg.connect(host=pg_server["host"], port=pg_server["port"], user=pg_server["user"],
+                            password=pg_server["password"], dbname="postgres", autocommit=True)
+    try:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        yield
+    finally:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        admin.close()
+
+
+def test_calls_fail_clearly_while_postgres_is_down_and_work_again_after(farm_pg, pg_server, pg_url):
+    admin = farm_pg.user("admin")
+    answer = farm_pg.invoke("get_sales", QUESTION, admin)
+    assert answer.totals == {"count": 4, "price": 2180}
+
+    with database_down(pg_server, make_url(pg_url).database):
+        for tool, args in (("get_sales", QUESTION), ("add_sale", SALE)):
+            started = time.monotonic()
+            with pytest.raises(DatabaseError, match="unavailable|connection") as err:
+                farm_pg.invoke(tool, args, admin)
+            assert time.monotonic() - started < 10, "a call while the database is down must fail, not hang"
+            assert "Traceback" not in str(err.value) and "\n" not in str(err.value)
+
+    again = farm_pg.invoke("get_sales", QUESTION, admin)
+    assert (again.status, again.totals) == ("ok", answer.totals)
+    preview = farm_pg.invoke("add_sale", SALE, admin)
+    written = farm_pg.invoke("add_sale", SALE, admin, confirmation=preview.confirmation_token)
+    assert written.status == "ok", written.message

@@ -1,0 +1,215 @@
+"""The chat page in a real headless Chromium, against `concierge serve` with the offline planner.
+
+Each test leaves a screenshot in test-artifacts/web/. Every request the page makes is
+recorded: none may leave 127.0.0.1, and the page may log no error but the 401 of its
+signed-out start.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from web_fakes import Served, concierge_serve, farm_sales
+
+from concierge.service import Pipeline
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+TIMEOUT_MS = 30_000
+FARM_TODAY, POS_TODAY = "2025-05-15", "2026-08-31"
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory) -> Iterator[Callable[[str], Served]]:
+    """`concierge serve` with both demo catalogs, one server per clock (--today), started when first asked for."""
+    started: dict[str, Served] = {}
+    with ExitStack() as stack:
+
+        def at(today: str) -> Served:
+            if today not in started:
+                url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'concierge.db'}"
+                started[today] = stack.enter_context(concierge_serve(url, "--today", today))
+            return started[today]
+
+        yield at
+
+
+@pytest.fixture
+def served(servers, request) -> Served:
+    """The farm transcripts' clock unless the test is marked with another."""
+    marker = request.node.get_closest_marker("today")
+    return servers(marker.args[0] if marker else FARM_TODAY)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (bash .ci/run does)"
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def _page(browser: Browser, served: Served, request, **context) -> Iterator[Page]:
+    ctx = browser.new_context(locale="ja-JP", **context)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    urls: list[str] = []
+    problems: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.goto(served.url + "/")
+    try:
+        yield page
+    finally:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
+        ctx.close()
+    outside = [u for u in urls if urlsplit(u).hostname != "127.0.0.1" and not u.startswith("data:")]
+    assert outside == []
+    assert [p for p in problems if "401 (Unauthorized)" not in p] == []
+
+
+@pytest.fixture
+def page(browser, served, request) -> Iterator[Page]:
+    yield from _page(browser, served, request, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone(browser, served, request) -> Iterator[Page]:
+    yield from _page(browser, served, request, viewport={"width": 390, "height": 844}, has_touch=True,
+                     is_mobile=True)
+
+
+def sign_in(page: Page, served: Served, name: str) -> None:
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", served.passwords[name])
+    page.press("#signin-password", "Enter")
+    expect(page.locator("#app")).to_be_visible()
+
+
+def ask(page: Page, text: str) -> Locator:
+    """Type the question, press Enter, and return the reply once it has arrived."""
+    before = page.locator(".msg.assistant").count()
+    page.fill("#input", text)
+    page.press("#input", "Enter")
+    reply = page.locator(".msg.assistant").nth(before)
+    expect(reply.locator(".answer, .confirm-card").first).to_be_visible()
+    expect(page.locator("#send")).to_be_enabled()
+    return reply
+
+
+def digits(text: str) -> str:
+    return re.sub(r"(?<=\d),(?=\d)", "", text)
+
+
+def test_admin_sees_last_weeks_sales_as_a_table_with_its_trace(page, served):
+    sign_in(page, served, "admin")
+    reply = ask(page, "顧客コード0009と0010の、先週の販売データを見せて。")
+    table = reply.locator(".result table")
+    expect(table).to_have_count(1)
+    assert "1050" in digits(table.inner_text()) and "キュウリ15本" in table.inner_text()
+    assert "1050" in digits(reply.locator(".answer").inner_text())
+    reply.locator("details.trace summary").click()
+    trace = reply.locator("details.trace table").inner_text()
+    assert trace.count("get_sales") == 2 and "0010" in trace and "2025-05-05" in trace
+    assert re.search(r"r_[0-9a-f]{10}", trace)
+    assert "SELECT" not in page.content()
+
+
+@pytest.mark.today(POS_TODAY)
+def test_products_that_fell_since_last_week_and_daily_sales_come_with_charts(page, served):
+    sign_in(page, served, "admin")
+    reply = ask(page, "先週から売上が落ちた商品は？")
+    result = reply.locator(".result[data-tool=compare_periods]")
+    expect(result.locator("canvas")).to_be_visible()
+    box = result.locator("canvas").bounding_box()
+    assert box["width"] > 200 and box["height"] > 200
+    answer = digits(reply.locator(".answer").inner_text())
+    assert "ハンバーグ弁当" in answer and "31900" in answer
+    assert "ハンバーグ弁当" in result.locator("table").inner_text()
+
+    daily = ask(page, "先週のハンバーグ弁当の日別売上を見せて").locator(".result[data-tool=daily_sales]")
+    expect(daily.locator("canvas")).to_be_visible()
+    assert daily.locator("tbody tr").count() == 7 and "2026-08-24" in daily.locator("table").inner_text()
+    result.scroll_into_view_if_needed()  # the screenshot shows the bar chart
+
+
+def test_a_sale_registered_through_the_card_is_found_by_the_next_question(page, served):
+    database = Pipeline.open(["farm"], served.database)
+    try:
+        before = farm_sales(database, "0016")
+        sign_in(page, served, "admin")
+        reply = ask(page, "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。")
+        card = reply.locator(".confirm-card")
+        assert "かぼちゃ4個" in card.inner_text() and "2025-05-06" in card.inner_text()
+        expect(card.locator("button", has_text="確定")).to_be_visible()
+        expect(card.locator("button", has_text="取消")).to_be_visible()
+        assert farm_sales(database, "0016") == before  # nothing written before 確定
+
+        card.locator("button", has_text="確定").click()
+        done = page.locator(".msg.assistant").nth(1)
+        expect(done.locator(".answer")).to_be_visible()
+        expect(card.locator("button")).to_have_count(0)  # the card cannot be pressed again
+        [new] = [r for r in farm_sales(database, "0016") if r not in before]
+        assert (new["products"], new["price"], str(new["sale_date"])) == ("かぼちゃ4個", 600, "2025-05-06")
+        assert new["sales_number"] in done.inner_text()
+
+        found = ask(page, "顧客コード0016の今月の販売データを見せて。")
+        table = found.locator(".result table").inner_text()
+        assert new["sales_number"] in table and "かぼちゃ4個" in table and "2025-05-06" in table
+        assert len(farm_sales(database, "0016")) == len(before) + 1
+    finally:
+        database.close()
+
+
+def test_tanaka_gets_nothing_about_customer_0002(page, served):
+    sign_in(page, served, "tanaka")
+    reply = ask(page, "顧客コード0002のお客様の先月の販売実績が欲しい。")
+    expect(reply.locator(".result table")).to_have_count(0)
+    shown = digits(reply.inner_text())
+    for secret in ("John Smith", "トマト", "340", "640", "980"):
+        assert secret not in shown
+    assert "0002" in shown  # the answer says the customer was not found, not who it is
+
+
+def test_on_a_phone_enter_sends_shift_enter_breaks_the_line_and_conversations_reopen(phone, served):
+    sign_in(phone, served, "admin")
+    phone.fill("#input", "佐藤さんの")
+    phone.press("#input", "Shift+Enter")
+    phone.type("#input", "顧客コードを教えて。")
+    assert phone.input_value("#input") == "佐藤さんの\n顧客コードを教えて。"
+    expect(phone.locator(".msg.user")).to_have_count(0)
+    phone.press("#input", "Enter")
+    reply = phone.locator(".msg.assistant").first
+    expect(reply.locator(".answer")).to_be_visible()
+    assert "0001" in reply.inner_text() and "0009" in reply.inner_text()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+
+    phone.reload()
+    expect(phone.locator("#app")).to_be_visible()  # still signed in
+    phone.click("#menu")
+    phone.locator("#sessions button", has_text="佐藤さんの").first.click()
+    expect(phone.locator(".msg.user").first).to_have_text("佐藤さんの\n顧客コードを教えて。")
+    assert "0009" in phone.locator(".msg.assistant .result table").first.inner_text()
+
+
+@pytest.mark.today(POS_TODAY)
+def test_the_page_speaks_english_too(page, served):
+    page.click("#signin .lang-toggle")
+    expect(page.locator("#signin button[type=submit]")).to_have_text("Sign in")
+    sign_in(page, served, "admin")
+    expect(page.locator("#new-chat")).to_have_text("+ New chat")
+    reply = ask(page, "Which products dropped in sales last week compared with the week before?")
+    expect(reply.locator(".result[data-tool=compare_periods] canvas")).to_be_visible()
+    assert "ハンバーグ弁当" in reply.locator(".answer").inner_text()
+    assert "Change: -12,930 (-2.0%)" in reply.locator(".result .totals").inner_text()

@@ -1,0 +1,151 @@
+"""Helpers of the web tests: apps in process or over real servers, signing in, reading event streams."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+
+import httpx2
+import sqlalchemy as sa
+import uvicorn
+from starlette.testclient import TestClient
+
+from concierge import passwords, schema
+from concierge.service import Pipeline
+from concierge.web import create_app
+
+SECRET = b"web-test-secret"
+PASSWORDS = {"admin": "admin-pass-1", "tanaka": "tanaka-pass-1", "suzuki": "suzuki-pass-1"}
+
+
+def with_passwords(url: str) -> str:
+    pipeline = Pipeline.open(["farm", "pos"], url)  # installs the demo data on SQLite
+    try:
+        for name, password in PASSWORDS.items():
+            passwords.set_password(pipeline.db, name, password)
+    finally:
+        pipeline.close()
+    return url
+
+
+Web = tuple[Pipeline, Callable[[], TestClient]]
+
+
+@contextmanager
+def running(url: str, provider) -> Iterator[Web]:
+    """The pipeline and a factory of clients of one running app (each client has its own cookies).
+
+    The first client runs the app's lifespan (once, as a server does); the others share it.
+    """
+    pipeline = Pipeline.open(["farm", "pos"], url)
+    app = create_app(pipeline, provider=provider, secret=SECRET)
+    with ExitStack() as stack:
+        stack.callback(pipeline.close)
+        stack.enter_context(TestClient(app))
+
+        def client() -> TestClient:
+            c = TestClient(app)
+            stack.callback(c.close)
+            return c
+
+        yield pipeline, client
+
+
+@contextmanager
+def live(url: str, provider) -> Iterator[str]:
+    """The app served by a real uvicorn on 127.0.0.1, in a thread; yields its base URL."""
+    pipeline = Pipeline.open(["farm", "pos"], url)
+    app = create_app(pipeline, provider=provider, secret=SECRET)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+        pipeline.close()
+
+
+@dataclass
+class Served:
+    url: str
+    database: str
+    passwords: dict[str, str]  # printed at start-up; empty when every user already had one
+    output: list[str]
+
+
+@contextmanager
+def concierge_serve(database_url: str, *args: str) -> Iterator[Served]:
+    """`concierge serve` as a user runs it, in a subprocess on a free port of 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "CONCIERGE_SECRET": "served-test-secret"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "concierge", "serve", "--port", str(port), "--database", database_url, *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    output: list[str] = []
+    reader = threading.Thread(target=lambda: output.extend(process.stdout), daemon=True)
+    reader.start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, "concierge serve exited:\n" + "".join(output)
+            assert time.monotonic() < deadline, "concierge serve did not start:\n" + "".join(output)
+            try:
+                if httpx2.get(f"{url}/api/me", timeout=2).status_code == 401:
+                    break
+            except httpx2.TransportError:
+                time.sleep(0.1)
+        yield Served(url, database_url, printed_passwords("".join(output)), output)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        reader.join(timeout=5)
+        process.stdout.close()
+
+
+def printed_passwords(output: str) -> dict[str, str]:
+    """The passwords `db init` or `serve` printed, by user name."""
+    return dict(re.findall(r"^  (\w+) +(\S+)$", output, flags=re.M))
+
+
+def sign_in(client: TestClient, name: str, password: str | None = None) -> TestClient:
+    res = client.post("/api/login", json={"name": name, "password": password or PASSWORDS[name]})
+    assert res.status_code == 200, res.text
+    return client
+
+
+def events(response) -> list[tuple[str, dict]]:
+    """The (event, data) pairs of a server-sent event stream, in order; keep-alive comments skipped."""
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    out = []
+    for block in response.text.replace("\r\n", "\n").split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if line and not line.startswith(":"))
+        if "data" in fields:
+            out.append((fields.get("event", "message"), json.loads(fields["data"])))
+    return out
+
+
+def farm_sales(pipeline: Pipeline, customer: str) -> list[dict]:
+    with pipeline.db.read() as conn:
+        rows = conn.execute(sa.select(schema.farm_sales).where(schema.farm_sales.c.customer_code == customer))
+        return [dict(r) for r in rows.mappings()]
