@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -183,11 +185,16 @@ def test_with_both_catalogs_each_request_finds_its_own_tools(both_plan):
     ("what about 0010?", [sales("0010", **LAST_WEEK_FARM)]),
     ("0010は？", [sales("0010", **LAST_WEEK_FARM)]),
     ("そのお客様の電話番号は？", [("get_customers", {"code_customer": "0009"})]),
+    ("電話番号と、先月の売上は？", [("get_customers", {"code_customer": "0009"}), sales("0009", **APRIL_FARM)]),
     ("今日の天気は？", []),
 ])
 def test_a_follow_up_repeats_the_previous_call_with_what_changed(farm_plan, text, expected):
     memory = Memory({"code_customer": ["0009"]}, ("get_sales", {"code_customer": "0009", **LAST_WEEK_FARM}))
     assert farm_plan.first_calls(text, memory=memory) == expected
+
+
+def test_with_nothing_in_focus_a_request_with_no_value_asks_for_all(farm_plan):
+    assert farm_plan.first_calls("顧客一覧を見せて") == [("get_customers", {})]
 
 
 def test_a_customer_earlier_turns_left_open_is_asked_for(farm_plan):
@@ -199,3 +206,23 @@ def test_a_customer_earlier_turns_left_open_is_asked_for(farm_plan):
 def test_of_two_tools_named_in_one_phrase_the_one_the_request_can_fill_is_chosen(both_plan):
     assert both_plan.first_calls("先週から売上が落ちた商品は？") == [("compare_periods", {
         "cur_start": "2026-08-24", "cur_end": "2026-08-30", "prev_start": "2026-08-17", "prev_end": "2026-08-23"})]
+
+
+def _first_turns() -> list[tuple[str, str, str]]:
+    here = Path(__file__).resolve().parent
+    shared = here.parents[2] / "shared" / "bench" / "planner_dev.jsonl"
+    out = []
+    for path in (shared, here / "cases.jsonl"):
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                case = json.loads(line)
+                if "user" not in case:
+                    out.append((case["domain"], case["today"], case["turns"][0]["say"]))
+    return out
+
+
+@pytest.mark.parametrize("domain,today,text", _first_turns())
+def test_a_second_catalog_does_not_change_the_plan(farm_plan, pos_plan, both_plan, domain, today, text):
+    alone = farm_plan if domain == "farm" else pos_plan
+    day = date.fromisoformat(today)
+    assert both_plan.first_calls(text, today=day) == alone.first_calls(text, today=day)

@@ -147,6 +147,7 @@ class Agent:
             request = ModelRequest(
                 system=system, messages=list(run.messages), tools=specs, today=today, user=run.user.name,
                 context=prompts.dynamic_context(run.messages, run.turn_start, notes),
+                clocks={s.name: self.pipeline.today(s.name) for s in specs},
             )
             await run.emit({"type": "thinking"})
             started = time.perf_counter()

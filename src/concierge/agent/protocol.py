@@ -56,6 +56,7 @@ class ModelRequest:
     today: date
     user: str
     context: str = ""  # short dynamic context added to the newest user message
+    clocks: dict[str, date] = field(default_factory=dict)  # tool name -> its catalog's today, where they differ
 
 
 @dataclass(frozen=True)

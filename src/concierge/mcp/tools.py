@@ -37,9 +37,10 @@ _TEXT_FIELDS = ("row_count", "truncated", "totals", "summary", "rows", "ai_instr
 
 
 def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
-    """Pydantic's schema written the way our input schemas are: no `$ref`, no titles, nullable as type lists.
+    """Pydantic's schema without `$ref`s and titles, for clients that resolve no references.
 
-    Clients validate every structured result against it, so a flat schema is also a fast one.
+    Nullable fields stay `anyOf` branches of one type each, the spelling schema-portability
+    checks (the Inspector's --strict) ask for.
     """
     if isinstance(node, list):
         return [_plain_schema(v, defs) for v in node]
@@ -47,17 +48,7 @@ def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
         return node
     if "$ref" in node:
         return _plain_schema(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
-    node = {k: _plain_schema(v, defs) for k, v in node.items() if k not in ("$defs", "title")}
-    branches = node.pop("anyOf", None)
-    if branches is None:
-        return node
-    other = [b for b in branches if b != {"type": "null"}]
-    if len(branches) != 2 or len(other) != 1 or not isinstance(other[0].get("type"), str):
-        return {**node, "anyOf": branches}
-    merged = {**other[0], **node, "type": [other[0]["type"], "null"]}
-    if "enum" in merged:
-        merged["enum"] = [*merged["enum"], None]
-    return merged
+    return {k: _plain_schema(v, defs) for k, v in node.items() if k not in ("$defs", "title")}
 
 
 def _output_schema() -> dict[str, Any]:

@@ -43,8 +43,9 @@ class Planner:
             today=request.today,
             enum_values=dict(self.pipeline.guard_context().enum_values),
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable),
+            clocks=dict(request.clocks),
         )
-        key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory),
+        key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
                tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())))
         if key not in self._plans:
             self._plans[key] = build(normalise(text), ctx)

@@ -7,7 +7,8 @@ In order:
    顧客コード0009 is a code, not a question about codes). When a write tool is among them
    the request is that write (「販売登録して…売った」 is not also a question about sales).
    A tool of the user's own business that the user may not call stays chosen, so the
-   answer can say so; a keyword of another business the user has no tool of is ignored.
+   answer can say so; a keyword of another business the user has no tool of is ignored,
+   and so is one of another catalog when the request cannot fill it but can fill this one.
 3. With no keyword: the tool of the previous turn, when the request only changes its
    values (「0010は？」); else the tool that takes most of the values said, counting its
    topics, with the nearest example breaking ties. A request with no value and no topic
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from concierge.catalog.model import (
@@ -83,7 +84,13 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
         return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool), coverage(slots, lexicon, tool),
                 -named.index(tool))
 
-    return [Part(max(named, key=lambda t, n=named: rank(t, n)), start) for start, named in groups]
+    parts = [Part(max(named, key=lambda t, n=named: rank(t, n)), start) for start, named in groups]
+    # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
+    # farm's 売上): a part the request cannot fill gives way to one of another catalog it can.
+    fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet(slots, lexicon, p.tool)}
+    kept = [p for p in parts if not fillable or not unmet(slots, lexicon, p.tool)
+            or lexicon.tools[p.tool].catalog in fillable]
+    return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
 
 
 def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[str]:
@@ -107,6 +114,11 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
     if refused:
         return Choice(refused=refused)
     keyword = keyword_tools(slots, lexicon, offered)
+    if keyword and all(lexicon.tools[t].mode == "read" and unmet(slots, lexicon, t) for t in keyword):
+        best = _best_by_values(slots, lexicon, offered)  # another business's tool the request can fill
+        if best and not unmet(slots, lexicon, best) and all(
+                lexicon.tools[best].catalog != lexicon.tools[t].catalog for t in keyword):
+            return Choice((best,))
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
         return Choice(tuple(keyword))  # a tool of the user's business it may not call: the answer says so

@@ -29,7 +29,7 @@ from concierge.catalog.model import (
     Param,
     Tool,
 )
-from concierge.dates import DateRange, resolve
+from concierge.dates import DateRange, find_dates, resolve
 from concierge.planner.choose import choose, keyword_parts, keyword_tools, refusal
 from concierge.planner.conditions import Condition
 from concierge.planner.lexicon import Lexicon
@@ -118,6 +118,7 @@ class Context:
     today: date
     enum_values: dict[str, list[str]]
     memory: Memory = field(default_factory=Memory)
+    clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
 
 
@@ -220,7 +221,10 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
 def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
                base: dict[str, Any]) -> Problem | None:
     dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
-    periods = _dates(tool, slots, ctx.today) or [{n: base[n] for n in dated if base.get(n) is not None}]
+    today = ctx.clocks.get(tool.name, ctx.today)
+    if today != ctx.today:
+        slots = replace(slots, dates=find_dates(slots.text, today))
+    periods = _dates(tool, slots, today) or [{n: base[n] for n in dated if base.get(n) is not None}]
     values: dict[str, list[Any]] = {}
     for pname, param in tool.params.items():
         said = [] if pname in dated else _said(tool, pname, param, slots, ctx)
@@ -233,9 +237,12 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         if pname in values or pname in periods[0] or param.extract is None:
             continue
         refers = isinstance(param.extract, CodeExtract) and bool(param.extract.refer)
-        if not (param.required or pname in slots.referred or (slots.pronoun and refers)):
+        in_focus = refers and not base and not any(values.values()) and not periods[0]  # 電話番号は？
+        if not (param.required or pname in slots.referred or (slots.pronoun and refers) or in_focus):
             continue
         found = _find(plan, request, tool, pname, param, slots, ctx, ahead)
+        if isinstance(found, Problem) and in_focus and not param.required:
+            continue
         if isinstance(found, Problem):
             return found
         if found:
