@@ -99,10 +99,6 @@ class Database:
                 # WAL + NORMAL: never corrupt, durable across a crash of our process; only an OS crash
                 # or power cut may lose the last commits (use PostgreSQL where that matters).
                 cur.execute("PRAGMA synchronous = NORMAL")
-                # In WAL mode NORMAL never corrupts and keeps every commit through a crash of the
-                # process; only a power loss may drop the last commits. FULL would fsync on every
-                # commit, the audit line of each read included (about 9 ms a call on this kind of disk).
-                cur.execute("PRAGMA synchronous = NORMAL")
             cur.execute("PRAGMA busy_timeout = 30000")
             cur.execute("PRAGMA foreign_keys = ON")
             cur.close()

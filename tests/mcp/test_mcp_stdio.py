@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from mcp import Client
 from mcp_servers import RawStdio, demo_database, stdio_params
 
 pytestmark = pytest.mark.anyio
+
+INITIALIZE_AND_CALL = b"\n".join(json.dumps(m).encode() for m in [
+    {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "noisy", "arguments": {}}},
+]) + b"\n"
 
 
 @pytest.fixture(scope="module")
@@ -57,3 +66,36 @@ def test_stdout_carries_only_protocol_while_logs_go_to_stderr(database, tmp_path
     log = (tmp_path / "stderr.log").read_text()
     assert "DEBUG" in log and "concierge" in log
     assert server.process.returncode == 0
+
+
+NOISY_SERVER = """
+import os, anyio, mcp_types as types
+from mcp.server import Server
+from concierge.mcp import stdio
+
+async def list_tools(ctx, params):
+    schema = {"type": "object", "properties": {}}
+    return types.ListToolsResult(tools=[types.Tool(name="noisy", input_schema=schema)])
+
+async def call_tool(ctx, params):
+    print("a stray print")
+    os.write(1, b"a stray write on fd 1\\n")
+    return types.CallToolResult(content=[types.TextContent(type="text", text="done")])
+
+anyio.run(stdio.serve, Server("noisy", on_list_tools=list_tools, on_call_tool=call_tool))
+"""
+
+
+def test_a_stray_print_in_a_handler_lands_on_stderr_not_in_the_protocol(tmp_path):
+    with (tmp_path / "stderr.log").open("wb") as err:
+        server = subprocess.Popen([sys.executable, "-c", NOISY_SERVER], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=err)
+        server.stdin.write(INITIALIZE_AND_CALL)
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(2)]
+        rest, _ = server.communicate(timeout=30)
+    assert [a["id"] for a in answers] == [0, 1]
+    assert answers[1]["result"]["content"][0]["text"] == "done"
+    assert rest == b""
+    log = (tmp_path / "stderr.log").read_text()
+    assert "a stray print" in log and "a stray write on fd 1" in log

@@ -37,10 +37,11 @@ _TEXT_FIELDS = ("row_count", "truncated", "totals", "summary", "rows", "ai_instr
 
 
 def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
-    """Pydantic's schema without `$ref`s and titles, for clients that resolve no references.
+    """Pydantic's schema with no `$ref`s, no titles, and no null branches.
 
-    Nullable fields stay `anyOf` branches of one type each, the spelling schema-portability
-    checks (the Inspector's --strict) ask for.
+    Null fields are left out of the structured content, so each field keeps the one type it has
+    when present: a schema any client resolves, that portability checks (the Inspector's
+    --strict) pass, and that is quick to validate every result against.
     """
     if isinstance(node, list):
         return [_plain_schema(v, defs) for v in node]
@@ -48,7 +49,12 @@ def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
         return node
     if "$ref" in node:
         return _plain_schema(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
-    return {k: _plain_schema(v, defs) for k, v in node.items() if k not in ("$defs", "title")}
+    node = {k: _plain_schema(v, defs) for k, v in node.items() if k not in ("$defs", "title")}
+    branches = [b for b in node.pop("anyOf", []) if b != {"type": "null"}]
+    if len(branches) == 1 and node.get("default", ...) is None:
+        del node["default"]
+        return {**branches[0], **node}
+    return {**node, "anyOf": branches} if branches else node
 
 
 def _output_schema() -> dict[str, Any]:
@@ -98,7 +104,7 @@ def split_confirmation(tool: Tool | None, arguments: dict[str, Any] | None) -> t
 def call_result(result: ToolResult) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text(result))],
-        structured_content=result.model_dump(mode="json"),
+        structured_content=result.model_dump(mode="json", exclude_none=True),
         is_error=result.is_error,
     )
 
