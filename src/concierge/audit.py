@@ -14,6 +14,7 @@ from concierge.db import Database
 from concierge.errors import DatabaseError
 
 log = logging.getLogger(__name__)
+_INSERT = schema.audit.insert()  # built once, so its compiled form is found without keying a new statement
 
 
 def record(db: Database, *, user: str, tool: str, args: Any, decision: str, result_id: str, rows: int,
@@ -31,7 +32,7 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
     }
     try:
         with db.write() as conn:
-            conn.execute(schema.audit.insert(), entry)
+            conn.execute(_INSERT, entry)
     except DatabaseError as err:  # the call's own outcome matters more than its audit line
         log.error("could not write the audit line for %s: %s", result_id, err)
 

@@ -8,6 +8,7 @@ writers queue instead of failing half-way).
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -48,26 +49,38 @@ class Database:
         self.engine = _create_engine(self.url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self._deadline = threading.local()
+        self._readers: sa.pool.Pool | None = None
         if self.is_sqlite:
             self._install_sqlite_hooks()
+            if not isinstance(self.engine.pool, StaticPool):
+                # Reads get connections of their own that stay read-only: switching `query_only` on a
+                # connection makes SQLite prepare again every statement that connection has cached.
+                self._readers = self.engine.pool.recreate()
+                event.listen(self._readers, "connect", _read_only)
 
     def __repr__(self) -> str:
         return f"Database({self.engine.url.render_as_string(hide_password=True)!r})"
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._readers is not None:
+            self._readers.dispose()
+            self._readers = self._readers.recreate()
 
     @contextmanager
     def read(self) -> Iterator[sa.Connection]:
         with self._connect(write=False) as conn, _translate_errors(), conn.begin():
             if self.is_sqlite:
+                shared = self._readers is None  # the one connection to an in-memory database
                 self._deadline.at = time.monotonic() + self.read_timeout_s
-                conn.exec_driver_sql("PRAGMA query_only = ON")
+                if shared:
+                    _on_driver(conn, "PRAGMA query_only = ON")
                 try:
                     yield conn
                 finally:
                     self._deadline.at = None
-                    conn.exec_driver_sql("PRAGMA query_only = OFF")
+                    if shared:
+                        _on_driver(conn, "PRAGMA query_only = OFF")
             else:
                 conn.exec_driver_sql("SET TRANSACTION READ ONLY")
                 conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(self.read_timeout_s * 1000)}")
@@ -81,7 +94,11 @@ class Database:
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sa.Connection]:
         with _translate_errors():
-            conn = self.engine.connect().execution_options(concierge_write=write)
+            if write or self._readers is None:
+                conn = self.engine.connect()
+            else:  # a connection of the engine (its listeners see it), from the readers' pool
+                conn = sa.Connection(self.engine, connection=_checkout(self._readers))
+            conn = conn.execution_options(concierge_write=write)
         try:
             yield conn
         finally:
@@ -112,7 +129,27 @@ class Database:
         @event.listens_for(self.engine, "begin")
         def _on_begin(conn):
             write = conn.get_execution_options().get("concierge_write", True)
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+            _on_driver(conn, "BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _read_only(dbapi_conn, _record) -> None:
+    dbapi_conn.execute("PRAGMA query_only = ON")
+
+
+def _checkout(pool: sa.pool.Pool) -> sa.pool.PoolProxiedConnection:
+    try:
+        return pool.connect()
+    except sqlite3.Error as err:
+        raise sa.exc.DBAPIError.instance(None, None, err, sqlite3.Error) from err
+
+
+def _on_driver(conn: sa.Connection, sql: str) -> None:
+    """A SQLite statement without parameters or rows, run by the driver itself (SQLAlchemy's work per
+    statement costs several times what these do); a failure is wrapped as SQLAlchemy wraps one."""
+    try:
+        conn.connection.driver_connection.execute(sql)
+    except sqlite3.Error as err:
+        raise sa.exc.DBAPIError.instance(sql, None, err, sqlite3.Error) from err
 
 
 def _create_engine(url: str) -> sa.Engine:

@@ -29,6 +29,8 @@ from concierge.access import User
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
 from concierge.agent.turn import CallRecord
+from concierge.catalog.loader import Catalog
+from concierge.db import Database
 from concierge.errors import ConfigError, DatabaseError, ProviderError
 from concierge.service import Pipeline
 
@@ -211,28 +213,39 @@ def score_turn(turn: dict[str, Any], calls: list[dict], answer: str) -> list[str
 
 # --- running -------------------------------------------------------------------------------
 class _Databases:
-    """One demo database per domain, made once; each case gets a fresh copy of it."""
+    """One demo database per domain, made once; each case gets a fresh copy of it.
+
+    The copies of a domain take turns at one path, on one engine, with the catalogs parsed
+    once: a case sees only its own fresh data, and does not pay again for what depends only
+    on the catalog and the SQL dialect (parsing, compiled statements).
+    """
 
     def __init__(self, folder: Path):
         self.folder = folder
-        self.templates: dict[str, Path] = {}
-        self.count = 0
+        self.domains: dict[str, tuple[list[Catalog], Database, Path, Path]] = {}
 
-    def fresh(self, domain: str) -> str:
-        if domain not in self.templates:
-            path = self.folder / f"{domain}-template.db"
-            Pipeline.open([domain], f"sqlite:///{path}").close()
-            self.templates[domain] = path
-        self.count += 1
-        copy = self.folder / f"{domain}-{self.count}.db"
-        shutil.copyfile(self.templates[domain], copy)
-        return f"sqlite:///{copy}"
+    def fresh(self, domain: str) -> tuple[list[Catalog], Database]:
+        if domain not in self.domains:
+            template = self.folder / f"{domain}-template.db"
+            made = Pipeline.open([domain], f"sqlite:///{template}")
+            made.close()
+            path = self.folder / f"{domain}.db"
+            self.domains[domain] = (made.catalogs, Database(f"sqlite:///{path}"), template, path)
+        catalogs, db, template, path = self.domains[domain]
+        db.dispose()  # the previous case's connections are closed before its file is replaced
+        for leftover in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            leftover.unlink(missing_ok=True)
+        shutil.copyfile(template, path)
+        return catalogs, db
+
+    def close(self) -> None:
+        for _, db, _, _ in self.domains.values():
+            db.dispose()
 
 
 async def run_case(case: dict[str, Any], databases: _Databases, provider: str, model: str | None,
                    base_url: str | None) -> CaseScore:
-    pipeline = Pipeline.open([case["domain"]], databases.fresh(case["domain"]),
-                             today=date.fromisoformat(case["today"]))
+    pipeline = Pipeline(*databases.fresh(case["domain"]), today=date.fromisoformat(case["today"]))
     try:
         chooser = make_provider(provider, pipeline, model, base_url)
         user = pipeline.user(case.get("user", "admin"))
@@ -277,8 +290,11 @@ async def run(path: str | Path, provider: str = "offline", model: str | None = N
     scores = []
     with tempfile.TemporaryDirectory(prefix="concierge-eval-", dir=_memory_folder()) as folder:
         databases = _Databases(Path(folder))
-        for case in cases:
-            scores.append(await run_case(case, databases, provider, model, base_url))
+        try:
+            for case in cases:
+                scores.append(await run_case(case, databases, provider, model, base_url))
+        finally:
+            databases.close()
     turns = [t for c in scores for t in c.turns]
     return Report(
         file=str(path), provider=provider, cases=scores,

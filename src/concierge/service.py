@@ -50,7 +50,9 @@ class Pipeline:
         self.roles = {c.name: c.spec.roles for c in catalogs}
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._facts: dict[str, _DataFacts] = {}
+        self._contexts: dict[str | None, tuple[int, guard.GuardContext]] = {}
         self._users: dict[str, User] = {}
+        self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
 
     @classmethod
     def open(cls, catalog_refs: list[str], database: str | None = None, *, today: date | None = None) -> Pipeline:
@@ -100,14 +102,21 @@ class Pipeline:
 
     def guard_context(self, tool: str | None = None) -> guard.GuardContext:
         """Today and the values read from the data: of the tool's catalog, or of all catalogs."""
-        catalogs = [self._catalog_of[tool]] if tool in self._catalog_of else self.catalogs
+        key = tool if tool in self._catalog_of else None
+        today, version = self.today(tool), self.facts_version
+        cached = self._contexts.get(key)
+        if cached is not None and cached[0] == version and cached[1].today == today:
+            return cached[1]
+        catalogs = [self._catalog_of[key]] if key else self.catalogs
         enums: dict[str, list[str]] = {}
         ranges: dict[str, tuple[date, date]] = {}
         for catalog in catalogs:
             facts = self._data_facts(catalog)
             enums.update(facts.enum_values)
             ranges.update(facts.date_ranges)
-        return guard.GuardContext(self.today(tool), enums, ranges)
+        ctx = guard.GuardContext(today, enums, ranges)
+        self._contexts[key] = (version, ctx)
+        return ctx
 
     def refresh(self, catalog: str | None = None) -> None:
         """Forget the values and ranges read from the data (of one catalog, or all); read again on next use."""
@@ -115,6 +124,7 @@ class Pipeline:
             self._facts.clear()
         else:
             self._facts.pop(catalog, None)
+        self.facts_version += 1
 
     def _data_facts(self, catalog: Catalog) -> _DataFacts:
         facts = self._facts.get(catalog.name)

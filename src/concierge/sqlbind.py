@@ -17,11 +17,13 @@ _IDENTITY = {"_user": sa.String, "_role": sa.String, "_all_rows": sa.Boolean, "_
 
 
 def bind(tool: Tool, sql: str) -> sa.TextClause:
-    kinds = tuple(
-        (name, tool.params[name].type if name in tool.params else name)
-        for name in dict.fromkeys(SQL_PARAM.findall(sql))
-    )
+    kinds = tuple((name, tool.params[name].type if name in tool.params else name) for name in _names(sql))
     return _bind(sql, kinds)
+
+
+@lru_cache(maxsize=1024)
+def _names(sql: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(SQL_PARAM.findall(sql)))
 
 
 @lru_cache(maxsize=1024)

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 from concierge.dates import find_dates
@@ -39,22 +40,27 @@ ISO_IN_TEXT = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9,._%+\-]*")
 THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?")
 PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?%?")
+NOT_NUMBER = re.compile(r"[^0-9.%]+")
+DIGIT = re.compile(r"\d")
+CODE_CHAR = re.compile(r"[A-Za-z_\-]")
 
-# (pattern, kind): kinds name the groups a match carries (y = year, m = month, d = day, M = month name)
-_DATE_FORMS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd"),
-    (re.compile(r"(\d{4})年\s*(\d{1,2})月\s*(\d{1,2})日"), "ymd"),
-    (re.compile(r"(\d{4})年\s*(\d{1,2})月"), "ym"),
-    (re.compile(r"(?<!\d)(\d{1,2})月\s*(\d{1,2})日"), "md"),
-    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})\b"), "Mdy"),
-    (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH},?\s+(\d{{4}})\b"), "dMy"),
-    (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b"), "My"),
-    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD}\b"), "Md"),
-    (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH}\b"), "dM"),
-    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])"), "md"),
-    (re.compile(r"(?<!\d)(\d{1,2})月(?!\d)"), "m"),
-    (re.compile(r"(?<!\d)(\d{4})年"), "y"),
+# (pattern, kind, needs): kinds name the groups a match carries (y = year, m = month, d = day, M = month
+# name); every match contains `needs` ("M": a month name), so a text without it is not scanned for the form
+_DATE_FORMS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd", ""),
+    (re.compile(r"(\d{4})年\s*(\d{1,2})月\s*(\d{1,2})日"), "ymd", "年"),
+    (re.compile(r"(\d{4})年\s*(\d{1,2})月"), "ym", "年"),
+    (re.compile(r"(?<!\d)(\d{1,2})月\s*(\d{1,2})日"), "md", "月"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})\b"), "Mdy", "M"),
+    (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH},?\s+(\d{{4}})\b"), "dMy", "M"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b"), "My", "M"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD}\b"), "Md", "M"),
+    (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH}\b"), "dM", "M"),
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])"), "md", "/"),
+    (re.compile(r"(?<!\d)(\d{1,2})月(?!\d)"), "m", "月"),
+    (re.compile(r"(?<!\d)(\d{4})年"), "y", "年"),
 ]
+MONTH_NAME = re.compile(_MONTH)
 
 
 @dataclass
@@ -83,12 +89,14 @@ class Sources:
     def add_text(self, text: str) -> None:
         text = unicodedata.normalize("NFKC", text)
         self.text.append(text.lower())
-        for y, m, d in ISO_IN_TEXT.findall(text):
+        if not DIGIT.search(text):
+            return
+        isos = ISO_IN_TEXT.findall(text)
+        for y, m, d in isos:
             _add_date(self.dates, int(y), int(m), int(d))
             self.numbers.add(Decimal(y))
-        for word in WORD.findall(ISO_IN_TEXT.sub(" ", text)):
-            for number in _numbers_of(word):
-                self.numbers.add(number)
+        for word in WORD.findall(ISO_IN_TEXT.sub(" ", text) if isos else text):
+            self.numbers.update(_numbers_of(word))
 
     def add_user_text(self, text: str, today: date) -> None:
         self.add_text(text)
@@ -117,16 +125,21 @@ def ungrounded(answer: str, found: Sources) -> list[str]:
     text = RESULT_ID.sub(" ", text)
     text = LIST_MARKER.sub(" ", text)
     missing: list[str] = []
-    for pattern, kind in _DATE_FORMS:
-        for match in pattern.finditer(text):
+    named_month = MONTH_NAME.search(text) is not None
+    for pattern, kind, needs in _DATE_FORMS:
+        if not (named_month if needs == "M" else needs in text):
+            continue
+        matches = list(pattern.finditer(text))
+        for match in matches:
             if not _date_grounded(kind, match.groups(), found):
                 missing.append(match.group(0))
-        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+        if matches:
+            text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     for word in WORD.findall(text):
         word = word.rstrip(",._+-")
-        if not any(ch.isdigit() for ch in word):
+        if not DIGIT.search(word):
             continue
-        if re.search(r"[A-Za-z_\-]", word) or (word[0] == "0" and len(word) > 1 and word.isdigit()):
+        if CODE_CHAR.search(word) or (word[0] == "0" and len(word) > 1 and word.isdigit()):
             if not found.has_text(word):
                 missing.append(word)
             continue
@@ -137,12 +150,10 @@ def ungrounded(answer: str, found: Sources) -> list[str]:
     return list(dict.fromkeys(missing))
 
 
-def _numbers_of(word: str) -> set[Decimal]:
+@lru_cache(maxsize=4096)  # the same figures, codes and dates recur in results and answers
+def _numbers_of(word: str) -> frozenset[Decimal]:
     word = word.rstrip(",._+-")
-    if THOUSANDS.fullmatch(word):
-        candidates = [word.replace(",", "")]
-    else:
-        candidates = [p for p in re.split(r"[^0-9.%]+", word) if p]
+    candidates = [word.replace(",", "")] if THOUSANDS.fullmatch(word) else [p for p in NOT_NUMBER.split(word) if p]
     out = set()
     for candidate in candidates:
         candidate = candidate.strip(".")
@@ -151,7 +162,7 @@ def _numbers_of(word: str) -> set[Decimal]:
                 out.add(abs(Decimal(candidate.rstrip("%"))))
             except InvalidOperation:
                 continue
-    return out
+    return frozenset(out)
 
 
 def _date_grounded(kind: str, groups: tuple[str, ...], found: Sources) -> bool:

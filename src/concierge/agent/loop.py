@@ -83,6 +83,7 @@ class Agent:
         self.provider = provider
         self.store = store or ConversationStore(pipeline.db)
         self.max_steps = max_steps
+        self._offers: dict[User, tuple[tuple[int, date], list[ToolSpec], str]] = {}
 
     # --- the three things a user can do -------------------------------------------
     async def ask(
@@ -94,9 +95,12 @@ class Agent:
         on_event: EventHandler | None = None,
         auto_confirm: bool = False,
     ) -> Turn:
-        session_id = session_id or new_session_id()
-        history = await anyio.to_thread.run_sync(self.store.load, session_id, user.name)
-        dropped = await anyio.to_thread.run_sync(self.store.pending, session_id, user.name)
+        history: list[Message] = []
+        dropped = None
+        if session_id is None:  # a new id: nothing is stored under it yet
+            session_id = new_session_id()
+        else:
+            history, dropped = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
         run = _Run(session_id, user, prompts.language(text), [*history, Message("user", text=text)],
                    saved=len(history), turn_start=len(history), on_event=on_event)
@@ -105,8 +109,7 @@ class Agent:
 
     async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None) -> Turn:
         """Run exactly the pending write, with its token, and let the model describe the outcome."""
-        pending = await anyio.to_thread.run_sync(self.store.pending, session_id, user.name)
-        history = await anyio.to_thread.run_sync(self.store.load, session_id, user.name)
+        history, pending = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
         if pending is None:
             return await self._nothing_pending(session_id, user, history, on_event)
         lang: Lang = pending["lang"]
@@ -126,8 +129,7 @@ class Agent:
 
     async def cancel(self, session_id: str, user: User) -> Turn:
         """Drop the pending write; the conversation records that nothing was written."""
-        pending = await anyio.to_thread.run_sync(self.store.pending, session_id, user.name)
-        history = await anyio.to_thread.run_sync(self.store.load, session_id, user.name)
+        history, pending = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
         if pending is None:
             return await self._nothing_pending(session_id, user, history, None)
         lang: Lang = pending["lang"]
@@ -139,9 +141,7 @@ class Agent:
 
     # --- the loop ----------------------------------------------------------------
     async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool) -> None:
-        tools = self.pipeline.tools_for(run.user)
-        specs = [ToolSpec(t, input_schema(t, self.pipeline.guard_context(t.name))) for t in tools]
-        system = prompts.system_prompt(self.pipeline, run.user, tools)
+        specs, system = self._offer(run.user)
         today = run.today = self._today(specs)
         for _ in range(self.max_steps):
             request = ModelRequest(
@@ -264,7 +264,8 @@ class Agent:
             ),
             steps=run.steps,
         )
-        await run.emit({"type": "answer", "turn": turn.model_dump(mode="json")})
+        if run.on_event is not None:
+            await run.emit({"type": "answer", "turn": turn.model_dump(mode="json")})
         return turn
 
     def _ungrounded(self, run: _Run) -> list[str]:
@@ -285,6 +286,17 @@ class Agent:
         if on_event is not None:
             await on_event({"type": "answer", "turn": turn.model_dump(mode="json")})
         return turn
+
+    def _offer(self, user: User) -> tuple[list[ToolSpec], str]:
+        """The tools `user` is offered, with their schemas, and the system prompt; made again when
+        the values read from the data or the day change."""
+        stamp = (self.pipeline.facts_version, date.today())
+        offer = self._offers.get(user)
+        if offer is None or offer[0] != stamp:
+            tools = self.pipeline.tools_for(user)
+            specs = [ToolSpec(t, input_schema(t, self.pipeline.guard_context(t.name))) for t in tools]
+            offer = self._offers[user] = (stamp, specs, prompts.system_prompt(self.pipeline, user, tools))
+        return offer[1], offer[2]
 
     def _today(self, specs: list[ToolSpec]) -> date:
         days = {self.pipeline.today(s.name) for s in specs}

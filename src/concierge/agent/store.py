@@ -61,22 +61,23 @@ class ConversationStore:
 
     def load(self, session_id: str, user_name: str) -> list[Message]:
         """The messages of the conversation in order; [] when it does not exist for this user."""
-        m = schema.conversation_messages
-        with self.db.read() as conn:
-            cid = _conversation_id(conn, session_id, user_name)
-            if cid is None:
-                return []
-            bodies = conn.scalars(sa.select(m.c.body).where(m.c.conversation_id == cid).order_by(m.c.id))
-            return [message_from_json(json.loads(b)) for b in bodies]
+        return self.resume(session_id, user_name)[0]
 
     def pending(self, session_id: str, user_name: str) -> dict[str, Any] | None:
         """The write waiting for a yes, with its confirmation token; None when there is none."""
-        c = schema.conversations
         with self.db.read() as conn:
-            text = conn.scalar(
-                sa.select(c.c.pending).where(c.c.session_id == session_id, c.c.user_name == user_name)
-            )
-        return json.loads(text) if text else None
+            row = conn.execute(_FIND, {"session_id": session_id, "user_name": user_name}).first()
+        return json.loads(row.pending) if row and row.pending else None
+
+    def resume(self, session_id: str, user_name: str) -> tuple[list[Message], dict[str, Any] | None]:
+        """The messages and the pending write (as `load` and `pending`), read in one transaction."""
+        with self.db.read() as conn:
+            row = conn.execute(_FIND, {"session_id": session_id, "user_name": user_name}).first()
+            if row is None:
+                return [], None
+            bodies = conn.scalars(_BODIES, {"conversation_id": row.id})
+            messages = [message_from_json(json.loads(b)) for b in bodies]
+        return messages, json.loads(row.pending) if row.pending else None
 
     def save_turn(
         self,
@@ -88,23 +89,20 @@ class ConversationStore:
     ) -> None:
         """Append a turn's messages and set (or clear) the pending write, in one transaction."""
         now = datetime.now(UTC)
-        c, m = schema.conversations, schema.conversation_messages
+        stored = json.dumps(pending, ensure_ascii=False) if pending else None
         with self.db.write() as conn:
             cid = _conversation_id(conn, session_id, user_name)
             if cid is None:
                 title = next((msg.text for msg in messages if msg.role == "user" and msg.text), "") or ""
                 cid = conn.execute(
-                    c.insert().values(session_id=session_id, user_name=user_name, title=title[:TITLE_CHARS],
-                                      created_at=now, updated_at=now)
+                    _NEW, {"session_id": session_id, "user_name": user_name, "title": title[:TITLE_CHARS],
+                           "created_at": now, "updated_at": now, "pending": stored},
                 ).inserted_primary_key[0]
-            conn.execute(
-                c.update().where(c.c.id == cid).values(
-                    updated_at=now, pending=json.dumps(pending, ensure_ascii=False) if pending else None
-                )
-            )
+            else:
+                conn.execute(_TOUCH, {"conversation_id": cid, "updated_at": now, "pending": stored})
             if messages:
                 conn.execute(
-                    m.insert(),
+                    _ADD,
                     [{"conversation_id": cid, "role": msg.role, "created_at": now,
                       "body": json.dumps(message_to_json(msg), ensure_ascii=False)} for msg in messages],
                 )
@@ -120,9 +118,21 @@ class ConversationStore:
         return True
 
 
+_c, _m = schema.conversations, schema.conversation_messages
+# Built once: a statement object keeps its compiled form cached, one built per call is keyed anew.
+_FIND = sa.select(_c.c.id, _c.c.pending).where(
+    _c.c.session_id == sa.bindparam("session_id"), _c.c.user_name == sa.bindparam("user_name")
+)
+_BODIES = sa.select(_m.c.body).where(_m.c.conversation_id == sa.bindparam("conversation_id")).order_by(_m.c.id)
+_NEW, _ADD = _c.insert(), _m.insert()
+_TOUCH = _c.update().where(_c.c.id == sa.bindparam("conversation_id")).values(
+    updated_at=sa.bindparam("updated_at"), pending=sa.bindparam("pending")
+)
+
+
 def _conversation_id(conn: sa.Connection, session_id: str, user_name: str) -> int | None:
-    c = schema.conversations
-    return conn.scalar(sa.select(c.c.id).where(c.c.session_id == session_id, c.c.user_name == user_name))
+    row = conn.execute(_FIND, {"session_id": session_id, "user_name": user_name}).first()
+    return row.id if row else None
 
 
 def _iso(value: datetime | None) -> str | None:

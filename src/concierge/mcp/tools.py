@@ -102,15 +102,18 @@ def split_confirmation(tool: Tool | None, arguments: dict[str, Any] | None) -> t
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
+    structured = result.model_dump(mode="json", exclude_none=True)
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text(result))],
-        structured_content=result.model_dump(mode="json", exclude_none=True),
+        content=[types.TextContent(type="text", text=text(result, structured))],
+        structured_content=structured,
         is_error=result.is_error,
     )
 
 
-def text(result: ToolResult) -> str:
-    """The compact rendering a host's model reads when it ignores structured content."""
+def text(result: ToolResult, structured: dict[str, Any] | None = None) -> str:
+    """The compact rendering a host's model reads when it ignores structured content.
+
+    `structured` is the result's JSON without null fields, when the caller has made it already."""
     if result.is_error:
         lines = [result.message or result.status]
         if result.valid:
@@ -124,8 +127,8 @@ def text(result: ToolResult) -> str:
             "preview: " + _json(result.preview or {}),
             f"{CONFIRMATION_ARG}: {result.confirmation_token}",
         ])
-    dump = result.model_dump(mode="json", include=set(_TEXT_FIELDS))
-    shown = {k: dump[k] for k in _TEXT_FIELDS if dump[k] or k == "row_count"}
+    dump = structured if structured is not None else result.model_dump(mode="json", exclude_none=True)
+    shown = {k: dump[k] for k in _TEXT_FIELDS if dump.get(k) or k == "row_count"}
     return _json(shown)
 
 

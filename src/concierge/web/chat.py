@@ -2,7 +2,9 @@
 
 `POST /api/chat` and `POST /api/sessions/{id}/confirm` answer with a server-sent
 event stream: ``thinking``, ``tool_start`` and ``tool_end`` as they happen,
-then exactly one ``answer`` (the whole turn) or one ``error``. The browser
+then exactly one ``answer`` (the whole turn) or one ``error``; a ``: ping``
+comment every 10 seconds while nothing else happens (a model thinking) keeps
+proxies from closing it. Events already waiting go out in one write. The browser
 never sees a confirmation token: the agent keeps it with the conversation, so a
 confirmation can only be the user's yes to the card the server showed.
 """
@@ -18,7 +20,7 @@ from typing import Annotated, Any
 from anyio import to_thread
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field, StringConstraints
-from sse_starlette import EventSourceResponse
+from starlette.responses import StreamingResponse
 
 from concierge.access import User
 from concierge.agent.loop import EventHandler
@@ -32,6 +34,9 @@ router = APIRouter(prefix="/api")
 PRIVATE_RESULT_KEYS = ("confirmation_token", "ai_instruction")
 PENDING_KEYS = ("tool", "args", "preview", "message")
 STREAMED = ("thinking", "tool_start", "tool_end")
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+PING_S = 10.0
+_PING: dict = {"type": "ping"}
 
 _running: set[asyncio.Task] = set()  # turns in progress, kept referenced until they end
 
@@ -42,7 +47,7 @@ class Ask(BaseModel):
 
 
 @router.post("/chat")
-async def chat(body: Ask, request: Request, user: SignedIn) -> EventSourceResponse:
+async def chat(body: Ask, request: Request, user: SignedIn) -> StreamingResponse:
     agent = request.app.state.web.agent
     if body.session_id is not None:
         await _require_session(request, body.session_id, user)
@@ -50,7 +55,7 @@ async def chat(body: Ask, request: Request, user: SignedIn) -> EventSourceRespon
 
 
 @router.post("/sessions/{session_id}/confirm")
-async def confirm(session_id: str, request: Request, user: SignedIn) -> EventSourceResponse:
+async def confirm(session_id: str, request: Request, user: SignedIn) -> StreamingResponse:
     agent = request.app.state.web.agent
     await _require_session(request, session_id, user)
     return _stream(lambda sink: agent.confirm(session_id, user, on_event=sink))
@@ -87,16 +92,16 @@ async def _require_session(request: Request, session_id: str, user: User) -> Non
         raise HTTPException(status_code=404, detail="no such conversation")
 
 
-def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> EventSourceResponse:
-    return EventSourceResponse(_events(run), ping=10)
+def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> StreamingResponse:
+    return StreamingResponse(_events(run), media_type="text/event-stream", headers=STREAM_HEADERS)
 
 
-async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterator[dict]:
+async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterator[str]:
     queue: asyncio.Queue[dict | None] = asyncio.Queue()
 
     async def sink(event: dict) -> None:
         if event.get("type") in STREAMED:
-            queue.put_nowait(event)
+            queue.put_nowait(_plain(event))
 
     async def produce() -> None:
         try:
@@ -115,8 +120,32 @@ async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterat
     task = asyncio.create_task(produce())
     _running.add(task)
     task.add_done_callback(_running.discard)
-    while (event := await queue.get()) is not None:
-        yield {"event": event["type"], "data": json.dumps(_plain(event), ensure_ascii=False, default=str)}
+    loop = asyncio.get_running_loop()
+
+    def ping() -> None:
+        queue.put_nowait(_PING)
+        timer[0] = loop.call_later(PING_S, ping)
+
+    timer = [loop.call_later(PING_S, ping)]
+    try:
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            ended = None in batch
+            text = "".join(_encode(event) for event in batch[: batch.index(None) if ended else None])
+            if text:
+                yield text
+            if ended:
+                return
+    finally:
+        timer[0].cancel()
+
+
+def _encode(event: dict) -> str:
+    if event is _PING:
+        return ": ping\r\n\r\n"
+    return f"event: {event['type']}\r\ndata: {json.dumps(event, ensure_ascii=False, default=str)}\r\n\r\n"
 
 
 def public_turn(turn: Turn | dict) -> dict:
