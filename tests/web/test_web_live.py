@@ -10,6 +10,7 @@ import time
 
 import httpx2
 from agent_fakes import ScriptedProvider, answer, calls
+from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from web_fakes import PASSWORDS, farm_sales, live
 
@@ -17,7 +18,6 @@ from concierge import tokens
 from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall
 from concierge.db import Database
 from concierge.service import Pipeline
-from mcp import Client
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
 
