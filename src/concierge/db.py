@@ -2,7 +2,9 @@
 
 Reads run in read-only transactions with a statement timeout; each write
 runs in one transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
-writers queue instead of failing half-way).
+writers queue instead of failing half-way). On SQLite this process's writers also
+queue on a lock of their own: SQLite's busy handler would sleep 1-100 ms between
+retries while another of our threads holds the write lock.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ class Database:
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self._deadline = threading.local()
         self._readers: sa.pool.Pool | None = None
+        self._writer = threading.RLock()
+        self._write_conn: sa.Connection | None = None  # SQLite file: one connection, for writes in turn
+        self._mode = threading.local()  # .write: what the transaction this thread begins next is for
         if self.is_sqlite:
             self._install_sqlite_hooks()
             if not isinstance(self.engine.pool, StaticPool):
@@ -62,6 +67,10 @@ class Database:
         return f"Database({self.engine.url.render_as_string(hide_password=True)!r})"
 
     def dispose(self) -> None:
+        with self._writer:
+            if self._write_conn is not None:
+                self._write_conn.close()
+                self._write_conn = None
         self.engine.dispose()
         if self._readers is not None:
             self._readers.dispose()
@@ -88,8 +97,29 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
-        with self._connect(write=True) as conn, _translate_errors(), conn.begin():
-            yield conn
+        if not self.is_sqlite:
+            with self._connect(write=True) as conn, _translate_errors(), conn.begin():
+                yield conn
+            return
+        with self._writer:
+            conn = self._write_conn
+            if self._readers is None or conn is not None and conn.in_transaction():  # in-memory, or nested
+                with self._connect(write=True) as conn, _translate_errors(), conn.begin():
+                    yield conn
+                return
+            if conn is None or conn.closed or conn.invalidated:
+                with _translate_errors():
+                    conn = self._write_conn = self.engine.connect()
+            ok = False
+            try:
+                self._mode.write = True
+                with _translate_errors(), conn.begin():
+                    yield conn
+                ok = True
+            finally:
+                if not ok:  # whatever went wrong, the next write starts on a fresh connection
+                    self._write_conn = None
+                    conn.close()
 
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sa.Connection]:
@@ -98,14 +128,14 @@ class Database:
                 conn = self.engine.connect()
             else:  # a connection of the engine (its listeners see it), from the readers' pool
                 conn = sa.Connection(self.engine, connection=_checkout(self._readers))
-            conn = conn.execution_options(concierge_write=write)
+        self._mode.write = write
         try:
             yield conn
         finally:
             conn.close()
 
     def _install_sqlite_hooks(self) -> None:
-        deadline = self._deadline
+        deadline, mode = self._deadline, self._mode
 
         @event.listens_for(self.engine, "connect")
         def _on_connect(dbapi_conn, _record):
@@ -128,8 +158,9 @@ class Database:
 
         @event.listens_for(self.engine, "begin")
         def _on_begin(conn):
-            write = conn.get_execution_options().get("concierge_write", True)
-            _on_driver(conn, "BEGIN IMMEDIATE" if write else "BEGIN")
+            write = getattr(mode, "write", None)  # None: a connection not from read() or write()
+            mode.write = None
+            _on_driver(conn, "BEGIN" if write is False else "BEGIN IMMEDIATE")
 
 
 def _read_only(dbapi_conn, _record) -> None:

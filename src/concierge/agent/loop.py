@@ -220,9 +220,12 @@ class Agent:
             await run.emit({"type": "tool_end", "id": call.id, "name": call.name, "status": result.status,
                             "result_id": result.result_id, "row_count": result.row_count, "ms": record.ms})
 
-        async with anyio.create_task_group() as group:
-            for i, call in enumerate(calls):
-                group.start_soon(one, i, call)
+        if len(calls) == 1:  # the usual case: no task group to set up
+            await one(0, calls[0])
+        else:
+            async with anyio.create_task_group() as group:
+                for i, call in enumerate(calls):
+                    group.start_soon(one, i, call)
         if failures:
             raise failures[0]
         out = [d for d in done if d is not None]

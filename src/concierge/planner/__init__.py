@@ -22,7 +22,7 @@ from concierge.service import Pipeline
 
 __all__ = ["Planner"]
 
-PLANS_KEPT = 32
+PLANS_KEPT = 256
 
 
 class Planner:
@@ -31,7 +31,8 @@ class Planner:
         self.lexicon = Lexicon(pipeline.tools)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
         self.lexicon.enum_phrases(pipeline.guard_context().enum_values)  # read the data's values now
-        self._plans: OrderedDict[tuple, Plan] = OrderedDict()  # the steps of one turn plan the same message
+        # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
+        self._plans: OrderedDict[tuple, Plan] = OrderedDict()
 
     def plan(self, request: ModelRequest) -> tuple[Plan, int]:
         """The plan for the turn's message, and where that message is in the conversation."""
@@ -47,11 +48,14 @@ class Planner:
         )
         key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
                tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())))
-        if key not in self._plans:
-            self._plans[key] = build(normalise(text), ctx)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = build(normalise(text), ctx)
             if len(self._plans) > PLANS_KEPT:
                 self._plans.popitem(last=False)
-        return self._plans[key], start
+        else:
+            self._plans.move_to_end(key)
+        return plan, start
 
     def reply(self, request: ModelRequest) -> ModelReply:
         plan, start = self.plan(request)

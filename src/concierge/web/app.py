@@ -41,6 +41,7 @@ class WebState:
     agent: Agent
     signer: auth.Signer
     secure_cookie: bool
+    fingerprints: auth.Fingerprints
 
     def describe(self, user: User) -> dict[str, Any]:
         """Who is signed in, and what the page shows about the setup (provider, clock per catalog)."""
@@ -83,6 +84,7 @@ def create_app(
         agent=Agent(pipeline, provider, store=ConversationStore(pipeline.db), max_steps=max_steps),
         signer=auth.Signer(secret or auth.load_secret()),
         secure_cookie=secure_cookie,
+        fingerprints=auth.Fingerprints(pipeline.db),
     )
     mcp_http = build_http(pipeline, path="/mcp", host=host, allowed_hosts=allowed_hosts) if mcp else None
 

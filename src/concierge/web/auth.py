@@ -5,6 +5,13 @@ stored password hash, signed with HMAC-SHA256. It is checked on every API
 request: a bad signature, an old cookie, or a password changed since the
 sign-in all answer 401. Nothing the browser sends besides the cookie says who
 the user is.
+
+The stored fingerprint a cookie was checked against is remembered for
+`FINGERPRINT_TTL_S`, so most requests need no database read (and no worker
+thread): a password change made through this process (any UPDATE or DELETE of
+the users table on its engine) forgets them at once; one made by another process
+(`concierge user set-password` while the server runs) signs earlier sessions out
+within that time.
 """
 
 from __future__ import annotations
@@ -15,8 +22,9 @@ import hmac
 import json
 import os
 import secrets
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
@@ -24,14 +32,18 @@ import platformdirs
 from anyio import to_thread
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy import event
 
 from concierge import passwords
 from concierge.access import User
+from concierge.db import Database
 from concierge.errors import ConfigError
 
 COOKIE = "concierge_session"
 MAX_AGE_S = 7 * 24 * 3600
 ENV_SECRET = "CONCIERGE_SECRET"
+FINGERPRINT_TTL_S = 1.0
+_USERS_CHANGED = ("UPDATE concierge_users", "DELETE FROM concierge_users")
 
 
 def load_secret() -> bytes:
@@ -77,20 +89,82 @@ def _unauthorized() -> HTTPException:
     return HTTPException(status_code=401, detail="sign in first")
 
 
-def current_user(request: Request) -> User:
-    """The signed-in user, or 401. Sync: FastAPI runs it in a worker thread (it reads the database)."""
+@dataclass
+class Fingerprints:
+    """The stored password fingerprints checked in the last `FINGERPRINT_TTL_S`, by user name."""
+
+    db: Database
+    ttl_s: float = FINGERPRINT_TTL_S
+    _checked: dict[str, tuple[float, str | None]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _generation: int = 0  # counts the password changes seen
+
+    def __post_init__(self) -> None:
+        event.listen(self.db.engine, "after_cursor_execute", self._on_execute)
+        event.listen(self.db.engine, "commit", self._on_commit)
+
+    def recent(self, name: str) -> tuple[bool, str | None]:
+        """(True, fingerprint) when it was read from the database less than `ttl_s` ago."""
+        seen = self._checked.get(name)
+        if seen is None or time.monotonic() - seen[0] > self.ttl_s:
+            return False, None
+        return True, seen[1]
+
+    def read(self, name: str) -> str | None:
+        """The stored fingerprint, read now. Sync: it reads the database."""
+        with self._lock:
+            generation = self._generation
+        started = time.monotonic()
+        found = passwords.current_fingerprint(self.db, name)
+        with self._lock:
+            if generation == self._generation:  # no password changed while it was read
+                self._checked[name] = (started, found)
+        return found
+
+    def forget(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._checked.clear()
+
+    def _on_execute(self, conn, _cursor, statement: str, *_args) -> None:
+        if statement.startswith(_USERS_CHANGED):
+            conn.info["users_changed"] = True
+            self.forget()
+
+    def _on_commit(self, conn) -> None:
+        if conn.info.pop("users_changed", False):
+            self.forget()
+
+
+async def current_user(request: Request) -> User:
+    """The signed-in user, or 401."""
     web = request.app.state.web
     payload = web.signer.load(request.cookies.get(COOKIE, ""))
     if payload is None or not isinstance(payload.get("u"), str) or not isinstance(payload.get("t"), int | float):
         raise _unauthorized()
     if time.time() - payload["t"] > MAX_AGE_S:
         raise _unauthorized()
-    if passwords.current_fingerprint(web.pipeline.db, payload["u"]) != payload.get("f"):
+    name = payload["u"]
+    known, stored = web.fingerprints.recent(name)
+    if known:  # the user was found when its fingerprint was read: Pipeline.user has it without a read
+        user = web.pipeline.user(name) if stored is not None and stored == payload.get("f") else None
+    else:
+        user = await to_thread.run_sync(_check, web, name, payload.get("f"))
+    if user is None:
         raise _unauthorized()
+    return user
+
+
+def _check(web, name: str, fingerprint: object) -> User | None:
+    """Read the stored fingerprint (remembered) and the user (kept by the pipeline) in one hop."""
+    stored = web.fingerprints.read(name)
+    if stored is None:
+        return None
     try:
-        return web.pipeline.user(payload["u"])
+        user = web.pipeline.user(name)
     except ConfigError:
-        raise _unauthorized() from None
+        return None
+    return user if stored == fingerprint else None
 
 
 SignedIn = Annotated[User, Depends(current_user)]

@@ -77,8 +77,7 @@ async def session(session_id: str, request: Request, user: SignedIn) -> dict:
     """The conversation as exchanges (question, answer, calls) and the write still waiting for a yes."""
     store = request.app.state.web.agent.store
     await _require_session(request, session_id, user)
-    messages = await to_thread.run_sync(store.load, session_id, user.name)
-    pending = await to_thread.run_sync(store.pending, session_id, user.name)
+    messages, pending = await to_thread.run_sync(store.resume, session_id, user.name)
     return {
         "session_id": session_id,
         "exchanges": [public_turn(e) for e in history.exchanges(messages)],
@@ -99,14 +98,20 @@ def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> StreamingResponse
 async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterator[str]:
     queue: asyncio.Queue[dict | None] = asyncio.Queue()
 
+    answered: list[dict] = []  # the turn as the agent's own `answer` event has it, already plain
+
     async def sink(event: dict) -> None:
-        if event.get("type") in STREAMED:
+        kind = event.get("type")
+        if kind in STREAMED:
             queue.put_nowait(_plain(event))
+        elif kind == "answer" and isinstance(event.get("turn"), dict):
+            answered.append(event["turn"])
 
     async def produce() -> None:
         try:
             turn = await run(sink)
-            queue.put_nowait({"type": "answer", "turn": public_turn(turn)})
+            shown = _public(answered[-1]) if answered else public_turn(turn)
+            queue.put_nowait({"type": "answer", "turn": shown})
         except ConciergeError as err:
             queue.put_nowait({"type": "error", "message": str(err)})
         except Exception:
@@ -150,10 +155,18 @@ def _encode(event: dict) -> str:
 
 def public_turn(turn: Turn | dict) -> dict:
     """The turn as the browser gets it: no confirmation token, no instructions meant for the model."""
-    data = _plain(turn)
-    for call in data.get("calls") or []:
-        if isinstance(call.get("result"), dict):
-            call["result"] = {k: v for k, v in call["result"].items() if k not in PRIVATE_RESULT_KEYS}
+    return _public(_plain(turn))
+
+
+def _public(data: dict) -> dict:
+    """`public_turn` of a plain turn, sharing what it does not change."""
+    data = dict(data)
+    if data.get("calls"):
+        data["calls"] = [
+            {**call, "result": {k: v for k, v in call["result"].items() if k not in PRIVATE_RESULT_KEYS}}
+            if isinstance(call.get("result"), dict) else call
+            for call in data["calls"]
+        ]
     data["pending"] = _public_pending(data.get("pending"))
     return data
 
