@@ -7,46 +7,34 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import sqlalchemy as sa
 
-from concierge import demo
-from concierge.db import Database
-from concierge.service import Pipeline
-
 pytestmark = pytest.mark.postgres
 THREADS, SALES_EACH = 8, 200
 
 
-def test_concurrent_confirmed_writes_each_land_once_with_distinct_numbers(pg_url):
-    database = Database(pg_url)
-    try:
-        demo.install(database, "farm")
-    finally:
-        database.dispose()
-    pipeline = Pipeline.open(["farm"], pg_url)
-    try:
-        admin = pipeline.user("admin")
-        with pipeline.db.read() as conn:
-            before = conn.scalar(sa.text("SELECT COUNT(*) FROM farm_sales"))
+def test_concurrent_confirmed_writes_each_land_once_with_distinct_numbers(farm_pg):
+    pipeline = farm_pg
+    admin = pipeline.user("admin")
+    with pipeline.db.read() as conn:
+        before = conn.scalar(sa.text("SELECT COUNT(*) FROM farm_sales"))
 
-        def writer(thread: int) -> list[str]:
-            numbers = []
-            for i in range(SALES_EACH):
-                sale = {"code_customer": f"{thread + 1:04d}", "products": f"負荷試験 {thread}-{i}", "price": i,
-                        "date_sales_str": "2025-05-14"}
-                preview = pipeline.invoke("add_sale", sale, admin)
-                done = pipeline.invoke("add_sale", sale, admin, confirmation=preview.confirmation_token)
-                assert done.status == "ok", done.message
-                numbers.append(done.rows[0]["code_sales"])
-            return numbers
+    def writer(thread: int) -> list[str]:
+        numbers = []
+        for i in range(SALES_EACH):
+            sale = {"code_customer": f"{thread + 1:04d}", "products": f"負荷試験 {thread}-{i}", "price": i,
+                    "date_sales_str": "2025-05-14"}
+            preview = pipeline.invoke("add_sale", sale, admin)
+            done = pipeline.invoke("add_sale", sale, admin, confirmation=preview.confirmation_token)
+            assert done.status == "ok", done.message
+            numbers.append(done.rows[0]["code_sales"])
+        return numbers
 
-        with ThreadPoolExecutor(THREADS) as pool:
-            returned = [n for numbers in pool.map(writer, range(THREADS)) for n in numbers]
+    with ThreadPoolExecutor(THREADS) as pool:
+        returned = [n for numbers in pool.map(writer, range(THREADS)) for n in numbers]
 
-        with pipeline.db.read() as conn:
-            stored = list(conn.scalars(sa.text("SELECT sales_number FROM farm_sales WHERE products LIKE '負荷試験 %'")))
-            total = conn.scalar(sa.text("SELECT COUNT(*) FROM farm_sales"))
-            unused = conn.scalar(sa.text("SELECT COUNT(*) FROM concierge_confirmations WHERE used_at IS NULL"))
-    finally:
-        pipeline.close()
+    with pipeline.db.read() as conn:
+        stored = list(conn.scalars(sa.text("SELECT sales_number FROM farm_sales WHERE products LIKE '負荷試験 %'")))
+        total = conn.scalar(sa.text("SELECT COUNT(*) FROM farm_sales"))
+        unused = conn.scalar(sa.text("SELECT COUNT(*) FROM concierge_confirmations WHERE used_at IS NULL"))
     assert total == before + THREADS * SALES_EACH
     assert len(set(stored)) == len(stored) == THREADS * SALES_EACH
     assert sorted(stored) == sorted(returned)

@@ -16,28 +16,11 @@ import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
-from concierge import demo
-from concierge.db import Database
 from concierge.errors import DatabaseError
-from concierge.service import Pipeline
 
 pytestmark = pytest.mark.postgres
 QUESTION = {"code_customer": "0002", "date_sales_begin_str": "2025-04-01", "date_sales_end_str": "2025-05-31"}
 SALE = {"code_customer": "0003", "products": "ナス2個", "price": 180, "date_sales_str": "2025-05-14"}
-
-
-@pytest.fixture
-def farm_pg(pg_url) -> Iterator[Pipeline]:
-    database = Database(pg_url)
-    try:
-        demo.install(database, "farm")
-    finally:
-        database.dispose()
-    pipeline = Pipeline.open(["farm"], pg_url)
-    try:
-        yield pipeline
-    finally:
-        pipeline.close()
 
 
 @contextmanager
