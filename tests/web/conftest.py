@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "agent"))
-from agent_fakes import ScriptedProvider  # noqa: E402  (the agent tests' scripted provider)
-from web_fakes import Web, running, with_passwords  # noqa: E402
+from agent_fakes import ScriptedProvider
+from web_fakes import Web, running, with_passwords
 
 
 def pytest_configure(config) -> None:

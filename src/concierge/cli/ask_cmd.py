@@ -15,9 +15,17 @@ import anyio
 import click
 
 from concierge.agent.loop import Agent
-from concierge.agent.providers import NAMES, make_provider
+from concierge.agent.providers import make_provider
 from concierge.agent.turn import Turn
-from concierge.cli.options import catalog_option, database_option, json_option, open_pipeline, today_option, user_option
+from concierge.cli.options import (
+    catalog_option,
+    database_option,
+    json_option,
+    open_pipeline,
+    provider_options,
+    today_option,
+    user_option,
+)
 
 EXIT_WORDS = {"exit", "quit", ":q", "/exit", "/quit"}
 
@@ -30,13 +38,7 @@ def register(main: click.Group) -> None:
 def _agent_options(fn):
     for option in reversed([
         catalog_option,
-        click.option("--provider", type=click.Choice(NAMES), default="offline", show_default=True,
-                     envvar="CONCIERGE_PROVIDER",
-                     help="Who chooses the tools: the offline planner or an LLM provider."),
-        click.option("--model", default=None, envvar="CONCIERGE_MODEL", help="The provider's model name."),
-        click.option("--base-url", default=None,
-                     help="The provider's API address, e.g. http://127.0.0.1:11434/v1 for a local "
-                     "OpenAI-compatible server (with --provider openai-chat)."),
+        provider_options,
         user_option,
         database_option,
         today_option,

@@ -14,8 +14,7 @@ import anyio
 import click
 
 from concierge import eval as evaluation
-from concierge.agent.providers import NAMES
-from concierge.cli.options import json_option
+from concierge.cli.options import json_option, provider_options
 
 
 def register(main: click.Group) -> None:
@@ -24,10 +23,7 @@ def register(main: click.Group) -> None:
 
 @click.command("eval")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--provider", type=click.Choice(NAMES), default="offline", show_default=True,
-              help="Who chooses the tools: the offline planner or an LLM provider.")
-@click.option("--model", default=None, help="The provider's model name.")
-@click.option("--base-url", default=None, help="The provider's API address (a local OpenAI-compatible server).")
+@provider_options
 @json_option
 def eval_command(file: str, provider: str, model: str | None, base_url: str | None, as_json: bool) -> None:
     """Run every case of FILE (JSON lines) on a fresh demo database and score each turn."""

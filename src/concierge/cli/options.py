@@ -6,6 +6,7 @@ from datetime import date
 
 import click
 
+from concierge.agent.providers import NAMES
 from concierge.service import Pipeline
 
 
@@ -35,6 +36,21 @@ today_option = click.option(
 user_option = click.option("--user", "user_name", default="admin", show_default=True,
                            help="The demo user to act as (admin, tanaka, suzuki, pos_analyst).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
+
+
+def provider_options(fn):
+    """--provider, --model and --base-url: who chooses the tools (ask, chat, serve, eval)."""
+    for option in reversed([
+        click.option("--provider", type=click.Choice(NAMES), default="offline", show_default=True,
+                     envvar="CONCIERGE_PROVIDER",
+                     help="Who chooses the tools: the offline planner (no network) or an LLM provider."),
+        click.option("--model", default=None, envvar="CONCIERGE_MODEL", help="The provider's model name."),
+        click.option("--base-url", default=None,
+                     help="The provider's API address: a proxy, or a local OpenAI-compatible server such as "
+                     "http://127.0.0.1:11434/v1 (with --provider openai-chat)."),
+    ]):
+        fn = option(fn)
+    return fn
 
 
 def open_pipeline(catalogs: tuple[str, ...], database: str | None, today: date | None) -> Pipeline:

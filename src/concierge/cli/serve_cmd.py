@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from concierge import passwords
-from concierge.agent.providers import NAMES
-from concierge.cli.options import database_option, open_pipeline, today_option
+from concierge.cli.options import database_option, open_pipeline, provider_options, today_option
 from concierge.errors import ConfigError
 
 
@@ -20,12 +19,7 @@ def register(main: click.Group) -> None:
 @click.option("--catalog", "catalogs", multiple=True, default=("farm", "pos"), show_default=True,
               help="farm, pos, or the path of a catalog YAML file (repeat for several).")
 @database_option
-@click.option("--provider", type=click.Choice(NAMES), default="offline", show_default=True,
-              envvar="CONCIERGE_PROVIDER",
-              help="Who chooses the tools: the offline planner (no network) or an LLM provider.")
-@click.option("--model", default=None, envvar="CONCIERGE_MODEL", help="The provider's model name.")
-@click.option("--base-url", default=None,
-              help="The provider's API address: a proxy, or a local OpenAI-compatible server.")
+@provider_options
 @today_option
 def serve(host: str, port: int, catalogs: tuple[str, ...], database: str | None, provider: str,
           model: str | None, base_url: str | None, today) -> None:
