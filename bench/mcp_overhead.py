@@ -46,9 +46,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
-from concierge import tokens
 from concierge.mcp.config import server_command
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import tokens
 
 TOOL = "get_sales"
 ARGS = {"code_customer": "0009", "date_sales_begin_str": "2025-05-05", "date_sales_end_str": "2025-05-11"}

@@ -35,8 +35,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from concierge.service import Pipeline
-from concierge.sqlbind import bind
+from concierge.pipeline.bind import bind
+from concierge.pipeline.pipeline import Pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scale_data  # noqa: E402
@@ -236,7 +236,7 @@ def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> Non
 
 
 def plan(pipeline: Pipeline, query: Query) -> list[str]:
-    from concierge import guard
+    from concierge.pipeline import guard
 
     tool = pipeline.tools[query.tool]
     decision = guard.check(pipeline.tools, query.tool, query.args(1), pipeline.guard_context(query.tool))

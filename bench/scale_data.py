@@ -37,8 +37,9 @@ import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from concierge import pos_import
-from concierge.demo import farm, pos
+from concierge.demo.farm import data as farm
+from concierge.demo.pos import csv_import as pos_import
+from concierge.demo.pos import data as pos
 from concierge.errors import DatabaseError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

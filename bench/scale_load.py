@@ -20,18 +20,20 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
-from concierge import pos_import, schema
-from concierge.db import Database
-from concierge.demo import create_state
+from concierge.demo.farm import tables as farm_tables
+from concierge.demo.pos import csv_import as pos_import
+from concierge.demo.pos import tables as pos_tables
+from concierge.storage.database import Database
+from concierge.storage.state import create_state
 
 FARM_CUSTOMER_COLUMNS = {"顧客コード": "code", "氏名": "name", "住所": "address", "電話番号": "phone",
                          "担当": "assigned_to"}
 FARM_SALES_COLUMNS = {"販売番号": "sales_number", "顧客コード": "customer_code", "販売日": "sale_date",
                       "商品": "products", "金額": "price"}
 LOADS = {  # demo -> (table, CSV name, columns) in load order
-    "farm": [(schema.farm_customers, "farm_customers", FARM_CUSTOMER_COLUMNS),
-             (schema.farm_sales, "farm_sales", FARM_SALES_COLUMNS)],
-    "pos": [(schema.pos_sales, "pos", pos_import.COLUMNS)],
+    "farm": [(farm_tables.farm_customers, "farm_customers", FARM_CUSTOMER_COLUMNS),
+             (farm_tables.farm_sales, "farm_sales", FARM_SALES_COLUMNS)],
+    "pos": [(pos_tables.pos_sales, "pos", pos_import.COLUMNS)],
 }
 _MARKER = sa.Table("bench_dataset", sa.MetaData(), sa.Column("demo", sa.String(10), primary_key=True),
                    sa.Column("rows", sa.BigInteger, nullable=False))
@@ -134,8 +136,8 @@ def _recreate_tables(url: str, demo: str) -> list[sa.Table]:
         with db.write() as conn:
             _MARKER.create(conn, checkfirst=True)
             conn.execute(_MARKER.delete().where(_MARKER.c.demo == demo))
-            schema.metadata.drop_all(conn, tables=list(reversed(tables)))
-            schema.metadata.create_all(conn, tables=tables)
+            tables[0].metadata.drop_all(conn, tables=list(reversed(tables)))
+            tables[0].metadata.create_all(conn, tables=tables)
             if db.is_sqlite:
                 for table in tables:
                     for index in table.indexes:

@@ -20,8 +20,8 @@ import pytest
 from pytest_postgresql.janitor import DatabaseJanitor
 
 from concierge import demo
-from concierge.db import Database
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage.database import Database
 
 FARM_TODAY = date(2025, 5, 15)
 POS_TODAY = date(2026, 8, 31)

@@ -1,9 +1,9 @@
-"""Tests for concierge.dates against spec/dates.md (today = 2025-05-15 unless stated)."""
+"""Tests for concierge.language.dates against spec/dates.md (today = 2025-05-15 unless stated)."""
 from datetime import date, timedelta
 
 import pytest
 
-from concierge.dates import DateMatch, DateRange, find_dates, normalise, resolve
+from concierge.language.dates import DateMatch, DateRange, find_dates, normalise, resolve
 
 TODAY = date(2025, 5, 15)  # Thursday, the clock of the spec table
 D = date.fromisoformat

@@ -10,7 +10,8 @@ Errors of the *system* raise, and all derive from `ConciergeError`::
 
     ConciergeError
      ├── CatalogError          a catalog file is broken (every problem listed)
-     ├── ConfigError           bad option, unknown user, unknown catalog
+     ├── ConfigError           bad option, bad settings, unknown catalog
+     │    └── UnknownUser      no user of that name
      ├── DatabaseError         database unreachable, timed out, or failed
      │    └── DataImportError  an import file has a bad row (line, column)
      └── ProviderError         an LLM provider failed (HTTP error, missing key)
@@ -55,6 +56,15 @@ class CatalogError(ConciergeError):
 
 class ConfigError(ConciergeError):
     pass
+
+
+class UnknownUser(ConfigError):
+    """No user of that name in the state database."""
+
+    def __init__(self, name: str, known: list[str]):
+        self.name, self.known = name, known
+        hint = f"users: {', '.join(known)}" if known else "there are no users yet"
+        super().__init__(f"unknown user {name!r}; {hint}; add one with `concierge user add NAME --role ROLE`")
 
 
 class DatabaseError(ConciergeError):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from agent_fakes import ScriptedProvider, WireServer
 
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 
 @pytest.fixture

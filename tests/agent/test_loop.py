@@ -6,11 +6,11 @@ import pytest
 import sqlalchemy as sa
 from agent_fakes import ScriptedProvider, answer, calls, last_results
 
-from concierge import schema
 from concierge.agent.loop import Agent
 from concierge.agent.protocol import ModelReply, Usage
+from concierge.demo.farm import tables as farm_tables
 from concierge.errors import ProviderError
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 pytestmark = pytest.mark.anyio
 
@@ -19,8 +19,8 @@ LAST_WEEK = {"date_sales_begin_str": "2025-05-05", "date_sales_end_str": "2025-0
 
 def sales_count(pipeline: Pipeline, code: str) -> int:
     with pipeline.db.read() as conn:
-        return conn.scalar(sa.select(sa.func.count()).select_from(schema.farm_sales)
-                           .where(schema.farm_sales.c.customer_code == code))
+        return conn.scalar(sa.select(sa.func.count()).select_from(farm_tables.farm_sales)
+                           .where(farm_tables.farm_sales.c.customer_code == code))
 
 
 async def test_parallel_calls_run_together_and_both_results_reach_the_model(farm, provider):

@@ -8,7 +8,7 @@ import pytest
 
 from concierge.agent.prompts import dynamic_context, language, system_prompt
 from concierge.agent.protocol import Message, ToolCall
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import pytest
 
 from concierge.agent.protocol import Message, ToolCall
 from concierge.agent.store import ConversationStore
-from concierge.db import Database
-from concierge.demo import create_state
+from concierge.storage.database import Database
+from concierge.storage.state import create_state
 
 TURN = [
     Message("user", text="佐藤さんの顧客コードを教えて。"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from concierge.access import Denied, Permitted, User, decide
 from concierge.catalog.loader import load_catalogs
+from concierge.pipeline.access import Denied, Permitted, User, decide
 
 CATALOGS = {c.name: c for c in load_catalogs(["farm", "pos"])}
 USERS = {

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from concierge.demo import farm, pos
+from concierge.demo.farm import data as farm
+from concierge.demo.pos import data as pos
 
 WEEK = {"cur_start": "2026-08-24", "cur_end": "2026-08-30", "prev_start": "2026-08-17", "prev_end": "2026-08-23"}
 

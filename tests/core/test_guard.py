@@ -8,7 +8,7 @@ import pytest
 
 from concierge.catalog.loader import load_catalogs
 from concierge.errors import Refusal
-from concierge.guard import Accepted, GuardContext, Refused, check
+from concierge.pipeline.guard import Accepted, GuardContext, Refused, check
 
 CATALOGS = load_catalogs(["farm", "pos"])
 TOOLS = {n: t for c in CATALOGS for n, t in c.tools.items()}

@@ -6,10 +6,10 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from concierge import audit
 from concierge.catalog.loader import parse_catalog
 from concierge.errors import DatabaseError
-from concierge.service import Pipeline
+from concierge.pipeline import audit
+from concierge.pipeline.pipeline import Pipeline
 
 INJECTIONS = [
     "0001' OR '1'='1",

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from concierge import pos_import
-from concierge.db import Database
-from concierge.demo import create_state, pos
+from concierge.demo.pos import csv_import as pos_import
+from concierge.demo.pos import data as pos
 from concierge.errors import DataImportError
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage.database import Database
+from concierge.storage.state import create_state
 
 WEEK = {"cur_start": "2026-08-24", "cur_end": "2026-08-30", "prev_start": "2026-08-17", "prev_end": "2026-08-23"}
 

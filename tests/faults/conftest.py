@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from concierge import demo
-from concierge.db import Database
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage.database import Database
 
 
 @pytest.fixture

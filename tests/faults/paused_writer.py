@@ -15,7 +15,7 @@ import time
 
 from sqlalchemy import event
 
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 
 def main() -> None:

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from concierge import guard
 from concierge.errors import Refusal
-from concierge.result import ToolResult
+from concierge.pipeline import guard
+from concierge.pipeline.result import ToolResult
 
 USERS = ("admin", "tanaka", "suzuki", "pos_analyst")
 # Refused before any SQL: by the guard or the permission check.

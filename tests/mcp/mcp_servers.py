@@ -22,9 +22,9 @@ import httpx2
 import pytest
 from mcp import StdioServerParameters
 
-from concierge import tokens
 from concierge.mcp.config import server_command
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import tokens
 
 INTEROP = Path(__file__).resolve().parent / "interop"
 ALL_CATALOGS = ["--catalog", "farm", "--catalog", "pos"]

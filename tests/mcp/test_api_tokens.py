@@ -6,10 +6,11 @@ import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
 
-from concierge import schema, tokens
 from concierge.cli import main
-from concierge.db import Database
 from concierge.errors import ConfigError
+from concierge.storage import state as schema
+from concierge.storage import tokens
+from concierge.storage.database import Database
 
 
 def stored(pipeline) -> list[dict]:

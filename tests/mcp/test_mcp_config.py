@@ -14,7 +14,7 @@ from mcp import Client, StdioServerParameters
 from concierge.catalog.loader import resolve_path
 from concierge.cli import main
 from concierge.mcp.config import TOKEN_VARIABLE
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 
 def config(*args: str):

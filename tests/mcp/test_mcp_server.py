@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from concierge import schema
+from concierge.demo.farm import tables as farm_tables
 from concierge.mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
@@ -23,8 +23,8 @@ def client(pipeline, user: str) -> Client:
 
 def sales_with(pipeline, products: str) -> int:
     with pipeline.db.read() as conn:
-        query = sa.select(sa.func.count()).select_from(schema.farm_sales).where(
-            schema.farm_sales.c.products == products)
+        query = sa.select(sa.func.count()).select_from(farm_tables.farm_sales).where(
+            farm_tables.farm_sales.c.products == products)
         return conn.scalar(query)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from planner_helpers import TODAY, Planning
 
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 
 @pytest.fixture(scope="session")

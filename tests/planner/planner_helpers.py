@@ -7,11 +7,11 @@ from typing import Any
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import progress
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.plan import Context, Memory, build
 from concierge.planner.text import normalise
-from concierge.service import Pipeline
 
 TODAY = {"farm": date(2025, 5, 15), "pos": date(2026, 8, 31)}
 

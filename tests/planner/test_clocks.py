@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 from planner_helpers import offline_agent
 
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 
 def test_each_request_resolves_dates_on_its_catalogs_clock(tmp_path):

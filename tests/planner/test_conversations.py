@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 from planner_helpers import converse, offline_agent, open_demo
 
-from concierge import schema
+from concierge.demo.farm import tables as farm_tables
 
 pytestmark = pytest.mark.anyio
 
@@ -77,8 +77,8 @@ async def test_a_write_is_confirmed_then_read_back_in_the_same_message(sqlite_ur
 
 def _sales_of(pipeline, code: str) -> int:
     with pipeline.db.read() as conn:
-        return conn.scalar(sa.select(sa.func.count()).select_from(schema.farm_sales)
-                           .where(schema.farm_sales.c.customer_code == code))
+        return conn.scalar(sa.select(sa.func.count()).select_from(farm_tables.farm_sales)
+                           .where(farm_tables.farm_sales.c.customer_code == code))
 
 
 async def test_a_conditional_write_runs_only_when_the_check_holds(sqlite_url):

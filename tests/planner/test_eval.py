@@ -12,7 +12,7 @@ import anyio
 import pytest
 from click.testing import CliRunner
 
-from concierge import eval as evaluation
+from concierge import evaluation as evaluation
 from concierge.cli import main
 
 HERE = Path(__file__).resolve().parent

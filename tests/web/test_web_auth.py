@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from web_fakes import PASSWORDS, sign_in
 
-from concierge import passwords
+from concierge.storage import passwords
 from concierge.web.auth import COOKIE
 
 API_ROUTES = [

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from web_fakes import Served, concierge_serve, farm_sales
 
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -14,10 +14,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from web_fakes import PASSWORDS, farm_sales, live
 
-from concierge import tokens
 from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall
-from concierge.db import Database
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import tokens
+from concierge.storage.database import Database
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
 

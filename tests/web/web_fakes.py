@@ -19,8 +19,9 @@ import sqlalchemy as sa
 import uvicorn
 from starlette.testclient import TestClient
 
-from concierge import passwords, schema
-from concierge.service import Pipeline
+from concierge.demo.farm import tables as farm_tables
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import passwords
 from concierge.web import create_app
 
 SECRET = b"web-test-secret"
@@ -147,5 +148,5 @@ def events(response) -> list[tuple[str, dict]]:
 
 def farm_sales(pipeline: Pipeline, customer: str) -> list[dict]:
     with pipeline.db.read() as conn:
-        rows = conn.execute(sa.select(schema.farm_sales).where(schema.farm_sales.c.customer_code == customer))
+        rows = conn.execute(sa.select(farm_tables.farm_sales).where(farm_tables.farm_sales.c.customer_code == customer))
         return [dict(r) for r in rows.mappings()]

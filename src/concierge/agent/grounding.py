@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
-from concierge.dates import find_dates
+from concierge.language.dates import find_dates
 
 MAX_RANGE_DAYS = 400
 

@@ -28,15 +28,15 @@ from typing import Any
 
 import anyio
 
-from concierge.access import User
 from concierge.agent import grounding, prompts
 from concierge.agent.pricing import cost_usd
 from concierge.agent.protocol import Message, ModelRequest, Provider, ToolCall, ToolSpec
 from concierge.agent.store import ConversationStore, new_session_id
 from concierge.agent.turn import CallRecord, Lang, PendingAction, Timings, Turn, TurnUsage
-from concierge.result import ToolResult
-from concierge.service import Pipeline
-from concierge.tool_schema import input_schema
+from concierge.pipeline.access import User
+from concierge.pipeline.pipeline import Pipeline
+from concierge.pipeline.result import ToolResult
+from concierge.pipeline.tool_schema import input_schema
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
 

@@ -15,13 +15,13 @@ import re
 from datetime import date
 from typing import Any
 
-from concierge.access import User
 from concierge.agent.protocol import Message
 from concierge.agent.turn import Lang
 from concierge.catalog.model import Tool
-from concierge.dates import resolve
-from concierge.guard import date_range, valid_values
-from concierge.service import Pipeline
+from concierge.language.dates import resolve
+from concierge.pipeline.access import User
+from concierge.pipeline.guard import date_range, valid_values
+from concierge.pipeline.pipeline import Pipeline
 
 MAX_ENUM_VALUES = 60
 FOCUS_CALLS = 3

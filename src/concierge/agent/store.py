@@ -17,9 +17,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge import schema
 from concierge.agent.protocol import Message, ToolCall
-from concierge.db import Database
+from concierge.storage import state as schema
+from concierge.storage.database import Database
 
 TITLE_CHARS = 80
 

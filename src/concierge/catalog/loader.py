@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from importlib import resources
 from pathlib import Path
 
 import yaml
@@ -25,8 +24,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.errors import CatalogError, CatalogProblem
-
-BUILTIN = ("farm", "pos")
+from concierge.plugins import demos
 
 
 @dataclass(frozen=True)
@@ -64,12 +62,14 @@ _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 
 
 def resolve_path(ref: str) -> Path:
-    """`farm`/`pos` name a built-in catalog; anything else is a path."""
-    if ref in BUILTIN:
-        return Path(str(resources.files("concierge.catalog") / f"{ref}.yaml"))
+    """A demo's name (`concierge.plugins`) names its catalog; anything else is a path."""
+    known = demos()
+    if ref in known:
+        return known[ref].catalog
     path = Path(ref)
     if not path.exists():
-        raise CatalogError([CatalogProblem(ref, "(file)", f"no such catalog; built-in: {', '.join(BUILTIN)}")])
+        names = ", ".join(known) or "none"
+        raise CatalogError([CatalogProblem(ref, "(file)", f"no such catalog file; demo catalogs by name: {names}")])
     return path
 
 

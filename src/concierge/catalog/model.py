@@ -214,7 +214,7 @@ class Role(Strict):
 class CatalogFile(Strict):
     catalog: str = Field(pattern=NAME_PATTERN)
     description: Text
-    demo: Literal["farm", "pos"] | None = None
+    demo: str | None = None  # the name of the demo plug-in whose tables this catalog reads
     demo_today: str | None = None
     roles: dict[str, Role]
     tools: dict[str, Tool]

@@ -6,11 +6,10 @@ import json
 
 import click
 
-from concierge import audit as audit_log
-from concierge.cli.options import database_option, json_option
+from concierge.cli.options import database_option, json_option, prepare_state
 from concierge.cli.render import table
-from concierge.db import Database
-from concierge.demo import create_state
+from concierge.pipeline import audit as audit_log
+from concierge.storage.database import Database
 
 
 def register(main: click.Group) -> None:
@@ -25,7 +24,7 @@ def audit(limit: int, database: str | None, as_json: bool) -> None:
     """Show the latest tool calls: time, user, tool, arguments, decision, result id, rows, ms."""
     db = Database(database)
     try:
-        create_state(db)
+        prepare_state(db)
         entries = audit_log.latest(db, limit)
     finally:
         db.dispose()

@@ -13,7 +13,7 @@ import sys
 import anyio
 import click
 
-from concierge import eval as evaluation
+from concierge import evaluation as evaluation
 from concierge.cli.options import json_option, provider_options
 
 

@@ -133,13 +133,13 @@ def token() -> None:
 @database_option
 def token_create(user_name: str, label: str | None, database: str | None) -> None:
     """Create a token for --user and print it. Only its hash is stored: it cannot be shown again."""
-    from concierge import tokens
-    from concierge.db import Database
-    from concierge.demo import create_state
+    from concierge.cli.options import prepare_state
+    from concierge.storage import tokens
+    from concierge.storage.database import Database
 
     db = Database(database)
     try:
-        create_state(db)
+        prepare_state(db)
         click.echo(tokens.create(db, user_name, label=label))
     finally:
         db.dispose()

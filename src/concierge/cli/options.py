@@ -6,8 +6,12 @@ from datetime import date
 
 import click
 
+from concierge import demo
 from concierge.agent.providers import NAMES
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
+from concierge.plugins import demos
+from concierge.storage.database import Database
+from concierge.storage.state import create_state
 
 
 def _parse_date(_ctx, _param, value: str | None) -> date | None:
@@ -55,3 +59,11 @@ def provider_options(fn):
 
 def open_pipeline(catalogs: tuple[str, ...], database: str | None, today: date | None) -> Pipeline:
     return Pipeline.open(list(catalogs), database, today=today)
+
+
+def prepare_state(db: Database, catalogs: tuple[str, ...] | None = None) -> None:
+    """concierge's own tables, and the users of the demo catalogs among `catalogs` (default: every demo)."""
+    create_state(db)
+    refs = catalogs if catalogs is not None else tuple(demos())
+    for name in (ref for ref in refs if ref in demos()):
+        demo.add_users(db, demos()[name])

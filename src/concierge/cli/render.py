@@ -7,7 +7,7 @@ import unicodedata
 
 import click
 
-from concierge.result import ToolResult
+from concierge.pipeline.result import ToolResult
 
 
 def width(text: str) -> int:

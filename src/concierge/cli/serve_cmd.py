@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from concierge import passwords
 from concierge.cli.options import database_option, open_pipeline, provider_options, today_option
 from concierge.errors import ConfigError
+from concierge.storage import passwords
 
 
 def register(main: click.Group) -> None:
@@ -37,7 +37,7 @@ def serve(host: str, port: int, catalogs: tuple[str, ...], database: str | None,
 
     pipeline = open_pipeline(catalogs, database, today)
     try:
-        new = passwords.generate_demo_passwords(pipeline.db)
+        new = passwords.generate_passwords(pipeline.db, pipeline.demo_users())
         if new:
             click.echo(passwords.describe(new))
         app = create_app(pipeline, provider, model=model, base_url=base_url, host=host)

@@ -7,11 +7,11 @@ import sys
 import click
 import sqlalchemy as sa
 
-from concierge import passwords, schema
-from concierge.cli.options import database_option
+from concierge.cli.options import database_option, prepare_state
 from concierge.cli.render import table
-from concierge.db import Database
-from concierge.demo import create_state
+from concierge.storage import passwords
+from concierge.storage import state as schema
+from concierge.storage.database import Database
 
 
 def register(main: click.Group) -> None:
@@ -35,7 +35,7 @@ def set_password(name: str, password_stdin: bool, database: str | None) -> None:
         password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
     db = Database(database)
     try:
-        create_state(db)
+        prepare_state(db)
         passwords.set_password(db, name, password)
     finally:
         db.dispose()
@@ -48,7 +48,7 @@ def list_users(database: str | None) -> None:
     """List the users: name, role, display name, and whether they can sign in."""
     db = Database(database)
     try:
-        create_state(db)
+        prepare_state(db)
         with db.read() as conn:
             rows = conn.execute(sa.select(schema.users).order_by(schema.users.c.name)).mappings().all()
     finally:

@@ -17,8 +17,9 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from concierge.catalog.loader import BUILTIN, resolve_path
-from concierge.db import ENV_DATABASE, default_url, normalise_url
+from concierge.catalog.loader import resolve_path
+from concierge.plugins import demos
+from concierge.storage.database import ENV_DATABASE, default_url, normalise_url
 
 INSPECTOR = "@modelcontextprotocol/inspector"
 TOKEN_VARIABLE = "CONCIERGE_TOKEN"
@@ -35,7 +36,7 @@ def server_command() -> list[str]:
 def server_args(catalogs: Sequence[str], user: str, today: date | None = None) -> list[str]:
     args = ["mcp"]
     for ref in catalogs:
-        args += ["--catalog", ref if ref in BUILTIN else str(resolve_path(ref).absolute())]
+        args += ["--catalog", ref if ref in demos() else str(resolve_path(ref).absolute())]
     args += ["--user", user]
     if today:
         args += ["--today", today.isoformat()]

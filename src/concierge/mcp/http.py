@@ -1,7 +1,7 @@
 """MCP over streamable HTTP: one long-lived server, many users, one connection pool.
 
 Every request must carry ``Authorization: Bearer <token>`` (see
-`concierge.tokens`); the token's user is the user of every call in it, so
+`concierge.storage.tokens`); the token's user is the user of every call in it, so
 row scope and write permission follow the token. A request without a valid
 token gets 401 before the MCP layer reads it. Only on a loopback address may
 the server run without tokens, with every call acting as one named user.
@@ -33,13 +33,13 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from concierge import tokens
-from concierge.access import User
-from concierge.db import Database
 from concierge.errors import ConfigError
 from concierge.mcp.server import build_server
 from concierge.mcp.stdio import MAX_FRAME_BYTES
-from concierge.service import Pipeline
+from concierge.pipeline.access import User
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import tokens
+from concierge.storage.database import Database
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")

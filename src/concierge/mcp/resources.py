@@ -11,10 +11,10 @@ from typing import Any
 
 import mcp_types as types
 
-from concierge.access import User
 from concierge.catalog.model import Param, Tool
-from concierge.guard import GuardContext, date_range, valid_values
-from concierge.service import Pipeline
+from concierge.pipeline.access import User
+from concierge.pipeline.guard import GuardContext, date_range, valid_values
+from concierge.pipeline.pipeline import Pipeline
 
 CATALOG_URI = "concierge://catalog/"
 TOOL_URI = "concierge://tool/"

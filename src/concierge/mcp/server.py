@@ -25,11 +25,11 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
-from concierge.access import User
 from concierge.errors import ConciergeError
 from concierge.mcp import resources
 from concierge.mcp.tools import call_result, confirmation_note, declaration, split_confirmation
-from concierge.service import Pipeline
+from concierge.pipeline.access import User
+from concierge.pipeline.pipeline import Pipeline
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from typing import Any
 import mcp_types as types
 
 from concierge.catalog.model import Tool
-from concierge.guard import GuardContext
-from concierge.result import ToolResult
-from concierge.tool_schema import input_schema
+from concierge.pipeline.guard import GuardContext
+from concierge.pipeline.result import ToolResult
+from concierge.pipeline.tool_schema import input_schema
 
 CONFIRMATION_ARG = "confirmation_token"
 

@@ -14,11 +14,11 @@ from collections import OrderedDict
 
 from concierge.agent.prompts import language
 from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall
+from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, progress
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.plan import Context, Plan, build
 from concierge.planner.text import normalise
-from concierge.service import Pipeline
 
 __all__ = ["Planner"]
 

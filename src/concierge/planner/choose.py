@@ -32,7 +32,7 @@ from concierge.catalog.model import (
     NameExtract,
     Tool,
 )
-from concierge.dates import normalise
+from concierge.language.dates import normalise
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import fold

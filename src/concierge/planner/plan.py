@@ -29,7 +29,7 @@ from concierge.catalog.model import (
     Param,
     Tool,
 )
-from concierge.dates import DateRange, find_dates, resolve
+from concierge.language.dates import DateRange, find_dates, resolve
 from concierge.planner.choose import choose, keyword_parts, keyword_tools, refusal
 from concierge.planner.conditions import Condition
 from concierge.planner.lexicon import Lexicon

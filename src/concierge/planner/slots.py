@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from concierge.dates import DateMatch, find_dates
+from concierge.language.dates import DateMatch, find_dates
 from concierge.planner.lexicon import PRONOUNS, Lexicon
 from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, Hit, fold, mask, number, overlaps
 

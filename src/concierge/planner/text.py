@@ -2,7 +2,7 @@
 
 Every position the planner keeps refers to the `normalise`d text (NFKC: full-width
 digits and letters become ASCII, half-width katakana become full-width), so the
-spans of `concierge.dates` and of the planner's own matches line up. `fold` keeps
+spans of `concierge.language.dates` and of the planner's own matches line up. `fold` keeps
 those positions (one character in, one out) while lower-casing and turning
 katakana into hiragana, so プリン and ぷりん, Top and top compare equal.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from concierge.dates import normalise
+from concierge.language.dates import normalise
 
 __all__ = ["EN_NUMBER", "NUMBER_WORD", "Hit", "Phrases", "fold", "mask", "normalise", "number", "overlaps"]
 

@@ -13,13 +13,13 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 
-from concierge.access import User
 from concierge.agent.loop import Agent
 from concierge.agent.protocol import Provider
 from concierge.agent.providers import make_provider
 from concierge.agent.store import ConversationStore
 from concierge.mcp.http import build_http
-from concierge.service import Pipeline
+from concierge.pipeline.access import User
+from concierge.pipeline.pipeline import Pipeline
 from concierge.web import auth, chat
 
 STATIC = Path(__file__).parent / "static"

@@ -34,10 +34,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import event
 
-from concierge import passwords
-from concierge.access import User
-from concierge.db import Database
 from concierge.errors import ConfigError
+from concierge.pipeline.access import User
+from concierge.storage import passwords
+from concierge.storage.database import Database
 
 COOKIE = "concierge_session"
 MAX_AGE_S = 7 * 24 * 3600

@@ -22,10 +22,10 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field, StringConstraints
 from starlette.responses import StreamingResponse
 
-from concierge.access import User
 from concierge.agent.loop import EventHandler
 from concierge.agent.turn import Turn
 from concierge.errors import ConciergeError
+from concierge.pipeline.access import User
 from concierge.web import history
 from concierge.web.auth import SignedIn
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from concierge.agent.protocol import Provider
 from concierge.agent.providers.wire import api_key
 from concierge.errors import ConfigError, ProviderError
-from concierge.service import Pipeline
+from concierge.pipeline.pipeline import Pipeline
 
 NO_KEY = "not-needed"  # local OpenAI-compatible servers accept any key
 

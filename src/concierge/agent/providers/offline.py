@@ -8,8 +8,8 @@ for tool calls, which the loop runs through the pipeline.
 from __future__ import annotations
 
 from concierge.agent.protocol import ModelReply, ModelRequest
+from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import Planner
-from concierge.service import Pipeline
 
 
 class OfflineProvider:

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
-from concierge import schema
-from concierge.db import Database
+from concierge.demo.pos import tables
 from concierge.errors import DataImportError
+from concierge.storage.database import Database
 
 COLUMNS = {  # CSV header -> column of pos_sales
     "日付": "sale_date",
@@ -86,10 +86,10 @@ def _cell(file: str, line: int, header: str, raw: str):
 
 def load(db: Database, path: Path) -> int:
     rows = read_csv(path)
-    table = schema.pos_sales
+    table = tables.pos_sales
     days = {(r["store"], r["sale_date"]) for r in rows}
     with db.write() as conn:
-        schema.metadata.create_all(conn, tables=[table])
+        tables.metadata.create_all(conn, tables=[table])
         for store, day in days:
             conn.execute(table.delete().where(table.c.store == store, table.c.sale_date == day))
         if rows:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from concierge.catalog.model import Param, Tool
-from concierge.guard import GuardContext, date_range, valid_values
+from concierge.pipeline.guard import GuardContext, date_range, valid_values
 
 
 def input_schema(tool: Tool, ctx: GuardContext, *, lang: str = "en") -> dict[str, Any]:

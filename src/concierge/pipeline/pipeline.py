@@ -16,17 +16,17 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge import access, audit, confirm, guard, schema
-from concierge.access import User
+from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
 from concierge.catalog.model import Tool
-from concierge.db import Database
-from concierge.demo import create_state
-from concierge.demo import install as install_demo
-from concierge.demo import is_installed as demo_installed
 from concierge.errors import ConciergeError, ConfigError, Refusal
-from concierge.result import ToolResult, new_result_id, plain, plain_args, shape
-from concierge.sqlbind import bind
+from concierge.pipeline import access, audit, confirm, guard
+from concierge.pipeline.access import User
+from concierge.pipeline.bind import bind
+from concierge.pipeline.result import ToolResult, new_result_id, plain, plain_args, shape
+from concierge.storage import state as schema
+from concierge.storage.database import Database
+from concierge.storage.state import create_state
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
@@ -65,14 +65,23 @@ class Pipeline:
         db = Database(database)
         create_state(db)
         for cat in catalogs:
-            if cat.spec.demo and not demo_installed(db, cat.spec.demo):
+            if not cat.spec.demo:
+                continue
+            if not demo.is_installed(db, cat.spec.demo):
                 if not db.is_sqlite:
                     raise ConfigError(
                         f"the {cat.spec.demo} demo tables are missing in {db}; "
                         f"run: concierge db init --catalog {cat.spec.demo} --database URL"
                     )
-                install_demo(db, cat.spec.demo)
+                demo.install(db, cat.spec.demo)
+            else:
+                demo.add_users(db, demo.demo(cat.spec.demo))
         return cls(catalogs, db, today=today)
+
+    def demo_users(self) -> list[str]:
+        """The names of the users that the loaded demo catalogs bring (admin, tanaka, ...)."""
+        names = [u.name for c in self.catalogs if c.spec.demo for u in demo.demo(c.spec.demo).users]
+        return list(dict.fromkeys(names))
 
     def close(self) -> None:
         self.db.dispose()

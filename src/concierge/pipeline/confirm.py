@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge import schema
+from concierge.storage import state as schema
 
 TOKEN_TTL = timedelta(hours=1)
 

@@ -14,10 +14,9 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from concierge import schema
-from concierge.db import Database
-from concierge.demo import DEMO_USERS
 from concierge.errors import ConfigError
+from concierge.storage import state as schema
+from concierge.storage.database import Database
 
 MIN_LENGTH = 8
 # Generated passwords avoid characters that are easy to misread (0/O, 1/l/I) or to mistype.
@@ -68,9 +67,9 @@ def set_password(db: Database, name: str, password: str) -> None:
             raise ConfigError(f"unknown user {name!r}; users: {known}")
 
 
-def generate_demo_passwords(db: Database) -> dict[str, str]:
-    """Give every demo user without a password a new one; returns them (to print once) by user name."""
-    demo_names = [name for name, _role, _display in DEMO_USERS]
+def generate_passwords(db: Database, names: list[str]) -> dict[str, str]:
+    """Give each of these users who has no password a new one; returns them (to print once) by user name."""
+    demo_names = list(names)
     table = schema.users
     with db.write() as conn:
         missing = list(conn.scalars(

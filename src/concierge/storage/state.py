@@ -1,9 +1,8 @@
-"""Tables: the two demo businesses, and concierge's own state.
+"""concierge's own tables: users, audit, confirmations, API tokens, conversations.
 
-The demo tables are what the demo catalogs' SQL reads and writes; a company's
-own catalog reads its own tables. The state tables (users, audit,
-confirmations, API tokens, conversations) live beside the data in the same
-database so that one URL is one deployment.
+They may live beside the business data (one URL, one deployment: the embedded default) or in a
+database of their own (`state_database`), so that concierge can read a company's data through a
+read-only role. Their layout is versioned by the Alembic migrations in `storage/migrations`.
 """
 
 from __future__ import annotations
@@ -12,49 +11,6 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
-# --- demo: farm -------------------------------------------------------------
-farm_customers = sa.Table(
-    "farm_customers",
-    metadata,
-    sa.Column("code", sa.String(4), primary_key=True),
-    sa.Column("name", sa.String(100), nullable=False),
-    sa.Column("address", sa.String(200), nullable=False),
-    sa.Column("phone", sa.String(20), nullable=False),
-    sa.Column("assigned_to", sa.String(50), nullable=True),
-)
-
-farm_sales = sa.Table(
-    "farm_sales",
-    metadata,
-    sa.Column("sales_number", sa.String(64), primary_key=True),
-    sa.Column("customer_code", sa.String(4), sa.ForeignKey("farm_customers.code"), nullable=False),
-    sa.Column("sale_date", sa.Date, nullable=False),
-    sa.Column("products", sa.String(200), nullable=False),
-    sa.Column("price", sa.Integer, nullable=False),
-    sa.Index("ix_farm_sales_customer_date", "customer_code", "sale_date"),
-)
-
-# --- demo: pos ----------------------------------------------------------------
-pos_sales = sa.Table(
-    "pos_sales",
-    metadata,
-    sa.Column("store", sa.String(50), primary_key=True),
-    sa.Column("sale_date", sa.Date, primary_key=True),
-    sa.Column("product", sa.String(100), primary_key=True),
-    sa.Column("category", sa.String(50), nullable=False),
-    sa.Column("unit_price", sa.Integer, nullable=False),
-    sa.Column("quantity", sa.Integer, nullable=False),
-    sa.Column("amount", sa.Integer, nullable=False),
-    sa.Index("ix_pos_sales_date_product", "sale_date", "product"),
-    # The guard's valid values (SELECT DISTINCT category / product): SQLite reads them from these
-    # indexes in a few steps instead of scanning every row (seconds at 10^7 rows).
-    sa.Index("ix_pos_sales_category", "category"),
-    sa.Index("ix_pos_sales_product", "product"),
-)
-
-DEMO_TABLES = {"farm": [farm_customers, farm_sales], "pos": [pos_sales]}
-
-# --- concierge state ---------------------------------------------------------
 users = sa.Table(
     "concierge_users",
     metadata,
@@ -128,3 +84,9 @@ conversation_messages = sa.Table(
 )
 
 STATE_TABLES += [conversations, conversation_messages]
+
+
+def create_state(db) -> None:
+    """Create concierge's own tables where missing."""
+    with db.write() as conn:
+        metadata.create_all(conn)

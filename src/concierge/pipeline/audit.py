@@ -9,9 +9,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge import schema
-from concierge.db import Database
 from concierge.errors import DatabaseError
+from concierge.storage import state as schema
+from concierge.storage.database import Database
 
 log = logging.getLogger(__name__)
 _INSERT = schema.audit.insert()  # built once, so its compiled form is found without keying a new statement

@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from concierge import schema
-from concierge.db import Database
 from concierge.errors import ConfigError
+from concierge.storage import state as schema
+from concierge.storage.database import Database
 
 PREFIX = "ct_"
 

@@ -25,14 +25,14 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from concierge.access import User
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
 from concierge.agent.turn import CallRecord
 from concierge.catalog.loader import Catalog
-from concierge.db import Database
 from concierge.errors import ConfigError, DatabaseError, ProviderError
-from concierge.service import Pipeline
+from concierge.pipeline.access import User
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage.database import Database
 
 DOMAINS = ("farm", "pos")
 MAX_CONFIRMATIONS = 5  # writes confirmed in one turn, at most (a model could keep asking)

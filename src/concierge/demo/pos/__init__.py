@@ -1,0 +1,20 @@
+"""The POS demo: store D店's daily sales, 20 products x 62 days (docs/demo-data.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from concierge.demo.pos import data, tables
+from concierge.plugins import Demo, DemoUser
+
+DEMO = Demo(
+    name="pos",
+    catalog=Path(__file__).with_name("catalog.yaml"),
+    metadata=tables.metadata,
+    tables=tuple(tables.TABLES),
+    generate=lambda: {"pos_sales": data.rows()},
+    users=(
+        DemoUser("admin", "admin", "管理者"),
+        DemoUser("pos_analyst", "analyst", "POSアナリスト"),
+    ),
+)

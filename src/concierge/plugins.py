@@ -1,0 +1,56 @@
+"""Demo businesses as plug-ins: a name, a catalog, tables, a data generator and users.
+
+The core names no demo. A demo is a package that exposes a `Demo` and registers it under the
+``concierge.demos`` entry-point group (the two shipped demos do so in pyproject.toml); a third
+party can ship one the same way. `concierge --catalog NAME` finds a demo's catalog by its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from concierge.errors import ConfigError
+
+ENTRY_POINT_GROUP = "concierge.demos"
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    name: str
+    role: str
+    display_name: str
+
+
+@dataclass(frozen=True)
+class Demo:
+    name: str
+    catalog: Path  # its catalog YAML (which also declares the demo's clock, `demo_today`)
+    metadata: sa.MetaData
+    tables: tuple[sa.Table, ...]  # in creation order: a table comes after those it references
+    generate: Callable[[], dict[str, list[dict]]]  # table name -> rows
+    users: tuple[DemoUser, ...]
+
+
+@cache
+def demos() -> dict[str, Demo]:
+    """Every installed demo by name."""
+    found: dict[str, Demo] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        demo = point.load()
+        if not isinstance(demo, Demo):
+            raise ConfigError(f"entry point {point.value} in {ENTRY_POINT_GROUP} is not a concierge.plugins.Demo")
+        found[demo.name] = demo
+    return dict(sorted(found.items()))
+
+
+def demo(name: str) -> Demo:
+    known = demos()
+    if name not in known:
+        raise ConfigError(f"no demo named {name!r}; installed demos: {', '.join(known) or 'none'}")
+    return known[name]
