@@ -218,3 +218,6 @@ class CatalogFile(Strict):
     demo_today: str | None = None
     roles: dict[str, Role]
     tools: dict[str, Tool]
+    # Keys (tools.NAME.description, tools.NAME.params.P.description, tools.NAME.intents ...) whose text
+    # `concierge init` drafted and a person has not reviewed yet: `concierge catalog check` lists them.
+    review: list[str] = Field(default_factory=list)
