@@ -25,7 +25,6 @@ from concierge.storage.database import Database
 
 FARM_TODAY = date(2025, 5, 15)
 POS_TODAY = date(2026, 8, 31)
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 @pytest.fixture(autouse=True)

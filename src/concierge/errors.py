@@ -13,7 +13,8 @@ Errors of the *system* raise, and all derive from `ConciergeError`::
      ├── ConfigError           bad option, bad settings, unknown catalog
      │    └── UnknownUser      no user of that name
      ├── DatabaseError         database unreachable, timed out, or failed
-     │    └── DataImportError  an import file has a bad row (line, column)
+     │    ├── DataImportError  an import file has a bad row (line, column)
+     │    └── StateSchemaError concierge's own tables are behind or ahead of this version
      └── ProviderError         an LLM provider failed (HTTP error, missing key)
 """
 
@@ -77,5 +78,15 @@ class DataImportError(DatabaseError):
         super().__init__(f"{file}: line {line}, column {column}: {message}; nothing was loaded")
 
 
+class StateSchemaError(DatabaseError):
+    """The state tables are at another revision than this concierge's; the message names the command to run."""
+
+
 class ProviderError(ConciergeError):
-    pass
+    """An LLM provider failed. `retryable` says whether the same request may succeed later
+    (rate limit, overload, a dropped connection) or needs a change first (a refused key, a bad model)."""
+
+    def __init__(self, message: str, *, provider: str | None = None, status: int | None = None,
+                 retryable: bool = False):
+        self.provider, self.status, self.retryable = provider, status, retryable
+        super().__init__(message)

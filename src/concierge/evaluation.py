@@ -1,4 +1,4 @@
-"""Replaying conversation cases and scoring them, as ../shared/bench/FORMAT.md defines.
+"""Replaying conversation cases and scoring them, as docs/eval-format.md defines.
 
 Each case runs on a fresh copy of its demo database (a temporary SQLite file), with the
 case's clock and user, through the real agent loop and the chosen provider. A write
@@ -247,7 +247,7 @@ async def run_case(case: dict[str, Any], databases: _Databases, provider: str, m
                    base_url: str | None) -> CaseScore:
     pipeline = Pipeline(*databases.fresh(case["domain"]), today=date.fromisoformat(case["today"]))
     try:
-        chooser = make_provider(provider, pipeline, model, base_url)
+        chooser = make_provider(provider, model=model, base_url=base_url, pipeline=pipeline)
         user = pipeline.user(case.get("user", "admin"))
         score = CaseScore(case["id"], passed=True)
         try:
@@ -255,8 +255,7 @@ async def run_case(case: dict[str, Any], databases: _Databases, provider: str, m
         except (ProviderError, DatabaseError) as err:  # this case fails; the others still run
             score.passed, score.error = False, f"turn {len(score.turns) + 1}: {err}"
         finally:
-            if hasattr(chooser, "aclose"):
-                await chooser.aclose()
+            await chooser.aclose()
         return score
     finally:
         pipeline.close()

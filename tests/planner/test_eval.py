@@ -16,8 +16,7 @@ from concierge import evaluation as evaluation
 from concierge.cli import main
 
 HERE = Path(__file__).resolve().parent
-SHARED_CASES = HERE.parents[2] / "shared" / "bench" / "planner_dev.jsonl"
-CASES = SHARED_CASES if SHARED_CASES.exists() else HERE / "cases.jsonl"
+CASES = HERE / "dev_cases.jsonl"  # a copy of the published dev cases (FORMAT: docs/eval-format.md)
 
 
 def call(tool: str, **args) -> dict:

@@ -210,14 +210,12 @@ def test_of_two_tools_named_in_one_phrase_the_one_the_request_can_fill_is_chosen
 
 def _first_turns() -> list[tuple[str, str, str]]:
     here = Path(__file__).resolve().parent
-    shared = here.parents[2] / "shared" / "bench" / "planner_dev.jsonl"
     out = []
-    for path in (shared, here / "cases.jsonl"):
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                case = json.loads(line)
-                if "user" not in case:
-                    out.append((case["domain"], case["today"], case["turns"][0]["say"]))
+    for path in (here / "dev_cases.jsonl", here / "cases.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            case = json.loads(line)
+            if "user" not in case:
+                out.append((case["domain"], case["today"], case["turns"][0]["say"]))
     return out
 
 

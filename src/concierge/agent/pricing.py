@@ -27,6 +27,7 @@ PER_MILLION: dict[str, tuple[float, float]] = {
     "claude-sonnet-4-5": (3.00, 15.00),
     "claude-haiku-4-5": (1.00, 5.00),
     "claude-opus-4-5": (5.00, 25.00),
+    "gemini-3-flash-preview": (0.50, 3.00),  # ai.google.dev/gemini-api/docs/pricing, 2026-07
     "gemini-3.1-flash": (0.50, 3.00),
     "gemini-3.1-flash-lite": (0.25, 1.50),
     "gemini-2.5-pro": (1.25, 10.00),

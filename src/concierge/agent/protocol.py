@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal, Protocol
+from types import TracebackType
+from typing import Any, Literal, Protocol, Self
 
 from concierge.catalog.model import Tool
 
@@ -73,7 +74,16 @@ class ModelReply:
 
 
 class Provider(Protocol):
+    """Used as `async with provider:`; `aclose` releases its connections (providers.base.BaseProvider)."""
+
     name: str
     model: str
 
     async def complete(self, request: ModelRequest) -> ModelReply: ...
+
+    async def aclose(self) -> None: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None: ...

@@ -18,12 +18,11 @@ from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
 from concierge.agent.turn import Turn
 from concierge.cli.options import (
-    catalog_option,
-    database_option,
+    current_settings,
+    data_options,
     json_option,
     open_pipeline,
     provider_options,
-    today_option,
     user_option,
 )
 
@@ -37,11 +36,9 @@ def register(main: click.Group) -> None:
 
 def _agent_options(fn):
     for option in reversed([
-        catalog_option,
+        data_options,
         provider_options,
         user_option,
-        database_option,
-        today_option,
         click.option("--session", "session_id", default=None,
                      help="Continue this conversation (it is created when new)."),
         click.option("--yes", is_flag=True, help="Confirm writes without asking (for scripts and eval)."),
@@ -56,22 +53,24 @@ def _agent_options(fn):
 @_agent_options
 def ask(question: str, **options: Any) -> None:
     """Ask one question; the model (or the offline planner) answers through the declared tools."""
-    anyio.run(_session, options, [question])
+    anyio.run(_session, {**options, "settings": current_settings()}, [question])
 
 
 @click.command()
 @_agent_options
 def chat(**options: Any) -> None:
     """Talk with the agent: one question per line; `exit` or Ctrl-D ends."""
-    anyio.run(_session, options, None)
+    anyio.run(_session, {**options, "settings": current_settings()}, None)
 
 
 async def _session(options: dict[str, Any], questions: list[str] | None) -> None:
-    pipeline = open_pipeline(options["catalogs"], options["database"], options["today"])
+    settings = options["settings"]
+    pipeline = open_pipeline(settings)
     provider = None
     try:
         user = pipeline.user(options["user_name"])
-        provider = make_provider(options["provider"], pipeline, options["model"], options["base_url"])
+        provider = make_provider(settings.provider.name, model=settings.provider.model,
+                                 base_url=settings.provider.base_url, pipeline=pipeline)
         agent = Agent(pipeline, provider)
         session_id = options["session_id"]
         interactive = questions is None
@@ -86,9 +85,8 @@ async def _session(options: dict[str, Any], questions: list[str] | None) -> None
         if session_id:
             click.echo(f"session: {session_id} (continue with --session {session_id})", err=True)
     finally:
-        closer = getattr(provider, "aclose", None)
-        if closer is not None:
-            await closer()
+        if provider is not None:
+            await provider.aclose()
         pipeline.close()
 
 

@@ -1,4 +1,4 @@
-"""`concierge eval FILE`: replay conversation cases and score them (../shared/bench/FORMAT.md).
+"""`concierge eval FILE`: replay conversation cases and score them (docs/eval-format.md).
 
 One line per case (with what differed when it fails), then the totals, the count of
 ungrounded numbers, per-turn time p50/p95, and last `N passed, M failed`. The exit code
@@ -14,7 +14,7 @@ import anyio
 import click
 
 from concierge import evaluation as evaluation
-from concierge.cli.options import json_option, provider_options
+from concierge.cli.options import current_settings, json_option, provider_options
 
 
 def register(main: click.Group) -> None:
@@ -25,9 +25,10 @@ def register(main: click.Group) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @provider_options
 @json_option
-def eval_command(file: str, provider: str, model: str | None, base_url: str | None, as_json: bool) -> None:
+def eval_command(file: str, as_json: bool) -> None:
     """Run every case of FILE (JSON lines) on a fresh demo database and score each turn."""
-    report = anyio.run(evaluation.run, file, provider, model, base_url)
+    provider = current_settings().provider
+    report = anyio.run(evaluation.run, file, provider.name, provider.model, provider.base_url)
     if as_json:
         click.echo(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
     else:

@@ -78,7 +78,8 @@ def create_app(
 
     `host` and `allowed_hosts` are the names the MCP endpoint accepts in a request's Host header.
     """
-    provider = provider or make_provider(provider_name, pipeline, model=model, base_url=base_url)
+    owns_provider = provider is None
+    provider = provider or make_provider(provider_name, model=model, base_url=base_url, pipeline=pipeline)
     state = WebState(
         pipeline=pipeline,
         agent=Agent(pipeline, provider, store=ConversationStore(pipeline.db), max_steps=max_steps),
@@ -91,6 +92,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         async with AsyncExitStack() as stack:
+            if owns_provider:  # a provider passed in belongs to the caller
+                await stack.enter_async_context(state.agent.provider)
             if mcp_http is not None:
                 await stack.enter_async_context(mcp_http.lifespan())
             yield

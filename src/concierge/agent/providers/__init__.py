@@ -13,11 +13,14 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from concierge.agent.protocol import Provider
 from concierge.agent.providers.wire import api_key
 from concierge.errors import ConfigError, ProviderError
-from concierge.pipeline.pipeline import Pipeline
+
+if TYPE_CHECKING:
+    from concierge.pipeline.pipeline import Pipeline
 
 NO_KEY = "not-needed"  # local OpenAI-compatible servers accept any key
 
@@ -41,15 +44,19 @@ KINDS: dict[str, _Kind] = {
     "anthropic": _Kind("anthropic", "AnthropicProvider", "anthropic", "anthropic", ("ANTHROPIC_API_KEY",),
                        "claude-sonnet-4-6"),
     "gemini": _Kind("gemini", "GeminiProvider", "google", "gemini", ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-                    "gemini-3.8-flash"),
+                    "gemini-3-flash-preview"),
 }
 NAMES = ("offline", *KINDS)
 
 
-def make_provider(name: str, pipeline: Pipeline, model: str | None = None, base_url: str | None = None) -> Provider:
+def make_provider(name: str, *, model: str | None = None, base_url: str | None = None,
+                  pipeline: Pipeline | None = None) -> Provider:
+    """The provider called `name`; the offline planner reads the catalogs and data of `pipeline`."""
     if name == "offline":
         from concierge.agent.providers.offline import OfflineProvider
 
+        if pipeline is None:
+            raise ConfigError("the offline provider plans over a pipeline's catalogs: pass pipeline=")
         return OfflineProvider(pipeline)
     kind = KINDS.get(name)
     if kind is None:

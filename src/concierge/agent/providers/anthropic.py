@@ -12,26 +12,22 @@ from typing import Any
 import anthropic
 
 from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
-from concierge.agent.providers.wire import error_detail, http_error, messages_with_context, tool_output
+from concierge.agent.providers.base import SdkProvider
+from concierge.agent.providers.wire import messages_with_context, tool_output
 
 NAME = "anthropic"
 MAX_TOKENS = 4096
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkProvider):
     name = NAME
+    sdk = anthropic
 
-    def __init__(self, model: str, *, api_key: str, base_url: str | None = None, max_retries: int = 2,
-                 timeout: float = 120.0):
-        self.model = model
-        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=max_retries,
-                                               timeout=timeout)
-
-    async def aclose(self) -> None:
-        await self.client.close()
+    def make_client(self, **options: Any) -> anthropic.AsyncAnthropic:
+        return anthropic.AsyncAnthropic(**options)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        try:
+        with self.vendor_errors():
             message = await self.client.messages.create(
                 model=self.model,
                 max_tokens=MAX_TOKENS,
@@ -40,10 +36,6 @@ class AnthropicProvider:
                 tools=[{"name": t.name, "description": t.description, "input_schema": t.input_schema}
                        for t in request.tools],
             )
-        except anthropic.APIStatusError as err:
-            raise http_error(NAME, err.status_code, error_detail(err.body), str(err.request.url)) from err
-        except anthropic.APIConnectionError as err:
-            raise http_error(NAME, None, err.message, str(err.request.url)) from err
         return from_message(message)
 
 

@@ -17,6 +17,7 @@ import httpx2
 from google import genai
 from google.genai import errors, types
 
+from concierge.agent.providers.base import BaseProvider
 from concierge.agent.protocol import Message, ModelReply, ModelRequest, ToolCall, Usage
 from concierge.agent.providers.wire import http_error, messages_with_context, tool_names, tool_payload
 
@@ -25,7 +26,7 @@ OUR_ID = "gm_"  # prefix of ids we made up for calls that came without one
 SKIP_SIGNATURE = b"skip_thought_signature_validator"
 
 
-class GeminiProvider:
+class GeminiProvider(BaseProvider):
     name = NAME
 
     def __init__(self, model: str, *, api_key: str, base_url: str | None = None, timeout: float = 120.0):

@@ -8,11 +8,12 @@ for tool calls, which the loop runs through the pipeline.
 from __future__ import annotations
 
 from concierge.agent.protocol import ModelReply, ModelRequest
+from concierge.agent.providers.base import BaseProvider
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import Planner
 
 
-class OfflineProvider:
+class OfflineProvider(BaseProvider):
     name = "offline"
     model = "planner"
 

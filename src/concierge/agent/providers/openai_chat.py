@@ -13,9 +13,8 @@ from typing import Any
 import openai
 
 from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
+from concierge.agent.providers.base import SdkProvider
 from concierge.agent.providers.wire import (
-    error_detail,
-    http_error,
     messages_with_context,
     parse_arguments,
     strict_schema,
@@ -25,20 +24,15 @@ from concierge.agent.providers.wire import (
 NAME = "openai-chat"
 
 
-class OpenAIChatProvider:
+class OpenAIChatProvider(SdkProvider):
     name = NAME
+    sdk = openai
 
-    def __init__(self, model: str, *, api_key: str, base_url: str | None = None, max_retries: int = 2,
-                 timeout: float = 120.0):
-        self.model = model
-        self.client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, max_retries=max_retries,
-                                         timeout=timeout)
-
-    async def aclose(self) -> None:
-        await self.client.close()
+    def make_client(self, **options: Any) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(**options)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        try:
+        with self.vendor_errors():
             completion = await self.client.chat.completions.create(
                 model=self.model,
                 messages=to_messages(request),
@@ -49,10 +43,6 @@ class OpenAIChatProvider:
                     for t in request.tools
                 ],
             )
-        except openai.APIStatusError as err:
-            raise http_error(NAME, err.status_code, error_detail(err.body), str(err.request.url)) from err
-        except openai.APIConnectionError as err:
-            raise http_error(NAME, None, err.message, str(err.request.url)) from err
         return from_completion(completion)
 
 

@@ -118,10 +118,30 @@ def api_key(*variables: str, provider: str) -> str:
     )
 
 
+RETRYABLE = {408, 409, 429}  # and every 5xx, and no response at all
+
+
 def http_error(provider: str, status: int | None, message: str, url: str | None = None) -> ProviderError:
     where = f" from {url}" if url else ""
     head = f"HTTP {status}" if status else "no response"
-    return ProviderError(f"{provider}: {head}{where}: {message}")
+    retryable = status is None or status in RETRYABLE or status >= 500
+    return ProviderError(f"{provider}: {head}{where}: {message}{_hint(provider, status)}",
+                         provider=provider, status=status, retryable=retryable)
+
+
+def _hint(provider: str, status: int | None) -> str:
+    """What the person can do about it."""
+    if status in (401, 403):
+        return f" (the API key was refused: check the {provider} key in the environment)"
+    if status == 404:
+        return " (check the model name, --model, and the base URL)"
+    if status == 429:
+        return " (rate limited or out of quota: wait a moment and try again)"
+    if status is None:
+        return " (is the server reachable? try again, or check --base-url)"
+    if status >= 500:
+        return " (the provider had a problem: try again shortly)"
+    return ""
 
 
 def error_detail(body: object) -> str:

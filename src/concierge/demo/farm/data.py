@@ -2,7 +2,7 @@
 
 The rows that the published transcripts quote are written as they are
 (`FIXED_SALES`); the rest is filler drawn from a seeded generator under the
-rules of shared/spec/demo-data.md §1 (no sale after 2025-05-14; 0009 has one
+rules of docs/demo-data.md §1 (no sale after 2025-05-14; 0009 has one
 sale in 2025-05-05..11; 0010 none that week; 0014 none in May; 0002 exactly
 four in April–May; every customer but 0010 and 0014 at least three in 2025).
 """

@@ -3,7 +3,7 @@
 Most days are filler drawn around each product's usual daily quantity. The
 two weeks the transcripts compare (2026-08-17..23 and 2026-08-24..30) are
 built from weekly quantities chosen so that the totals, the change and the
-top-3 lists of shared/spec/demo-data.md §2 hold exactly, then spread over
+top-3 lists of docs/demo-data.md §2 hold exactly, then spread over
 the seven days.
 """
 

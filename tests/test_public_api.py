@@ -1,0 +1,39 @@
+"""The package's public surface: a name removed or renamed here breaks someone's code."""
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import concierge
+
+PUBLIC = [
+    "__version__", "Pipeline", "ToolResult", "User", "Database", "Catalog", "load_catalogs",
+    "ConciergeError", "CatalogError", "ConfigError", "DatabaseError", "ProviderError",
+]
+
+
+def test_the_public_names_are_exactly_these_and_each_resolves():
+    assert sorted(concierge.__all__) == sorted(PUBLIC)
+    for name in PUBLIC:
+        assert getattr(concierge, name) is not None, name
+
+
+def test_the_version_is_the_one_the_package_is_built_with():
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert concierge.__version__ == pyproject["project"]["version"]
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    try:
+        concierge.NoSuchThing  # noqa: B018
+    except AttributeError as err:
+        assert "NoSuchThing" in str(err)
+    else:
+        raise AssertionError("concierge.NoSuchThing resolved")
+
+
+def test_importing_the_package_loads_no_database_driver():
+    code = "import sys, concierge; print('sqlalchemy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
