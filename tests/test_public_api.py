@@ -15,6 +15,7 @@ PUBLIC = [
 
 def test_the_public_names_are_exactly_these_and_each_resolves():
     assert sorted(concierge.__all__) == sorted(PUBLIC)
+    assert sorted(concierge._EXPORTS) == sorted(set(PUBLIC) - {"__version__"})
     for name in PUBLIC:
         assert getattr(concierge, name) is not None, name
 

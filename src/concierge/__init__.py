@@ -25,7 +25,10 @@ _EXPORTS = {
     "ProviderError": "concierge.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "__version__", "Pipeline", "ToolResult", "User", "Database", "Catalog", "load_catalogs",
+    "ConciergeError", "CatalogError", "ConfigError", "DatabaseError", "ProviderError",
+]
 
 if TYPE_CHECKING:
     from concierge.catalog.loader import Catalog, load_catalogs

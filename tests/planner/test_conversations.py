@@ -75,6 +75,20 @@ async def test_a_write_is_confirmed_then_read_back_in_the_same_message(sqlite_ur
         farm.close()
 
 
+async def test_a_confirmation_is_recognised_by_what_it_is_not_by_its_wording(sqlite_url, monkeypatch):
+    from concierge.agent import prompts
+
+    monkeypatch.setattr(prompts, "confirm_text", lambda lang: "はい、お願いします（文言を変えても確認は確認）")
+    farm = open_demo("farm", sqlite_url)
+    try:
+        [(calls, turn)] = await converse(offline_agent(farm), farm.user("admin"), [
+            "販売登録して。顧客コードは0003、昨日、キュウリ5本を720円で売った。そして今月のこのお客様の販売実績はどうなった？"])
+        assert [(n, s) for n, _, s in calls] == [("add_sale", "confirm"), ("get_sales", "ok")]
+        assert "登録しました" in turn.answer
+    finally:
+        farm.close()
+
+
 def _sales_of(pipeline, code: str) -> int:
     with pipeline.db.read() as conn:
         return conn.scalar(sa.select(sa.func.count()).select_from(farm_tables.farm_sales)

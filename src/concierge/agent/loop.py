@@ -30,13 +30,14 @@ import anyio
 
 from concierge.agent import grounding, prompts
 from concierge.agent.pricing import cost_usd
-from concierge.agent.protocol import Message, ModelRequest, Provider, ToolCall, ToolSpec
 from concierge.agent.store import ConversationStore, new_session_id
-from concierge.agent.turn import CallRecord, Lang, PendingAction, Timings, Turn, TurnUsage
+from concierge.agent.turn import CallRecord, PendingAction, Timings, Turn, TurnUsage
+from concierge.language.detect import Lang, language
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
 from concierge.pipeline.result import ToolResult
 from concierge.pipeline.tool_schema import input_schema
+from concierge.protocol import Message, ModelRequest, Provider, ToolCall, ToolSpec
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -81,7 +82,7 @@ class Agent:
     ):
         self.pipeline = pipeline
         self.provider = provider
-        self.store = store or ConversationStore(pipeline.db)
+        self.store = store or ConversationStore(pipeline.state)
         self.max_steps = max_steps
         self._offers: dict[User, tuple[tuple[int, date], list[ToolSpec], str]] = {}
 
@@ -102,7 +103,7 @@ class Agent:
         else:
             history, dropped = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
-        run = _Run(session_id, user, prompts.language(text), [*history, Message("user", text=text)],
+        run = _Run(session_id, user, language(text), [*history, Message("user", text=text)],
                    saved=len(history), turn_start=len(history), on_event=on_event)
         await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm))
         return await self._finish(run)
@@ -114,7 +115,7 @@ class Agent:
             return await self._nothing_pending(session_id, user, history, on_event)
         lang: Lang = pending["lang"]
         call = ToolCall("confirm_" + secrets.token_hex(4), pending["tool"], pending["args"])
-        run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.confirm_text(lang)),
+        run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.confirm_text(lang), confirms=True),
                                             Message("assistant", tool_calls=[call])],
                    saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event)
 
@@ -284,7 +285,7 @@ class Agent:
         self, session_id: str, user: User, history: list[Message], on_event: EventHandler | None
     ) -> Turn:
         last = next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
-        lang = prompts.language(last)
+        lang = language(last)
         turn = Turn(session_id=session_id, answer=prompts.no_pending_answer(lang), lang=lang)
         if on_event is not None:
             await on_event({"type": "answer", "turn": turn.model_dump(mode="json")})

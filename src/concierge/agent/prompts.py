@@ -11,23 +11,21 @@ results.
 from __future__ import annotations
 
 import json
-import re
 from datetime import date
 from typing import Any
 
-from concierge.agent.protocol import Message
-from concierge.agent.turn import Lang
 from concierge.catalog.model import Tool
 from concierge.language.dates import resolve
+from concierge.language.detect import Lang
 from concierge.pipeline.access import User
 from concierge.pipeline.guard import date_range, valid_values
 from concierge.pipeline.pipeline import Pipeline
+from concierge.protocol import Message
 
 MAX_ENUM_VALUES = 60
 FOCUS_CALLS = 3
 FOCUS_ROWS = 3
 
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 _WEEKDAYS = {
     "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
     "ja": ["月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日"],
@@ -49,10 +47,6 @@ give (such as a customer code): look it up with a tool or ask.
 6. A write tool's first call only returns a preview; the user then confirms or cancels it outside \
 this chat. Say that something was registered only after a result with status "ok" shows it.
 7. Answer in the language of the user's message (Japanese or English), briefly, in plain text."""
-
-
-def language(text: str) -> Lang:
-    return "ja" if _JAPANESE.search(text or "") else "en"
 
 
 def weekday(day: date, lang: Lang = "en") -> str:

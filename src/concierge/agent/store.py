@@ -1,4 +1,5 @@
-"""Conversations, kept in the database beside the data, so a restarted process continues them.
+"""Conversations, kept in the state database (beside the data unless it has its own), so a restarted
+process continues them.
 
 A conversation belongs to one user and is found by (user, session id): another
 user's session behaves exactly as one that does not exist. Each turn appends
@@ -17,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge.agent.protocol import Message, ToolCall
+from concierge.protocol import Message, ToolCall
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
@@ -151,6 +152,8 @@ def message_to_json(message: Message) -> dict[str, Any]:
         out["tool_call_id"] = message.tool_call_id
     if message.result is not None:
         out["result"] = message.result
+    if message.confirms:
+        out["confirms"] = True
     return out
 
 
@@ -161,4 +164,5 @@ def message_from_json(data: dict[str, Any]) -> Message:
         tool_calls=[ToolCall(t["id"], t["name"], t["args"]) for t in data.get("tool_calls", [])],
         tool_call_id=data.get("tool_call_id"),
         result=data.get("result"),
+        confirms=bool(data.get("confirms", False)),
     )

@@ -7,11 +7,11 @@ conversation store, on the server.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-Lang = Literal["ja", "en"]
+from concierge.language.detect import Lang
 
 
 class CallRecord(BaseModel):

@@ -12,13 +12,13 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 
-from concierge.agent.prompts import language
-from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall
+from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, progress
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.plan import Context, Plan, build
 from concierge.planner.text import normalise
+from concierge.protocol import ModelReply, ModelRequest, ToolCall
 
 __all__ = ["Planner"]
 

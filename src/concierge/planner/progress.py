@@ -14,13 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from concierge.agent.prompts import confirm_text
-from concierge.agent.protocol import Message
 from concierge.catalog.model import Tool
 from concierge.planner.conditions import holds
 from concierge.planner.plan import MAX_CALLS_PER_REQUEST, Memory, Plan, Step
+from concierge.protocol import Message
 
-_CONFIRMATIONS = {confirm_text("ja"), confirm_text("en")}
 DONE, READY, WAITING, SKIPPED, BLOCKED = "done", "ready", "waiting", "skipped", "blocked"
 
 
@@ -47,7 +45,7 @@ def turn_start(messages: list[Message]) -> int:
     users = [i for i, m in enumerate(messages) if m.role == "user"]
     if not users:
         return -1
-    if len(users) > 1 and (messages[users[-1]].text or "").strip() in _CONFIRMATIONS:
+    if len(users) > 1 and messages[users[-1]].confirms:
         return users[-2]
     return users[-1]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import anthropic
 
-from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
 from concierge.agent.providers.base import SdkProvider
 from concierge.agent.providers.wire import messages_with_context, tool_output
+from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "anthropic"
 MAX_TOKENS = 4096

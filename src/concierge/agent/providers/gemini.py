@@ -18,8 +18,8 @@ from google import genai
 from google.genai import errors, types
 
 from concierge.agent.providers.base import BaseProvider
-from concierge.agent.protocol import Message, ModelReply, ModelRequest, ToolCall, Usage
 from concierge.agent.providers.wire import http_error, messages_with_context, tool_names, tool_payload
+from concierge.protocol import Message, ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "gemini"
 OUR_ID = "gm_"  # prefix of ids we made up for calls that came without one

@@ -7,10 +7,10 @@ for tool calls, which the loop runs through the pipeline.
 
 from __future__ import annotations
 
-from concierge.agent.protocol import ModelReply, ModelRequest
 from concierge.agent.providers.base import BaseProvider
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import Planner
+from concierge.protocol import ModelReply, ModelRequest
 
 
 class OfflineProvider(BaseProvider):

@@ -12,7 +12,6 @@ from typing import Any
 
 import openai
 
-from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
 from concierge.agent.providers.base import SdkProvider
 from concierge.agent.providers.wire import (
     messages_with_context,
@@ -20,6 +19,7 @@ from concierge.agent.providers.wire import (
     strict_schema,
     tool_output,
 )
+from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "openai-chat"
 

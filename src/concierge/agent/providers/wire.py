@@ -11,8 +11,8 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from concierge.agent.protocol import Message, ModelRequest
 from concierge.errors import ProviderError
+from concierge.protocol import Message, ModelRequest
 
 # Keywords OpenAI's strict mode accepts; others are folded into the description.
 _STRICT_KEYWORDS = {

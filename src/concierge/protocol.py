@@ -31,6 +31,9 @@ class Message:
     tool_calls: list[ToolCall] = field(default_factory=list)  # role == "assistant"
     tool_call_id: str | None = None  # role == "tool"
     result: dict[str, Any] | None = None  # role == "tool": ToolResult.model_dump(mode="json")
+    # role == "user": True when this message is the user's yes to a previewed write (the card's 確定
+    # button, `concierge chat`'s confirm), not words they typed; its text is only for the model to read.
+    confirms: bool = False
 
 
 @dataclass(frozen=True)
