@@ -6,9 +6,10 @@ from datetime import date
 
 import pytest
 
-from concierge.agent.prompts import dynamic_context, language, system_prompt
-from concierge.agent.protocol import Message, ToolCall
+from concierge.agent.prompts import dynamic_context, system_prompt
+from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
+from concierge.protocol import Message, ToolCall
 
 
 @pytest.fixture

@@ -20,6 +20,10 @@ from concierge.catalog.model import (
     NAME_PATTERN,
     SQL_PARAM,
     CatalogFile,
+    CodeExtract,
+    DateExtract,
+    EnumExtract,
+    Extract,
     Param,
     Tool,
 )
@@ -137,20 +141,25 @@ def _check(spec: CatalogFile, file: str):
         yield from _check_params(tool, key, problem)
         yield from _check_sql(tool, key, problem)
         yield from _check_planner(spec, tool, key, problem)
-        for i, (a, b) in enumerate(tool.ordered):
-            for p in (a, b):
-                if p not in tool.params or tool.params[p].type != "date":
-                    yield problem(f"{key}.ordered.{i}", f"{p!r} is not a date parameter of this tool")
-        if tool.confirm and not tool.preview_sql:
-            yield problem(f"{key}.preview_sql", "a tool that needs confirmation must declare preview_sql")
-        if tool.confirm and tool.mode != "write":
-            yield problem(f"{key}.confirm", "only write tools need confirmation")
-        if tool.preview_sql and not tool.confirm:
-            yield problem(f"{key}.preview_sql", "preview_sql is only used by tools with confirm: true")
-        if tool.mode == "read" and not re.match(r"^\s*(select|with)\b", tool.sql, re.I):
-            yield problem(f"{key}.sql", "a read tool runs one SELECT (or WITH ... SELECT)")
-        if tool.mode == "read" and tool.generated:
-            yield problem(f"{key}.generated", "only write tools generate values")
+        yield from _check_mode(tool, key, problem)
+
+
+def _check_mode(tool: Tool, key: str, problem):
+    """Periods, confirmation and previews: what a read or a write tool may declare."""
+    for i, (a, b) in enumerate(tool.ordered):
+        for p in (a, b):
+            if p not in tool.params or tool.params[p].type != "date":
+                yield problem(f"{key}.ordered.{i}", f"{p!r} is not a date parameter of this tool")
+    if tool.confirm and not tool.preview_sql:
+        yield problem(f"{key}.preview_sql", "a tool that needs confirmation must declare preview_sql")
+    if tool.confirm and tool.mode != "write":
+        yield problem(f"{key}.confirm", "only write tools need confirmation")
+    if tool.preview_sql and not tool.confirm:
+        yield problem(f"{key}.preview_sql", "preview_sql is only used by tools with confirm: true")
+    if tool.mode == "read" and not re.match(r"^\s*(select|with)\b", tool.sql, re.I):
+        yield problem(f"{key}.sql", "a read tool runs one SELECT (or WITH ... SELECT)")
+    if tool.mode == "read" and tool.generated:
+        yield problem(f"{key}.generated", "only write tools generate values")
 
 
 def _check_params(tool: Tool, key: str, problem):
@@ -158,44 +167,56 @@ def _check_params(tool: Tool, key: str, problem):
         pkey = f"{key}.params.{pname}"
         if not re.match(NAME_PATTERN, pname):
             yield problem(pkey, "a parameter name is letters, digits and _, starting with a letter")
-        misplaced = {
-            "min": p.type == "integer",
-            "max": p.type == "integer",
-            "min_length": p.type == "string",
-            "max_length": p.type == "string",
-            "pattern": p.type == "string",
-            "match": p.type == "string",
-            "bounds": p.type == "date",
-            "enum": p.type == "enum",
-        }
-        for attr, allowed in misplaced.items():
-            if getattr(p, attr) is not None and not allowed:
-                yield problem(f"{pkey}.{attr}", f"not a setting of a {p.type} parameter")
-        if p.min is not None and p.max is not None and p.min > p.max:
-            yield problem(f"{pkey}.min", f"min {p.min} is greater than max {p.max}")
-        if p.pattern is not None:
-            try:
-                re.compile(p.pattern)
-            except re.error as err:
-                yield problem(f"{pkey}.pattern", f"not a valid regular expression: {err}")
-        if p.type == "enum":
-            if p.enum is None or (p.enum.values is None) == (p.enum.query is None):
-                yield problem(f"{pkey}.enum", "an enum declares either values or a query")
-            elif p.enum.values is not None:
-                for syn, target in p.enum.synonyms.items():
-                    if target not in p.enum.values:
-                        yield problem(f"{pkey}.enum.synonyms.{syn}", f"{target!r} is not one of the values")
-        if p.bounds is not None:
-            for end in ("min", "max"):
-                value = getattr(p.bounds, end)
-                if value is not None and value != "today" and not _is_iso(value):
-                    yield problem(f"{pkey}.bounds.{end}", "must be YYYY-MM-DD or today")
-        if p.required and p.default is not None:
-            yield problem(f"{pkey}.default", "a required parameter has no default")
-        if p.default is not None:
-            message = _default_problem(p)
-            if message:
-                yield problem(f"{pkey}.default", message)
+        for where, message in [*_misplaced(p), *_limits(p), *_enum(p), *_bounds(p), *_default(p)]:
+            yield problem(f"{pkey}.{where}", message)
+
+
+def _misplaced(p: Param):
+    """Settings that belong to another type of parameter."""
+    allowed = {
+        "min": "integer", "max": "integer", "min_length": "string", "max_length": "string",
+        "pattern": "string", "match": "string", "bounds": "date", "enum": "enum",
+    }
+    for attr, kind in allowed.items():
+        if getattr(p, attr) is not None and p.type != kind:
+            yield attr, f"not a setting of a {p.type} parameter"
+
+
+def _limits(p: Param):
+    if p.min is not None and p.max is not None and p.min > p.max:
+        yield "min", f"min {p.min} is greater than max {p.max}"
+    if p.pattern is not None:
+        try:
+            re.compile(p.pattern)
+        except re.error as err:
+            yield "pattern", f"not a valid regular expression: {err}"
+
+
+def _enum(p: Param):
+    if p.type != "enum":
+        return
+    if p.enum is None or (p.enum.values is None) == (p.enum.query is None):
+        yield "enum", "an enum declares either values or a query"
+    elif p.enum.values is not None:
+        for syn, target in p.enum.synonyms.items():
+            if target not in p.enum.values:
+                yield f"enum.synonyms.{syn}", f"{target!r} is not one of the values"
+
+
+def _bounds(p: Param):
+    for end in ("min", "max"):
+        value = getattr(p.bounds, end) if p.bounds is not None else None
+        if value is not None and value != "today" and not _is_iso(value):
+            yield f"bounds.{end}", "must be YYYY-MM-DD or today"
+
+
+def _default(p: Param):
+    if p.required and p.default is not None:
+        yield "default", "a required parameter has no default"
+    if p.default is not None:
+        message = _default_problem(p)
+        if message:
+            yield "default", message
 
 
 def _default_problem(p: Param) -> str | None:
@@ -248,25 +269,31 @@ def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):
         if p.type not in EXTRACT_TYPES[x.kind]:
             types = " or ".join(EXTRACT_TYPES[x.kind])
             yield problem(f"{xkey}.kind", f"{x.kind} fills {types} parameters, not {p.type}")
-        if x.kind == "code" and not p.pattern:
-            yield problem(xkey, "a code is found by the parameter's pattern; declare pattern")
-        if x.kind == "code" and x.lookup:
-            target = spec.tools.get(x.lookup.tool)
-            if target is None:
-                yield problem(f"{xkey}.lookup.tool", f"no tool {x.lookup.tool!r} in this catalog")
-            elif x.lookup.arg not in target.params:
-                yield problem(f"{xkey}.lookup.arg", f"{x.lookup.tool} has no parameter {x.lookup.arg!r}")
-            elif target.mode != "read":
-                yield problem(f"{xkey}.lookup.tool", "a lookup runs a read tool")
-        if x.kind == "enum" and p.enum and p.enum.values is not None:
-            for phrase, value in x.synonyms.items():
-                if value not in p.enum.values:
-                    yield problem(f"{xkey}.synonyms.{phrase}", f"{value!r} is not one of the values")
-        if x.kind == "date":
+        for where, message in _extract_problems(spec, p, x):
+            yield problem(f"{xkey}{where}", message)
+        if isinstance(x, DateExtract):
             slot = (x.part, x.period)
             if slot in periods:
                 yield problem(f"{xkey}.part", f"{periods[slot]} already takes the {x.period} {x.part}")
             periods[slot] = pname
+
+
+def _extract_problems(spec: CatalogFile, p: Param, x: Extract):
+    if isinstance(x, CodeExtract):
+        if not p.pattern:
+            yield "", "a code is found by the parameter's pattern; declare pattern"
+        if x.lookup:
+            target = spec.tools.get(x.lookup.tool)
+            if target is None:
+                yield ".lookup.tool", f"no tool {x.lookup.tool!r} in this catalog"
+            elif x.lookup.arg not in target.params:
+                yield ".lookup.arg", f"{x.lookup.tool} has no parameter {x.lookup.arg!r}"
+            elif target.mode != "read":
+                yield ".lookup.tool", "a lookup runs a read tool"
+    if isinstance(x, EnumExtract) and p.enum and p.enum.values is not None:
+        for phrase, value in x.synonyms.items():
+            if value not in p.enum.values:
+                yield f".synonyms.{phrase}", f"{value!r} is not one of the values"
 
 
 def _is_iso(value: str) -> bool:

@@ -14,9 +14,10 @@ of text and no traceback.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import mcp_types as types
@@ -32,6 +33,7 @@ from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _version() -> str:
@@ -51,62 +53,70 @@ def instructions(pipeline: Pipeline) -> str:
 
 def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]:
     """The low-level SDK server over `pipeline`; `user` acts when a request brings no token."""
+    handlers = _Handlers(pipeline, user)
+    return Server(
+        "concierge",
+        version=_version(),
+        title="concierge",
+        instructions=instructions(pipeline),
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_read_resource=handlers.read_resource,
+    )
 
-    def caller(ctx: ServerRequestContext[Any]) -> User:
+
+class _Handlers:
+    """The server's request handlers: each finds its caller, then runs the pipeline off the event loop."""
+
+    def __init__(self, pipeline: Pipeline, user: User | None):
+        self.pipeline, self.user = pipeline, user
+
+    def caller(self, ctx: ServerRequestContext[Any]) -> User:
         request = ctx.request
         authenticated = request.scope.get("user") if request is not None else None
         if isinstance(authenticated, AuthenticatedUser):
-            name = authenticated.access_token.subject or authenticated.access_token.client_id
-            return pipeline.user(name)
-        if user is None:
+            token = authenticated.access_token
+            return self.pipeline.user(token.subject or token.client_id)
+        if self.user is None:
             raise MCPError(code=types.INVALID_REQUEST, message="this request carries no user")
-        return user
+        return self.user
 
-    async def in_thread(func, *args):
-        """Runs blocking pipeline work off the event loop; a system error becomes a one-line protocol error."""
-        try:
-            return await anyio.to_thread.run_sync(func, *args)
-        except ConciergeError as err:
-            log.error("%s", err)
-            raise MCPError(code=types.INTERNAL_ERROR, message=str(err)) from None
+    async def list_tools(self, ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=await _in_thread(self._declarations, ctx))
 
-    def declarations(ctx: ServerRequestContext[Any]) -> list[types.Tool]:
-        return [declaration(t, pipeline.guard_context(t.name)) for t in pipeline.tools_for(caller(ctx))]
+    async def call_tool(self, ctx: ServerRequestContext[Any],
+                        params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await _in_thread(self._invoke, ctx, params)
 
-    def invoke(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        args, token = split_confirmation(pipeline.tools.get(params.name), params.arguments)
-        return call_result(pipeline.invoke(params.name, args, caller(ctx), confirmation=token))
+    async def list_resources(self, ctx: ServerRequestContext[Any], _params: Any) -> types.ListResourcesResult:
+        listing = await _in_thread(lambda: resources.listing(self.pipeline, self.caller(ctx)))
+        return types.ListResourcesResult(resources=listing)
 
-    def read(ctx: ServerRequestContext[Any], uri: str) -> types.ReadResourceResult:
-        body = resources.read(pipeline, caller(ctx), uri)
+    async def read_resource(self, ctx: ServerRequestContext[Any],
+                            params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        return await _in_thread(self._read, ctx, params.uri)
+
+    def _declarations(self, ctx: ServerRequestContext[Any]) -> list[types.Tool]:
+        return [declaration(t, self.pipeline.guard_context(t.name)) for t in self.pipeline.tools_for(self.caller(ctx))]
+
+    def _invoke(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        args, token = split_confirmation(self.pipeline.tools.get(params.name), params.arguments)
+        return call_result(self.pipeline.invoke(params.name, args, self.caller(ctx), confirmation=token))
+
+    def _read(self, ctx: ServerRequestContext[Any], uri: str) -> types.ReadResourceResult:
+        body = resources.read(self.pipeline, self.caller(ctx), uri)
         if body is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"no resource {uri}")
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type=resources.MIME, text=body)]
         )
 
-    async def list_tools(ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=await in_thread(declarations, ctx))
 
-    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await in_thread(invoke, ctx, params)
-
-    async def list_resources(ctx: ServerRequestContext[Any], _params: Any) -> types.ListResourcesResult:
-        listing = await in_thread(lambda: resources.listing(pipeline, caller(ctx)))
-        return types.ListResourcesResult(resources=listing)
-
-    async def read_resource(
-        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
-    ) -> types.ReadResourceResult:
-        return await in_thread(read, ctx, params.uri)
-
-    return Server(
-        "concierge",
-        version=_version(),
-        title="concierge",
-        instructions=instructions(pipeline),
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_read_resource=read_resource,
-    )
+async def _in_thread(func: Callable[..., T], *args: Any) -> T:
+    """Runs blocking pipeline work off the event loop; a system error becomes a one-line protocol error."""
+    try:
+        return await anyio.to_thread.run_sync(func, *args)
+    except ConciergeError as err:
+        log.error("%s", err)
+        raise MCPError(code=types.INTERNAL_ERROR, message=str(err)) from None

@@ -7,6 +7,7 @@ calls. The guard still checks every call: a schema is advice, not a check.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from concierge.catalog.model import Param, Tool
@@ -25,29 +26,11 @@ def input_schema(tool: Tool, ctx: GuardContext, *, lang: str = "en") -> dict[str
 
 def param_schema(p: Param, ctx: GuardContext, *, lang: str = "en") -> dict[str, Any]:
     description = p.description.get(lang)
-    schema: dict[str, Any]
-    if p.type == "integer":
-        schema = {"type": "integer"}
-        if p.min is not None:
-            schema["minimum"] = p.min
-        if p.max is not None:
-            schema["maximum"] = p.max
-    elif p.type == "date":
-        schema = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+    schema = _TYPED[p.type](p, ctx)
+    if p.type == "date":
         low, high = date_range(p, ctx)
         if low or high:
             description += f" (valid: {low or '…'} .. {high or '…'})"
-    elif p.type == "enum":
-        values = valid_values(p, ctx)
-        schema = {"type": "string", "enum": values}
-    else:
-        schema = {"type": "string"}
-        if p.pattern:
-            schema["pattern"] = p.pattern
-        if p.min_length is not None:
-            schema["minLength"] = p.min_length
-        if p.max_length is not None:
-            schema["maxLength"] = p.max_length
     if p.nullable or (not p.required and p.default is None):
         schema["type"] = [schema["type"], "null"]
         if "enum" in schema:
@@ -56,3 +39,16 @@ def param_schema(p: Param, ctx: GuardContext, *, lang: str = "en") -> dict[str, 
         schema["default"] = p.default if p.default != "today" else str(ctx.today)
     schema["description"] = description
     return schema
+
+
+def _given(**keywords: Any) -> dict[str, Any]:
+    return {k: v for k, v in keywords.items() if v is not None}
+
+
+_TYPED: dict[str, Callable[[Param, GuardContext], dict[str, Any]]] = {
+    "integer": lambda p, _ctx: {"type": "integer", **_given(minimum=p.min, maximum=p.max)},
+    "date": lambda _p, _ctx: {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+    "enum": lambda p, ctx: {"type": "string", "enum": valid_values(p, ctx)},
+    "string": lambda p, _ctx: {"type": "string", **_given(pattern=p.pattern or None, minLength=p.min_length,
+                                                          maxLength=p.max_length)},
+}
