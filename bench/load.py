@@ -44,7 +44,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 ROOT = Path(__file__).resolve().parents[1]
-CASE_FILES = (ROOT.parent / "shared" / "bench" / "planner_dev.jsonl", ROOT / "tests" / "planner" / "cases.jsonl")
+CASE_FILES = (ROOT / "tests" / "planner" / "dev_cases.jsonl", ROOT / "tests" / "planner" / "cases.jsonl")
 USER = "admin"  # the eval cases' user: may call every tool, so no request is refused for permissions
 REQUEST_TIMEOUT_S = 30
 GIVE_UP = 3  # failed requests in a row after which a client stops (the server has gone, say)

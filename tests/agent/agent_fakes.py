@@ -8,7 +8,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall, Usage
+from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 Step = ModelReply | Callable[[ModelRequest], ModelReply]
 

@@ -7,10 +7,10 @@ import sqlalchemy as sa
 from agent_fakes import ScriptedProvider, answer, calls, last_results
 
 from concierge.agent.loop import Agent
-from concierge.agent.protocol import ModelReply, Usage
 from concierge.demo.farm import tables as farm_tables
 from concierge.errors import ProviderError
 from concierge.pipeline.pipeline import Pipeline
+from concierge.protocol import ModelReply, Usage
 
 pytestmark = pytest.mark.anyio
 

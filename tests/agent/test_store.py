@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from concierge.agent.protocol import Message, ToolCall
 from concierge.agent.store import ConversationStore
+from concierge.protocol import Message, ToolCall
 from concierge.storage.database import Database
 from concierge.storage.state import create_state
 

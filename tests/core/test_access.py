@@ -14,7 +14,7 @@ USERS = {
     "suzuki": User("suzuki", "viewer"),
     "pos_analyst": User("pos_analyst", "analyst"),
 }
-ALLOWED = {  # shared/spec/demo-data.md §3
+ALLOWED = {  # docs/demo-data.md §3
     "admin": {"get_customers", "get_sales", "add_sale", "compare_periods", "sales_ranking", "daily_sales"},
     "tanaka": {"get_customers", "get_sales", "add_sale"},
     "suzuki": {"get_customers", "get_sales"},

@@ -9,7 +9,7 @@ import pytest
 from concierge.catalog.loader import load_catalog, load_catalogs, parse_catalog
 from concierge.errors import CatalogError
 
-FORMAT_TOOLS = {  # shared/bench/FORMAT.md: the contract other tools rely on
+FORMAT_TOOLS = {  # docs/eval-format.md: the contract other tools rely on
     "farm": {
         "get_customers": ["code_customer", "name_str_customer"],
         "get_sales": ["code_customer", "code_sales", "date_sales_begin_str", "date_sales_end_str"],

@@ -1,4 +1,4 @@
-"""Every fact of shared/spec/demo-data.md, read back through the pipeline on SQLite and PostgreSQL."""
+"""Every fact of docs/demo-data.md, read back through the pipeline on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

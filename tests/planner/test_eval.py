@@ -1,4 +1,4 @@
-"""`concierge eval`: the scoring rules of shared/bench/FORMAT.md, and the offline planner over the cases."""
+"""`concierge eval`: the scoring rules of docs/eval-format.md, and the offline planner over the cases."""
 
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from web_fakes import PASSWORDS, farm_sales, live
 
-from concierge.agent.protocol import ModelReply, ModelRequest, ToolCall
 from concierge.pipeline.pipeline import Pipeline
+from concierge.protocol import ModelReply, ModelRequest, ToolCall
 from concierge.storage import tokens
 from concierge.storage.database import Database
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import click
 
+from concierge.cli.options import remember_config_file
 from concierge.errors import ConciergeError
+from concierge.settings import FILE_NAME
 
 
 class _Group(click.Group):
@@ -23,6 +26,10 @@ class _Group(click.Group):
 
 @click.group(cls=_Group)
 @click.option("-v", "--verbose", is_flag=True, help="Log debug details to stderr.")
+@click.option("--config", type=click.Path(dir_okay=False, path_type=Path), default=None, expose_value=False,
+              callback=remember_config_file,
+              help=f"The settings file. Default: $CONCIERGE_CONFIG, else {FILE_NAME} in the current folder "
+              "or the nearest parent (docs/settings.md).")
 def main(verbose: bool) -> None:
     """concierge: ask a business database in plain Japanese or English, through declared tools."""
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, stream=sys.stderr,
@@ -30,9 +37,22 @@ def main(verbose: bool) -> None:
 
 
 def _register() -> None:
-    from concierge.cli import ask_cmd, audit_cmd, db_cmd, eval_cmd, mcp_cmd, serve_cmd, tools_cmd, user_cmd
+    from concierge.cli import (
+        ask_cmd,
+        audit_cmd,
+        catalog_cmd,
+        config_cmd,
+        db_cmd,
+        eval_cmd,
+        init_cmd,
+        mcp_cmd,
+        serve_cmd,
+        tools_cmd,
+        user_cmd,
+    )
 
-    for module in (tools_cmd, db_cmd, audit_cmd, serve_cmd, user_cmd, ask_cmd, mcp_cmd, eval_cmd):
+    for module in (tools_cmd, db_cmd, audit_cmd, serve_cmd, user_cmd, ask_cmd, mcp_cmd, eval_cmd, config_cmd, init_cmd,
+                   catalog_cmd):
         module.register(main)
 
 

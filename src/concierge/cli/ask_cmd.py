@@ -18,6 +18,7 @@ from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
 from concierge.agent.turn import Turn
 from concierge.cli.options import (
+    acting_user,
     current_settings,
     data_options,
     json_option,
@@ -68,7 +69,7 @@ async def _session(options: dict[str, Any], questions: list[str] | None) -> None
     pipeline = open_pipeline(settings)
     provider = None
     try:
-        user = pipeline.user(options["user_name"])
+        user = pipeline.user(acting_user(pipeline.state, options["user_name"]))
         provider = make_provider(settings.provider.name, model=settings.provider.model,
                                  base_url=settings.provider.base_url, pipeline=pipeline)
         agent = Agent(pipeline, provider)

@@ -6,10 +6,9 @@ import json
 
 import click
 
-from concierge.cli.options import database_option, json_option, prepare_state
+from concierge.cli.options import current_settings, json_option, open_state, state_options
 from concierge.cli.render import table
 from concierge.pipeline import audit as audit_log
-from concierge.storage.database import Database
 
 
 def register(main: click.Group) -> None:
@@ -18,16 +17,12 @@ def register(main: click.Group) -> None:
 
 @click.command()
 @click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 10_000))
-@database_option
+@state_options
 @json_option
-def audit(limit: int, database: str | None, as_json: bool) -> None:
+def audit(limit: int, as_json: bool) -> None:
     """Show the latest tool calls: time, user, tool, arguments, decision, result id, rows, ms."""
-    db = Database(database)
-    try:
-        prepare_state(db)
+    with open_state(current_settings()) as db:
         entries = audit_log.latest(db, limit)
-    finally:
-        db.dispose()
     if as_json:
         click.echo(json.dumps(entries, ensure_ascii=False, default=str, indent=2))
         return

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from concierge.cli.options import database_option, open_pipeline, provider_options, today_option
+from concierge.cli.options import current_settings, data_options, open_pipeline, provider_options, setting_option
 from concierge.errors import ConfigError
 from concierge.storage import passwords
 
@@ -14,15 +14,19 @@ def register(main: click.Group) -> None:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
-@click.option("--catalog", "catalogs", multiple=True, default=("farm", "pos"), show_default=True,
-              help="farm, pos, or the path of a catalog YAML file (repeat for several).")
-@database_option
+@setting_option("--host", key="web.host", help="Address to listen on. Default: the settings' web.host, else 127.0.0.1.")
+@setting_option("--port", key="web.port", type=click.IntRange(0, 65535),
+                help="Port to listen on. Default: the settings' web.port, else 8000.")
+@setting_option("--allowed-host", key="web.allowed_hosts", multiple=True,
+                help="A host name clients use to reach /mcp besides the listening address (repeat for several).")
+@setting_option("--secure-cookie/--no-secure-cookie", key="web.secure_cookie",
+                help="Send the session cookie only over HTTPS (behind an HTTPS proxy). Default: off.")
+@setting_option("--trusted-proxy", key="web.trusted_proxy",
+                help="Addresses of a reverse proxy whose X-Forwarded-For/-Proto headers are believed "
+                "(comma-separated, * any). Default: none.")
+@data_options
 @provider_options
-@today_option
-def serve(host: str, port: int, catalogs: tuple[str, ...], database: str | None, provider: str,
-          model: str | None, base_url: str | None, today) -> None:
+def serve() -> None:
     """Serve the chat page for staff, its JSON/SSE API, and MCP (streamable HTTP) at /mcp.
 
     The embedded default database gets the demo data on first use; demo users without a password
@@ -35,15 +39,19 @@ def serve(host: str, port: int, catalogs: tuple[str, ...], database: str | None,
     except ImportError as err:
         raise ConfigError(f"the web server needs {err.name}: pip install 'concierge[web]'") from None
 
-    pipeline = open_pipeline(catalogs, database, today)
+    settings = current_settings()
+    web, provider = settings.web, settings.provider
+    pipeline = open_pipeline(settings)
     try:
-        new = passwords.generate_passwords(pipeline.db, pipeline.demo_users())
+        new = passwords.generate_passwords(pipeline.state, pipeline.demo_users())
         if new:
             click.echo(passwords.describe(new))
-        app = create_app(pipeline, provider, model=model, base_url=base_url, host=host)
-        shown = f"[{host}]" if ":" in host else host
-        click.echo(f"concierge: open http://{shown}:{port}/ (provider {provider}; {pipeline.db}); "
-                   f"MCP at http://{shown}:{port}/mcp; Ctrl+C stops")
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        app = create_app(pipeline, provider.name, model=provider.model, base_url=provider.base_url, host=web.host,
+                         allowed_hosts=web.allowed_hosts, secure_cookie=web.secure_cookie)
+        shown = f"[{web.host}]" if ":" in web.host else web.host
+        click.echo(f"concierge: open http://{shown}:{web.port}/ (provider {provider.name}; {pipeline.db}); "
+                   f"MCP at http://{shown}:{web.port}/mcp; Ctrl+C stops")
+        uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=bool(web.trusted_proxy),
+                    forwarded_allow_ips=web.trusted_proxy or None)
     finally:
         pipeline.close()

@@ -9,11 +9,12 @@ import click
 
 from concierge.catalog.loader import load_catalogs
 from concierge.cli.options import (
+    acting_user,
     catalog_option,
-    database_option,
+    current_settings,
+    data_options,
     json_option,
     open_pipeline,
-    today_option,
     user_option,
 )
 from concierge.cli.render import print_result
@@ -32,9 +33,9 @@ def tools() -> None:
 @tools.command("list")
 @catalog_option
 @json_option
-def tools_list(catalogs: tuple[str, ...], as_json: bool) -> None:
+def tools_list(as_json: bool) -> None:
     """List the tools of the catalogs with their parameters and roles (no database needed)."""
-    loaded = load_catalogs(list(catalogs))
+    loaded = load_catalogs(current_settings().catalogs)
     if as_json:
         out = [t.model_dump(include={"name", "catalog", "description", "mode", "roles", "params"})
                for c in loaded for t in c.tools.values()]
@@ -53,13 +54,11 @@ def tools_list(catalogs: tuple[str, ...], as_json: bool) -> None:
 @click.command()
 @click.argument("tool")
 @click.argument("args", default="{}")
-@catalog_option
+@data_options
 @user_option
-@database_option
-@today_option
 @click.option("--yes", is_flag=True, help="Confirm a write in the same command.")
 @json_option
-def invoke(tool: str, args: str, catalogs, user_name, database, today, yes: bool, as_json: bool) -> None:
+def invoke(tool: str, args: str, user_name: str | None, yes: bool, as_json: bool) -> None:
     """Run one tool call through the whole pipeline (guard, access, SQL, audit), with no model.
 
     ARGS is a JSON object, e.g. '{"code_customer": "0009"}'. Exit code: 0 ok, 1 refused or error.
@@ -68,9 +67,9 @@ def invoke(tool: str, args: str, catalogs, user_name, database, today, yes: bool
         parsed = json.loads(args)
     except json.JSONDecodeError as err:
         raise click.BadParameter(f"ARGS is not valid JSON: {err}", param_hint="ARGS") from None
-    pipeline = open_pipeline(catalogs, database, today)
+    pipeline = open_pipeline(current_settings())
     try:
-        user = pipeline.user(user_name)
+        user = pipeline.user(acting_user(pipeline.state, user_name))
         result = pipeline.invoke(tool, parsed, user)
         if result.status == "confirm":
             if not as_json:

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from concierge.plugins import Demo, demo
 from concierge.storage import state
 from concierge.storage.database import Database
+from concierge.storage.migrate import ensure_state
 
 
 def add_users(state_db: Database, plugin: Demo) -> None:
@@ -30,7 +31,7 @@ def is_installed(db: Database, name: str) -> bool:
 def install(db: Database, name: str, *, replace: bool = False, state_db: Database | None = None) -> dict[str, int]:
     """Create the demo's tables and load their generated rows, and its users; returns row counts per table."""
     plugin = demo(name)
-    state.create_state(state_db or db)
+    ensure_state(state_db or db)
     add_users(state_db or db, plugin)
     tables = list(plugin.tables)
     with db.write() as conn:

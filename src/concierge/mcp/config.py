@@ -2,7 +2,7 @@
 
 Hosts start servers from another working directory and with another
 environment, so everything is written out absolute: the `concierge` command
-of this installation, catalog files, and the database URL.
+of this installation, its settings file, catalog files, and the database URLs.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from sqlalchemy.engine import make_url
 
 from concierge.catalog.loader import resolve_path
 from concierge.plugins import demos
+from concierge.settings import Settings, env_variable
 from concierge.storage.database import ENV_DATABASE, default_url, normalise_url
 
 INSPECTOR = "@modelcontextprotocol/inspector"
@@ -33,14 +32,23 @@ def server_command() -> list[str]:
     return [sys.executable, "-c", "from concierge.cli import main; main()"]
 
 
-def server_args(catalogs: Sequence[str], user: str, today: date | None = None) -> list[str]:
-    args = ["mcp"]
-    for ref in catalogs:
+def server_args(settings: Settings, user: str) -> list[str]:
+    args = ["--config", str(settings.file), "mcp"] if settings.file else ["mcp"]
+    if settings.mcp.transport != "stdio":  # a host starts its server over stdio, whatever the settings serve
+        args += ["--transport", "stdio"]
+    for ref in settings.catalogs:
         args += ["--catalog", ref if ref in demos() else str(resolve_path(ref).absolute())]
     args += ["--user", user]
-    if today:
-        args += ["--today", today.isoformat()]
+    if settings.today:
+        args += ["--today", settings.today.isoformat()]
     return args
+
+
+def server_env(settings: Settings) -> dict[str, str]:
+    env = {ENV_DATABASE: absolute_database(settings.database)}
+    if settings.state_database:
+        env[env_variable("state_database")] = absolute_database(settings.state_database)
+    return env
 
 
 def absolute_database(url: str | None) -> str:
@@ -51,21 +59,21 @@ def absolute_database(url: str | None) -> str:
     return url
 
 
-def claude_desktop(catalogs: Sequence[str], database: str | None, user: str, today: date | None = None) -> dict:
+def claude_desktop(settings: Settings, user: str) -> dict:
     """The `mcpServers` block of claude_desktop_config.json (Claude Desktop starts servers over stdio)."""
     command = server_command()
     entry: dict[str, Any] = {
         "command": command[0],
-        "args": command[1:] + server_args(catalogs, user, today),
-        "env": {ENV_DATABASE: absolute_database(database)},
+        "args": command[1:] + server_args(settings, user),
+        "env": server_env(settings),
     }
     return {"mcpServers": {"concierge": entry}}
 
 
-def inspector_stdio(catalogs: Sequence[str], database: str | None, user: str, today: date | None = None) -> str:
-    command = server_command() + server_args(catalogs, user, today)
-    env = f"{ENV_DATABASE}={absolute_database(database)}"
-    return shlex.join(["npx", "-y", INSPECTOR, "-e", env, "--", *command])
+def inspector_stdio(settings: Settings, user: str) -> str:
+    command = server_command() + server_args(settings, user)
+    env = [arg for name, value in server_env(settings).items() for arg in ("-e", f"{name}={value}")]
+    return shlex.join(["npx", "-y", INSPECTOR, *env, "--", *command])
 
 
 def inspector_http(url: str) -> str:

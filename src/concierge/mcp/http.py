@@ -94,7 +94,7 @@ def build_http(
     if anonymous_user is None:
         endpoint = AuthenticationMiddleware(
             AuthContextMiddleware(RequireAuthMiddleware(endpoint, required_scopes=[])),
-            backend=BearerAuthBackend(DatabaseTokenVerifier(pipeline.db)),
+            backend=BearerAuthBackend(DatabaseTokenVerifier(pipeline.state)),
         )
     return McpHttp(endpoint=endpoint, session_manager=manager, path=path)
 

@@ -18,7 +18,8 @@ _INSERT = schema.audit.insert()  # built once, so its compiled form is found wit
 
 
 def record(db: Database, *, user: str, tool: str, args: Any, decision: str, result_id: str, rows: int,
-           ms: float, message: str | None) -> None:
+           ms: float, message: str | None, source: str | None = None) -> None:
+    """One audit line in the state database `db`; `source`: the channel and client, when known."""
     entry = {
         "at": datetime.now(UTC),
         "user_name": user,
@@ -29,6 +30,7 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
         "rows": rows,
         "ms": round(ms, 3),
         "message": _text(message) if message else message,
+        "source": _text(source)[:200] if source else None,
     }
     try:
         with db.write() as conn:

@@ -1,11 +1,14 @@
 """One-time confirmation tokens for writes that need a person's yes.
 
 The first call of such a tool returns a preview and a token; the token is
-stored hashed with the user, the tool and the exact arguments. Redeeming it
-happens inside the write's own transaction, so the write and the token's use
-commit together or not at all: a crash mid-write leaves the token unused and
-a retry writes exactly once; a replay, or the token with other arguments or
-another user, is refused.
+stored hashed with the user, the tool and the exact arguments. Where the state
+tables live beside the data, redeeming it happens inside the write's own
+transaction, so the write and the token's use commit together or not at all: a
+crash mid-write leaves the token unused and a retry writes exactly once. Where
+the state has a database of its own, the token is redeemed there first and
+given back (`restore`) when the write fails before its commit: a crash in
+between leaves the token used and nothing written, never a second write. A
+replay, or the token with other arguments or another user, is refused.
 """
 
 from __future__ import annotations
@@ -67,3 +70,9 @@ def redeem(conn: sa.Connection, token: str, user: str, tool: str, args: dict[str
     if used.rowcount != 1:
         return "this confirmation token was already used; the write it confirmed has been done"
     return None
+
+
+def restore(conn: sa.Connection, token: str) -> None:
+    """Make a redeemed token usable again: only for a write known not to have committed."""
+    table = schema.confirmations
+    conn.execute(table.update().where(table.c.token_hash == _hash(str(token))).values(used_at=None))

@@ -19,14 +19,23 @@ import sqlalchemy as sa
 from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
 from concierge.catalog.model import Tool
-from concierge.errors import ConciergeError, ConfigError, Refusal
+from concierge.errors import ConciergeError, ConfigError, DatabaseError, Refusal
 from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import User
 from concierge.pipeline.bind import bind
-from concierge.pipeline.result import ToolResult, new_result_id, plain, plain_args, shape
+from concierge.pipeline.result import (
+    ToolResult,
+    counted_totals,
+    needs_every_row,
+    new_result_id,
+    plain,
+    plain_args,
+    shape,
+    totals_sql,
+)
 from concierge.storage import state as schema
-from concierge.storage.database import Database
-from concierge.storage.state import create_state
+from concierge.storage.database import Database, normalise_url
+from concierge.storage.migrate import ensure_state
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
@@ -42,9 +51,14 @@ class _DataFacts:
 
 
 class Pipeline:
-    def __init__(self, catalogs: list[Catalog], db: Database, *, today: date | None = None):
+    """`db` holds the business data (it may be a read-only role); `state` holds concierge's own tables
+    (users, audit, confirmations, tokens, conversations): the same object unless a state database is given."""
+
+    def __init__(self, catalogs: list[Catalog], db: Database, *, state: Database | None = None,
+                 today: date | None = None):
         self.catalogs = catalogs
         self.db = db
+        self.state = state or db
         self._today = today
         self.tools: dict[str, Tool] = {n: t for c in catalogs for n, t in c.tools.items()}
         self.roles = {c.name: c.spec.roles for c in catalogs}
@@ -55,28 +69,37 @@ class Pipeline:
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
 
     @classmethod
-    def open(cls, catalog_refs: list[str], database: str | None = None, *, today: date | None = None) -> Pipeline:
-        """Load and check the catalogs, connect, and make sure the tables exist.
+    def open(cls, catalog_refs: list[str], database: str | None = None, *, state_database: str | None = None,
+             today: date | None = None) -> Pipeline:
+        """Load and check the catalogs, connect, and make sure the state tables are at their revision.
 
-        The embedded default (SQLite) gets the demo data on first use; a
-        PostgreSQL database is set up explicitly with `concierge db init`.
+        The state lives in `state_database` when given, else beside the business data. The embedded
+        default (SQLite) gets the demo data on first use; a PostgreSQL database is set up explicitly
+        with `concierge db init`.
         """
         catalogs = load_catalogs(catalog_refs)
         db = Database(database)
-        create_state(db)
-        for cat in catalogs:
-            if not cat.spec.demo:
-                continue
-            if not demo.is_installed(db, cat.spec.demo):
-                if not db.is_sqlite:
-                    raise ConfigError(
-                        f"the {cat.spec.demo} demo tables are missing in {db}; "
-                        f"run: concierge db init --catalog {cat.spec.demo} --database URL"
-                    )
-                demo.install(db, cat.spec.demo)
-            else:
-                demo.add_users(db, demo.demo(cat.spec.demo))
-        return cls(catalogs, db, today=today)
+        state = Database(state_database) if state_database and _differs(state_database, db) else db
+        try:
+            ensure_state(state)
+            for cat in catalogs:
+                if not cat.spec.demo:
+                    continue
+                if not demo.is_installed(db, cat.spec.demo):
+                    if not db.is_sqlite:
+                        raise ConfigError(
+                            f"the {cat.spec.demo} demo tables are missing in {db}; "
+                            f"run: concierge db init --catalog {cat.spec.demo} --database URL"
+                        )
+                    demo.install(db, cat.spec.demo, state_db=state)
+                else:
+                    demo.add_users(state, demo.demo(cat.spec.demo))
+        except BaseException:
+            db.dispose()
+            if state is not db:
+                state.dispose()
+            raise
+        return cls(catalogs, db, state=state, today=today)
 
     def demo_users(self) -> list[str]:
         """The names of the users that the loaded demo catalogs bring (admin, tanaka, ...)."""
@@ -85,6 +108,8 @@ class Pipeline:
 
     def close(self) -> None:
         self.db.dispose()
+        if self.state is not self.db:
+            self.state.dispose()
 
     # --- clock, users, facts --------------------------------------------------
     def today(self, tool: str | None = None) -> date:
@@ -98,7 +123,7 @@ class Pipeline:
 
     def user(self, name: str) -> User:
         if name not in self._users:
-            with self.db.read() as conn:
+            with self.state.read() as conn:
                 row = conn.execute(sa.select(schema.users).where(schema.users.c.name == name)).mappings().first()
                 if row is None:
                     known = ", ".join(conn.scalars(sa.select(schema.users.c.name).order_by(schema.users.c.name)))
@@ -151,19 +176,22 @@ class Pipeline:
         return facts
 
     # --- the pipeline ------------------------------------------------------------
-    def invoke(self, name: str, args: Any, user: User, *, confirmation: str | None = None) -> ToolResult:
+    def invoke(self, name: str, args: Any, user: User, *, confirmation: str | None = None,
+               source: str | None = None) -> ToolResult:
+        """`source`: where the call came from, for the audit (``web 203.0.113.7``); None when unknown."""
         started = time.perf_counter()
         name, args, confirmation = _valid_unicode(name), _valid_unicode(args), _valid_unicode(confirmation)
         try:
             result = self._invoke(name, args, user, confirmation)
         except ConciergeError as err:
             ms = (time.perf_counter() - started) * 1000
-            audit.record(self.db, user=user.name, tool=name, args=args, decision="failed",
-                         result_id=new_result_id(), rows=0, ms=ms, message=str(err))
+            audit.record(self.state, user=user.name, tool=name, args=args, decision="failed",
+                         result_id=new_result_id(), rows=0, ms=ms, message=str(err), source=source)
             raise
         result.ms = round((time.perf_counter() - started) * 1000, 3)
         audit.record(
-            self.db,
+            self.state,
+            source=source,
             user=user.name,
             tool=name,
             args=args,
@@ -205,19 +233,35 @@ class Pipeline:
             failed = _failed_check(conn, tool, values)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
-            cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
+            spec, bound = tool.result, _sql_values(tool, values)
+            every = needs_every_row(spec)
+            # Unless a summary compares every row, only the rows shown are fetched (one more says whether
+            # there are more) and the database counts and totals all the matching rows itself.
+            options = {"stream_results": True} if not (every or self.db.is_sqlite) else {}
+            cursor = conn.execution_options(**options).execute(bind(tool, tool.sql), bound)
             columns = list(cursor.keys())
-            rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
-        return self._ok(tool, args, columns, rows)
+            fetched = cursor.mappings().all() if every else cursor.mappings().fetchmany(spec.max_rows + 1)
+            cursor.close()
+            rows = [{k: plain(v) for k, v in r.items()} for r in fetched]
+            counted = None
+            if not every and len(rows) > spec.max_rows:
+                sql = totals_sql(tool.sql, columns, spec, conn.dialect.identifier_preparer.quote)
+                counted = counted_totals(conn.execute(bind(tool, sql), bound).one(), columns, spec)
+        return self._ok(tool, args, columns, rows, counted)
 
     def _preview(self, tool: Tool, args: dict, values: dict, user: User) -> ToolResult:
-        with self.db.write() as conn:
+        separate = self.state is not self.db  # then the business data is only read here, the token kept apart
+        with self.db.read() if separate else self.db.write() as conn:
             failed = _failed_check(conn, tool, values)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
             assert tool.preview_sql is not None
             row = conn.execute(bind(tool, tool.preview_sql), _sql_values(tool, values)).mappings().first()
-            token = confirm.issue(conn, user.name, tool.name, plain_args(args))
+            if not separate:
+                token = confirm.issue(conn, user.name, tool.name, plain_args(args))
+        if separate:
+            with self.state.write() as conn:
+                token = confirm.issue(conn, user.name, tool.name, plain_args(args))
         return ToolResult(
             tool=tool.name,
             status="confirm",
@@ -231,23 +275,51 @@ class Pipeline:
         )
 
     def _write(self, tool: Tool, args: dict, values: dict, user: User, confirmation: str | None) -> ToolResult:
+        """One database: the token is redeemed inside the write's transaction (exactly once). A state
+        database of its own: the token is redeemed there first, and given back when the write fails
+        before its commit (at most once: a crash in between leaves it used and nothing written)."""
+        separate = tool.confirm and self.state is not self.db
+        if separate:
+            with self.state.write() as conn:
+                why = confirm.redeem(conn, confirmation or "", user.name, tool.name, plain_args(args))
+            if why:
+                return _invalid_confirmation(tool, args, why)
+        redeem = (confirmation or "") if tool.confirm and not separate else None
+        stage = {"committing": False}
+        try:
+            return self._write_data(tool, args, values, user, redeem, stage)
+        except BaseException as err:
+            token_works = not separate or (not stage["committing"] and self._give_back(confirmation or ""))
+            refused = _refused_write(err)
+            if refused is None:
+                raise
+            hint = ("; the confirmation token still works once it may" if tool.confirm and token_works else
+                    "; call the tool again for a new preview" if tool.confirm else "")
+            raise DatabaseError(
+                f"the business database refused the write of {tool.name} ({refused}): nothing was written. "
+                f"The role concierge uses there may not write this; grant it the declared writes "
+                f"(docs/deployment.md){hint}"
+            ) from err
+
+    def _write_data(self, tool: Tool, args: dict, values: dict, user: User, redeem: str | None,
+                    stage: dict) -> ToolResult:
+        """The write in one transaction; `redeem`: the confirmation token to use inside it, if any."""
         for attempt in range(UNIQUE_CODE_ATTEMPTS):
             values = {**values, **_generated(tool, self.today(tool.name))}
+            stage["committing"] = False
             try:
                 with self.db.write() as conn:
-                    if tool.confirm:
-                        why = confirm.redeem(conn, confirmation or "", user.name, tool.name, plain_args(args))
+                    if redeem is not None:
+                        why = confirm.redeem(conn, redeem, user.name, tool.name, plain_args(args))
                         if why:
-                            return ToolResult(
-                                tool=tool.name, status="refused", code=Refusal.CONFIRMATION_INVALID,
-                                message=why, args=plain_args(args),
-                            )
+                            return _invalid_confirmation(tool, args, why)
                     failed = _failed_check(conn, tool, values)
                     if failed:
                         return failed.model_copy(update={"args": plain_args(args)})
                     cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
                     columns = list(cursor.keys()) if cursor.returns_rows else []
                     rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
+                    stage["committing"] = True  # past here the write may have committed though an error says not
             except sa.exc.IntegrityError:
                 if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
                     log.warning("generated code collided in %s; retrying", tool.name)
@@ -257,13 +329,49 @@ class Pipeline:
             return self._ok(tool, args, columns, rows)
         raise AssertionError("unreachable")
 
-    def _ok(self, tool: Tool, args: dict, columns: list[str], rows: list[dict]) -> ToolResult:
-        shaped = shape(rows, tool.result)
+    def _give_back(self, token: str) -> bool:
+        """Make a token redeemed for a write that did not happen usable again; False when that failed."""
+        try:
+            with self.state.write() as conn:
+                confirm.restore(conn, token)
+        except Exception:
+            log.exception("could not give back the confirmation token of a failed write; it stays used")
+            return False
+        return True
+
+    def _ok(self, tool: Tool, args: dict, columns: list[str], rows: list[dict],
+            counted: dict | None = None) -> ToolResult:
+        shaped = shape(rows, tool.result, counted=counted)
         instruction = None
         if tool.ai_instruction:
             instruction = tool.ai_instruction.success if rows else tool.ai_instruction.empty
         return ToolResult(tool=tool.name, status="ok", args=plain_args(args), columns=columns,
                           ai_instruction=instruction, **shaped)
+
+
+def _differs(url: str, db: Database) -> bool:
+    return normalise_url(url) != db.url
+
+
+def _invalid_confirmation(tool: Tool, args: dict, why: str) -> ToolResult:
+    return ToolResult(tool=tool.name, status="refused", code=Refusal.CONFIRMATION_INVALID, message=why,
+                      args=plain_args(args))
+
+
+# SQLSTATE of a write the role may not do: insufficient privilege, read-only transaction or database
+_REFUSED_STATES = ("42501", "25006")
+
+
+def _refused_write(err: BaseException) -> str | None:
+    """The database's own words when `err` is a write the role or the database does not allow, else None."""
+    for cause in (err, err.__cause__):
+        orig = getattr(cause, "orig", None)
+        if orig is None:
+            continue
+        text = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+        if getattr(orig, "sqlstate", None) in _REFUSED_STATES or "readonly database" in text:
+            return text
+    return None
 
 
 def _failed_check(conn: sa.Connection, tool: Tool, values: dict) -> ToolResult | None:

@@ -7,6 +7,7 @@ model ever has to do arithmetic on the rows.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
@@ -68,23 +69,70 @@ def plain_args(args: dict[str, Any]) -> dict[str, Any]:
     return {k: plain(v) for k, v in args.items()}
 
 
-def shape(rows: list[dict[str, Any]], spec: ResultShape) -> dict[str, Any]:
-    """Rows capped at `max_rows`, plus totals and summaries over *all* rows."""
-    totals: dict[str, Any] = {"count": len(rows)}
-    for column, how in spec.totals.items():
-        values = [r[column] for r in rows if r.get(column) is not None]
-        if how == "sum":
-            totals[column] = sum(values)
-        elif values:
-            totals[column] = min(values) if how == "min" else max(values)
+def shape(rows: list[dict[str, Any]], spec: ResultShape, *, counted: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Rows capped at `max_rows`, plus totals and summaries over *all* matching rows.
+
+    Either `rows` are all the matching rows, and the count and totals are computed here; or they stop
+    at the cap (`max_rows` + 1 rows fetched) and `counted` holds the count and totals the database
+    computed over all of them (`totals_sql`).
+    """
+    if counted is not None:
+        totals: dict[str, Any] = dict(counted)
+        row_count = totals["count"]
+    else:
+        totals = {"count": len(rows)}
+        row_count = len(rows)
+        for column, how in spec.totals.items():
+            values = [r[column] for r in rows if r.get(column) is not None]
+            if how == "sum":
+                totals[column] = sum(values)
+            elif values:
+                totals[column] = min(values) if how == "min" else max(values)
     summary = _change_summary(rows, spec.summary) if spec.summary else None
     return {
         "rows": rows[: spec.max_rows],
-        "row_count": len(rows),
-        "truncated": len(rows) > spec.max_rows,
+        "row_count": row_count,
+        "truncated": row_count > spec.max_rows,
         "totals": totals,
         "summary": summary,
     }
+
+
+def needs_every_row(spec: ResultShape) -> bool:
+    """A summary compares every row (top decreases ...); counts and totals alone the database computes."""
+    return spec.summary is not None
+
+
+def totals_sql(sql: str, columns: list[str], spec: ResultShape, quote: Callable[[str], str]) -> str:
+    """The count and the declared totals of a tool's rows, computed by the database over all of them.
+
+    The tool's own statement is the subquery, so its parameters bind as they do for the rows. A total
+    of a column the statement does not return is 0 (sum) or left out (min, max), as `shape` does.
+    """
+    body = sql.strip().rstrip(";")
+    parts = ["COUNT(*) AS n"]
+    for i, (column, how) in enumerate(spec.totals.items()):
+        if column in columns:
+            parts.append(f"{how.upper()}(q.{quote(column)}) AS t{i}")
+    return f"SELECT {', '.join(parts)} FROM (\n{body}\n) AS q"
+
+
+def counted_totals(row: Any, columns: list[str], spec: ResultShape) -> dict[str, Any]:
+    """The row `totals_sql` returned, as `shape` reports totals: JSON-ready, a sum of nothing is 0."""
+    totals: dict[str, Any] = {"count": int(row[0])}
+    at = 1
+    for column, how in spec.totals.items():
+        if column not in columns:
+            if how == "sum":
+                totals[column] = 0
+            continue
+        value = plain(row[at])
+        at += 1
+        if how == "sum":
+            totals[column] = value if value is not None else 0
+        elif value is not None:
+            totals[column] = value
+    return totals
 
 
 def _change_summary(rows: list[dict[str, Any]], spec: ChangeSummary) -> dict[str, Any]:

@@ -22,6 +22,9 @@ COUNTERS = ["個", "本", "玉", "袋", "箱", "束", "株", "枚", "パック",
             "ダース", "L", "リットル", "ml"]
 NOUN_CHARS = "ぁ-ゖァ-ヺー一-龯々A-Za-z"
 DETERMINERS = r"(?:その|この|同じ|当該|上記の?|先ほどの|さっきの|前述の|that|this|the\s+same|same|said)"
+# Values read from the data that are also words any English request uses: never read as that value.
+_FUNCTION_WORDS = {"a", "an", "the", "i", "in", "on", "at", "of", "to", "by", "or", "and", "for", "is", "it", "me",
+                   "my", "we", "us", "do", "be", "as", "so", "if", "no", "not", "all", "any", "show", "what", "how"}
 PRONOUNS = re.compile(r"(?<![a-z])(?:they|them|their|he|him|his|she|her)(?![a-z])|彼女|彼", re.IGNORECASE)
 
 
@@ -109,7 +112,8 @@ class Lexicon:
             for key, group in self.enums.items():
                 valid = self.static_values.get(key) or values.get(key, [])
                 for value in valid:
-                    phrases.setdefault(value, (key, value))
+                    if fold(value).strip() not in _FUNCTION_WORDS:  # a grade "A" is not the article in "a list"
+                        phrases.setdefault(value, (key, value))
                 for synonym, value in group.synonyms.items():
                     if value in valid:
                         phrases.setdefault(synonym, (key, value))

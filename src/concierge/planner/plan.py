@@ -233,12 +233,14 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         elif base.get(pname) is not None and pname not in dated:
             values[pname] = [base[pname]]
     missing = []
+    named = _named_lookup(tool, slots, values)
     for pname, param in tool.params.items():
         if pname in values or pname in periods[0] or param.extract is None:
             continue
         refers = isinstance(param.extract, CodeExtract) and bool(param.extract.refer)
         in_focus = refers and not base and not any(values.values()) and not periods[0]  # 電話番号は？
-        if not (param.required or pname in slots.referred or (slots.pronoun and refers) or in_focus):
+        if not (param.required or pname in slots.referred or (slots.pronoun and refers) or in_focus
+                or pname == named):
             continue
         found = _find(plan, request, tool, pname, param, slots, ctx, ahead)
         if isinstance(found, Problem) and in_focus and not param.required:
@@ -262,6 +264,15 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         ordered = {k: ({**args, **period})[k] for k in tool.params if k in args or k in period}
         request.steps.append(plan.add(Step(tool.name, ordered, refs, request.gate)))
     return None
+
+
+def _named_lookup(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> str | None:
+    """A name said to a tool that takes no name (orders of Chika Smith): the first optional code
+    parameter with a lookup finds the code from it, as a required one would."""
+    if not slots.names or any(isinstance(p.extract, NameExtract) for p in tool.params.values()):
+        return None
+    return next((n for n, p in tool.params.items() if isinstance(p.extract, CodeExtract) and p.extract.lookup
+                 and not p.required and n not in values), None)
 
 
 def _find(plan: Plan, request: Request, tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context,

@@ -10,6 +10,7 @@ retries while another of our threads holds the write lock.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -22,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.pool import StaticPool
 
-from concierge.errors import DatabaseError
+from concierge.errors import ConfigError, DatabaseError
 
 ENV_DATABASE = "CONCIERGE_DATABASE"
 READ_TIMEOUT_S = 10.0
@@ -31,6 +32,11 @@ READ_TIMEOUT_S = 10.0
 def default_url() -> str:
     if os.environ.get(ENV_DATABASE):
         return os.environ[ENV_DATABASE]
+    return embedded_url()
+
+
+def embedded_url() -> str:
+    """The embedded default: a SQLite file in the user data folder (its state tables upgrade themselves)."""
     folder = Path(platformdirs.user_data_dir("concierge", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'concierge.db'}"
@@ -76,6 +82,10 @@ class Database:
             self._readers.dispose()
             self._readers = self._readers.recreate()
 
+    def errors(self):
+        """A context in which driver errors become DatabaseError, a failed connection with what to do."""
+        return _translate_errors(self.engine.url)
+
     @contextmanager
     def read(self) -> Iterator[sa.Connection]:
         with self._connect(write=False) as conn, _translate_errors(), conn.begin():
@@ -91,7 +101,9 @@ class Database:
                     if shared:
                         _on_driver(conn, "PRAGMA query_only = OFF")
             else:
-                conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                # One snapshot for the whole read: a capped result's rows and its totals (two statements)
+                # see the same data even while writes land between them.
+                conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(self.read_timeout_s * 1000)}")
                 yield conn
 
@@ -108,7 +120,7 @@ class Database:
                     yield conn
                 return
             if conn is None or conn.closed or conn.invalidated:
-                with _translate_errors():
+                with _translate_errors(self.engine.url):
                     conn = self._write_conn = self.engine.connect()
             ok = False
             try:
@@ -123,7 +135,7 @@ class Database:
 
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sa.Connection]:
-        with _translate_errors():
+        with _translate_errors(self.engine.url):
             if write or self._readers is None:
                 conn = self.engine.connect()
             else:  # a connection of the engine (its listeners see it), from the readers' pool
@@ -183,19 +195,117 @@ def _on_driver(conn: sa.Connection, sql: str) -> None:
         raise sa.exc.DBAPIError.instance(sql, None, err, sqlite3.Error) from err
 
 
+# The drivers SQLAlchemy may ask for, and what installs each (a missing one is named, never a traceback).
+DRIVERS = {
+    "psycopg": "pip install 'psycopg[binary]'",
+    "psycopg_binary": "pip install 'psycopg[binary]'",
+    "psycopg2": "pip install psycopg2-binary",
+    "pg8000": "pip install pg8000",
+    "asyncpg": "pip install asyncpg",
+    "pymysql": "pip install pymysql",
+    "MySQLdb": "pip install mysqlclient",
+}
+URL_EXAMPLES = "sqlite:///shop.db (a file), postgresql://USER:PASSWORD@HOST:5432/NAME"
+CONNECT_TIMEOUT_S = 10
+
+
 def _create_engine(url: str) -> sa.Engine:
-    if url.startswith("sqlite"):
-        memory = url in ("sqlite://", "sqlite:///:memory:")
-        kwargs = {"poolclass": StaticPool} if memory else {}
-        return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30)
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise ConfigError(f"{url!r} is not a database URL; write one such as {URL_EXAMPLES}") from None
+    try:
+        if parsed.get_backend_name() == "sqlite":
+            memory = parsed.database in (None, "", ":memory:")
+            if not memory:
+                _sqlite_folder_exists(str(parsed.database))
+            kwargs = {"poolclass": StaticPool} if memory else {}
+            return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+        connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT_S}
+        return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
+                                connect_args=connect_args)
+    except sa.exc.NoSuchModuleError:
+        raise ConfigError(
+            f"concierge cannot speak {parsed.drivername!r} databases; it runs on SQLite and PostgreSQL: {URL_EXAMPLES}"
+        ) from None
+    except ImportError as err:  # the driver of a known dialect is not installed, or cannot load
+        name = (err.name or "").split(".")[0]
+        fix = DRIVERS.get(name, "pip install 'psycopg[binary]'" if parsed.get_backend_name() == "postgresql"
+                          else f"pip install {name or 'the driver'}")
+        raise ConfigError(
+            f"the database driver {name or parsed.drivername!r} for {parsed.drivername} URLs is not installed "
+            f"or does not load ({err}); install it: {fix}"
+        ) from None
+
+
+def _sqlite_folder_exists(database: str) -> None:
+    path = Path(database.removeprefix("file:").split("?")[0]).expanduser()
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise DatabaseError(
+            f"cannot open the SQLite file {path}: its folder {folder} does not exist; "
+            f"create it (mkdir -p {folder}) or correct the path in the URL (sqlite:///relative.db, sqlite:////abs/path.db)"
+        )
+
+
+# What PostgreSQL or SQLite says when a connection fails, and what to do about it. Each pattern sees the
+# driver's message; `{…}` are filled from the URL and the message.
+_CONNECT_FAILURES = [
+    (re.compile(r'database "(?P<name>[^"]*)" does not exist'),
+     "the PostgreSQL server at {where} has no database {name!r}: check the name at the end of the URL, "
+     "list the databases with `psql -h {host} -p {port} -l`, or create it with `createdb -h {host} -p {port} {name}`"),
+    (re.compile(r'password authentication failed for user "(?P<name>[^"]*)"'),
+     "the PostgreSQL server at {where} refused the password of user {name!r}: check the user and password in the "
+     "URL (postgresql://USER:PASSWORD@HOST/NAME; write @ : / in a password as %40 %3A %2F)"),
+    (re.compile(r'role "(?P<name>[^"]*)" does not exist'),
+     "the PostgreSQL server at {where} has no user {name!r}: check the user name in the URL, or create the role "
+     "(CREATE ROLE {name} LOGIN PASSWORD '...')"),
+    (re.compile(r'role "(?P<name>[^"]*)" is not permitted to log in'),
+     "the PostgreSQL role {name!r} may not log in at {where}: ALTER ROLE {name} LOGIN, or use another user"),
+    (re.compile(r"no password supplied"),
+     "the PostgreSQL server at {where} asks for a password: put it in the URL "
+     "(postgresql://USER:PASSWORD@HOST/NAME) or in PGPASSWORD or ~/.pgpass"),
+    (re.compile(r"no pg_hba\.conf entry"),
+     "the PostgreSQL server at {where} does not accept this user from this machine: ask its administrator to "
+     "allow it in pg_hba.conf, or check the user and database in the URL"),
+    (re.compile(r"permission denied for database"),
+     "the user of the URL may not connect to that database at {where}: GRANT CONNECT ON DATABASE ... TO that user"),
+    (re.compile(r"Connection refused|could not connect to server|Is the server running", re.I),
+     "cannot reach PostgreSQL at {where} (connection refused): is the server running, and are the host and "
+     "port in the URL right?"),
+    (re.compile(r"failed to resolve host|could not translate host name|Name or service not known", re.I),
+     "cannot reach PostgreSQL at {where}: the host name {host!r} is unknown; check the host in the URL"),
+    (re.compile(r"timeout expired|timed out|Network is unreachable|No route to host", re.I),
+     "cannot reach PostgreSQL at {where} (no answer): check the host and port in the URL, and that no firewall "
+     "stands between this machine and the server"),
+    (re.compile(r"unable to open database file"),
+     "cannot open the SQLite file {database}: check the path in the URL, and that its folder is writable"),
+]
+
+
+def _connect_failure(err: Exception, url: sa.URL | None) -> str | None:
+    """The actionable message for a connection that failed, if it is one we know."""
+    if url is None:
+        return None
+    text = str(getattr(err, "orig", None) or err)
+    host, port = url.host or "localhost", url.port or 5432
+    for pattern, message in _CONNECT_FAILURES:
+        found = pattern.search(text)
+        if found:
+            return message.format(where=f"{host}:{port}", host=host, port=port, database=url.database,
+                                  **found.groupdict())
+    return None
 
 
 @contextmanager
-def _translate_errors() -> Iterator[None]:
+def _translate_errors(url: sa.URL | None = None) -> Iterator[None]:
+    """Driver errors as DatabaseError; given the URL, a failed connection says what to do."""
     try:
         yield
     except sa.exc.OperationalError as err:
+        known = _connect_failure(err, url)
+        if known:
+            raise DatabaseError(known) from err
         raise DatabaseError(f"database error (unavailable, timed out or refused): {_first_line(err)}") from err
     except sa.exc.InterfaceError as err:
         raise DatabaseError(f"the database connection failed: {_first_line(err)}") from err

@@ -2,14 +2,24 @@
 
 They may live beside the business data (one URL, one deployment: the embedded default) or in a
 database of their own (`state_database`), so that concierge can read a company's data through a
-read-only role. Their layout is versioned by the Alembic migrations in `storage/migrations`.
+read-only role. Their layout is versioned by the Alembic migrations in `storage/migrations`:
+the tables here are those of the head revision (`concierge.storage.migrate` makes and checks them).
+A change here needs a new revision there.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import sqlalchemy as sa
 
+VERSION_TABLE = "concierge_alembic_version"  # not alembic_version: the business database may have its own
 metadata = sa.MetaData()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
 
 users = sa.Table(
     "concierge_users",
@@ -18,6 +28,7 @@ users = sa.Table(
     sa.Column("role", sa.String(50), nullable=False),
     sa.Column("display_name", sa.String(100), nullable=False),
     sa.Column("password_hash", sa.String(200), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=True, default=_now),  # 0002; NULL before it
 )
 
 audit = sa.Table(
@@ -33,6 +44,7 @@ audit = sa.Table(
     sa.Column("rows", sa.Integer, nullable=False),
     sa.Column("ms", sa.Float, nullable=False),
     sa.Column("message", sa.Text, nullable=True),
+    sa.Column("source", sa.String(200), nullable=True),  # 0002: channel and client ("web 203.0.113.7")
 )
 
 confirmations = sa.Table(
@@ -87,6 +99,7 @@ STATE_TABLES += [conversations, conversation_messages]
 
 
 def create_state(db) -> None:
-    """Create concierge's own tables where missing."""
-    with db.write() as conn:
-        metadata.create_all(conn)
+    """Make sure the state tables are at the head revision (see `concierge.storage.migrate.ensure_state`)."""
+    from concierge.storage.migrate import ensure_state
+
+    ensure_state(db)

@@ -14,12 +14,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 
 from concierge.agent.loop import Agent
-from concierge.agent.protocol import Provider
 from concierge.agent.providers import make_provider
 from concierge.agent.store import ConversationStore
 from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
+from concierge.protocol import Provider
 from concierge.web import auth, chat
 
 STATIC = Path(__file__).parent / "static"
@@ -82,10 +82,10 @@ def create_app(
     provider = provider or make_provider(provider_name, model=model, base_url=base_url, pipeline=pipeline)
     state = WebState(
         pipeline=pipeline,
-        agent=Agent(pipeline, provider, store=ConversationStore(pipeline.db), max_steps=max_steps),
+        agent=Agent(pipeline, provider, store=ConversationStore(pipeline.state), max_steps=max_steps),
         signer=auth.Signer(secret or auth.load_secret()),
         secure_cookie=secure_cookie,
-        fingerprints=auth.Fingerprints(pipeline.db),
+        fingerprints=auth.Fingerprints(pipeline.state),
     )
     mcp_http = build_http(pipeline, path="/mcp", host=host, allowed_hosts=allowed_hosts) if mcp else None
 

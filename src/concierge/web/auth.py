@@ -181,7 +181,7 @@ router = APIRouter(prefix="/api")
 @router.post("/login")
 async def login(body: SignIn, request: Request, response: Response) -> dict:
     web = request.app.state.web
-    fingerprint = await to_thread.run_sync(passwords.verify, web.pipeline.db, body.name, body.password)
+    fingerprint = await to_thread.run_sync(passwords.verify, web.pipeline.state, body.name, body.password)
     if fingerprint is None:
         raise HTTPException(status_code=401, detail="wrong user name or password")
     cookie = web.signer.dump({"u": body.name, "f": fingerprint, "t": int(time.time())})

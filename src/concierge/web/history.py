@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from concierge.agent.protocol import Message
+from concierge.protocol import Message
 
 
 def exchanges(messages: list[Message]) -> list[dict[str, Any]]:

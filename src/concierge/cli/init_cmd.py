@@ -1,0 +1,111 @@
+"""`concierge init`: point concierge at a company's own database.
+
+Introspects the database (`onboarding.introspect`), drafts a catalog of read tools from what it
+says (`onboarding.draft`), and writes DIR/concierge.toml and DIR/catalogs/NAME.yaml. A file a
+person has edited since init wrote it is never overwritten: the new draft goes beside it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+import sqlalchemy as sa
+
+from concierge.errors import ConfigError
+from concierge.onboarding.draft import Noun, draft_catalog, slug, write_draft
+from concierge.onboarding.introspect import Schema, introspect
+from concierge.storage.database import Database, normalise_url
+
+
+def register(main: click.Group) -> None:
+    main.add_command(init)
+
+
+@click.command()
+@click.option("--database", "url", required=True,
+              help="The business database: sqlite:///path/shop.db or postgresql://user@host/shop.")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="Where to write concierge.toml and catalogs/.")
+@click.option("--name", default=None, help="The business's name (letters, digits, _). Default: the database's name.")
+@click.option("--lang", type=click.Choice(["ja", "en"]), default="en", show_default=True,
+              help="The language of answers by default (drafted texts are in both).")
+def init(url: str, folder: Path, name: str | None, lang: str) -> None:
+    """Draft a catalog of read tools from an existing database, and the settings to use it."""
+    started = time.perf_counter()
+    database_url = settings_url(url)
+    db = Database(url)
+    try:
+        schema = introspect(db)
+    finally:
+        db.dispose()
+    if not schema.tables:
+        raise ConfigError(f"no tables or views found in {db}; check the database name in the URL "
+                          "(PostgreSQL: the tables must be in the default schema, public)")
+    name = slug(name or schema.database, "business")
+    draft = draft_catalog(schema, name)
+    catalog = write_draft(folder / "catalogs" / f"{name}.yaml", draft.text)
+    settings = write_draft(folder / "concierge.toml", settings_text(name, lang, database_url, name))
+    seconds = time.perf_counter() - started
+
+    tables = [t for t in schema.tables if not t.is_view]
+    views = len(schema.tables) - len(tables)
+    summaries = sum(t.endswith("_summary") for t in draft.tools)
+    click.echo(f"Found {len(tables)} table(s) and {views} view(s), {schema.row_count:,} rows "
+               f"in the {schema.dialect} database {schema.database!r} ({seconds:.1f} s).")
+    click.echo(f"Drafted {len(draft.tools)} read tools ({len(draft.tools) - summaries} lists, {summaries} summaries), "
+               f"no write tool; {len(draft.review)} drafted texts to review.")
+    for written in (settings, catalog):
+        if written.action == "beside":
+            click.echo(f"Kept {written.kept} as you edited it; the new draft is {written.path} (compare the two).")
+        else:
+            click.echo(f"Wrote {written.path} ({written.action}).")
+    if sa.make_url(normalise_url(url)).password:
+        click.echo("The password is not written to concierge.toml: set PGPASSWORD (or CONCIERGE_DATABASE to the "
+                   "full URL) where concierge runs.")
+    click.echo("\nNext:")
+    click.echo(f"  cd {folder}")
+    click.echo("  concierge catalog check                  # every drafted tool against the live database")
+    click.echo("  concierge user add NAME --role staff     # roles: admin, staff")
+    click.echo(f'  concierge ask "{example_question(schema)}"')
+    click.echo("  concierge serve                          # web chat and /mcp")
+
+
+def settings_url(url: str) -> str:
+    """The URL as concierge.toml keeps it: a SQLite path made absolute, a password left out."""
+    parsed = sa.make_url(normalise_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        path = parsed.database
+        if not path or path == ":memory:":
+            raise ConfigError("init needs a database file: sqlite:///path/shop.db")
+        file = Path(path).expanduser().resolve()
+        if not file.is_file():
+            raise ConfigError(f"no SQLite database at {file}; check the path (sqlite:///relative.db, "
+                              "sqlite:////absolute/path.db)")
+        return f"sqlite:///{file}"
+    return parsed._replace(password=None).render_as_string(hide_password=False)
+
+
+def settings_text(name: str, lang: str, database: str, catalog: str) -> str:
+    return (
+        "# concierge settings, drafted by `concierge init` (docs/onboarding.md).\n"
+        f'name = "{name}"\n'
+        f'lang = "{lang}"\n'
+        f"database = {_toml_string(database)}\n"
+        'state_database = "sqlite:///state.db"   # concierge\'s own tables, apart from the business data\n'
+        f'catalogs = ["catalogs/{catalog}.yaml"]\n'
+        '# today = "2025-05-15"                   # a fixed clock, for tests and demos\n'
+        "\n[provider]\n"
+        'name = "offline"\n'
+    )
+
+
+def _toml_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def example_question(schema: Schema) -> str:
+    tables = [t for t in schema.tables if not t.is_view] or list(schema.tables)
+    biggest = max(tables, key=lambda t: t.row_count)
+    return f"How many {Noun.of(biggest.name, biggest.comment).many} do we have?"

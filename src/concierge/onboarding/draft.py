@@ -1,0 +1,723 @@
+"""A first catalog drafted from what a database says about itself (`onboarding.introspect`).
+
+Per table or view, a read tool with optional filters: its key, a `contains` search on name-like
+text, each low-cardinality text column as an enum whose values are read from the data, each
+foreign key, and a from/to range on each date column; the name of what a foreign key points at
+(a customer's name next to its id) is joined in where the referenced table has an obvious one.
+Where a table has a date and an amount (its own, or one join away), an aggregate tool sums and
+counts them by a chosen column or by day or month over a period. No identifier is ever taken from
+a parameter: the grouping is `CASE :group_by WHEN 'status' THEN ... END`. Never a write tool.
+
+Every text drafted here (descriptions, planner intents and extract keys) is listed in the
+catalog's `review:` list, so `concierge catalog check` can tell a person what to read.
+`write_draft` writes the file with a hash of what was drafted in its header, so a later `init`
+never overwrites a file a person has edited.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from sqlalchemy.dialects import postgresql, sqlite
+
+from concierge.onboarding.introspect import Column, ForeignKey, Schema, Table
+
+READ_MAX_ROWS = 50
+SUMMARY_MAX_ROWS = 100
+SMALL_TABLE = 30  # a referenced table of at most this many rows is filtered by its names (an enum)
+HEADER = "# concierge-draft sha256="
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_CODE = re.compile(r"(?P<prefix>[A-Za-z]*[-_]?)(?P<digits>\d+)")
+_NAME_WORDS = {"name", "names", "title", "label", "nickname"}
+_NOT_AMOUNTS = {"id", "code", "no", "number", "zip", "postal", "phone", "tel", "year", "month", "day", "version",
+                "seq", "sequence", "rank", "order", "position", "sort", "lat", "latitude", "lon", "lng", "longitude"}
+_AMOUNT_WORDS = ("total", "amount", "revenue", "sales", "price", "cost", "value", "quantity", "qty", "paid")
+_DATE_WORDS = ("ordered", "order", "date", "created", "sold", "sale", "paid", "placed", "booked", "at", "on", "day")
+
+
+# --- words from identifiers --------------------------------------------------------------------
+def words(identifier: str) -> list[str]:
+    """orderedAt, ordered_at, OrderedAt -> [ordered, at]."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", identifier)
+    return [w.lower() for w in re.split(r"[^0-9A-Za-z]+", spaced) if w]
+
+
+def singular(word: str) -> str:
+    if re.search(r"[^aeiou]ies$", word):
+        return word[:-3] + "y"
+    if re.search(r"(ss|sh|ch|x|z)es$", word):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def plural(word: str) -> str:
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(s|sh|ch|x|z)$", word):
+        return word + "es"
+    return word + "s"
+
+
+def slug(identifier: str, fallback: str) -> str:
+    """A name for a tool or parameter: letters, digits and _, starting with a letter."""
+    s = "_".join(words(identifier))[:56]
+    return s if s and s[0].isalpha() else (f"{fallback}_{s}" if s else fallback)
+
+
+def japanese(comment: str | None) -> str | None:
+    """A Japanese comment's first phrase (顧客マスタ。住所を含む -> 顧客マスタ), or None."""
+    if not comment or not _CJK.search(comment):
+        return None
+    return re.split(r"[。、,.(（\n]", comment.strip(), maxsplit=1)[0].strip() or None
+
+
+def english(comment: str | None) -> str | None:
+    return comment.strip().rstrip(".") if comment and comment.strip() and not _CJK.search(comment) else None
+
+
+@dataclass(frozen=True)
+class Noun:
+    """How a table or column is named in words: `order item`, `order items`, and in Japanese."""
+
+    one: str
+    many: str
+    ja: str
+
+    @classmethod
+    def of(cls, identifier: str, comment: str | None, *, countable: bool = True) -> Noun:
+        ws = words(identifier) or [identifier]
+        one = " ".join([*ws[:-1], singular(ws[-1])]) if countable else " ".join(ws)
+        many = " ".join([*ws[:-1], plural(singular(ws[-1]))]) if countable else " ".join(ws)
+        return cls(one, many, japanese(comment) or identifier)
+
+    @property
+    def has_japanese(self) -> bool:
+        return bool(_CJK.search(self.ja))
+
+
+# --- SQL of one dialect --------------------------------------------------------------------------
+class Dialect:
+    def __init__(self, name: str):
+        self.name = name
+        self.sqlite = name == "sqlite"
+        self._quote = (sqlite.dialect() if self.sqlite else postgresql.dialect()).identifier_preparer.quote
+
+    def q(self, identifier: str) -> str:
+        return self._quote(identifier)
+
+    def text(self, expr: str, col: Column) -> str:
+        """The column as text, for comparing with a string parameter."""
+        return expr if col.kind == "text" and col.native_text else f"CAST({expr} AS VARCHAR)"
+
+    def date_from(self, expr: str, col: Column, p: str) -> str:
+        if not self.sqlite and col.stored_as_text:
+            return f"{expr} >= CAST(:{p} AS VARCHAR)"
+        return f"{expr} >= :{p}"
+
+    def date_to(self, expr: str, col: Column, p: str) -> str:
+        """Up to and including the day :p, also for timestamps (before the next day)."""
+        if self.sqlite:
+            return f"{expr} < date(:{p}, '+1 day')"
+        if col.stored_as_text:
+            return f"{expr} < CAST(CAST(:{p} AS DATE) + 1 AS VARCHAR)"
+        if col.kind == "date":
+            return f"{expr} <= :{p}"
+        return f"{expr} < CAST(:{p} AS DATE) + 1"
+
+    def day(self, expr: str, col: Column) -> str:
+        if self.sqlite or col.stored_as_text:
+            return f"substr({expr}, 1, 10)"
+        return f"to_char({expr}, 'YYYY-MM-DD')"
+
+    def month(self, expr: str, col: Column) -> str:
+        if self.sqlite or col.stored_as_text:
+            return f"substr({expr}, 1, 7)"
+        return f"to_char({expr}, 'YYYY-MM')"
+
+    def year_bounds(self, table: str, col: Column) -> str:
+        """From the first day of the data's first year to the last day of next year (or of the data's last
+        year, if later): a period partly outside the data still runs, new rows stay reachable while the
+        server runs, and a mistyped year is refused with the range."""
+        c, t = self.q(col.name), self.q(table)
+        if self.sqlite:
+            return (f"SELECT substr(MIN({c}), 1, 4) || '-01-01', "
+                    f"MAX(substr(MAX({c}), 1, 4), strftime('%Y', 'now', '+1 year')) || '-12-31' FROM {t}")
+        if col.stored_as_text:
+            return (f"SELECT SUBSTR(MIN({c}), 1, 4) || '-01-01', "
+                    f"GREATEST(SUBSTR(MAX({c}), 1, 4), to_char(CURRENT_DATE + INTERVAL '1 year', 'YYYY')) || '-12-31' "
+                    f"FROM {t}")
+        return (f"SELECT CAST(date_trunc('year', MIN({c})) AS DATE), "
+                f"CAST(GREATEST(date_trunc('year', MAX({c})), date_trunc('year', CURRENT_DATE + INTERVAL '1 year')) "
+                f"+ INTERVAL '1 year' - INTERVAL '1 day' AS DATE) FROM {t}")
+
+
+# --- what a table offers -------------------------------------------------------------------------
+def display_column(table: Table) -> Column | None:
+    """The obvious name of a row: a text column called name (or *_name, title, label), else None."""
+    named = [c for c in table.columns if c.kind == "text" and not c.primary_key and c.values is None
+             and (_NAME_WORDS & set(words(c.name)) or (c.comment and "名" in c.comment))]
+    exact = [c for c in named if c.name.lower() in ("name", "title")]
+    found = exact or named
+    return found[0] if found else None
+
+
+def name_columns(table: Table) -> list[Column]:
+    fks = {c for fk in table.foreign_keys for c in fk.columns}
+    return [c for c in table.columns if c.kind == "text" and not c.primary_key and c.values is None
+            and c.name not in fks and (_NAME_WORDS & set(words(c.name)) or (c.comment and "名" in c.comment))]
+
+
+def amount_columns(table: Table) -> list[Column]:
+    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+    out = [c for c in table.columns if c.kind in ("integer", "number") and c.name not in keys
+           and not (set(words(c.name)[-1:]) & _NOT_AMOUNTS)]
+    return sorted(out, key=lambda c: next((i for i, w in enumerate(_AMOUNT_WORDS) if w in words(c.name)), 99))
+
+
+def date_columns(table: Table) -> list[Column]:
+    dates = [c for c in table.columns if c.is_date and c.first is not None]
+    return sorted(dates, key=lambda c: next((i for i, w in enumerate(_DATE_WORDS) if w in words(c.name)), 99))
+
+
+def enum_columns(table: Table) -> list[Column]:
+    fks = {c for fk in table.foreign_keys for c in fk.columns}
+    return [c for c in table.columns if c.values is not None and c.name not in fks]
+
+
+def code_pattern(samples: tuple[str, ...]) -> str | None:
+    """A pattern every sampled key fits and a request can't say by accident: UUIDs, prefixed codes
+    (C-0012), fixed-width numbers of 4 digits or more; else None (the key is not read from requests)."""
+    if not samples:
+        return None
+    if all(_UUID.fullmatch(s) for s in samples):
+        return r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    found = [_CODE.fullmatch(s) for s in samples]
+    if not all(found):
+        return None
+    prefixes = {m["prefix"] for m in found if m}
+    widths = sorted({len(m["digits"]) for m in found if m})
+    if len(prefixes) != 1:
+        return None
+    prefix = prefixes.pop()
+    if not prefix and (len(widths) != 1 or widths[0] < 4):
+        return None
+    digits = rf"\d{{{widths[0]}}}" if len(widths) == 1 else rf"\d{{{widths[0]},{widths[-1] + 2}}}"
+    return f"^{re.escape(prefix)}{digits}$"
+
+
+# --- the draft ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Draft:
+    name: str
+    text: str  # the catalog YAML, without the header
+    tools: tuple[str, ...]
+    review: tuple[str, ...]
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class _Join:
+    alias: str
+    fk: ForeignKey
+    table: Table
+
+
+@dataclass
+class _Tool:
+    """One tool being drafted: its parameters, SQL conditions and planner keys."""
+
+    name: str
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    where: list[str] = field(default_factory=list)
+    ordered: list[list[str]] = field(default_factory=list)
+    review: list[str] = field(default_factory=list)
+
+    def param(self, name: str, spec: dict[str, Any], condition: str) -> str:
+        base, n = name, 2
+        while name in self.params or name.startswith("_"):
+            name, n = f"{base}_{n}", n + 1
+        self.params[name] = spec
+        self.where.append(condition.replace(":{p}", f":{name}"))
+        key = f"tools.{self.name}.params.{name}"
+        self.review.append(f"{key}.description")
+        if "extract" in spec:
+            self.review.append(f"{key}.extract")
+        return name
+
+
+class _Drafter:
+    def __init__(self, schema: Schema, name: str):
+        self.schema = schema
+        self.name = name
+        self.sql = Dialect(schema.dialect)
+        self.tables = {t.name: t for t in schema.tables}
+        self.tool_names: dict[str, str] = {}  # table -> its read tool
+        self.review: list[str] = ["description"]
+        used: set[str] = set()
+        for t in schema.tables:
+            self.tool_names[t.name] = _unique(slug(t.name, "table"), used)
+        self.summary_names = {t.name: _unique(f"{self.tool_names[t.name]}_summary", used) for t in schema.tables}
+        self.patterns: dict[tuple[str, str], str | None] = {}
+        self.name_params: dict[str, str] = {}  # table -> its name-search parameter
+
+    # the key pattern of a table's column (shared by the foreign keys that point at it)
+    def pattern(self, table: Table, column: str) -> str | None:
+        key = (table.name, column)
+        if key not in self.patterns:
+            col = table.column(column)
+            self.patterns[key] = code_pattern(col.samples) if col.kind == "text" else None
+        return self.patterns[key]
+
+    def draft(self) -> Draft:
+        tools: dict[str, Any] = {}
+        for table in self.schema.tables:  # name parameters first: other tables' lookups point at them
+            names = name_columns(table)
+            if names:
+                self.name_params[table.name] = slug(names[0].name, "name")
+        for table in self.schema.tables:
+            tools[self.tool_names[table.name]] = self.read_tool(table)
+            summary = self.summary_tool(table)
+            if summary is not None:
+                tools[self.summary_names[table.name]] = summary
+        listed = ", ".join(t.name for t in self.schema.tables)
+        ja_listed = "、".join(Noun.of(t.name, t.comment).ja for t in self.schema.tables)
+        body = {
+            "catalog": slug(self.name, "business"),
+            "description": {
+                "ja": f"{self.name} データベース（{ja_listed}）のデータを調べます。",
+                "en": f"Look up the {self.name} database: {listed}.",
+            },
+            "roles": {"admin": {"all_rows": True}, "staff": {"all_rows": True}},
+            "tools": tools,
+            "review": self.review,
+        }
+        intro = (f"# Drafted by `concierge init` from the {self.schema.dialect} database {self.schema.database!r}:\n"
+                 f"# {len(self.schema.tables)} tables and views, {len(tools)} read tools, no write tool.\n"
+                 "# Read it, fix what the draft got wrong, and remove the keys you reviewed from `review:`.\n"
+                 "# Writes are declared by a person (docs/catalog.md, \"Declaring a write\").\n")
+        text = intro + _dump(body)
+        return Draft(slug(self.name, "business"), text, tuple(tools), tuple(self.review))
+
+    # --- the read tool of a table ------------------------------------------------------------------
+    def read_tool(self, table: Table) -> dict[str, Any]:
+        sql, q = self.sql, self.sql.q
+        noun = Noun.of(table.name, table.comment)
+        tool = _Tool(self.tool_names[table.name])
+        select = [f"t.{q(c.name)}" for c in table.columns]
+        joins: list[str] = []
+        taken = {c.name for c in table.columns}
+        filters: list[str] = []
+        if len(table.primary_key) == 1:
+            pk = table.column(table.primary_key[0])
+            spec = self.key_param(table, pk, noun, noun)
+            if spec is not None:
+                p = tool.param(slug(pk.name, "key"), spec, f"(:{{p}} IS NULL OR t.{q(pk.name)} = :{{p}})")
+                filters.append(p)
+        for i, col in enumerate(name_columns(table)):
+            cnoun = Noun.of(col.name, col.comment, countable=False)
+            spec = {
+                "type": "string", "nullable": True, "min_length": 1, "max_length": 100, "match": "contains",
+                "description": {"ja": f"{cnoun.ja}の一部", "en": f"part of the {cnoun.one} (any case)"},
+            }
+            if i == 0:
+                spec["extract"] = {"kind": "name", "labels": ["named", "called", cnoun.one, f"{noun.one} {cnoun.one}"]}
+            p = tool.param(slug(col.name, "name"), spec,
+                           f"(:{{p}} IS NULL OR LOWER(t.{q(col.name)}) LIKE LOWER(:{{p}}) ESCAPE '\\')")
+            filters.append(p)
+        for col in enum_columns(table):
+            cnoun = Noun.of(col.name, col.comment, countable=False)
+            spec = {
+                "type": "enum", "nullable": True,
+                "enum": {"query": self.enum_query(table, col)},
+                "description": {"ja": f"{cnoun.ja}（null なら全て）",
+                                "en": f"{cnoun.one}, one of the values in the data; null for all"},
+                "extract": {"kind": "enum"},
+            }
+            p = tool.param(slug(col.name, "value"), spec,
+                           f"(:{{p}} IS NULL OR {sql.text('t.' + q(col.name), col)} = :{{p}})")
+            filters.append(p)
+        for n, fk in enumerate(table.foreign_keys, start=1):
+            ref = self.tables.get(fk.table)
+            if ref is None or len(fk.columns) != 1:
+                continue
+            col = table.column(fk.columns[0])
+            rnoun = Noun.of(ref.name, ref.comment)
+            alias = f"j{n}"
+            display = display_column(ref)
+            if display is not None:
+                label = _unique(f"{slug(_stem(col.name), 'ref')}_{slug(display.name, 'name')}", taken)
+                joins.append(f"LEFT JOIN {q(ref.name)} {alias} ON {alias}.{q(fk.referred[0])} = t.{q(col.name)}")
+                select.append(f"{alias}.{q(display.name)} AS {q(label)}")
+            spec = self.key_param(ref, ref.column(fk.referred[0]) if fk.referred[0] in {c.name for c in ref.columns}
+                                  else col, rnoun, noun, via=col)
+            if spec is not None:
+                p = tool.param(slug(col.name, "ref"), spec, f"(:{{p}} IS NULL OR t.{q(col.name)} = :{{p}})")
+                filters.append(p)
+            if display is not None and 0 < ref.row_count <= SMALL_TABLE:
+                dnoun = Noun.of(display.name, display.comment, countable=False)
+                spec = {
+                    "type": "enum", "nullable": True,
+                    "enum": {"query": self.enum_query(ref, display)},
+                    "description": {"ja": f"{rnoun.ja}の{dnoun.ja}（null なら全て）",
+                                    "en": f"the {rnoun.one}'s {dnoun.one}, one of the values in the data; "
+                                          "null for all"},
+                    "extract": {"kind": "enum"},
+                }
+                p = tool.param(slug(_stem(col.name), "ref"), spec,
+                               f"(:{{p}} IS NULL OR {sql.text(f'{alias}.{q(display.name)}', display)} = :{{p}})")
+                filters.append(p)
+        for i, col in enumerate(date_columns(table)):
+            filters += self.period(tool, table, col, f"t.{q(col.name)}", extract=i == 0)
+        amounts = amount_columns(table)
+        order = ", ".join(f"t.{q(c)}" for c in table.primary_key) or "1"
+        lines = [f"SELECT {', '.join(select)}", f"FROM {q(table.name)} t", *joins]
+        lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(tool.where)]
+        lines.append(f"ORDER BY {order}")
+        result: dict[str, Any] = {"max_rows": READ_MAX_ROWS}
+        if amounts:
+            result["totals"] = {c.name: "sum" for c in amounts}
+        comment = english(table.comment)
+        totals = f", and the totals of {', '.join(c.name for c in amounts)}" if amounts else ""
+        key = f"tools.{tool.name}"
+        self.review += [f"{key}.description", *tool.review, f"{key}.intents"]
+        ja_filters = "、".join(filters) or "なし"
+        out: dict[str, Any] = {
+            "description": {
+                "ja": f"{noun.ja}を検索します（{'ビュー' if table.is_view else 'テーブル'} {table.name}）。"
+                      f"条件はどれも省略できます: {ja_filters}。"
+                      f"最大{READ_MAX_ROWS}件を返し、row_count は条件に合う全件数です。",
+                "en": f"Find {noun.many} ({'view' if table.is_view else 'table'} {table.name}"
+                      f"{': ' + comment if comment else ''}). "
+                      f"Every filter is optional: {', '.join(filters) or 'none'}. "
+                      f"Returns up to {READ_MAX_ROWS} rows, row_count over all matching rows{totals}.",
+            },
+            "roles": ["admin", "staff"],
+            "params": tool.params,
+        }
+        if tool.ordered:
+            out["ordered"] = tool.ordered
+        out["sql"] = "\n".join(lines) + "\n"
+        out["result"] = result
+        out["intents"] = self.read_intents(noun, table.name in self.name_params)
+        return out
+
+    def key_param(self, table: Table, key: Column, noun: Noun, owner: Noun, via: Column | None = None
+                  ) -> dict[str, Any] | None:
+        """An exact key (a table's own, or a foreign key `via` pointing at `key` of `table`)."""
+        kind = (via or key).kind
+        label = f"{noun.one} ({(via or key).name})"
+        desc = {"ja": f"{noun.ja}の{(via or key).name}（完全一致）", "en": f"{label}, exact"}
+        if kind == "integer":
+            return {"type": "integer", "nullable": True, "description": desc}
+        if kind != "text":
+            return None
+        spec: dict[str, Any] = {"type": "string", "nullable": True, "max_length": 200, "description": desc}
+        pattern = self.pattern(table, key.name)
+        if pattern:
+            spec["pattern"] = pattern
+            x: dict[str, Any] = {"kind": "code", "labels": _unique_list([f"{noun.one} id", f"{noun.one} code",
+                                                                         f"{noun.one} number", noun.one]),
+                                 "refer": [noun.one]}
+            if noun.has_japanese:
+                x["labels"] += [f"{noun.ja}コード", f"{noun.ja}番号", f"{noun.ja}ID", noun.ja]
+                x["refer"] += [noun.ja]
+            if via is not None and table.name in self.name_params:
+                x["lookup"] = {"tool": self.tool_names[table.name], "arg": self.name_params[table.name],
+                               "column": key.name}
+            spec["extract"] = x
+        return spec
+
+    def period(self, tool: _Tool, table: Table, col: Column, expr: str, *, extract: bool) -> list[str]:
+        """A from/to pair on one date column; the first pair of a tool is what a request's period fills."""
+        cnoun = Noun.of(col.name, col.comment, countable=False)
+        base = slug(col.name, "date")
+        bounds = {"query": self.sql.year_bounds(table.name, col)}
+        first = {"type": "date", "nullable": True, "bounds": bounds,
+                 "description": {"ja": f"{cnoun.ja}の開始日", "en": f"first day of the {cnoun.one} period, YYYY-MM-DD"}}
+        last = {"type": "date", "nullable": True, "bounds": bounds,
+                "description": {"ja": f"{cnoun.ja}の終了日（この日を含む）",
+                                "en": f"last day of the {cnoun.one} period (inclusive), YYYY-MM-DD"}}
+        if extract:
+            first["extract"] = {"kind": "date", "part": "start"}
+            last["extract"] = {"kind": "date", "part": "end"}
+        a = tool.param(f"{base}_from", first, f"(:{{p}} IS NULL OR {self.sql.date_from(expr, col, '{p}')})")
+        b = tool.param(f"{base}_to", last, f"(:{{p}} IS NULL OR {self.sql.date_to(expr, col, '{p}')})")
+        tool.ordered.append([a, b])
+        return [f"{a}/{b}"]
+
+    def enum_query(self, table: Table, col: Column) -> str:
+        c = self.sql.text(self.sql.q(col.name), col)
+        return f"SELECT DISTINCT {c} FROM {self.sql.q(table.name)} WHERE {self.sql.q(col.name)} IS NOT NULL ORDER BY 1"
+
+    def read_intents(self, noun: Noun, named: bool) -> dict[str, Any]:
+        keywords = _unique_list([noun.many, f"{noun.one} list", f"list of {noun.many}"])
+        topics = [noun.one]
+        examples = [f"How many {noun.many} do we have?", f"Show the {noun.many}"]
+        if named:
+            examples.append(f"Find the {noun.one} named Smith")
+        if noun.has_japanese:
+            keywords += [f"{noun.ja}一覧", f"{noun.ja}の一覧", f"{noun.ja}リスト"]
+            topics.append(noun.ja)
+            examples += [f"{noun.ja}は何件ありますか", f"{noun.ja}の一覧を見せて"]
+        return {"keywords": keywords, "topics": topics, "examples": examples}
+
+    # --- the aggregate tool of a table ----------------------------------------------------------------
+    def summary_tool(self, table: Table) -> dict[str, Any] | None:
+        """Sums and counts by a chosen column or by day/month over a period, where the table has a date
+        and an amount: its own, or one join away (the date of the order an item belongs to; the price
+        of the product it is). An amount of the table the date comes from is not summed over this
+        table's rows (an order's total would count once per item)."""
+        sql, q = self.sql, self.sql.q
+        joins = {}
+        for n, fk in enumerate(table.foreign_keys, start=1):
+            ref = self.tables.get(fk.table)
+            if ref is not None and len(fk.columns) == 1 and fk.referred[0] in {c.name for c in ref.columns}:
+                joins[fk] = _Join(f"j{n}", fk, ref)
+        dated: tuple[str, Column, Table] | None = None
+        own = date_columns(table)
+        if own:
+            dated = ("t", own[0], table)
+        else:
+            for j in joins.values():
+                theirs = date_columns(j.table)
+                if theirs and j.table.name != table.name:
+                    dated = (j.alias, theirs[0], j.table)
+                    break
+        if dated is None:
+            return None
+        alias, dcol, dtable = dated
+        amounts = [("t", c) for c in amount_columns(table)]
+        if not amounts:
+            amounts = [(j.alias, c) for j in joins.values() if j.table is not dtable and not date_columns(j.table)
+                       for c in amount_columns(j.table)]
+        if not amounts:
+            return None
+        noun = Noun.of(table.name, table.comment)
+        tool = _Tool(self.summary_names[table.name])
+        used_joins: set[str] = {alias} if alias != "t" else set()
+        groups: dict[str, tuple[str, str | None]] = {}  # value -> (SQL expression as text, Japanese label)
+        for col in enum_columns(table):
+            value = _unique(slug(col.name, "group"), groups)
+            groups[value] = (sql.text(f"t.{q(col.name)}", col), japanese(col.comment))
+        refs_to: dict[str, int] = {}
+        for j in joins.values():
+            refs_to[j.table.name] = refs_to.get(j.table.name, 0) + 1
+        for j in joins.values():
+            display = display_column(j.table)
+            rnoun = Noun.of(j.table.name, j.table.comment)
+            label = slug(rnoun.one, "ref") if refs_to[j.table.name] == 1 else slug(_stem(j.fk.columns[0]), "ref")
+            if display is not None:
+                groups[_unique(label, groups)] = (sql.text(f"{j.alias}.{q(display.name)}", display),
+                                                  japanese(j.table.comment))
+                used_joins.add(j.alias)
+            if j.table is not table:
+                for col in enum_columns(j.table):
+                    groups[_unique(f"{label}_{slug(col.name, 'group')}", groups)] = (
+                        sql.text(f"{j.alias}.{q(col.name)}", col),
+                        japanese(col.comment) and f"{rnoun.ja}の{japanese(col.comment)}")
+                    used_joins.add(j.alias)
+        date_expr = f"{alias}.{q(dcol.name)}"
+        groups["day"] = (sql.day(date_expr, dcol), "日")
+        groups["month"] = (sql.month(date_expr, dcol), "月")
+        used_joins |= {a for a, _ in amounts if a != "t"}
+        self.period(tool, dtable, dcol, date_expr, extract=True)
+        for col in enum_columns(table):
+            cnoun = Noun.of(col.name, col.comment, countable=False)
+            tool.param(slug(col.name, "value"), {
+                "type": "enum", "nullable": True, "enum": {"query": self.enum_query(table, col)},
+                "description": {"ja": f"{cnoun.ja}（null なら全て）", "en": f"{cnoun.one}; null for all"},
+                "extract": {"kind": "enum"},
+            }, f"(:{{p}} IS NULL OR {sql.text('t.' + q(col.name), col)} = :{{p}})")
+        for j in joins.values():
+            display = display_column(j.table)
+            if display is not None and 0 < j.table.row_count <= SMALL_TABLE:
+                rnoun = Noun.of(j.table.name, j.table.comment)
+                tool.param(slug(_stem(j.fk.columns[0]), "ref"), {
+                    "type": "enum", "nullable": True, "enum": {"query": self.enum_query(j.table, display)},
+                    "description": {"ja": f"{rnoun.ja}（null なら全て）", "en": f"the {rnoun.one}; null for all"},
+                    "extract": {"kind": "enum"},
+                }, f"(:{{p}} IS NULL OR {sql.text(f'{j.alias}.{q(display.name)}', display)} = :{{p}})")
+        values = list(groups)
+        synonyms: dict[str, str] = {}
+        for value in values:
+            if value in ("day", "month"):
+                continue
+            ws = value.replace("_", " ")
+            many = " ".join([*ws.split()[:-1], plural(ws.split()[-1])])
+            for phrase in (f"by {ws}", f"per {ws}", f"each {ws}", f"top {many}", f"best {many}", f"{ws} ranking"):
+                synonyms.setdefault(phrase, value)
+            ja = groups[value][1]
+            if ja:
+                synonyms.setdefault(f"{ja}別", value)
+                synonyms.setdefault(f"{ja}ごと", value)
+        synonyms.update({"daily": "day", "per day": "day", "by day": "day", "each day": "day", "日別": "day",
+                         "日ごと": "day", "毎日": "day", "monthly": "month", "per month": "month",
+                         "by month": "month", "each month": "month", "月別": "month", "月ごと": "month",
+                         "毎月": "month"})
+        tool.params["group_by"] = {
+            "type": "enum", "default": "month",
+            "enum": {"values": values},
+            "description": {"ja": f"集計の単位: {'、'.join(values)}（既定 month）",
+                            "en": f"what to group by: {', '.join(values)} (default month)"},
+            "extract": {"kind": "enum", "synonyms": synonyms},
+        }
+        tool.review += [f"tools.{tool.name}.params.group_by.description", f"tools.{tool.name}.params.group_by.extract"]
+        tool.params["top_n"] = {
+            "type": "integer", "default": SUMMARY_MAX_ROWS, "min": 1, "max": SUMMARY_MAX_ROWS,
+            "description": {"ja": f"上位何件か（1〜{SUMMARY_MAX_ROWS}）",
+                            "en": f"how many groups at most (1..{SUMMARY_MAX_ROWS})"},
+            "extract": {"kind": "count", "cues": ["top", "best", "トップ", "上位", "ベスト"],
+                        "one": ["the most", "the best", "number one", "いちばん", "一番", "最も"]},
+        }
+        tool.review += [f"tools.{tool.name}.params.top_n.description", f"tools.{tool.name}.params.top_n.extract"]
+        count_col = _unique(slug(noun.many, "rows"), {slug(c.name, "x") for _, c in amounts} | {"group_value"})
+        case = "\n".join(f"            WHEN '{v}' THEN {expr}" for v, (expr, _) in groups.items())
+        sums = [f"SUM({a}.{q(c.name)}) AS {q(c.name)}" for a, c in amounts]
+        first = f"{amounts[0][0]}.{q(amounts[0][1].name)}"
+        lines = [f"SELECT CASE :group_by\n{case}\n       END AS group_value,",
+                 f"       COUNT(*) AS {q(count_col)}, {', '.join(sums)}",
+                 f"FROM {q(table.name)} t"]
+        lines += [f"LEFT JOIN {q(j.table.name)} {j.alias} ON {j.alias}.{q(j.fk.referred[0])} = t.{q(j.fk.columns[0])}"
+                  for j in joins.values() if j.alias in used_joins]
+        lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(tool.where)]
+        lines += ["GROUP BY 1",
+                  f"ORDER BY CASE WHEN :group_by IN ('day', 'month') THEN 0 ELSE -COALESCE(SUM({first}), 0) END, 1",
+                  "LIMIT :top_n"]
+        measures = ", ".join(c.name for _, c in amounts)
+        dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
+        key = f"tools.{tool.name}"
+        self.review += [f"{key}.description", *tool.review, f"{key}.intents"]
+        return {
+            "description": {
+                "ja": f"{noun.ja}の件数と{measures}の合計を、{'、'.join(values)} のどれかごとに集計します"
+                      f"（期間は {dnoun.ja}、省略時は全期間）。多い順（日・月は日付順）。",
+                "en": f"Count {noun.many} and sum {measures} by one of: {', '.join(values)} (default month), "
+                      f"over a period of {dcol.name} (all time when none). Largest first; days and months in order.",
+            },
+            "roles": ["admin", "staff"],
+            "params": tool.params,
+            "ordered": tool.ordered,
+            "sql": "\n".join(lines) + "\n",
+            "result": {"max_rows": SUMMARY_MAX_ROWS,
+                       "totals": {count_col: "sum", **{c.name: "sum" for _, c in amounts}}},
+            "intents": self.summary_intents(noun, values, [c for _, c in amounts]),
+        }
+
+    def summary_intents(self, noun: Noun, groups: list[str], amounts: list[Column]) -> dict[str, Any]:
+        keywords = [f"total {noun.many}", f"{noun.many} total", f"{noun.many} totals", f"number of {noun.many}",
+                    f"how many {noun.many}", f"count of {noun.many}", f"{noun.many} by", f"{noun.many} per",
+                    f"{noun.one} totals", f"{noun.one} summary", f"{noun.many} summary"]
+        for group in groups:
+            ws = group.replace("_", " ")
+            if group in ("day", "month"):
+                adverb = "daily" if group == "day" else "monthly"
+                keywords += [f"{noun.many} by {ws}", f"{noun.many} per {ws}", f"{adverb} {noun.many}",
+                             f"{noun.one} {adverb}"]
+                continue
+            many = " ".join([*ws.split()[:-1], plural(ws.split()[-1])])
+            keywords += [f"by {ws}", f"per {ws}", f"top {many}", f"best {many}"]
+        for col in amounts:
+            cw = " ".join(words(col.name))
+            keywords += [f"total {cw}", f"sum of {cw}", f"{cw} total"]
+        topics = [" ".join(words(c.name)) for c in amounts] + ["total", "sum", "summary"]
+        examples = [f"What were total {noun.many} last month?", f"{noun.many.capitalize()} by month this year",
+                    f"How many {noun.many} last week?"]
+        if len(groups) > 2:
+            examples.append(f"Top {plural(groups[0].replace('_', ' '))} by {' '.join(words(amounts[0].name))}")
+        keywords += [f"{noun.ja}の合計", f"{noun.ja}数", f"{noun.ja}の件数", f"{noun.ja}の集計", f"{noun.ja}の月別",
+                     f"{noun.ja}の日別", f"月別の{noun.ja}", f"日別の{noun.ja}"]
+        examples += [f"先月の{noun.ja}の合計は？", f"今年の月別の{noun.ja}"]
+        if noun.has_japanese:
+            keywords += ["合計", "集計", "日別", "月別", "ランキング"]
+        return {"keywords": _unique_list(keywords), "topics": _unique_list(topics), "examples": examples}
+
+
+def _stem(column: str) -> str:
+    """customer_id -> customer; storeId -> store; sku -> sku."""
+    ws = words(column)
+    return "_".join(ws[:-1]) if len(ws) > 1 and ws[-1] in ("id", "code", "no", "key", "fk") else "_".join(ws) or column
+
+
+def _unique(name: str, taken) -> str:
+    out, n = name, 2
+    while out in taken:
+        out, n = f"{name}_{n}", n + 1
+    if isinstance(taken, set):
+        taken.add(out)
+    return out
+
+
+def _unique_list(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def draft_catalog(schema: Schema, name: str | None = None) -> Draft:
+    """The drafted catalog of a schema; `name` defaults to the database's name."""
+    return _Drafter(schema, name or schema.database).draft()
+
+
+# --- YAML ---------------------------------------------------------------------------------------
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:  # a parameter's bounds written out, not &id001
+        return True
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _dump(body: dict[str, Any]) -> str:
+    return yaml.dump(body, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=False)
+
+
+# --- writing without losing a person's edits -----------------------------------------------------
+@dataclass(frozen=True)
+class Written:
+    path: Path  # where the draft went
+    action: Literal["created", "updated", "unchanged", "beside"]  # beside: the file was edited; draft next to it
+    kept: Path | None = None  # the edited file left as it was
+
+
+def with_header(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return f"{HEADER}{digest} (edited files are kept: init then writes its new draft beside)\n" + text
+
+
+def edited(existing: str) -> bool:
+    """Whether a file that `write_draft` wrote has been changed since (or was never a draft)."""
+    first, _, rest = existing.partition("\n")
+    m = re.match(re.escape(HEADER) + r"([0-9a-f]{64})", first)
+    return m is None or hashlib.sha256(rest.encode("utf-8")).hexdigest() != m.group(1)
+
+
+def write_draft(path: Path, text: str) -> Written:
+    """Write a drafted file; where a person edited the file there, write `NAME.draft.EXT` beside it instead."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    content = with_header(text)
+    if not path.exists():
+        path.write_text(content, encoding="utf-8")
+        return Written(path, "created")
+    existing = path.read_text(encoding="utf-8")
+    if not edited(existing):
+        if existing == content:
+            return Written(path, "unchanged")
+        path.write_text(content, encoding="utf-8")
+        return Written(path, "updated")
+    beside = path.with_name(f"{path.stem}.draft{path.suffix}")
+    beside.write_text(content, encoding="utf-8")
+    return Written(beside, "beside", kept=path)

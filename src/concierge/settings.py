@@ -1,0 +1,290 @@
+"""The settings of one installation: defaults, then `concierge.toml`, then the environment, then flags.
+
+Each later source wins, key by key:
+
+1. defaults: both demo catalogs on the embedded SQLite file, the offline planner (no file at all
+   is today's demo installation);
+2. the settings file: ``--config FILE``, else ``$CONCIERGE_CONFIG``, else ``concierge.toml`` in the
+   current folder or the nearest parent folder that has one. Relative paths in it (``sqlite:///x.db``,
+   catalog files) are relative to the file's folder. An unknown key is an error naming the file and
+   the key: a typo is never ignored. API keys are never read from it;
+3. environment variables, ``CONCIERGE_`` + the key in capitals with ``_`` for ``.``
+   (``CONCIERGE_WEB_PORT`` for ``web.port``; the provider's are ``CONCIERGE_PROVIDER``,
+   ``CONCIERGE_MODEL`` and ``CONCIERGE_BASE_URL``); lists are comma-separated;
+4. command-line flags.
+
+`Settings.sources` says, for every key, where its value came from. docs/settings.md lists the keys.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from concierge.errors import ConfigError
+from concierge.plugins import demos
+
+FILE_NAME = "concierge.toml"
+ENV_CONFIG = "CONCIERGE_CONFIG"
+ENV_PREFIX = "CONCIERGE_"
+# Where the API keys come from (the environment only); `config show` says which are set.
+API_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+_SECRET_WORDS = re.compile(r"(api_?key|secret|token|password|passwd)", re.IGNORECASE)
+_LISTS = {"catalogs", "web.allowed_hosts", "mcp.allowed_hosts"}
+_BOOLS = {"web.secure_cookie"}
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ProviderSettings(_Frozen):
+    name: str = "offline"
+    model: str | None = None
+    base_url: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        from concierge.agent.providers import NAMES
+
+        if value not in NAMES:
+            raise ValueError(f"unknown provider {value!r}; providers: {', '.join(NAMES)}")
+        return value
+
+
+class WebSettings(_Frozen):
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    allowed_hosts: tuple[str, ...] = ()
+    secure_cookie: bool = False
+    trusted_proxy: str = ""  # addresses whose X-Forwarded-* headers are believed ("*" any); "" none
+
+
+class McpSettings(_Frozen):
+    transport: Literal["stdio", "http"] = "stdio"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=1, le=65535)
+    user: str = "admin"
+    allowed_hosts: tuple[str, ...] = ()
+
+
+class Settings(_Frozen):
+    name: str | None = None
+    lang: Literal["ja", "en"] = "en"
+    database: str  # a SQLAlchemy URL; a relative SQLite path is made absolute
+    state_database: str | None = None  # None: concierge's own tables live in `database`
+    catalogs: list[str]  # demo names, or absolute paths of catalog files
+    today: date | None = None
+    provider: ProviderSettings = ProviderSettings()
+    web: WebSettings = WebSettings()
+    mcp: McpSettings = McpSettings()
+    file: Path | None = None  # the settings file read, if any
+    sources: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("today", mode="before")
+    @classmethod
+    def _iso_date(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(f"{value!r} is not a date YYYY-MM-DD") from None
+        return value
+
+    @property
+    def state_url(self) -> str:
+        """Where concierge's own tables are: `state_database`, else `database`."""
+        return self.state_database or self.database
+
+
+def keys() -> list[str]:
+    """Every settings key, dotted (`web.port`), in the order `config show` prints them."""
+    out = []
+    for name, field in Settings.model_fields.items():
+        if name in ("file", "sources"):
+            continue
+        section = field.annotation
+        if isinstance(section, type) and issubclass(section, _Frozen):
+            out += [f"{name}.{inner}" for inner in section.model_fields]
+        else:
+            out.append(name)
+    return out
+
+
+_ENV_NAMES = {"provider.name": "CONCIERGE_PROVIDER", "provider.model": "CONCIERGE_MODEL",
+              "provider.base_url": "CONCIERGE_BASE_URL"}
+
+
+def env_variable(key: str) -> str:
+    """The environment variable of a key: CONCIERGE_WEB_PORT for web.port (the provider's are shorter)."""
+    return _ENV_NAMES.get(key) or ENV_PREFIX + key.replace(".", "_").upper()
+
+
+def find_file(start: Path) -> Path | None:
+    """`concierge.toml` in `start` or the nearest parent folder that has one."""
+    for folder in (start, *start.parents):
+        candidate = folder / FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_settings(
+    flags: Mapping[str, Any] | None = None,
+    *,
+    config: str | Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Settings:
+    """The effective settings. `flags` maps dotted keys to the values given on the command line
+    (None: not given); `config` is the --config file."""
+    environ = os.environ if environ is None else environ
+    cwd = Path.cwd() if cwd is None else cwd
+    file, file_source = _settings_file(config, environ, cwd)
+    values: dict[str, tuple[Any, str]] = {}
+    if file is not None:
+        for key, value in _read_file(file).items():
+            values[key] = (_resolve(key, value, file.parent), f"file {file}")
+    for key in keys():
+        variable = env_variable(key)
+        if environ.get(variable) not in (None, "") or key in _BOOLS and variable in environ:
+            values[key] = (_resolve(key, _from_text(key, environ[variable], variable), cwd), f"env {variable}")
+    for key, value in (flags or {}).items():
+        if key not in keys():
+            raise AssertionError(f"no settings key {key!r}")
+        if value is not None and value != () and value != []:
+            values[key] = (_resolve(key, value, cwd), "flag")
+
+    if "database" not in values:
+        from concierge.storage.database import default_url
+
+        values["database"] = (default_url(), "default (the embedded SQLite file)")
+    if "catalogs" not in values:
+        values["catalogs"] = (list(demos()), "default (the demo catalogs)")
+    nested: dict[str, Any] = {}
+    for key, (value, _source) in values.items():
+        head, _, tail = key.partition(".")
+        if tail:
+            nested.setdefault(head, {})[tail] = value
+        else:
+            nested[key] = value
+    sources = {key: values[key][1] if key in values else "default" for key in keys()}
+    sources["file"] = file_source
+    try:
+        return Settings.model_validate({**nested, "file": file, "sources": sources})
+    except ValidationError as err:
+        problems = []
+        for e in err.errors():
+            key = ".".join(str(p) for p in e["loc"] if not isinstance(p, int))
+            source = sources.get(key, "default")
+            problems.append(f"{key}: {e['msg'].removeprefix('Value error, ')} (from {source})")
+        raise ConfigError("bad settings: " + "; ".join(problems)) from None
+
+
+def _settings_file(config: str | Path | None, environ: Mapping[str, str], cwd: Path) -> tuple[Path | None, str]:
+    given, source = (config, "flag --config") if config else (environ.get(ENV_CONFIG) or None, f"env {ENV_CONFIG}")
+    if given:
+        path = (cwd / Path(given)).absolute()
+        if not path.is_file():
+            raise ConfigError(f"no settings file {path} (from {source}); `concierge init` writes one")
+        return path, source
+    found = find_file(cwd)
+    if found is None:
+        return None, f"none (no {FILE_NAME} in {cwd} or its parents)"
+    return found.absolute(), f"found {found.absolute()}"
+
+
+def _read_file(file: Path) -> dict[str, Any]:
+    """The file's keys, dotted, after refusing unknown keys and secrets."""
+    try:
+        with file.open("rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{file}: not valid TOML: {err}") from None
+    known = keys()
+    sections = {k.split(".")[0] for k in known if "." in k}
+    flat: dict[str, Any] = {}
+    problems: list[str] = []
+
+    def visit(table: Mapping[str, Any], prefix: str) -> None:
+        for name, value in table.items():
+            key = prefix + name
+            if _SECRET_WORDS.search(name):
+                problems.append(f"{file}: {key}: API keys and secrets are never read from the settings file; "
+                                f"set them in the environment ({', '.join(API_KEY_VARIABLES)}) and remove this key")
+            elif not prefix and name in sections:
+                if isinstance(value, dict):
+                    visit(value, key + ".")
+                else:
+                    problems.append(f"{file}: {key}: must be a table ([{key}])")
+            elif key in known:
+                flat[key] = value
+            else:
+                near = [k for k in known if k.startswith(prefix)] if prefix else [k for k in known if "." not in k]
+                extra = f"; sections: {', '.join(sorted(sections))}" if not prefix else ""
+                problems.append(f"{file}: unknown key {key!r}; known keys here: {', '.join(near)}{extra}")
+
+    visit(data, "")
+    if problems:
+        raise ConfigError("the settings file has problems:\n" + "\n".join(f"  - {p}" for p in problems))
+    return flat
+
+
+def _from_text(key: str, text: str, variable: str) -> Any:
+    if key in _LISTS:
+        return [part.strip() for part in text.split(",") if part.strip()]
+    if key in _BOOLS:
+        if text.strip().lower() in _TRUE:
+            return True
+        if text.strip().lower() in _FALSE:
+            return False
+        raise ConfigError(f"{variable}={text!r}: expected true or false")
+    return text
+
+
+def _resolve(key: str, value: Any, base: Path) -> Any:
+    """Relative SQLite files and catalog paths, made absolute against `base`."""
+    if key in ("database", "state_database") and isinstance(value, str):
+        return _absolute_sqlite(value, base, key)
+    if key == "catalogs":
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list | tuple):
+            return value
+        return [ref if not isinstance(ref, str) or ref in demos() else str(base / Path(ref).expanduser())
+                for ref in value]
+    return value
+
+
+def _absolute_sqlite(url: str, base: Path, key: str) -> str:
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ConfigError(f"{key}: {url!r} is not a database URL (sqlite:///file.db, postgresql://...)") from None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return url
+    path = Path(parsed.database).expanduser()
+    if path.is_absolute():
+        return url
+    return parsed.set(database=str(base / path)).render_as_string(hide_password=False)
+
+
+def mask_url(url: str | None) -> str | None:
+    """The URL with its password shown as ***."""
+    if url is None:
+        return None
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
