@@ -123,3 +123,13 @@ def test_users_live_in_the_state_database_when_the_settings_name_one(project):
         finally:
             db.dispose()
     assert concierge("user", "list", "--state-database", "sqlite:///other.db", "--json").stdout.strip() == "[]"
+
+
+def test_a_removed_demo_user_stays_removed_when_the_demo_loads_again(project):
+    assert concierge("invoke", "get_customers", "{}", "--catalog", "farm").exit_code == 0  # installs the demo
+    assert "tanaka" in users("--catalog", "farm")
+    removed = concierge("user", "remove", "tanaka", "--catalog", "farm")
+    assert removed.exit_code == 0, removed.output
+    listed = concierge("invoke", "get_customers", "{}", "--catalog", "farm")
+    assert listed.exit_code == 0, listed.output
+    assert "tanaka" not in users("--catalog", "farm") and "admin" in users("--catalog", "farm")

@@ -138,5 +138,4 @@ def prepare_state(db: Database, catalogs: tuple[str, ...] | None = None) -> None
     """concierge's own tables, and the users of the demo catalogs among `catalogs` (default: every demo)."""
     ensure_state(db)
     refs = catalogs if catalogs is not None else tuple(demos())
-    for name in (ref for ref in refs if ref in demos()):
-        demo.add_users(db, demos()[name])
+    demo.seed_users(db, [ref for ref in refs if ref in demos()])

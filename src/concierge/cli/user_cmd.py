@@ -15,7 +15,6 @@ from concierge.catalog.loader import load_catalogs
 from concierge.cli.options import catalog_option, current_settings, json_option, open_state, state_options
 from concierge.cli.render import table
 from concierge.errors import ConfigError
-from concierge.plugins import demos
 from concierge.settings import Settings
 from concierge.storage import passwords, users
 
@@ -91,10 +90,6 @@ def remove(name: str) -> None:
     with open_state(settings) as db:
         users.remove(db, name)
     click.echo(f"removed {name} and their API tokens")
-    brought_by = [ref for ref in settings.catalogs if ref in demos() and name in {u.name for u in demos()[ref].users}]
-    if brought_by:
-        click.echo(f"note: {name} is a user of the {', '.join(brought_by)} demo; it is added again the next time "
-                   "that demo catalog is loaded", err=True)
 
 
 @user.command("set-role")

@@ -23,16 +23,31 @@ def add_users(state_db: Database, plugin: Demo) -> None:
             conn.execute(state.users.insert(), new)
 
 
+def has_users(state_db: Database) -> bool:
+    with state_db.read() as conn:
+        return conn.scalar(sa.select(state.users.c.name).limit(1)) is not None
+
+
+def seed_users(state_db: Database, names: list[str]) -> None:
+    """The users of these demos, into a state database that has no user yet. Once it has users they
+    are the administrator's to manage: a demo user removed stays removed."""
+    if not has_users(state_db):
+        for name in names:
+            add_users(state_db, demo(name))
+
+
 def is_installed(db: Database, name: str) -> bool:
     inspector = sa.inspect(db.engine)
     return all(inspector.has_table(t.name) for t in demo(name).tables)
 
 
 def install(db: Database, name: str, *, replace: bool = False, state_db: Database | None = None) -> dict[str, int]:
-    """Create the demo's tables and load their generated rows, and its users; returns row counts per table."""
+    """Create the demo's tables and load their generated rows; returns row counts per table.
+
+    The demo's users are added when its rows are loaded, not when the tables were there already:
+    a demo user an administrator removed stays removed."""
     plugin = demo(name)
     ensure_state(state_db or db)
-    add_users(state_db or db, plugin)
     tables = list(plugin.tables)
     with db.write() as conn:
         if replace:
@@ -43,4 +58,5 @@ def install(db: Database, name: str, *, replace: bool = False, state_db: Databas
         data = plugin.generate()
         for table in tables:
             conn.execute(table.insert(), data[table.name])
-        return {t.name: len(data[t.name]) for t in tables}
+    add_users(state_db or db, plugin)
+    return {t.name: len(data[t.name]) for t in tables}

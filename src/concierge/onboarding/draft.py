@@ -25,6 +25,8 @@ from typing import Any, Literal
 import yaml
 from sqlalchemy.dialects import postgresql, sqlite
 
+from concierge.onboarding import glossary
+from concierge.onboarding.glossary import plural, singular
 from concierge.onboarding.introspect import Column, ForeignKey, Schema, Table
 
 READ_MAX_ROWS = 50
@@ -46,24 +48,6 @@ def words(identifier: str) -> list[str]:
     """orderedAt, ordered_at, OrderedAt -> [ordered, at]."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", identifier)
     return [w.lower() for w in re.split(r"[^0-9A-Za-z]+", spaced) if w]
-
-
-def singular(word: str) -> str:
-    if re.search(r"[^aeiou]ies$", word):
-        return word[:-3] + "y"
-    if re.search(r"(ss|sh|ch|x|z)es$", word):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def plural(word: str) -> str:
-    if re.search(r"[^aeiou]y$", word):
-        return word[:-1] + "ies"
-    if re.search(r"(s|sh|ch|x|z)$", word):
-        return word + "es"
-    return word + "s"
 
 
 def slug(identifier: str, fallback: str) -> str:

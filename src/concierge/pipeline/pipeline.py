@@ -82,6 +82,7 @@ class Pipeline:
         state = Database(state_database) if state_database and _differs(state_database, db) else db
         try:
             ensure_state(state)
+            demo.seed_users(state, [c.spec.demo for c in catalogs if c.spec.demo])
             for cat in catalogs:
                 if not cat.spec.demo:
                     continue
@@ -92,8 +93,6 @@ class Pipeline:
                             f"run: concierge db init --catalog {cat.spec.demo} --database URL"
                         )
                     demo.install(db, cat.spec.demo, state_db=state)
-                else:
-                    demo.add_users(state, demo.demo(cat.spec.demo))
         except BaseException:
             db.dispose()
             if state is not db:
