@@ -152,20 +152,7 @@ def load_settings(
     environ = os.environ if environ is None else environ
     cwd = Path.cwd() if cwd is None else cwd
     file, file_source = _settings_file(config, environ, cwd)
-    values: dict[str, tuple[Any, str]] = {}
-    if file is not None:
-        for key, value in _read_file(file).items():
-            values[key] = (_resolve(key, value, file.parent), f"file {file}")
-    for key in keys():
-        variable = env_variable(key)
-        if environ.get(variable) not in (None, "") or key in _BOOLS and variable in environ:
-            values[key] = (_resolve(key, _from_text(key, environ[variable], variable), cwd), f"env {variable}")
-    for key, value in (flags or {}).items():
-        if key not in keys():
-            raise AssertionError(f"no settings key {key!r}")
-        if value is not None and value != () and value != []:
-            values[key] = (_resolve(key, value, cwd), "flag")
-
+    values = {**_from_file(file), **_from_environment(environ, cwd), **_from_flags(flags or {}, cwd)}
     if "database" not in values:
         from concierge.storage.database import default_url
 
@@ -187,9 +174,36 @@ def load_settings(
         problems = []
         for e in err.errors():
             key = ".".join(str(p) for p in e["loc"] if not isinstance(p, int))
-            source = sources.get(key, "default")
-            problems.append(f"{key}: {e['msg'].removeprefix('Value error, ')} (from {source})")
+            problems.append(f"{key}: {e['msg'].removeprefix('Value error, ')} (from {sources.get(key, 'default')})")
         raise ConfigError("bad settings: " + "; ".join(problems)) from None
+
+
+Sourced = dict[str, tuple[Any, str]]  # key -> (value, where it came from)
+
+
+def _from_file(file: Path | None) -> Sourced:
+    if file is None:
+        return {}
+    return {key: (_resolve(key, value, file.parent), f"file {file}") for key, value in _read_file(file).items()}
+
+
+def _from_environment(environ: Mapping[str, str], cwd: Path) -> Sourced:
+    out: Sourced = {}
+    for key in keys():
+        variable = env_variable(key)
+        if environ.get(variable) not in (None, "") or key in _BOOLS and variable in environ:
+            out[key] = (_resolve(key, _from_text(key, environ[variable], variable), cwd), f"env {variable}")
+    return out
+
+
+def _from_flags(flags: Mapping[str, Any], cwd: Path) -> Sourced:
+    out: Sourced = {}
+    for key, value in flags.items():
+        if key not in keys():
+            raise ValueError(f"no settings key {key!r}")  # a command declares a flag for a key that does not exist
+        if value is not None and value != () and value != []:
+            out[key] = (_resolve(key, value, cwd), "flag")
+    return out
 
 
 def _settings_file(config: str | Path | None, environ: Mapping[str, str], cwd: Path) -> tuple[Path | None, str]:

@@ -92,13 +92,13 @@ class ConversationStore:
         now = datetime.now(UTC)
         stored = json.dumps(pending, ensure_ascii=False) if pending else None
         with self.db.write() as conn:
-            cid = _conversation_id(conn, session_id, user_name)
+            cid: int | None = _conversation_id(conn, session_id, user_name)
             if cid is None:
                 title = next((msg.text for msg in messages if msg.role == "user" and msg.text), "") or ""
-                cid = conn.execute(
+                cid = conn.scalar(
                     _NEW, {"session_id": session_id, "user_name": user_name, "title": title[:TITLE_CHARS],
                            "created_at": now, "updated_at": now, "pending": stored},
-                ).inserted_primary_key[0]
+                )
             else:
                 conn.execute(_TOUCH, {"conversation_id": cid, "updated_at": now, "pending": stored})
             if messages:
@@ -125,7 +125,7 @@ _FIND = sa.select(_c.c.id, _c.c.pending).where(
     _c.c.session_id == sa.bindparam("session_id"), _c.c.user_name == sa.bindparam("user_name")
 )
 _BODIES = sa.select(_m.c.body).where(_m.c.conversation_id == sa.bindparam("conversation_id")).order_by(_m.c.id)
-_NEW, _ADD = _c.insert(), _m.insert()
+_NEW, _ADD = _c.insert().returning(_c.c.id), _m.insert()
 _TOUCH = _c.update().where(_c.c.id == sa.bindparam("conversation_id")).values(
     updated_at=sa.bindparam("updated_at"), pending=sa.bindparam("pending")
 )

@@ -83,7 +83,9 @@ def load_catalog(ref: str) -> Catalog:
 
 
 def load_catalogs(refs: list[str]) -> list[Catalog]:
-    catalogs, problems, owner = [], [], {}
+    catalogs: list[Catalog] = []
+    problems: list[CatalogProblem] = []
+    owner: dict[str, str] = {}
     for ref in refs:
         try:
             cat = load_catalog(ref)
@@ -249,9 +251,9 @@ def _check_sql(tool: Tool, key: str, problem):
         if not gname.startswith("_"):
             yield problem(f"{key}.generated.{gname}", "generated values start with _ so no caller can set them")
     for pname, p in tool.params.items():
-        data_queries = {"bounds": p.bounds and p.bounds.query, "enum": p.enum and p.enum.query}
-        for what, sql in data_queries.items():
-            if sql and SQL_PARAM.findall(sql):
+        data_queries = {"bounds": p.bounds.query if p.bounds else None, "enum": p.enum.query if p.enum else None}
+        for what, query in data_queries.items():
+            if query and SQL_PARAM.findall(query):
                 yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")
 
 

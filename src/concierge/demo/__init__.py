@@ -54,7 +54,7 @@ def install(db: Database, name: str, *, replace: bool = False, state_db: Databas
             plugin.metadata.drop_all(conn, tables=list(reversed(tables)))
         plugin.metadata.create_all(conn, tables=tables)
         if conn.scalar(sa.select(sa.func.count()).select_from(tables[0])):
-            return {t.name: conn.scalar(sa.select(sa.func.count()).select_from(t)) for t in tables}
+            return {t.name: conn.scalar(sa.select(sa.func.count()).select_from(t)) or 0 for t in tables}
         data = plugin.generate()
         for table in tables:
             conn.execute(table.insert(), data[table.name])

@@ -19,7 +19,8 @@ import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, BinaryIO
+from enum import Enum
+from typing import Any, BinaryIO, Final, Literal
 
 import anyio
 import mcp_types as types
@@ -28,7 +29,11 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 MAX_FRAME_BYTES = 1 << 20
-_TOO_LONG = object()
+class _Frame(Enum):
+    TOO_LONG = "too long"
+
+
+_TOO_LONG: Final = _Frame.TOO_LONG
 
 
 async def serve(server: Server[Any], *, max_frame_bytes: int = MAX_FRAME_BYTES) -> None:
@@ -96,7 +101,7 @@ async def frame_streams(
         yield server_reads, server_writes
 
 
-def _read_frame(wire: BinaryIO, limit: int) -> bytes | object | None:
+def _read_frame(wire: BinaryIO, limit: int) -> bytes | Literal[_Frame.TOO_LONG] | None:
     """One line; None at the end of input; `_TOO_LONG` (the rest skipped) past `limit` bytes."""
     line = wire.readline(limit + 1)
     if not line:

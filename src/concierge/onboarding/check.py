@@ -23,6 +23,7 @@ statement in it runs in a savepoint of its own, so one failure does not hide the
 
 from __future__ import annotations
 
+import random
 import re
 import secrets
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+import rstr
 import sqlalchemy as sa
 
 from concierge import demo
@@ -455,54 +457,10 @@ def _mismatch(param: Param, c: _Comparison, column: _Column, *, sqlite: bool) ->
 
 # --- small helpers --------------------------------------------------------------------------------------
 def _pattern_sample(pattern: str) -> str | None:
-    """A short string that matches `pattern` (for the usual code patterns), else None."""
+    """A string that matches `pattern`, the same one on every run; None when none can be made."""
     try:
-        from re import _parser  # type: ignore[attr-defined]  # the stdlib's own regex parser
-    except ImportError:  # pragma: no cover - Python < 3.11
-        return None
-
-    def build(items) -> str:
-        out = []
-        for op, arg in items:
-            name = str(op)
-            if name == "LITERAL":
-                out.append(chr(arg))
-            elif name == "IN":
-                out.append(first_of(arg))
-            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-                low, _high, sub = arg
-                out.append(build(sub) * low)
-            elif name == "SUBPATTERN":
-                out.append(build(arg[-1]))
-            elif name == "BRANCH":
-                out.append(build(arg[1][0]))
-            elif name == "ANY":
-                out.append("x")
-            elif name == "CATEGORY":
-                out.append(category(arg))
-            elif name in ("AT", "GROUPREF"):
-                continue
-            else:
-                raise ValueError(name)
-        return "".join(out)
-
-    def first_of(arg) -> str:
-        for op, value in arg:
-            name = str(op)
-            if name == "LITERAL":
-                return chr(value)
-            if name == "RANGE":
-                return chr(value[0])
-            if name == "CATEGORY":
-                return category(value)
-        raise ValueError("negated set")
-
-    def category(value) -> str:
-        return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(value), "x")
-
-    try:
-        text = build(_parser.parse(pattern))
-    except (ValueError, TypeError, re.error):
+        text = rstr.Rstr(random.Random(0)).xeger(pattern)
+    except (ValueError, TypeError, IndexError, re.error):
         return None
     return text if re.search(pattern, text) else None
 

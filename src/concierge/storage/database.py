@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import platformdirs
 import sqlalchemy as sa
@@ -110,14 +111,14 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
         if not self.is_sqlite:
-            with self._connect(write=True) as conn, _translate_errors(), conn.begin():
-                yield conn
+            with self._connect(write=True) as pg, _translate_errors(), pg.begin():
+                yield pg
             return
         with self._writer:
             conn = self._write_conn
             if self._readers is None or conn is not None and conn.in_transaction():  # in-memory, or nested
-                with self._connect(write=True) as conn, _translate_errors(), conn.begin():
-                    yield conn
+                with self._connect(write=True) as own, _translate_errors(), own.begin():
+                    yield own
                 return
             if conn is None or conn.closed or conn.invalidated:
                 with _translate_errors(self.engine.url):
@@ -190,7 +191,7 @@ def _on_driver(conn: sa.Connection, sql: str) -> None:
     """A SQLite statement without parameters or rows, run by the driver itself (SQLAlchemy's work per
     statement costs several times what these do); a failure is wrapped as SQLAlchemy wraps one."""
     try:
-        conn.connection.driver_connection.execute(sql)
+        cast(sqlite3.Connection, conn.connection.driver_connection).execute(sql)
     except sqlite3.Error as err:
         raise sa.exc.DBAPIError.instance(sql, None, err, sqlite3.Error) from err
 

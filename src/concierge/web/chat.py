@@ -138,7 +138,7 @@ async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterat
             while not queue.empty():
                 batch.append(queue.get_nowait())
             ended = None in batch
-            text = "".join(_encode(event) for event in batch[: batch.index(None) if ended else None])
+            text = "".join(_encode(event) for event in batch[: batch.index(None) if ended else None] if event)
             if text:
                 yield text
             if ended:

@@ -42,6 +42,7 @@ class AnthropicProvider(SdkProvider):
 def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for message in messages_with_context(request):
+        blocks: list[dict[str, Any]]
         if message.role == "tool":
             status = (message.result or {}).get("status")
             role, blocks = "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id,

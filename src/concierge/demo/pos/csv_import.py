@@ -42,7 +42,8 @@ def read_csv(path: Path) -> list[dict]:
             expected = ", ".join(COLUMNS)
             raise DataImportError(name, 1, "(header)", f"missing column(s) {', '.join(missing)}; expected {expected}")
         index = {h: header.index(h) for h in COLUMNS}
-        rows, seen = [], {}
+        rows: list[dict] = []
+        seen: dict[tuple, int] = {}
         for cells in reader:
             line = reader.line_num
             if not any(c.strip() for c in cells):
