@@ -17,6 +17,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from agent_fakes import ScriptedProvider
 from pytest_postgresql.janitor import DatabaseJanitor
 
 from concierge import demo
@@ -25,6 +26,12 @@ from concierge.storage.database import Database
 
 FARM_TODAY = date(2025, 5, 15)
 POS_TODAY = date(2026, 8, 31)
+
+
+@pytest.fixture
+def provider() -> ScriptedProvider:
+    """A provider that replies what the test enqueues (tests/support/agent_fakes.py)."""
+    return ScriptedProvider()
 
 
 @pytest.fixture(autouse=True)

@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from agent_fakes import ScriptedProvider, WireServer
+from agent_fakes import WireServer
 
 from concierge.pipeline.pipeline import Pipeline
-
-
-@pytest.fixture
-def provider() -> ScriptedProvider:
-    return ScriptedProvider()
 
 
 @pytest.fixture

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from concierge.cli import main
+from cli_runner import run_cli
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
 
@@ -30,7 +28,7 @@ def text(content: str) -> tuple[int, dict]:
 
 def run(server, *args: str, stdin: str | None = None):
     base = ["--provider", "openai-chat", "--base-url", server.url + "/v1", "--model", "local-model"]
-    return CliRunner().invoke(main, [*args, *base], input=stdin)
+    return run_cli(*args, *base, stdin=stdin)
 
 
 @pytest.fixture(autouse=True)
@@ -80,7 +78,7 @@ def test_a_write_without_yes_is_not_made_and_with_yes_is_made_once(wire_server):
     assert done.exit_code == 0, done.output
     assert [c["decision"] for c in json.loads(done.stdout)["calls"]] == ["confirm", "ok"]
 
-    listed = CliRunner().invoke(main, ["invoke", "get_sales", json.dumps(
+    listed = run_cli(*["invoke", "get_sales", json.dumps(
         {"code_customer": "0016", "date_sales_begin_str": "2025-05-06", "date_sales_end_str": "2025-05-06"}),
         "--json"])
     assert json.loads(listed.stdout)["row_count"] == 1
@@ -96,6 +94,6 @@ def test_chat_answers_line_by_line_in_one_conversation(wire_server):
 
 def test_a_missing_key_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    result = CliRunner().invoke(main, ["ask", "hi", "--provider", "anthropic"])
+    result = run_cli(*["ask", "hi", "--provider", "anthropic"])
     assert result.exit_code == 2
     assert "set ANTHROPIC_API_KEY" in result.stderr and "--provider offline" in result.stderr

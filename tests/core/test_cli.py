@@ -7,16 +7,14 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
-
-from concierge.cli import main
+from cli_runner import run_cli
 
 COMPARE = ["compare_periods", json.dumps({"cur_start": "2026-08-24", "cur_end": "2026-08-30",
                                           "prev_start": "2026-08-17", "prev_end": "2026-08-23", "category": None})]
 
 
 def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
+    result = run_cli(*args)
     return result.exit_code, result.output
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
+from cli_runner import run_cli
 
-from concierge.cli import main
 from concierge.errors import ConfigError
 from concierge.storage import state as schema
 from concierge.storage import tokens
@@ -48,12 +47,12 @@ def test_a_token_for_an_unknown_user_is_refused(pipeline):
 
 
 def test_token_create_prints_a_working_token(sqlite_url):
-    made = CliRunner().invoke(main, ["token", "create", "--user", "tanaka", "--database", sqlite_url])
+    made = run_cli(*["token", "create", "--user", "tanaka", "--database", sqlite_url])
     assert made.exit_code == 0, made.output
     db = Database(sqlite_url)
     try:
         assert tokens.verify(db, made.stdout.strip()) == "tanaka"
     finally:
         db.dispose()
-    unknown = CliRunner().invoke(main, ["token", "create", "--user", "nobody", "--database", sqlite_url])
+    unknown = run_cli(*["token", "create", "--user", "nobody", "--database", sqlite_url])
     assert unknown.exit_code == 2 and "unknown user 'nobody'" in unknown.output

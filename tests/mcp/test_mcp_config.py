@@ -8,17 +8,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_runner import run_cli
 from mcp import Client, StdioServerParameters
 
 from concierge.catalog.loader import resolve_path
-from concierge.cli import main
 from concierge.mcp.config import TOKEN_VARIABLE
 from concierge.pipeline.pipeline import Pipeline
 
 
 def config(*args: str):
-    return CliRunner().invoke(main, ["mcp", "config", *args])
+    return run_cli(*["mcp", "config", *args])
 
 
 @pytest.mark.anyio
@@ -58,6 +57,6 @@ def test_claude_desktop_speaks_stdio_only():
 
 
 def test_no_auth_is_refused_off_loopback():
-    ran = CliRunner().invoke(main, ["mcp", "--transport", "http", "--host", "0.0.0.0", "--no-auth"])
+    ran = run_cli(*["mcp", "--transport", "http", "--host", "0.0.0.0", "--no-auth"])
     assert ran.exit_code == 2
     assert "loopback" in ran.output

@@ -10,10 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_runner import run_cli
 from mcp_servers import INTEROP, HttpServer, demo_database, node_bin, node_installed, start_http, stop
 
-from concierge.cli import main
 from concierge.mcp.config import INSPECTOR
 
 # The scenarios of the conformance suite that apply to a catalog server with no
@@ -44,7 +43,7 @@ def open_http_server(tmp_path_factory) -> Iterator[HttpServer]:
 
 def inspector(database: str, user: str, *method: str) -> subprocess.CompletedProcess:
     """The Inspector CLI, run with the command line `concierge mcp config --client inspector` prints."""
-    printed = CliRunner().invoke(main, ["mcp", "config", "--client", "inspector", "--catalog", "farm",
+    printed = run_cli(*["mcp", "config", "--client", "inspector", "--catalog", "farm",
                                         "--catalog", "pos", "--database", database, "--user", user])
     assert printed.exit_code == 0, printed.output
     words = shlex.split(printed.stdout)

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
+from cli_runner import run_cli
 
-from concierge.cli import main
 from concierge.storage.database import Database
 
 SCHEMA = [
@@ -135,7 +134,7 @@ def shop(request, tmp_path) -> tuple[str, Path]:
 
 
 def check(*args: str) -> tuple[int, list[str]]:
-    result = CliRunner().invoke(main, ["catalog", "check", *args])
+    result = run_cli(*["catalog", "check", *args])
     return result.exit_code, result.output.splitlines()
 
 

@@ -17,10 +17,9 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from click.testing import CliRunner
+from cli_runner import run_cli
 from sqlalchemy.engine import make_url
 
-from concierge.cli import main
 from concierge.errors import ConciergeError, ConfigError, DatabaseError
 from concierge.storage.database import Database
 
@@ -148,6 +147,6 @@ def test_without_psycopg_a_postgresql_url_says_to_install_it():
 
 
 def test_the_cli_prints_the_advice_and_exits_2(tmp_path):
-    result = CliRunner().invoke(main, ["catalog", "check", "farm", "--database", f"sqlite:///{tmp_path}/no/x.db"])
+    result = run_cli(*["catalog", "check", "farm", "--database", f"sqlite:///{tmp_path}/no/x.db"])
     assert result.exit_code == 2
     assert result.output.startswith(f"error: cannot open the SQLite file {tmp_path}/no/x.db: its folder")

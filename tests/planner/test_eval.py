@@ -10,10 +10,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-from click.testing import CliRunner
+from cli_runner import run_cli
 
 from concierge import evaluation as evaluation
-from concierge.cli import main
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "dev_cases.jsonl"  # a copy of the published dev cases (FORMAT: docs/eval-format.md)
@@ -70,7 +69,7 @@ def test_the_offline_planner_passes_every_case():
 
 def test_the_command_prints_a_line_per_case_and_the_totals(tmp_path):
     own = HERE / "cases.jsonl"
-    result = CliRunner().invoke(main, ["eval", str(own)])
+    result = run_cli(*["eval", str(own)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     count = sum(1 for line in own.read_text(encoding="utf-8").splitlines() if line.strip())
@@ -82,7 +81,7 @@ def test_the_command_prints_a_line_per_case_and_the_totals(tmp_path):
     failing.write_text(json.dumps({"id": "wrong", "domain": "farm", "today": "2025-05-15", "turns": [
         {"say": "顧客コード0009の先週の販売データを見せて", "calls": [call("get_sales", code_customer="0010")],
          "answer_contains": ["9999"]}]}, ensure_ascii=False) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["eval", str(failing), "--json"])
+    result = run_cli(*["eval", str(failing), "--json"])
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert (report["passed"], report["failed"]) == (0, 1)
@@ -94,7 +93,7 @@ def test_the_command_prints_a_line_per_case_and_the_totals(tmp_path):
 def test_a_malformed_case_file_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x", "domain": "shop", "today": "2025-05-15", "turns": []}\n', encoding="utf-8")
-    result = CliRunner().invoke(main, ["eval", str(bad)])
+    result = run_cli(*["eval", str(bad)])
     assert result.exit_code == 2 and "line 1: domain must be one of farm, pos" in result.output
 
 
@@ -142,7 +141,7 @@ def test_the_command_runs_a_model_provider_with_its_model_and_address(tmp_path):
     server = _ChatServer()
     server.thread.start()
     try:
-        result = CliRunner().invoke(main, ["eval", str(case), "--provider", "openai-chat", "--model", "local-m",
+        result = run_cli(*["eval", str(case), "--provider", "openai-chat", "--model", "local-m",
                                            "--base-url", server.url])
     finally:
         server.httpd.shutdown()

@@ -8,10 +8,9 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from click.testing import CliRunner
+from cli_runner import run_cli
 
 from concierge.agent.store import ConversationStore
-from concierge.cli import main
 from concierge.errors import StateSchemaError
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
@@ -22,7 +21,7 @@ from concierge.storage.database import Database, embedded_url
 
 
 def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args))
+    result = run_cli(*args)
     return result.exit_code, result.output
 
 

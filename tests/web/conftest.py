@@ -7,17 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from agent_fakes import ScriptedProvider
 from web_fakes import Web, running, with_passwords
 
 
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "today(date): the clock (--today) of the server a browser test uses")
-
-
-@pytest.fixture
-def provider() -> ScriptedProvider:
-    return ScriptedProvider()
 
 
 @pytest.fixture(scope="session")

@@ -5,16 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from click.testing import CliRunner
+from cli_runner import run_cli
 from web_fakes import printed_passwords
 
-from concierge.cli import main
 from concierge.storage import passwords
 from concierge.storage.database import Database
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, list(args), input=stdin)
+    result = run_cli(*args, stdin=stdin)
     return result.exit_code, result.output
 
 

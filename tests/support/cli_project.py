@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from click.testing import CliRunner, Result
-
-from concierge.cli import main
+from cli_runner import run_cli
+from click.testing import Result
 
 SHOP_CATALOG = """\
 catalog: shop
@@ -21,4 +20,4 @@ tools:
 
 
 def concierge(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(main, list(args), input=stdin)
+    return run_cli(*args, stdin=stdin)

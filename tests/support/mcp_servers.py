@@ -26,7 +26,7 @@ from concierge.mcp.config import server_command
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
 
-INTEROP = Path(__file__).resolve().parent / "interop"
+INTEROP = Path(__file__).resolve().parents[1] / "mcp" / "interop"
 ALL_CATALOGS = ["--catalog", "farm", "--catalog", "pos"]
 USERS = ("admin", "tanaka", "suzuki", "pos_analyst")
 
