@@ -4,7 +4,7 @@ Errors the *model* (or the person typing) should see and act on are not
 exceptions: the guard, the access check and the pipeline turn them into a
 `ToolResult` with ``status="refused"`` or ``status="error"`` and a message
 that says what is wrong and what would be valid. They are identified by the
-codes in `Refusal`.
+codes in `ResultCode`.
 
 Errors of the *system* raise, and all derive from `ConciergeError`::
 
@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 
-class Refusal(StrEnum):
-    """Codes of the errors the model sees as tool results."""
+class ResultCode(StrEnum):
+    """Why a tool result is not plain data: a refusal before anything ran (unknown tool, bad
+    argument, not permitted, an invalid confirmation) or an error of the call (not found)."""
 
     UNKNOWN_TOOL = "unknown_tool"
     BAD_ARGUMENT = "bad_argument"

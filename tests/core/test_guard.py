@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from concierge.catalog.loader import load_catalogs
-from concierge.errors import Refusal
+from concierge.errors import ResultCode
 from concierge.pipeline.guard import Accepted, GuardContext, Refused, check
 
 CATALOGS = load_catalogs(["farm", "pos"])
@@ -24,37 +24,37 @@ WEEK = {"cur_start": "2026-08-24", "cur_end": "2026-08-30", "prev_start": "2026-
 
 REFUSED = [
     # (tool, args, code, words the message must contain)
-    ("run_sql", {"sql": "DROP TABLE farm_sales"}, Refusal.UNKNOWN_TOOL, ["run_sql", "get_sales"]),
-    ("get_sales", {"code_customer": 9}, Refusal.BAD_ARGUMENT, ["code_customer", "string"]),
-    ("get_sales", {"code_customer": "9"}, Refusal.BAD_ARGUMENT, ["code_customer", "pattern"]),
-    ("get_sales", {}, Refusal.BAD_ARGUMENT, ["code_customer", "required"]),
-    ("get_sales", {"code_customer": "0001", "limit": 5}, Refusal.BAD_ARGUMENT, ["limit", "code_sales"]),
-    ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025/05/01"}, Refusal.BAD_ARGUMENT,
+    ("run_sql", {"sql": "DROP TABLE farm_sales"}, ResultCode.UNKNOWN_TOOL, ["run_sql", "get_sales"]),
+    ("get_sales", {"code_customer": 9}, ResultCode.BAD_ARGUMENT, ["code_customer", "string"]),
+    ("get_sales", {"code_customer": "9"}, ResultCode.BAD_ARGUMENT, ["code_customer", "pattern"]),
+    ("get_sales", {}, ResultCode.BAD_ARGUMENT, ["code_customer", "required"]),
+    ("get_sales", {"code_customer": "0001", "limit": 5}, ResultCode.BAD_ARGUMENT, ["limit", "code_sales"]),
+    ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025/05/01"}, ResultCode.BAD_ARGUMENT,
      ["YYYY-MM-DD", "2025/05/01"]),
-    ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025-02-30"}, Refusal.BAD_ARGUMENT,
+    ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025-02-30"}, ResultCode.BAD_ARGUMENT,
      ["YYYY-MM-DD"]),
     ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025-05-11", "date_sales_end_str": "2025-05-05"},
-     Refusal.BAD_ARGUMENT, ["after", "date_sales_end_str"]),
-    ("add_sale", {"code_customer": "0016", "products": "ナス", "price": "600"}, Refusal.BAD_ARGUMENT,
+     ResultCode.BAD_ARGUMENT, ["after", "date_sales_end_str"]),
+    ("add_sale", {"code_customer": "0016", "products": "ナス", "price": "600"}, ResultCode.BAD_ARGUMENT,
      ["price", "integer"]),
-    ("add_sale", {"code_customer": "0016", "products": "ナス", "price": True}, Refusal.BAD_ARGUMENT, ["integer"]),
-    ("add_sale", {"code_customer": "0016", "products": "ナス", "price": -1}, Refusal.BAD_ARGUMENT, ["between"]),
-    ("add_sale", {"code_customer": "0016", "products": "", "price": 100}, Refusal.BAD_ARGUMENT, ["products"]),
+    ("add_sale", {"code_customer": "0016", "products": "ナス", "price": True}, ResultCode.BAD_ARGUMENT, ["integer"]),
+    ("add_sale", {"code_customer": "0016", "products": "ナス", "price": -1}, ResultCode.BAD_ARGUMENT, ["between"]),
+    ("add_sale", {"code_customer": "0016", "products": "", "price": 100}, ResultCode.BAD_ARGUMENT, ["products"]),
     ("add_sale", {"code_customer": "0016", "products": "ナス", "price": 100, "date_sales_str": "2025-05-16"},
-     Refusal.BAD_ARGUMENT, ["outside", "2025-05-15"]),
-    ("compare_periods", {**WEEK, "category": "パン"}, Refusal.BAD_ARGUMENT, ["パン", "おにぎり", "飲料"]),
-    ("compare_periods", {**WEEK, "cur_end": "2026-09-06"}, Refusal.BAD_ARGUMENT, ["2026-07-01", "2026-08-31"]),
-    ("compare_periods", {**WEEK, "prev_start": "2026-06-30"}, Refusal.BAD_ARGUMENT, ["outside", "2026-07-01"]),
-    ("compare_periods", {k: v for k, v in WEEK.items() if k != "prev_end"}, Refusal.BAD_ARGUMENT, ["prev_end"]),
-    ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "top_n": 11}, Refusal.BAD_ARGUMENT,
+     ResultCode.BAD_ARGUMENT, ["outside", "2025-05-15"]),
+    ("compare_periods", {**WEEK, "category": "パン"}, ResultCode.BAD_ARGUMENT, ["パン", "おにぎり", "飲料"]),
+    ("compare_periods", {**WEEK, "cur_end": "2026-09-06"}, ResultCode.BAD_ARGUMENT, ["2026-07-01", "2026-08-31"]),
+    ("compare_periods", {**WEEK, "prev_start": "2026-06-30"}, ResultCode.BAD_ARGUMENT, ["outside", "2026-07-01"]),
+    ("compare_periods", {k: v for k, v in WEEK.items() if k != "prev_end"}, ResultCode.BAD_ARGUMENT, ["prev_end"]),
+    ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "top_n": 11}, ResultCode.BAD_ARGUMENT,
      ["top_n", "1", "10"]),
-    ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "top_n": 0}, Refusal.BAD_ARGUMENT, ["top_n"]),
-    ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "order": "random"}, Refusal.BAD_ARGUMENT,
+    ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "top_n": 0}, ResultCode.BAD_ARGUMENT, ["top_n"]),
+    ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "order": "random"}, ResultCode.BAD_ARGUMENT,
      ["desc", "asc"]),
-    ("daily_sales", {"start": "2026-08-31", "end": "2026-08-01"}, Refusal.BAD_ARGUMENT, ["after"]),
-    ("daily_sales", {"start": "2026-08-01", "end": "2026-08-31", "product": "ピザ"}, Refusal.BAD_ARGUMENT,
+    ("daily_sales", {"start": "2026-08-31", "end": "2026-08-01"}, ResultCode.BAD_ARGUMENT, ["after"]),
+    ("daily_sales", {"start": "2026-08-01", "end": "2026-08-31", "product": "ピザ"}, ResultCode.BAD_ARGUMENT,
      ["ピザ", "麦茶"]),
-    ("get_customers", ["0001"], Refusal.BAD_ARGUMENT, ["JSON object"]),
+    ("get_customers", ["0001"], ResultCode.BAD_ARGUMENT, ["JSON object"]),
 ]
 
 

@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from concierge.errors import Refusal
+from concierge.errors import ResultCode
 from concierge.pipeline import guard
 from concierge.pipeline.result import ToolResult
 
 USERS = ("admin", "tanaka", "suzuki", "pos_analyst")
 # Refused before any SQL: by the guard or the permission check.
-REFUSED_UNSEEN = {Refusal.UNKNOWN_TOOL, Refusal.BAD_ARGUMENT, Refusal.NOT_PERMITTED}
+REFUSED_UNSEEN = {ResultCode.UNKNOWN_TOOL, ResultCode.BAD_ARGUMENT, ResultCode.NOT_PERMITTED}
 
 json_scalar = (
     st.none() | st.booleans() | st.integers() | st.integers(min_value=-(2**70), max_value=2**70)
@@ -134,7 +134,7 @@ def call_and_check(pipeline, users, seen, call) -> ToolResult:
     json.loads(result.model_dump_json())  # every result can be sent to a client
     assert result.status in ("ok", "confirm", "refused", "error")
     if result.status == "error":
-        assert result.code == Refusal.NOT_FOUND, result
+        assert result.code == ResultCode.NOT_FOUND, result
     if result.status == "refused" and result.code in REFUSED_UNSEEN:
         run = [s for s in seen if not s.upper().startswith("BEGIN")]
         assert len(run) == 1 and run[0].startswith("INSERT INTO concierge_audit"), (call, run)

@@ -59,7 +59,7 @@ def tools_list(as_json: bool) -> None:
 @click.option("--yes", is_flag=True, help="Confirm a write in the same command.")
 @json_option
 def invoke(tool: str, args: str, user_name: str | None, yes: bool, as_json: bool) -> None:
-    """Run one tool call through the whole pipeline (guard, access, SQL, audit), with no model.
+    """Run one tool call through the whole pipeline (access, guard, SQL, audit), with no model.
 
     ARGS is a JSON object, e.g. '{"code_customer": "0009"}'. Exit code: 0 ok, 1 refused or error.
     """

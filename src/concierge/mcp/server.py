@@ -1,6 +1,6 @@
 """The MCP server: a thin adapter from the protocol to `Pipeline.invoke`.
 
-Every tools/call goes through the one pipeline (guard, access, SQL, shaping,
+Every tools/call goes through the one pipeline (access, guard, SQL, shaping,
 audit), run in a worker thread because the pipeline is synchronous. The
 caller is the user of the HTTP request's bearer token when there is one,
 otherwise the user the server was started for (stdio, in-process, or HTTP

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from concierge.catalog.model import Role, Tool
-from concierge.errors import Refusal
+from concierge.errors import ResultCode
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Permitted:
 
 @dataclass(frozen=True)
 class Denied:
-    code: Refusal
+    code: ResultCode
     message: str
 
 
@@ -45,7 +45,7 @@ def decide(user: User, tool: Tool, roles: Mapping[str, Role]) -> Permitted | Den
     role = roles.get(user.role)
     if role is None or user.role not in tool.roles:
         return Denied(
-            Refusal.NOT_PERMITTED,
+            ResultCode.NOT_PERMITTED,
             f"user {user.name} (role {user.role}) is not permitted to call {tool.name}",
         )
     return Permitted({"_user": user.name, "_role": user.role, "_all_rows": role.all_rows})

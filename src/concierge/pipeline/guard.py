@@ -18,7 +18,7 @@ from datetime import date
 from typing import Any
 
 from concierge.catalog.model import Param, Tool
-from concierge.errors import Refusal
+from concierge.errors import ResultCode
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Accepted:
 
 @dataclass(frozen=True)
 class Refused:
-    code: Refusal
+    code: ResultCode
     message: str
     param: str | None = None
     valid: dict[str, Any] | None = None
@@ -53,20 +53,28 @@ class _Bad(Exception):
 
 def check(tools: Mapping[str, Tool], name: str, args: Any, ctx: GuardContext) -> Decision:
     tool = tools.get(name)
-    if tool is None:
-        return Refused(
-            Refusal.UNKNOWN_TOOL,
-            f"there is no tool {name!r}; the tools are: {', '.join(sorted(tools))}",
-            valid={"tools": sorted(tools)},
-        )
+    return unknown_tool(name, tools) if tool is None else check_args(tool, args, ctx)
+
+
+def unknown_tool(name: str, tools: Mapping[str, Tool]) -> Refused:
+    return Refused(
+        ResultCode.UNKNOWN_TOOL,
+        f"there is no tool {name!r}; the tools are: {', '.join(sorted(tools))}",
+        valid={"tools": sorted(tools)},
+    )
+
+
+def check_args(tool: Tool, args: Any, ctx: GuardContext) -> Decision:
+    """The arguments of a call to `tool`, checked and typed; or why they are refused."""
+    name = tool.name
     if args is None:
         args = {}
     if not isinstance(args, Mapping):
-        return Refused(Refusal.BAD_ARGUMENT, f"{name}: the arguments must be a JSON object")
+        return Refused(ResultCode.BAD_ARGUMENT, f"{name}: the arguments must be a JSON object")
     extra = sorted(set(args) - set(tool.params))
     if extra:
         return Refused(
-            Refusal.BAD_ARGUMENT,
+            ResultCode.BAD_ARGUMENT,
             f"{name}: unknown argument(s) {', '.join(extra)}; this tool takes: {', '.join(tool.params) or 'none'}",
             param=extra[0],
             valid={"params": list(tool.params)},
@@ -76,11 +84,11 @@ def check(tools: Mapping[str, Tool], name: str, args: Any, ctx: GuardContext) ->
         try:
             clean[pname] = _value(param, args.get(pname), ctx)
         except _Bad as bad:
-            return Refused(Refusal.BAD_ARGUMENT, f"{name}: {pname} {bad}", param=pname, valid=bad.valid)
+            return Refused(ResultCode.BAD_ARGUMENT, f"{name}: {pname} {bad}", param=pname, valid=bad.valid)
     for first, last in tool.ordered:
         if clean[first] is not None and clean[last] is not None and clean[first] > clean[last]:
             return Refused(
-                Refusal.BAD_ARGUMENT,
+                ResultCode.BAD_ARGUMENT,
                 f"{name}: {first} {clean[first]} is after {last} {clean[last]}; the period must not run backwards",
                 param=first,
             )

@@ -1,7 +1,9 @@
-"""The one pipeline every caller uses: guard → access → execute → shape → audit.
+"""The one pipeline every caller uses: access → guard → execute → shape → audit.
 
 MCP, the CLI, the agent loop and the web page all call `Pipeline.invoke`.
-There is no second path that skips a step.
+There is no second path that skips a step. The access check comes first: a
+caller who may not use a tool is refused before the guard could tell them
+which values the tool accepts.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sqlalchemy as sa
 from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
 from concierge.catalog.model import Tool
-from concierge.errors import ConciergeError, ConfigError, DatabaseError, Refusal
+from concierge.errors import CatalogError, CatalogProblem, ConciergeError, ConfigError, DatabaseError, ResultCode
 from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import User
 from concierge.pipeline.bind import bind
@@ -33,7 +35,7 @@ from concierge.pipeline.result import (
     shape,
     totals_sql,
 )
-from concierge.storage import state as schema
+from concierge.storage import users
 from concierge.storage.database import Database, normalise_url
 from concierge.storage.migrate import ensure_state
 
@@ -121,13 +123,10 @@ class Pipeline:
         return date.today()
 
     def user(self, name: str) -> User:
+        """The user called `name` (remembered for this pipeline's life); `UnknownUser` when there is none."""
         if name not in self._users:
-            with self.state.read() as conn:
-                row = conn.execute(sa.select(schema.users).where(schema.users.c.name == name)).mappings().first()
-                if row is None:
-                    known = ", ".join(conn.scalars(sa.select(schema.users.c.name).order_by(schema.users.c.name)))
-                    raise ConfigError(f"unknown user {name!r}; users: {known}")
-            self._users[name] = User(row["name"], row["role"], row["display_name"])
+            record = users.get(self.state, name)
+            self._users[name] = User(record.name, record.role, record.display_name)
         return self._users[name]
 
     def tools_for(self, user: User) -> list[Tool]:
@@ -204,22 +203,15 @@ class Pipeline:
 
     def _invoke(self, name: str, args: Any, user: User, confirmation: str | None) -> ToolResult:
         tool = self.tools.get(name)
-        if tool is not None:
-            permission = access.decide(user, tool, self.roles[tool.catalog])
-            if isinstance(permission, access.Denied):
-                return ToolResult(tool=name, status="refused", code=permission.code, message=permission.message)
-        decision = guard.check(self.tools, name, args, self.guard_context(name))
+        if tool is None:
+            return _refused(name, args, guard.unknown_tool(name, self.tools))
+        # Access before the guard: a caller who may not use a tool learns nothing of its valid values.
+        permission = access.decide(user, tool, self.roles[tool.catalog])
+        if isinstance(permission, access.Denied):
+            return ToolResult(tool=name, status="refused", code=permission.code, message=permission.message)
+        decision = guard.check_args(tool, args, self.guard_context(name))
         if isinstance(decision, guard.Refused):
-            return ToolResult(
-                tool=name,
-                status="refused",
-                code=decision.code,
-                message=decision.message,
-                param=decision.param,
-                valid=decision.valid,
-                args=args if isinstance(args, dict) else {},
-            )
-        assert tool is not None and isinstance(permission, access.Permitted)
+            return _refused(name, args, decision)
         values = {**decision.args, **permission.identity, "_today": self.today(name)}
         if tool.mode == "read":
             return self._read(tool, decision.args, values)
@@ -254,7 +246,9 @@ class Pipeline:
             failed = _failed_check(conn, tool, values)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
-            assert tool.preview_sql is not None
+            if tool.preview_sql is None:  # the loader refuses such a catalog; a Tool made in code may lack it
+                raise CatalogError([CatalogProblem(tool.catalog, f"tools.{tool.name}.preview_sql",
+                                                   "a tool that needs confirmation must declare preview_sql")])
             row = conn.execute(bind(tool, tool.preview_sql), _sql_values(tool, values)).mappings().first()
             if not separate:
                 token = confirm.issue(conn, user.name, tool.name, plain_args(args))
@@ -353,7 +347,7 @@ def _differs(url: str, db: Database) -> bool:
 
 
 def _invalid_confirmation(tool: Tool, args: dict, why: str) -> ToolResult:
-    return ToolResult(tool=tool.name, status="refused", code=Refusal.CONFIRMATION_INVALID, message=why,
+    return ToolResult(tool=tool.name, status="refused", code=ResultCode.CONFIRMATION_INVALID, message=why,
                       args=plain_args(args))
 
 
@@ -373,13 +367,18 @@ def _refused_write(err: BaseException) -> str | None:
     return None
 
 
+def _refused(name: str, args: Any, refusal: guard.Refused) -> ToolResult:
+    return ToolResult(tool=name, status="refused", code=refusal.code, message=refusal.message, param=refusal.param,
+                      valid=refusal.valid, args=args if isinstance(args, dict) else {})
+
+
 def _failed_check(conn: sa.Connection, tool: Tool, values: dict) -> ToolResult | None:
     for check in tool.checks:
         if conn.execute(bind(tool, check.sql), _sql_values(tool, values)).first() is None:
             return ToolResult(
                 tool=tool.name,
                 status="error",
-                code=Refusal.NOT_FOUND,
+                code=ResultCode.NOT_FOUND,
                 message=check.message.en,
                 message_ja=check.message.ja,
                 ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,

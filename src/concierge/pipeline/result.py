@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from concierge.catalog.model import ChangeSummary, ResultShape
-from concierge.errors import Refusal
+from concierge.errors import ResultCode
 
 Status = Literal["ok", "refused", "error", "confirm"]
 
@@ -28,7 +28,7 @@ class ToolResult(BaseModel):
     result_id: str = Field(default_factory=new_result_id)
     tool: str
     status: Status
-    code: Refusal | None = None
+    code: ResultCode | None = None
     message: str | None = None
     message_ja: str | None = None
     param: str | None = None

@@ -34,7 +34,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import event
 
-from concierge.errors import ConfigError
+from concierge.errors import UnknownUser
 from concierge.pipeline.access import User
 from concierge.storage import passwords
 from concierge.storage.database import Database
@@ -162,7 +162,7 @@ def _check(web, name: str, fingerprint: object) -> User | None:
         return None
     try:
         user = web.pipeline.user(name)
-    except ConfigError:
+    except UnknownUser:  # removed since the cookie was made: signed out
         return None
     return user if stored == fingerprint else None
 
