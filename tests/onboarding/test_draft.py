@@ -183,7 +183,7 @@ async def test_the_offline_planner_answers_with_the_drafted_tools(drafted, shop_
     count = _scalar(shop_url, "SELECT COUNT(*) FROM customers")
     turn = await agent.ask("How many customers do we have?", user)
     assert [(c.name, dict(c.args)) for c in turn.calls] == [("customers", {})]
-    assert f"{count} row(s)" in turn.answer and turn.ungrounded == []
+    assert f"{count} in all" in turn.answer and "|" not in turn.answer and turn.ungrounded == []  # no rows
 
     may = _scalar(shop_url, "SELECT COUNT(*) FROM orders "
                             "WHERE ordered_at >= '2025-05-01' AND ordered_at < '2025-06-01'")
@@ -203,3 +203,130 @@ async def test_the_offline_planner_answers_with_the_drafted_tools(drafted, shop_
     chika = _scalar(shop_url, "SELECT COUNT(*) FROM orders o JOIN customers c ON c.id = o.customer_id "
                               "WHERE c.full_name = 'Chika Smith'")
     assert turn.calls[-1].name == "orders" and f"{chika} row(s)" in turn.answer
+
+
+@pytest.mark.anyio
+async def test_a_ranking_names_the_top_group_by_the_figure_asked(drafted, shop_url):
+    _, _, pipeline = drafted
+    agent = Agent(pipeline, OfflineProvider(pipeline))
+    user = pipeline.user("yamada")
+    (day, most), = _rows(shop_url, "SELECT substr(CAST(ordered_at AS VARCHAR), 1, 10) AS d, COUNT(*) FROM orders "
+                                   "GROUP BY d ORDER BY COUNT(*) DESC, d LIMIT 1")
+    turn = await agent.ask("Which day had the most orders?", user)
+    assert [(c.name, c.args.get("group_by"), c.args.get("top_n")) for c in turn.calls] == [
+        ("orders_summary", "day", 1)]
+    assert f"| {day} | {most} |" in turn.answer  # by the count of orders, not by the amount
+    (amount_day,), = _rows(shop_url, "SELECT substr(CAST(ordered_at AS VARCHAR), 1, 10) AS d FROM orders "
+                                     "GROUP BY d ORDER BY SUM(amount) DESC, d LIMIT 1")
+    turn = await agent.ask("Which day had the highest amount?", user)
+    assert f"| {amount_day} |" in turn.answer.split("\n")[3]
+    turn = await agent.ask("Orders by day in April 2025", user)  # not ranked: days in order
+    days = [line.split("|")[1].strip() for line in turn.answer.splitlines()[3:] if line.startswith("| 2025")]
+    assert days == sorted(days) and len(days) > 20
+
+
+def _rows(url: str, sql: str) -> list[tuple]:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(sa.text(sql))]
+    finally:
+        engine.dispose()
+
+
+# --- names with affixes, and Japanese questions on an English schema --------------------------------
+def _affixed(url: str) -> None:
+    """Tables named as real schemas name them: a business prefix shared by two tables, tbl_/m_/dim_
+    prefixes and a _master suffix; no comments."""
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE farm_customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"))
+        conn.execute(sa.text("CREATE TABLE farm_sales (id INTEGER PRIMARY KEY, customer_id INTEGER "
+                             "REFERENCES farm_customers(id), sold_on DATE NOT NULL, amount INTEGER NOT NULL)"))
+        conn.execute(sa.text("CREATE TABLE pos_sales (id INTEGER PRIMARY KEY, sold_on DATE NOT NULL, "
+                             "total INTEGER NOT NULL)"))
+        conn.execute(sa.text("CREATE TABLE dim_product (code VARCHAR(8) PRIMARY KEY, name TEXT NOT NULL)"))
+        conn.execute(sa.text("CREATE TABLE supplier_master (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"))
+        conn.execute(sa.text("INSERT INTO farm_customers VALUES (:i, :n)"),
+                     [{"i": i, "n": f"Farmer {chr(64 + i)}"} for i in range(1, 8)])
+        conn.execute(sa.text("INSERT INTO farm_sales VALUES (:i, :c, :d, :a)"),
+                     [{"i": i, "c": 1 + i % 7, "d": date(2025, 4 + i % 3, 1 + i % 28), "a": 100 * i}
+                      for i in range(1, 61)])
+        conn.execute(sa.text("INSERT INTO pos_sales VALUES (:i, :d, :t)"),
+                     [{"i": i, "d": date(2025, 5, 1 + i % 30), "t": 10 * i} for i in range(1, 41)])
+        conn.execute(sa.text("INSERT INTO dim_product VALUES (:c, :n)"),
+                     [{"c": f"P{i:04d}", "n": f"Item {i}"} for i in range(1, 13)])
+        conn.execute(sa.text("INSERT INTO supplier_master VALUES (:i, :n)"),
+                     [{"i": i, "n": f"Supplier {i}"} for i in range(1, 4)])
+    engine.dispose()
+
+
+@pytest.fixture
+def affixed(request, tmp_path):
+    url = request.getfixturevalue("sqlite_url")
+    _affixed(url)
+    db = Database(url)
+    try:
+        draft = draft_catalog(introspect(db), "farmpos")
+    finally:
+        db.dispose()
+    file = tmp_path / "farmpos.yaml"
+    file.write_text(draft.text, encoding="utf-8")
+    pipeline = Pipeline.open([str(file)], url, today=TODAY)
+    users.add(pipeline.db, "yamada", "staff")
+    yield url, pipeline
+    pipeline.close()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("question", "table"), [
+    ("How many customers do we have?", "farm_customers"),
+    ("How many products do we have?", "dim_product"),
+    ("How many suppliers are there?", "supplier_master"),
+    ("顧客は何人？", "farm_customers"),
+    ("お客様は何人いますか", "farm_customers"),
+    ("商品はいくつありますか", "dim_product"),
+    ("仕入先は何件？", "supplier_master"),
+])
+async def test_a_table_is_found_by_its_head_noun_in_english_and_japanese(affixed, question, table):
+    url, pipeline = affixed
+    agent = Agent(pipeline, OfflineProvider(pipeline))
+    turn = await agent.ask(question, pipeline.user("yamada"))
+    assert [(c.name, dict(c.args)) for c in turn.calls] == [(table, {})]
+    count = _scalar(url, f"SELECT COUNT(*) FROM {table}")
+    assert (f"{count} in all" if question.isascii() else f"全部で{count}件") in turn.answer
+
+
+@pytest.mark.anyio
+async def test_japanese_totals_and_rankings_on_an_english_schema(drafted, shop_url):
+    _, _, pipeline = drafted
+    agent = Agent(pipeline, OfflineProvider(pipeline))
+    user = pipeline.user("yamada")
+    may = "ordered_at >= '2025-05-01' AND ordered_at < '2025-06-01'"
+    turn = await agent.ask("先月の注文の合計は？", user)
+    assert [(c.name, dict(c.args)) for c in turn.calls] == [
+        ("orders_summary", {"ordered_at_from": "2025-05-01", "ordered_at_to": "2025-05-31"})]
+    total = _scalar(shop_url, f"SELECT SUM(amount) FROM orders WHERE {may}")
+    assert f"amount {int(total):,}" in turn.answer and "合計" in turn.answer
+    turn = await agent.ask("先月の注文は何件？", user)
+    assert [c.name for c in turn.calls] == ["orders"]
+    assert f"全部で{_scalar(shop_url, f'SELECT COUNT(*) FROM orders WHERE {may}')}件" in turn.answer
+    (day, most), = _rows(shop_url, "SELECT substr(CAST(ordered_at AS VARCHAR), 1, 10) AS d, COUNT(*) FROM orders "
+                                   "GROUP BY d ORDER BY COUNT(*) DESC, d LIMIT 1")
+    turn = await agent.ask("注文が一番多い日は？", user)
+    assert [(c.name, c.args.get("group_by"), c.args.get("top_n")) for c in turn.calls] == [
+        ("orders_summary", "day", 1)]
+    assert f"| {day} | {most} |" in turn.answer
+    turn = await agent.ask("先月の顧客別の注文の合計", user)
+    assert [(c.name, c.args.get("group_by")) for c in turn.calls] == [("orders_summary", "customer")]
+
+
+def test_the_glossary_names_english_tables_in_japanese():
+    from concierge.onboarding.draft import Noun
+
+    assert Noun.of("tbl_customer", None).many == "customers"
+    assert Noun.of("customer_master", None).ja_forms[:2] == ("顧客", "お客様")
+    assert Noun.of("order_items", None).ja == "注文明細"
+    farm = Noun.of("farm_customers", None)
+    assert (farm.many, farm.heads, farm.ja, farm.partial) == ("farm customers", ("customer", "customers"), "顧客", True)
+    assert Noun.of("customers", "お得意様。住所を含む").ja_forms == ("お得意様",)  # a Japanese comment wins

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -69,22 +69,55 @@ def english(comment: str | None) -> str | None:
 
 @dataclass(frozen=True)
 class Noun:
-    """How a table or column is named in words: `order item`, `order items`, and in Japanese."""
+    """How a table or column is named in words: `order item`, `order items`, and in Japanese.
+
+    A table's name loses the affixes of how it is kept (tbl_customer, customer_master -> customer);
+    `heads` is the head noun alone where the name has more words (farm_customers -> customer,
+    customers), so a request that says only "customers" finds it. Japanese comes from the comment
+    where it is Japanese, else from the glossary (customer -> 顧客, お客様), else the identifier."""
 
     one: str
     many: str
     ja: str
+    heads: tuple[str, ...] = ()  # (singular, plural) of the head noun, where the name has more words
+    ja_forms: tuple[str, ...] = ()  # every Japanese form, `ja` first
+    partial: bool = False  # the Japanese is the head noun's alone (farm_customers -> 顧客)
 
     @classmethod
     def of(cls, identifier: str, comment: str | None, *, countable: bool = True) -> Noun:
         ws = words(identifier) or [identifier]
-        one = " ".join([*ws[:-1], singular(ws[-1])]) if countable else " ".join(ws)
-        many = " ".join([*ws[:-1], plural(singular(ws[-1]))]) if countable else " ".join(ws)
-        return cls(one, many, japanese(comment) or identifier)
+        if countable:
+            ws = glossary.head(ws)
+            last = singular(ws[-1])
+            one, many = " ".join([*ws[:-1], last]), " ".join([*ws[:-1], plural(last)])
+            heads = (last, plural(last)) if len(ws) > 1 else ()
+        else:
+            one = many = " ".join(ws)
+            heads = ()
+        own = japanese(comment)
+        forms = (own,) if own else glossary.japanese(ws)
+        ja = forms[0] if forms else identifier
+        return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not glossary.complete(ws))
+
+    def without(self, owned: set[str]) -> Noun:
+        """Without the head noun forms another table is named by (big_orders does not take "orders"
+        from orders; farm_sales and pos_sales share "sales")."""
+        heads = self.heads if self.heads and self.heads[1] not in owned else ()
+        ja_forms = tuple(j for j in self.ja_forms if not (self.partial and j in owned))
+        return replace(self, heads=heads, ja_forms=ja_forms)
 
     @property
     def has_japanese(self) -> bool:
         return bool(_CJK.search(self.ja))
+
+    @property
+    def plurals(self) -> list[str]:
+        """The plural forms a request may say: order items, items."""
+        return _unique_list([self.many, *self.heads[1:]])
+
+    @property
+    def japanese_forms(self) -> list[str]:
+        return [j for j in self.ja_forms if _CJK.search(j)]
 
 
 # --- SQL of one dialect --------------------------------------------------------------------------
@@ -100,6 +133,10 @@ class Dialect:
     def text(self, expr: str, col: Column) -> str:
         """The column as text, for comparing with a string parameter."""
         return expr if col.kind == "text" and col.native_text else f"CAST({expr} AS VARCHAR)"
+
+    def equals(self, expr: str, col: Column, p: str) -> str:
+        """The column equal to the parameter :p, in the column's own type (so its index serves)."""
+        return f"{expr} = CAST(:{p} AS UUID)" if col.uuid and not self.sqlite else f"{expr} = :{p}"
 
     def date_from(self, expr: str, col: Column, p: str) -> str:
         if not self.sqlite and col.stored_as_text:
@@ -252,6 +289,12 @@ class _Drafter:
         for t in schema.tables:
             self.tool_names[t.name] = _unique(slug(t.name, "table"), used)
         self.summary_names = {t.name: _unique(f"{self.tool_names[t.name]}_summary", used) for t in schema.tables}
+        self.owned: set[str] = set()  # the nouns tables are named by in full (orders, 注文)
+        for t in schema.tables:
+            noun = Noun.of(t.name, t.comment)
+            self.owned.add(noun.many)
+            if not noun.partial:
+                self.owned.update(noun.japanese_forms)
         self.patterns: dict[tuple[str, str], str | None] = {}
         self.name_params: dict[str, str] = {}  # table -> its name-search parameter
 
@@ -262,6 +305,9 @@ class _Drafter:
             col = table.column(column)
             self.patterns[key] = code_pattern(col.samples) if col.kind == "text" else None
         return self.patterns[key]
+
+    def noun(self, table: Table) -> Noun:
+        return Noun.of(table.name, table.comment).without(self.owned)
 
     def draft(self) -> Draft:
         tools: dict[str, Any] = {}
@@ -296,7 +342,7 @@ class _Drafter:
     # --- the read tool of a table ------------------------------------------------------------------
     def read_tool(self, table: Table) -> dict[str, Any]:
         sql, q = self.sql, self.sql.q
-        noun = Noun.of(table.name, table.comment)
+        noun = self.noun(table)
         tool = _Tool(self.tool_names[table.name])
         select = [f"t.{q(c.name)}" for c in table.columns]
         joins: list[str] = []
@@ -306,7 +352,8 @@ class _Drafter:
             pk = table.column(table.primary_key[0])
             spec = self.key_param(table, pk, noun, noun)
             if spec is not None:
-                p = tool.param(slug(pk.name, "key"), spec, f"(:{{p}} IS NULL OR t.{q(pk.name)} = :{{p}})")
+                p = tool.param(slug(pk.name, "key"), spec,
+                               f"(:{{p}} IS NULL OR {sql.equals(f't.{q(pk.name)}', pk, '{p}')})")
                 filters.append(p)
         for i, col in enumerate(name_columns(table)):
             cnoun = Noun.of(col.name, col.comment, countable=False)
@@ -332,35 +379,7 @@ class _Drafter:
                            f"(:{{p}} IS NULL OR {sql.text('t.' + q(col.name), col)} = :{{p}})")
             filters.append(p)
         for n, fk in enumerate(table.foreign_keys, start=1):
-            ref = self.tables.get(fk.table)
-            if ref is None or len(fk.columns) != 1:
-                continue
-            col = table.column(fk.columns[0])
-            rnoun = Noun.of(ref.name, ref.comment)
-            alias = f"j{n}"
-            display = display_column(ref)
-            if display is not None:
-                label = _unique(f"{slug(_stem(col.name), 'ref')}_{slug(display.name, 'name')}", taken)
-                joins.append(f"LEFT JOIN {q(ref.name)} {alias} ON {alias}.{q(fk.referred[0])} = t.{q(col.name)}")
-                select.append(f"{alias}.{q(display.name)} AS {q(label)}")
-            spec = self.key_param(ref, ref.column(fk.referred[0]) if fk.referred[0] in {c.name for c in ref.columns}
-                                  else col, rnoun, noun, via=col)
-            if spec is not None:
-                p = tool.param(slug(col.name, "ref"), spec, f"(:{{p}} IS NULL OR t.{q(col.name)} = :{{p}})")
-                filters.append(p)
-            if display is not None and 0 < ref.row_count <= SMALL_TABLE:
-                dnoun = Noun.of(display.name, display.comment, countable=False)
-                spec = {
-                    "type": "enum", "nullable": True,
-                    "enum": {"query": self.enum_query(ref, display)},
-                    "description": {"ja": f"{rnoun.ja}の{dnoun.ja}（null なら全て）",
-                                    "en": f"the {rnoun.one}'s {dnoun.one}, one of the values in the data; "
-                                          "null for all"},
-                    "extract": {"kind": "enum"},
-                }
-                p = tool.param(slug(_stem(col.name), "ref"), spec,
-                               f"(:{{p}} IS NULL OR {sql.text(f'{alias}.{q(display.name)}', display)} = :{{p}})")
-                filters.append(p)
+            filters += self.fk_filters(tool, table, noun, fk, f"j{n}", select, joins, taken)
         for i, col in enumerate(date_columns(table)):
             filters += self.period(tool, table, col, f"t.{q(col.name)}", extract=i == 0)
         amounts = amount_columns(table)
@@ -395,6 +414,41 @@ class _Drafter:
         out["result"] = result
         out["intents"] = self.read_intents(noun, table.name in self.name_params)
         return out
+
+    def fk_filters(self, tool: _Tool, table: Table, noun: Noun, fk: ForeignKey, alias: str, select: list[str],
+                   joins: list[str], taken: set[str]) -> list[str]:
+        """The filters of one foreign key: its key (found by name where the referenced table has one), the
+        referenced name as an enum where that table is small; the name joined in next to the key."""
+        sql, q = self.sql, self.sql.q
+        ref = self.tables.get(fk.table)
+        if ref is None or len(fk.columns) != 1:
+            return []
+        filters = []
+        col = table.column(fk.columns[0])
+        rnoun = Noun.of(ref.name, ref.comment)
+        display = display_column(ref)
+        if display is not None:
+            label = _unique(f"{slug(_stem(col.name), 'ref')}_{slug(display.name, 'name')}", taken)
+            joins.append(f"LEFT JOIN {q(ref.name)} {alias} ON {alias}.{q(fk.referred[0])} = t.{q(col.name)}")
+            select.append(f"{alias}.{q(display.name)} AS {q(label)}")
+        spec = self.key_param(ref, ref.column(fk.referred[0]) if fk.referred[0] in {c.name for c in ref.columns}
+                              else col, rnoun, noun, via=col)
+        if spec is not None:
+            filters.append(tool.param(slug(col.name, "ref"), spec,
+                                      f"(:{{p}} IS NULL OR {sql.equals(f't.{q(col.name)}', col, '{p}')})"))
+        if display is not None and 0 < ref.row_count <= SMALL_TABLE:
+            dnoun = Noun.of(display.name, display.comment, countable=False)
+            spec = {
+                "type": "enum", "nullable": True,
+                "enum": {"query": self.enum_query(ref, display)},
+                "description": {"ja": f"{rnoun.ja}の{dnoun.ja}（null なら全て）",
+                                "en": f"the {rnoun.one}'s {dnoun.one}, one of the values in the data; "
+                                      "null for all"},
+                "extract": {"kind": "enum"},
+            }
+            shown = sql.text(f"{alias}.{q(display.name)}", display)
+            filters.append(tool.param(slug(_stem(col.name), "ref"), spec, f"(:{{p}} IS NULL OR {shown} = :{{p}})"))
+        return filters
 
     def key_param(self, table: Table, key: Column, noun: Noun, owner: Noun, via: Column | None = None
                   ) -> dict[str, Any] | None:
@@ -445,16 +499,21 @@ class _Drafter:
         return f"SELECT DISTINCT {c} FROM {self.sql.q(table.name)} WHERE {self.sql.q(col.name)} IS NOT NULL ORDER BY 1"
 
     def read_intents(self, noun: Noun, named: bool) -> dict[str, Any]:
-        keywords = _unique_list([noun.many, f"{noun.one} list", f"list of {noun.many}"])
-        topics = [noun.one]
+        """Said to list or count a table's rows: its nouns (the head noun too: customers finds farm_customers),
+        counting phrases (how many customers, 顧客は何人), in English and Japanese."""
+        keywords = [f"{noun.one} list", f"list of {noun.many}"]
+        for many in noun.plurals:
+            keywords += [many, *_counting(many)]
+        topics = _unique_list([noun.one, *noun.heads[:1]])
         examples = [f"How many {noun.many} do we have?", f"Show the {noun.many}"]
         if named:
             examples.append(f"Find the {noun.one} named Smith")
+        for ja in noun.japanese_forms:
+            keywords += [ja, f"{ja}一覧", f"{ja}の一覧", f"{ja}リスト", *_counting_ja(ja)]
+            topics.append(ja)
         if noun.has_japanese:
-            keywords += [f"{noun.ja}一覧", f"{noun.ja}の一覧", f"{noun.ja}リスト"]
-            topics.append(noun.ja)
             examples += [f"{noun.ja}は何件ありますか", f"{noun.ja}の一覧を見せて"]
-        return {"keywords": keywords, "topics": topics, "examples": examples}
+        return {"keywords": _unique_list(keywords), "topics": _unique_list(topics), "examples": examples}
 
     # --- the aggregate tool of a table ----------------------------------------------------------------
     def summary_tool(self, table: Table) -> dict[str, Any] | None:
@@ -463,59 +522,120 @@ class _Drafter:
         of the product it is). An amount of the table the date comes from is not summed over this
         table's rows (an order's total would count once per item)."""
         sql, q = self.sql, self.sql.q
-        joins = {}
-        for n, fk in enumerate(table.foreign_keys, start=1):
-            ref = self.tables.get(fk.table)
-            if ref is not None and len(fk.columns) == 1 and fk.referred[0] in {c.name for c in ref.columns}:
-                joins[fk] = _Join(f"j{n}", fk, ref)
-        dated: tuple[str, Column, Table] | None = None
-        own = date_columns(table)
-        if own:
-            dated = ("t", own[0], table)
-        else:
-            for j in joins.values():
-                theirs = date_columns(j.table)
-                if theirs and j.table.name != table.name:
-                    dated = (j.alias, theirs[0], j.table)
-                    break
+        joins = self.joins(table)
+        dated = self.dated(table, joins)
         if dated is None:
             return None
         alias, dcol, dtable = dated
-        amounts = [("t", c) for c in amount_columns(table)]
-        if not amounts:
-            amounts = [(j.alias, c) for j in joins.values() if j.table is not dtable and not date_columns(j.table)
-                       for c in amount_columns(j.table)]
+        amounts = [("t", c) for c in amount_columns(table)] or [
+            (j.alias, c) for j in joins if j.table is not dtable and not date_columns(j.table)
+            for c in amount_columns(j.table)]
         if not amounts:
             return None
-        noun = Noun.of(table.name, table.comment)
+        noun = self.noun(table)
         tool = _Tool(self.summary_names[table.name])
-        used_joins: set[str] = {alias} if alias != "t" else set()
-        groups: dict[str, tuple[str, str | None]] = {}  # value -> (SQL expression as text, Japanese label)
+        groups, used_joins = self.groups(table, joins)
+        date_expr = f"{alias}.{q(dcol.name)}"
+        groups["day"] = _Group(sql.day(date_expr, dcol), "日")
+        groups["month"] = _Group(sql.month(date_expr, dcol), "月")
+        used_joins |= {alias} | {a for a, _ in amounts}
+        self.period(tool, dtable, dcol, date_expr, extract=True)
+        self.summary_filters(tool, table, joins)
+        count_col = _unique(slug(noun.many, "rows"), {slug(c.name, "x") for _, c in amounts} | {"group_value"})
+        _group_by(tool, groups)
+        ranks = _rank_by(tool, noun, count_col, [c for _, c in amounts], groups)
+        _top_n(tool, groups)
+        case = "\n".join(f"            WHEN '{v}' THEN {g.expr}" for v, g in groups.items())
+        sums = [f"SUM({a}.{q(c.name)}) AS {q(c.name)}" for a, c in amounts]
+        measures = {ranks[0]: "COUNT(*)", **{v: f"SUM({a}.{q(c.name)})" for v, (a, c) in zip(ranks[1:], amounts,
+                                                                                           strict=True)}}
+        rank = "\n".join(f"              WHEN :rank_by = '{v}' THEN -COALESCE({m}, 0)" for v, m in measures.items())
+        first = f"{amounts[0][0]}.{q(amounts[0][1].name)}"
+        lines = [f"SELECT CASE :group_by\n{case}\n       END AS group_value,",
+                 f"       COUNT(*) AS {q(count_col)}, {', '.join(sums)}",
+                 f"FROM {q(table.name)} t"]
+        lines += [f"LEFT JOIN {q(j.table.name)} {j.alias} ON {j.alias}.{q(j.fk.referred[0])} = t.{q(j.fk.columns[0])}"
+                  for j in joins if j.alias in used_joins]
+        lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(tool.where)]
+        lines += ["GROUP BY 1",
+                  f"ORDER BY CASE WHEN :rank_by IS NULL AND :top_n >= {SUMMARY_MAX_ROWS} "
+                  f"AND :group_by IN ('day', 'month') THEN 0\n{rank}\n"
+                  f"              ELSE -COALESCE(SUM({first}), 0) END, 1",
+                  "LIMIT :top_n"]
+        names = ", ".join(c.name for _, c in amounts)
+        dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
+        key = f"tools.{tool.name}"
+        self.review += [f"{key}.description", *tool.review, f"{key}.intents"]
+        return {
+            "description": {
+                "ja": f"{noun.ja}の件数と{names}の合計を、{'、'.join(groups)} のどれかごとに集計します"
+                      f"（期間は {dnoun.ja}、省略時は全期間）。多い順（日・月は日付順）。",
+                "en": f"Count {noun.many} and sum {names} by one of: {', '.join(groups)} (default month), "
+                      f"over a period of {dcol.name} (all time when none). Largest first (rank_by: which "
+                      f"figure); days and months in order unless ranked or cut to the top ones.",
+            },
+            "roles": ["admin", "staff"],
+            "params": tool.params,
+            "ordered": tool.ordered,
+            "sql": "\n".join(lines) + "\n",
+            "result": {"max_rows": SUMMARY_MAX_ROWS,
+                       "totals": {count_col: "sum", **{c.name: "sum" for _, c in amounts}}},
+            "intents": summary_intents(noun, groups, [c for _, c in amounts]),
+        }
+
+    def joins(self, table: Table) -> list[_Join]:
+        out = []
+        for n, fk in enumerate(table.foreign_keys, start=1):
+            ref = self.tables.get(fk.table)
+            if ref is not None and len(fk.columns) == 1 and fk.referred[0] in {c.name for c in ref.columns}:
+                out.append(_Join(f"j{n}", fk, ref))
+        return out
+
+    @staticmethod
+    def dated(table: Table, joins: list[_Join]) -> tuple[str, Column, Table] | None:
+        """The date a summary's period is over: the table's own, else that of a table it points at."""
+        own = date_columns(table)
+        if own:
+            return "t", own[0], table
+        for j in joins:
+            theirs = date_columns(j.table)
+            if theirs and j.table.name != table.name:
+                return j.alias, theirs[0], j.table
+        return None
+
+    def groups(self, table: Table, joins: list[_Join]) -> tuple[dict[str, _Group], set[str]]:
+        """What a summary can group by: its low-cardinality columns, the name of what each foreign key
+        points at, and that table's low-cardinality columns; with the joins they need."""
+        sql, q = self.sql, self.sql.q
+        groups: dict[str, _Group] = {}
+        used: set[str] = set()
         for col in enum_columns(table):
-            value = _unique(slug(col.name, "group"), groups)
-            groups[value] = (sql.text(f"t.{q(col.name)}", col), japanese(col.comment))
+            cnoun = Noun.of(col.name, col.comment, countable=False)
+            groups[_unique(slug(col.name, "group"), groups)] = _Group(
+                sql.text(f"t.{q(col.name)}", col), cnoun.ja if cnoun.has_japanese else None)
         refs_to: dict[str, int] = {}
-        for j in joins.values():
+        for j in joins:
             refs_to[j.table.name] = refs_to.get(j.table.name, 0) + 1
-        for j in joins.values():
+        for j in joins:
             display = display_column(j.table)
             rnoun = Noun.of(j.table.name, j.table.comment)
+            rja = rnoun.ja if rnoun.has_japanese else None
             label = slug(rnoun.one, "ref") if refs_to[j.table.name] == 1 else slug(_stem(j.fk.columns[0]), "ref")
             if display is not None:
-                groups[_unique(label, groups)] = (sql.text(f"{j.alias}.{q(display.name)}", display),
-                                                  japanese(j.table.comment))
-                used_joins.add(j.alias)
-            if j.table is not table:
-                for col in enum_columns(j.table):
-                    groups[_unique(f"{label}_{slug(col.name, 'group')}", groups)] = (
-                        sql.text(f"{j.alias}.{q(col.name)}", col),
-                        japanese(col.comment) and f"{rnoun.ja}の{japanese(col.comment)}")
-                    used_joins.add(j.alias)
-        date_expr = f"{alias}.{q(dcol.name)}"
-        groups["day"] = (sql.day(date_expr, dcol), "日")
-        groups["month"] = (sql.month(date_expr, dcol), "月")
-        used_joins |= {a for a, _ in amounts if a != "t"}
-        self.period(tool, dtable, dcol, date_expr, extract=True)
+                groups[_unique(label, groups)] = _Group(sql.text(f"{j.alias}.{q(display.name)}", display), rja)
+                used.add(j.alias)
+            if j.table is table:
+                continue
+            for col in enum_columns(j.table):
+                cnoun = Noun.of(col.name, col.comment, countable=False)
+                ja = f"{rja}の{cnoun.ja}" if rja and cnoun.has_japanese else None
+                groups[_unique(f"{label}_{slug(col.name, 'group')}", groups)] = _Group(
+                    sql.text(f"{j.alias}.{q(col.name)}", col), ja)
+                used.add(j.alias)
+        return groups, used
+
+    def summary_filters(self, tool: _Tool, table: Table, joins: list[_Join]) -> None:
+        sql, q = self.sql, self.sql.q
         for col in enum_columns(table):
             cnoun = Noun.of(col.name, col.comment, countable=False)
             tool.param(slug(col.name, "value"), {
@@ -523,7 +643,7 @@ class _Drafter:
                 "description": {"ja": f"{cnoun.ja}（null なら全て）", "en": f"{cnoun.one}; null for all"},
                 "extract": {"kind": "enum"},
             }, f"(:{{p}} IS NULL OR {sql.text('t.' + q(col.name), col)} = :{{p}})")
-        for j in joins.values():
+        for j in joins:
             display = display_column(j.table)
             if display is not None and 0 < j.table.row_count <= SMALL_TABLE:
                 rnoun = Noun.of(j.table.name, j.table.comment)
@@ -532,99 +652,129 @@ class _Drafter:
                     "description": {"ja": f"{rnoun.ja}（null なら全て）", "en": f"the {rnoun.one}; null for all"},
                     "extract": {"kind": "enum"},
                 }, f"(:{{p}} IS NULL OR {sql.text(f'{j.alias}.{q(display.name)}', display)} = :{{p}})")
-        values = list(groups)
-        synonyms: dict[str, str] = {}
-        for value in values:
-            if value in ("day", "month"):
-                continue
-            ws = value.replace("_", " ")
-            many = " ".join([*ws.split()[:-1], plural(ws.split()[-1])])
-            for phrase in (f"by {ws}", f"per {ws}", f"each {ws}", f"top {many}", f"best {many}", f"{ws} ranking"):
-                synonyms.setdefault(phrase, value)
-            ja = groups[value][1]
-            if ja:
-                synonyms.setdefault(f"{ja}別", value)
-                synonyms.setdefault(f"{ja}ごと", value)
-        synonyms.update({"daily": "day", "per day": "day", "by day": "day", "each day": "day", "日別": "day",
-                         "日ごと": "day", "毎日": "day", "monthly": "month", "per month": "month",
-                         "by month": "month", "each month": "month", "月別": "month", "月ごと": "month",
-                         "毎月": "month"})
-        tool.params["group_by"] = {
-            "type": "enum", "default": "month",
-            "enum": {"values": values},
-            "description": {"ja": f"集計の単位: {'、'.join(values)}（既定 month）",
-                            "en": f"what to group by: {', '.join(values)} (default month)"},
-            "extract": {"kind": "enum", "synonyms": synonyms},
-        }
-        tool.review += [f"tools.{tool.name}.params.group_by.description", f"tools.{tool.name}.params.group_by.extract"]
-        tool.params["top_n"] = {
-            "type": "integer", "default": SUMMARY_MAX_ROWS, "min": 1, "max": SUMMARY_MAX_ROWS,
-            "description": {"ja": f"上位何件か（1〜{SUMMARY_MAX_ROWS}）",
-                            "en": f"how many groups at most (1..{SUMMARY_MAX_ROWS})"},
-            "extract": {"kind": "count", "cues": ["top", "best", "トップ", "上位", "ベスト"],
-                        "one": ["the most", "the best", "number one", "いちばん", "一番", "最も"]},
-        }
-        tool.review += [f"tools.{tool.name}.params.top_n.description", f"tools.{tool.name}.params.top_n.extract"]
-        count_col = _unique(slug(noun.many, "rows"), {slug(c.name, "x") for _, c in amounts} | {"group_value"})
-        case = "\n".join(f"            WHEN '{v}' THEN {expr}" for v, (expr, _) in groups.items())
-        sums = [f"SUM({a}.{q(c.name)}) AS {q(c.name)}" for a, c in amounts]
-        first = f"{amounts[0][0]}.{q(amounts[0][1].name)}"
-        lines = [f"SELECT CASE :group_by\n{case}\n       END AS group_value,",
-                 f"       COUNT(*) AS {q(count_col)}, {', '.join(sums)}",
-                 f"FROM {q(table.name)} t"]
-        lines += [f"LEFT JOIN {q(j.table.name)} {j.alias} ON {j.alias}.{q(j.fk.referred[0])} = t.{q(j.fk.columns[0])}"
-                  for j in joins.values() if j.alias in used_joins]
-        lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(tool.where)]
-        lines += ["GROUP BY 1",
-                  f"ORDER BY CASE WHEN :group_by IN ('day', 'month') THEN 0 ELSE -COALESCE(SUM({first}), 0) END, 1",
-                  "LIMIT :top_n"]
-        measures = ", ".join(c.name for _, c in amounts)
-        dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
-        key = f"tools.{tool.name}"
-        self.review += [f"{key}.description", *tool.review, f"{key}.intents"]
-        return {
-            "description": {
-                "ja": f"{noun.ja}の件数と{measures}の合計を、{'、'.join(values)} のどれかごとに集計します"
-                      f"（期間は {dnoun.ja}、省略時は全期間）。多い順（日・月は日付順）。",
-                "en": f"Count {noun.many} and sum {measures} by one of: {', '.join(values)} (default month), "
-                      f"over a period of {dcol.name} (all time when none). Largest first; days and months in order.",
-            },
-            "roles": ["admin", "staff"],
-            "params": tool.params,
-            "ordered": tool.ordered,
-            "sql": "\n".join(lines) + "\n",
-            "result": {"max_rows": SUMMARY_MAX_ROWS,
-                       "totals": {count_col: "sum", **{c.name: "sum" for _, c in amounts}}},
-            "intents": self.summary_intents(noun, values, [c for _, c in amounts]),
-        }
 
-    def summary_intents(self, noun: Noun, groups: list[str], amounts: list[Column]) -> dict[str, Any]:
-        keywords = [f"total {noun.many}", f"{noun.many} total", f"{noun.many} totals", f"number of {noun.many}",
-                    f"how many {noun.many}", f"count of {noun.many}", f"{noun.many} by", f"{noun.many} per",
-                    f"{noun.one} totals", f"{noun.one} summary", f"{noun.many} summary"]
-        for group in groups:
-            ws = group.replace("_", " ")
-            if group in ("day", "month"):
-                adverb = "daily" if group == "day" else "monthly"
-                keywords += [f"{noun.many} by {ws}", f"{noun.many} per {ws}", f"{adverb} {noun.many}",
-                             f"{noun.one} {adverb}"]
-                continue
-            many = " ".join([*ws.split()[:-1], plural(ws.split()[-1])])
-            keywords += [f"by {ws}", f"per {ws}", f"top {many}", f"best {many}"]
-        for col in amounts:
-            cw = " ".join(words(col.name))
-            keywords += [f"total {cw}", f"sum of {cw}", f"{cw} total"]
-        topics = [" ".join(words(c.name)) for c in amounts] + ["total", "sum", "summary"]
-        examples = [f"What were total {noun.many} last month?", f"{noun.many.capitalize()} by month this year",
-                    f"How many {noun.many} last week?"]
-        if len(groups) > 2:
-            examples.append(f"Top {plural(groups[0].replace('_', ' '))} by {' '.join(words(amounts[0].name))}")
-        keywords += [f"{noun.ja}の合計", f"{noun.ja}数", f"{noun.ja}の件数", f"{noun.ja}の集計", f"{noun.ja}の月別",
-                     f"{noun.ja}の日別", f"月別の{noun.ja}", f"日別の{noun.ja}"]
-        examples += [f"先月の{noun.ja}の合計は？", f"今年の月別の{noun.ja}"]
-        if noun.has_japanese:
-            keywords += ["合計", "集計", "日別", "月別", "ランキング"]
-        return {"keywords": _unique_list(keywords), "topics": _unique_list(topics), "examples": examples}
+
+@dataclass(frozen=True)
+class _Group:
+    expr: str  # the SQL expression, as text
+    ja: str | None  # its Japanese label, where there is one
+
+
+_TIME_SYNONYMS = {"daily": "day", "per day": "day", "by day": "day", "each day": "day", "which day": "day",
+                  "日別": "day", "日ごと": "day", "毎日": "day", "どの日": "day", "多い日": "day",
+                  "monthly": "month", "per month": "month", "by month": "month", "each month": "month",
+                  "which month": "month", "月別": "month", "月ごと": "month", "毎月": "month", "どの月": "month",
+                  "多い月": "month"}
+_COUNT_RANKS = ["most often", "most frequently", "most times", "busiest", "most popular", "most common",
+                "件数順", "件数が", "件数の多い", "回数が", "回数の多い"]
+
+
+def _many(ws: str) -> str:
+    parts = ws.split()
+    return " ".join([*parts[:-1], plural(parts[-1])])
+
+
+def _group_phrases(value: str, group: _Group) -> list[str]:
+    """What a request says to group by one value: by customer, per customer, which customer, 顧客別."""
+    if value in ("day", "month"):
+        return [k for k, v in _TIME_SYNONYMS.items() if v == value]
+    ws = value.replace("_", " ")
+    out = [f"by {ws}", f"per {ws}", f"each {ws}", f"top {_many(ws)}", f"best {_many(ws)}", f"{ws} ranking",
+           f"which {ws}"]
+    if group.ja:
+        out += [f"{group.ja}別", f"{group.ja}ごと", f"どの{group.ja}", f"多い{group.ja}", f"{group.ja}ランキング",
+                group.ja]
+    return out
+
+
+def _group_by(tool: _Tool, groups: dict[str, _Group]) -> None:
+    values = list(groups)
+    synonyms = {phrase: value for value, group in reversed(groups.items()) for phrase in _group_phrases(value, group)}
+    tool.params["group_by"] = {
+        "type": "enum", "default": "month",
+        "enum": {"values": values},
+        "description": {"ja": f"集計の単位: {'、'.join(values)}（既定 month）",
+                        "en": f"what to group by: {', '.join(values)} (default month)"},
+        "extract": {"kind": "enum", "synonyms": dict(sorted(synonyms.items(), key=lambda s: values.index(s[1])))},
+    }
+    tool.review += [f"tools.{tool.name}.params.group_by.description", f"tools.{tool.name}.params.group_by.extract"]
+
+
+def _rank_by(tool: _Tool, noun: Noun, count_col: str, amounts: list[Column], groups: dict[str, _Group]) -> list[str]:
+    """Which figure ranks the groups: the count (the most orders, most often) or one of the sums (the highest
+    order total). Its values are no words a request says by accident (a value said is a value chosen)."""
+    count_value = f"count_of_{count_col}"
+    values = [count_value, *(c.name for c in amounts)]
+    taken = {p for v, g in groups.items() for p in _group_phrases(v, g)}
+    synonyms = {p: count_value for p in _COUNT_RANKS}
+    for many in noun.plurals:
+        synonyms.update({f"most {many}": count_value, f"largest number of {many}": count_value})
+    synonyms.update({f"{ja}が": count_value for ja in noun.japanese_forms})
+    for col in amounts:
+        cw = " ".join(words(col.name))
+        for phrase in (f"highest {cw}", f"largest {cw}", f"biggest {cw}", f"most {cw}", f"top {cw}", f"by {cw}"):
+            if phrase not in taken:
+                synonyms.setdefault(phrase, col.name)
+        cnoun = Noun.of(col.name, col.comment, countable=False)
+        for ja in cnoun.japanese_forms:
+            synonyms.update({f"{ja}が": col.name, f"{ja}順": col.name, f"{ja}の多い": col.name})
+    tool.params["rank_by"] = {
+        "type": "enum", "nullable": True,
+        "enum": {"values": values},
+        "description": {"ja": f"順位を決める値: {'、'.join(values)}（null なら {values[1]}、日・月は日付順）",
+                        "en": f"what ranks the groups, largest first: {', '.join(values)} "
+                              f"(null: {values[1]}, and days and months in date order)"},
+        "extract": {"kind": "enum", "synonyms": synonyms},
+    }
+    tool.review += [f"tools.{tool.name}.params.rank_by.description", f"tools.{tool.name}.params.rank_by.extract"]
+    return values
+
+
+def _top_n(tool: _Tool, groups: dict[str, _Group]) -> None:
+    which = [f"which {v.replace('_', ' ')}" for v in groups]  # which day had ...: the one day
+    tool.params["top_n"] = {
+        "type": "integer", "default": SUMMARY_MAX_ROWS, "min": 1, "max": SUMMARY_MAX_ROWS,
+        "description": {"ja": f"上位何件か（1〜{SUMMARY_MAX_ROWS}）",
+                        "en": f"how many groups at most (1..{SUMMARY_MAX_ROWS}); fewer ranks days and months too"},
+        "extract": {"kind": "count", "cues": ["top", "best", "トップ", "上位", "ベスト"],
+                    "one": ["the most", "the best", "number one", "いちばん", "一番", "最も", *which]},
+    }
+    tool.review += [f"tools.{tool.name}.params.top_n.description", f"tools.{tool.name}.params.top_n.extract"]
+
+
+def summary_intents(noun: Noun, groups: dict[str, _Group], amounts: list[Column]) -> dict[str, Any]:
+    keywords = [f"{noun.one} totals", f"{noun.one} summary", f"{noun.many} summary"]
+    for many in noun.plurals:
+        keywords += [f"total {many}", f"{many} total", f"{many} totals", *_counting(many), f"{many} by",
+                     f"{many} per", f"most {many}", f"daily {many}", f"monthly {many}"]
+    for value, group in groups.items():
+        keywords += [p for p in _group_phrases(value, group) if not p.startswith("多い") and p != group.ja]
+    for col in amounts:
+        cw = " ".join(words(col.name))
+        keywords += [f"total {cw}", f"sum of {cw}", f"{cw} total", f"highest {cw}"]
+    topics = [" ".join(words(c.name)) for c in amounts] + ["total", "sum", "summary"]
+    values = list(groups)
+    examples = [f"What were total {noun.many} last month?", f"{noun.many.capitalize()} by month this year",
+                f"How many {noun.many} last week?", f"Which day had the most {noun.many}?"]
+    if len(values) > 2:
+        examples.append(f"Top {plural(values[0].replace('_', ' '))} by {' '.join(words(amounts[0].name))}")
+    for ja in noun.japanese_forms or ([] if noun.has_japanese else [noun.ja]):
+        keywords += [f"{ja}の合計", f"{ja}の集計", f"{ja}の月別", f"{ja}の日別", f"月別の{ja}", f"日別の{ja}",
+                     f"{ja}が多い", f"{ja}が一番多い", f"{ja}が最も多い", f"{ja}の多い", *_counting_ja(ja)]
+    examples += [f"先月の{noun.ja}の合計は？", f"今年の月別の{noun.ja}", f"{noun.ja}が一番多い日は？"]
+    if noun.has_japanese:
+        keywords += ["合計", "集計", "日別", "月別", "ランキング", "上位", "一番多い"]
+    return {"keywords": _unique_list(keywords), "topics": _unique_list(topics), "examples": examples}
+
+
+def _counting(many: str) -> list[str]:
+    """Phrases that ask how many rows there are (a read tool's and a summary's alike: the read tool
+    answers them with its row count, the summary when the request also says how to group)."""
+    return [f"how many {many}", f"number of {many}", f"count of {many}"]
+
+
+def _counting_ja(ja: str) -> list[str]:
+    return [f"{ja}数", f"{ja}の数", f"{ja}の件数", f"{ja}件数", f"{ja}は何件", f"{ja}は何人", f"{ja}はいくつ"]
 
 
 def _stem(column: str) -> str:

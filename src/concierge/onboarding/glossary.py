@@ -91,15 +91,23 @@ def japanese(ws: list[str]) -> tuple[str, ...]:
     key = " ".join([*ws[:-1], singular(ws[-1])])
     if key in PHRASES:
         return PHRASES[key]
+    found = [_one(w) for w in ws]
     for n in range(len(ws) - 1, 0, -1):  # a known phrase at the end: farm order item -> 注文明細
         tail = " ".join([*ws[n:-1], singular(ws[-1])])
-        if tail in PHRASES and all(_one(w) for w in ws[:n]):
-            return ("".join(_one(w)[0] for w in ws[:n]) + PHRASES[tail][0],)
-    forms = [_one(w) for w in ws]
-    if all(forms):
+        before = [f for f in found[:n] if f]
+        if tail in PHRASES and len(before) == n:
+            return ("".join(f[0] for f in before) + PHRASES[tail][0],)
+    forms = [f for f in found if f]
+    if len(forms) == len(ws):  # every word known
         if len(ws) == 1:
             return forms[0]
         first = "".join(f[0] for f in forms[:-1])
         return tuple(first + last for last in forms[-1])
-    last = forms[-1]
-    return last or ()
+    return found[-1] or ()
+
+
+def complete(ws: list[str]) -> bool:
+    """Whether `japanese` translates every word (not the head noun alone)."""
+    key = " ".join([*ws[:-1], singular(ws[-1])]) if ws else ""
+    return key in PHRASES or all(_one(w) for w in ws) or any(
+        " ".join([*ws[n:-1], singular(ws[-1])]) in PHRASES and all(_one(w) for w in ws[:n]) for n in range(1, len(ws)))

@@ -54,6 +54,7 @@ class Column:
     first: str | None = None  # the first and last date (ISO) of a date column
     last: str | None = None
     samples: tuple[str, ...] = ()  # a few values of a text column (for the pattern of a key)
+    uuid: bool = False  # a native uuid column (PostgreSQL's uuid): text to a request, compared as a uuid
 
     @property
     def is_date(self) -> bool:
@@ -148,6 +149,8 @@ def _table(conn: sa.Connection, inspector, quote, name: str, is_view: bool) -> T
 
 
 def _kind(type_: sa.types.TypeEngine) -> Kind:
+    if isinstance(type_, sa.Uuid):  # keys written as text ('22912016-b9f2-...'), whatever the storage
+        return "text"
     if isinstance(type_, sa.Boolean):
         return "boolean"
     if isinstance(type_, sa.Integer):
@@ -170,7 +173,8 @@ def _column(conn: sa.Connection, table: str, col: str, info: dict, rows: int, pr
     base = Column(
         name=info["name"], type_name=_type_name(type_, conn), kind=kind, nullable=bool(info.get("nullable", True)),
         comment=info.get("comment") or None, primary_key=primary,
-        native_text=kind != "text" or not isinstance(type_, sa.Enum),
+        native_text=kind != "text" or not isinstance(type_, sa.Enum | sa.Uuid),
+        uuid=isinstance(type_, sa.Uuid) and dialect != "sqlite",
     )
     stored_as_text = kind == "text" or (dialect == "sqlite" and kind in ("date", "timestamp"))
     if rows == 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from concierge.catalog.model import Tool
+from concierge.catalog.model import CountExtract, Tool
 from concierge.planner.conditions import measured
 from concierge.planner.plan import Plan, Problem, Request
 from concierge.planner.progress import DONE, SKIPPED, State
@@ -19,6 +19,7 @@ from concierge.planner.progress import DONE, SKIPPED, State
 _T = {
     "ja": {
         "rows": "{n}件",
+        "count": "全部で{n}件です。",
         "none": "該当するデータはありません（0件）。",
         "total": "合計",
         "truncated": "（先頭の{n}件のみ表示）",
@@ -53,6 +54,7 @@ _T = {
     },
     "en": {
         "rows": "{n} row(s)",
+        "count": "{n} in all.",
         "none": "No matching data (0 rows).",
         "total": "Totals",
         "truncated": "(showing the first {n})",
@@ -89,6 +91,9 @@ _T = {
 
 
 _NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change")
+# A request that asks how many: a read tool's answer is its row count, said in a sentence, not its rows.
+_COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
+                       r"|何人|何件|何個|何名|何社|何店|いくつ|件数|人数|総数|の数(?!量)|数は", re.IGNORECASE)
 
 
 def compose(plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], capabilities: list[str]) -> str:
@@ -114,12 +119,20 @@ def _request(request: Request, plan: Plan, states: list[State], lang: str, tools
         out.append(_lookup(name, index, plan, states, lang))
     if request.gate is not None and request.steps:
         out.append(_gate(request, states, lang))
+    counting = bool(_COUNTING.search(request.text))
     for index in request.steps:
         state = states[index]
         if state.status == DONE and index not in shown:
             shown.add(index)
-            out += [render(r, lang, tools.get(r.get("tool") or "")) for r in state.results]
+            out += [render(r, lang, tools.get(r.get("tool") or ""), counting=counting) for r in state.results]
     return out
+
+
+def _counts_rows(tool: Tool | None, result: dict[str, Any]) -> bool:
+    """Whether a result's row count answers "how many": a read of rows, not groups (a tool that takes
+    a top-N count ranks groups) nor a comparison."""
+    return (tool is not None and tool.mode == "read" and not result.get("summary")
+            and not any(isinstance(p.extract, CountExtract) for p in tool.params.values()))
 
 
 def _problem(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
@@ -171,8 +184,9 @@ def _gate(request: Request, states: list[State], lang: str) -> str:
     return t["held"].format(cond=cond, measured=shown)
 
 
-def render(result: dict[str, Any], lang: str, tool: Tool | None) -> str:
-    """One tool result as text: what was called, its rows, totals and summary, or why it failed."""
+def render(result: dict[str, Any], lang: str, tool: Tool | None, *, counting: bool = False) -> str:
+    """One tool result as text: what was called, its rows, totals and summary, or why it failed; for a
+    request that asks how many, the count of every matching row in a sentence instead of the rows."""
     t = _T[lang]
     head = f"{result.get('tool')}{_args(result, tool)} [{result.get('result_id')}]"
     status = result.get("status")
@@ -193,15 +207,20 @@ def render(result: dict[str, Any], lang: str, tool: Tool | None) -> str:
         return "\n".join([f"{head}: {t['written']}", *(f"- {k}: {v}" for row in rows for k, v in row.items())])
     if not rows:
         return f"{head}: {t['none']}"
+    if counting and _counts_rows(tool, result):
+        return "\n".join([f"{head}: {t['count'].format(n=_number(result.get('row_count', len(rows))))}",
+                          *_totals(result, t)])
     lines = [f"{head}: {t['rows'].format(n=result.get('row_count', len(rows)))}"]
     lines += _summary(result.get("summary"), lang)
     lines.append(table(result.get("columns") or list(rows[0]), rows))
     if result.get("truncated"):
         lines.append(t["truncated"].format(n=len(rows)))
+    return "\n".join(lines + _totals(result, t))
+
+
+def _totals(result: dict[str, Any], t: dict[str, str]) -> list[str]:
     totals = {k: v for k, v in (result.get("totals") or {}).items() if k != "count"}
-    if totals:
-        lines.append(f"{t['total']}: " + ", ".join(f"{k} {_number(v)}" for k, v in totals.items()))
-    return "\n".join(lines)
+    return [f"{t['total']}: " + ", ".join(f"{k} {_number(v)}" for k, v in totals.items())] if totals else []
 
 
 def _summary(summary: dict[str, Any] | None, lang: str) -> list[str]:

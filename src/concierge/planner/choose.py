@@ -17,6 +17,7 @@ In order:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, replace
@@ -84,7 +85,7 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
         return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool), coverage(slots, lexicon, tool),
                 -named.index(tool))
 
-    parts = [Part(max(named, key=lambda t, n=named: rank(t, n)), start) for start, named in groups]
+    parts = [Part(max(named, key=functools.partial(rank, named=named)), start) for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
     # farm's 売上): a part the request cannot fill gives way to one of another catalog it can.
     fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet(slots, lexicon, p.tool)}
@@ -122,7 +123,8 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
         return Choice(tuple(keyword))  # a tool of the user's business it may not call: the answer says so
-    if previous_tool in offered and (coverage(slots, lexicon, previous_tool)[0] or _only_values(slots)):
+    if previous_tool is not None and previous_tool in offered and (
+            coverage(slots, lexicon, previous_tool)[0] or _only_values(slots)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
     return Choice((best,) if best else tuple(keyword))

@@ -57,7 +57,8 @@ class Condition:
 def parse(clause: str) -> Condition | None:
     """The comparison a condition clause states, or None when it states none."""
     text = clause.strip()
-    for measure, unit in (("amount", _AMOUNT_UNIT), ("count", _COUNT_UNIT)):
+    measures: tuple[tuple[Literal["count", "amount"], str], ...] = (("amount", _AMOUNT_UNIT), ("count", _COUNT_UNIT))
+    for measure, unit in measures:
         found = _compare(text, unit)
         if found:
             op, value = found

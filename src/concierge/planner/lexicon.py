@@ -89,7 +89,7 @@ class Lexicon:
                        if isinstance(p.extract, CountExtract) for w in p.extract.cues + p.extract.one}
         self.vocabulary = {fold(normalise(w)) for w in [*self.cues.values, *count_words,
                                                          *(s for g in self.enums.values() for s in g.synonyms)]}
-        self._enum_phrases: dict[tuple, Phrases[tuple[str, str]]] = {}
+        self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
 
     def _add_enum(self, tool: str, pname: str, param: Param, x: EnumExtract) -> None:
@@ -103,21 +103,23 @@ class Lexicon:
         group.members.add((tool, pname))
         self.enum_of[(tool, pname)] = group
 
-    def enum_phrases(self, values: Mapping[str, list[str]]) -> Phrases[tuple[str, str]]:
-        """Every enum value and synonym of the catalog -> (group key, value); values read from the data."""
+    def enum_phrases(self, values: Mapping[str, list[str]]) -> Phrases[frozenset[tuple[str, str]]]:
+        """Every enum value and synonym of the catalog -> the (group key, value) pairs it says, one per
+        group (`which day` is the day of every summary that groups by day); values read from the data."""
         cache_key = tuple((k, tuple(v)) for k, v in sorted(values.items()))
         found = self._enum_phrases.get(cache_key)
         if found is None:
-            phrases: dict[str, tuple[str, str]] = {}
+            said: dict[str, dict[str, str]] = {}  # phrase (folded) -> group key -> value
             for key, group in self.enums.items():
                 valid = self.static_values.get(key) or values.get(key, [])
                 for value in valid:
                     if fold(value).strip() not in _FUNCTION_WORDS:  # a grade "A" is not the article in "a list"
-                        phrases.setdefault(value, (key, value))
+                        said.setdefault(_phrase_key(value), {}).setdefault(key, value)
                 for synonym, value in group.synonyms.items():
                     if value in valid:
-                        phrases.setdefault(synonym, (key, value))
-            found = self._enum_phrases[cache_key] = Phrases(phrases)
+                        said.setdefault(_phrase_key(synonym), {}).setdefault(key, value)
+            found = self._enum_phrases[cache_key] = Phrases(
+                {phrase: frozenset(by_group.items()) for phrase, by_group in said.items() if phrase})
         return found
 
     def count_phrases(self, tool: str, pname: str) -> tuple[Phrases[str], Phrases[str]]:
@@ -128,6 +130,10 @@ class Lexicon:
             assert isinstance(x, CountExtract)
             self._counts[key] = (Phrases({c: c for c in x.cues}), Phrases({o: o for o in x.one}))
         return self._counts[key]
+
+
+def _phrase_key(phrase: str) -> str:
+    return " ".join(fold(normalise(phrase)).split())
 
 
 def _code_regex(pattern: str) -> re.Pattern[str]:

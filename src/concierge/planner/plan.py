@@ -204,7 +204,7 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         return
     if not choice.tools:
         small_talk = _SMALL_TALK.search(slots.text)
-        request.problems.append(Problem(small_talk.lastgroup if small_talk else "unrelated"))
+        request.problems.append(Problem((small_talk.lastgroup if small_talk else None) or "unrelated"))
         return
     request.tools = choice.tools
     for name in choice.tools:
@@ -225,13 +225,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if today != ctx.today:
         slots = replace(slots, dates=find_dates(slots.text, today))
     periods = _dates(tool, slots, today) or [{n: base[n] for n in dated if base.get(n) is not None}]
-    values: dict[str, list[Any]] = {}
-    for pname, param in tool.params.items():
-        said = [] if pname in dated else _said(tool, pname, param, slots, ctx)
-        if said:
-            values[pname] = said
-        elif base.get(pname) is not None and pname not in dated:
-            values[pname] = [base[pname]]
+    values = _values_said(tool, slots, ctx, base, dated)
     missing = []
     named = _named_lookup(tool, slots, values)
     for pname, param in tool.params.items():
@@ -255,6 +249,26 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         return Problem("missing", tool.name, tuple(missing))
     request.values.update(values)
     request.values.update({k: [v] for k, v in periods[0].items()})
+    _add_steps(plan, request, tool, values, periods)
+    return None
+
+
+def _values_said(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], dated: list[str]
+                 ) -> dict[str, list[Any]]:
+    """Each parameter's values said in the request (dates apart), else the value of the call followed up."""
+    values: dict[str, list[Any]] = {}
+    for pname, param in tool.params.items():
+        said = [] if pname in dated else _said(tool, pname, param, slots, ctx)
+        if said:
+            values[pname] = said
+        elif base.get(pname) is not None and pname not in dated:
+            values[pname] = [base[pname]]
+    return values
+
+
+def _add_steps(plan: Plan, request: Request, tool: Tool, values: dict[str, list[Any]],
+               periods: list[dict[str, str]]) -> None:
+    """One call per combination of the values and periods said (at most MAX_CALLS_PER_REQUEST)."""
     names = list(values)
     combos = itertools.product(itertools.product(*values.values()), periods)
     for combo, period in itertools.islice(combos, MAX_CALLS_PER_REQUEST):
@@ -263,7 +277,6 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         refs = {k: v for k, v in chosen.items() if isinstance(v, Ref)}
         ordered = {k: ({**args, **period})[k] for k in tool.params if k in args or k in period}
         request.steps.append(plan.add(Step(tool.name, ordered, refs, request.gate)))
-    return None
 
 
 def _named_lookup(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> str | None:

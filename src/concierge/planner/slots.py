@@ -82,7 +82,7 @@ class Slots:
     amounts: list[tuple[int, Span]] = field(default_factory=list)
     items: list[tuple[str, Span]] = field(default_factory=list)
     codes: list[Code] = field(default_factory=list)
-    enums: list[Hit[tuple[str, str]]] = field(default_factory=list)
+    enums: list[Hit[frozenset[tuple[str, str]]]] = field(default_factory=list)
     names: list[tuple[str, Span]] = field(default_factory=list)
     referred: set[str] = field(default_factory=set)  # parameter names pointed back at (そのお客様)
     pronoun: bool = False  # they / their / 彼: points back at whatever is missing
@@ -90,7 +90,7 @@ class Slots:
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
 
     def enum_values(self, group: str) -> list[str]:
-        return list(dict.fromkeys(h.value[1] for h in self.enums if h.value[0] == group))
+        return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
 
 
 def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]]) -> Slots:
@@ -192,30 +192,35 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
         if name and name not in _NOT_NAMES and not name.endswith("お客"):
             out.append((name, (start, m.end())))
     for hit in lexicon.name_labels.find(mask(folded, taken)):
-        m = _AFTER_NAME_LABEL.match(masked, hit.end)
-        if m and not overlaps(m.span("n"), [s for _, s in out]):
-            name = _trim_name(m["n"])
+        after = _AFTER_NAME_LABEL.match(masked, hit.end)
+        if after and not overlaps(after.span("n"), [s for _, s in out]):
+            name = _trim_name(after["n"])
             if name and name.lower() not in _NOT_CAPITALISED_NAMES:
-                out.append((name, (hit.start, m.start("n") + len(name))))
+                out.append((name, (hit.start, after.start("n") + len(name))))
     for m in _EN_TITLE.finditer(masked):
         if not overlaps(m.span(), [s for _, s in out]):
             out.append((m["n"].removesuffix("'s"), m.span()))
     for m in _CAPITALISED.finditer(masked):
-        if overlaps(m.span(), [s for _, s in out]):
-            continue
-        words = m.group().split()
-        start = m.start()
-        while words and (words[0].lower() in _NOT_CAPITALISED_NAMES or words[0].lower() in lexicon.vocabulary):
-            start += len(words[0]) + 1
-            words = words[1:]
-        words = [w.removesuffix("'s") for w in words]
-        if not words or any(w.lower() in lexicon.vocabulary for w in words):
-            continue
-        at_start = not masked[:start].strip(" \"'(「")
-        if len(words) == 1 and at_start:
-            continue
-        out.append((" ".join(words), (start, start + len(" ".join(words)))))
+        if not overlaps(m.span(), [s for _, s in out]):
+            out += _capitalised_name(masked, m, lexicon)
     return sorted(out, key=lambda n: n[1][0])
+
+
+def _capitalised_name(masked: str, m: re.Match[str], lexicon: Lexicon) -> list[tuple[str, Span]]:
+    """Capitalised words as a name (John Smith), without the words a request starts with (Show, Top)
+    or the catalog's vocabulary; one word alone at the start of the request is not a name."""
+    words = m.group().split()
+    start = m.start()
+    while words and (words[0].lower() in _NOT_CAPITALISED_NAMES or words[0].lower() in lexicon.vocabulary):
+        start += len(words[0]) + 1
+        words = words[1:]
+    words = [w.removesuffix("'s") for w in words]
+    if not words or any(w.lower() in lexicon.vocabulary for w in words):
+        return []
+    at_start = not masked[:start].strip(" \"'(「")
+    if len(words) == 1 and at_start:
+        return []
+    return [(" ".join(words), (start, start + len(" ".join(words))))]
 
 
 def _name_before(text: str, end: int) -> tuple[str, int]:
@@ -253,9 +258,11 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     m = re.search(r"(?<![0-9])(\d{1,2})\s*位(?:まで|以内)", text)
     if m:
         return int(m.group(1))
-    for hit in ones.find(text):
-        if not (hit.phrase.isascii() and _next_word(text, hit.end) == "plural"):
-            return 1
+    superlatives = ones.find(text)
+    if not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most ...: several
+        for hit in superlatives:
+            if not (hit.phrase.isascii() and _next_word(text, hit.end) == "plural"):
+                return 1
     for hit in cues.find(text):  # worst selling dessert: one thing, said in the singular
         if hit.phrase.isascii() and _next_word(text, hit.end) == "singular":
             return 1
@@ -264,6 +271,11 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
 
 _NOT_NOUNS = {"in", "last", "this", "of", "for", "during", "on", "at", "by", "was", "were", "is", "are", "the",
               "a", "and", "to", "from", "sales", "sale", "my", "our", "that", "these", "those"}
+
+
+def _said_plural(text: str, hit: Hit[str]) -> bool:
+    """A superlative said with a plural ending (which customers, for the phrase which customer)."""
+    return hit.phrase.isascii() and text[hit.start : hit.end].endswith("s") and not hit.phrase.endswith("s")
 
 
 def _next_word(text: str, end: int) -> str | None:

@@ -86,7 +86,9 @@ class Phrases(Generic[T]):
         others = [p for p in ordered if not p.isascii()]
         # one plain alternation each: the regex engine then skips ahead by the phrases' first letters
         self._others = re.compile("|".join(map(re.escape, others))) if others else None
-        body = "|".join(r"[\s\-]+".join(map(re.escape, p.split())) for p in words)
+        # a phrase is found with spaces or hyphens between its words (best-selling, mel bun for mel-bun)
+        self._canonical = {" ".join(_tokens(p)): p for p in reversed(words)}
+        body = "|".join(r"[\s\-]+".join(map(re.escape, _tokens(p))) for p in words if _tokens(p))
         self._words = re.compile(rf"(?<![a-z0-9])({body}){_ASCII_SUFFIX}(?![a-z0-9])") if words else None
 
     def __bool__(self) -> bool:
@@ -97,11 +99,15 @@ class Phrases(Generic[T]):
         if self._others is not None:
             found += [(m.start(), m.end(), m.group()) for m in self._others.finditer(folded)]
         if self._words is not None:
-            found += [(m.start(), m.end(), " ".join(re.split(r"[\s\-]+", m.group(1))))
+            found += [(m.start(), m.end(), self._canonical[" ".join(_tokens(m.group(1)))])
                       for m in self._words.finditer(folded)]
         if self._others is not None and self._words is not None:
             found = _leftmost_longest(found)
         return [Hit(s, e, p, self.values[p]) for s, e, p in found]
+
+
+def _tokens(phrase: str) -> list[str]:
+    return [w for w in re.split(r"[\s\-]+", phrase) if w]
 
 
 def _leftmost_longest(found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
