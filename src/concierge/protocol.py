@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import Any, Literal, Protocol, Self
 
 from concierge.catalog.model import Tool
+from concierge.pipeline.result import ToolResult
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Message:
     text: str | None = None
     tool_calls: list[ToolCall] = field(default_factory=list)  # role == "assistant"
     tool_call_id: str | None = None  # role == "tool"
-    result: dict[str, Any] | None = None  # role == "tool": ToolResult.model_dump(mode="json")
+    result: ToolResult | None = None  # role == "tool"
     # role == "user": True when this message is the user's yes to a previewed write (the card's 確定
     # button, `concierge chat`'s confirm), not words they typed; its text is only for the model to read.
     confirms: bool = False

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from concierge.agent.grounding import sources, ungrounded
+from concierge.pipeline.result import ToolResult
 
 TODAY = date(2025, 5, 15)
 SALES = {
@@ -33,6 +34,8 @@ COMPARE = {
 CUSTOMER = {"result_id": "r_1111111111", "tool": "get_customers", "status": "ok",
             "rows": [{"code_customer": "0001", "phone": "03-1234-5678"}], "row_count": 1}
 
+RESULTS = [ToolResult.model_validate(r) for r in (SALES, COMPARE, CUSTOMER)]
+
 
 @pytest.mark.parametrize(
     ("answer", "missing"),
@@ -57,7 +60,7 @@ CUSTOMER = {"result_id": "r_1111111111", "tool": "get_customers", "status": "ok"
     ],
 )
 def test_numbers_of_an_answer_are_grounded_or_reported(answer, missing):
-    found = sources([SALES, COMPARE, CUSTOMER], ["顧客コード0002の先月と今月の販売、600円の件"], TODAY)
+    found = sources(RESULTS, ["顧客コード0002の先月と今月の販売、600円の件"], TODAY)
     assert ungrounded(answer, found) == missing
 
 

@@ -11,6 +11,7 @@ from concierge.demo.farm import tables as farm_tables
 from concierge.errors import ProviderError
 from concierge.pipeline.pipeline import Pipeline
 from concierge.protocol import ModelReply, Usage
+from concierge.storage import state as schema
 
 pytestmark = pytest.mark.anyio
 
@@ -109,6 +110,11 @@ async def test_a_write_waits_for_confirmation_and_runs_exactly_once(farm, provid
     assert "まだ何も書き込んでいません" in turn.pending.message and "600" in turn.answer
     assert "cf_" not in turn.model_dump_json()  # the token stays on the server
     assert sales_count(farm, "0016") == before
+    with farm.state.read() as conn:  # and not even there as a token: the conversation keeps its hash only
+        stored = " ".join(str(v) for v in conn.execute(sa.select(schema.conversations.c.pending)).scalars())
+        stored += " ".join(conn.execute(sa.select(schema.conversation_messages.c.body)).scalars())
+        issued = list(conn.execute(sa.select(schema.confirmations.c.token_hash)).scalars())
+    assert "cf_" not in stored and issued and issued[-1] in stored
 
     def described(request):
         [written] = last_results(request)
@@ -187,7 +193,7 @@ async def test_a_conversation_continues_after_a_restart(db_url):
         assert [m.role for m in history] == ["user", "assistant", "tool", "assistant", "user"]
         assert history[0].text == "佐藤さんの顧客コードを教えて。"
         assert history[1].tool_calls[0].args == {"name_str_customer": "佐藤"}
-        assert [r["code_customer"] for r in history[2].result["rows"]] == ["0001", "0009"]
+        assert [r["code_customer"] for r in history[2].result.rows] == ["0001", "0009"]
         assert "0009" in second.requests[0].context  # the rows in focus
         listed = agent.store.list_sessions("admin")
         assert listed[0]["session_id"] == turn.session_id and listed[0]["messages"] == 6

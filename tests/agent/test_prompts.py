@@ -9,6 +9,7 @@ import pytest
 from concierge.agent.prompts import dynamic_context, system_prompt
 from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
+from concierge.pipeline.result import ToolResult
 from concierge.protocol import Message, ToolCall
 
 
@@ -52,11 +53,11 @@ def test_the_context_shows_the_focus_and_only_this_turns_instructions():
     messages = [
         Message("user", text="0010の販売は？"),
         Message("assistant", tool_calls=[ToolCall("c1", "get_sales", {"code_customer": "0010"})]),
-        Message("tool", tool_call_id="c1", result=earlier),
+        Message("tool", tool_call_id="c1", result=ToolResult.model_validate(earlier)),
         Message("assistant", text="0件です"),
         Message("user", text="佐藤さんは？"),
         Message("assistant", tool_calls=[ToolCall("c2", "get_customers", {"name_str_customer": "佐藤"})]),
-        Message("tool", tool_call_id="c2", result=latest),
+        Message("tool", tool_call_id="c2", result=ToolResult.model_validate(latest)),
     ]
     context = dynamic_context(messages, turn_start=4)
     assert "get_sales(code_customer=0010) -> 0 row(s) [r_old]" in context

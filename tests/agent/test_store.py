@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from concierge.agent.store import ConversationStore
+from concierge.pipeline.result import ToolResult
 from concierge.protocol import Message, ToolCall
 from concierge.storage.database import Database
 from concierge.storage.state import create_state
@@ -12,7 +13,8 @@ from concierge.storage.state import create_state
 TURN = [
     Message("user", text="佐藤さんの顧客コードを教えて。"),
     Message("assistant", tool_calls=[ToolCall("c1", "get_customers", {"name_str_customer": "佐藤"})]),
-    Message("tool", tool_call_id="c1", result={"result_id": "r_1", "status": "ok", "rows": [{"code": "0001"}]}),
+    Message("tool", tool_call_id="c1",
+            result=ToolResult(result_id="r_1", tool="get_customers", status="ok", rows=[{"code": "0001"}])),
     Message("assistant", text="0001と0009です [r_1]"),
 ]
 

@@ -46,12 +46,13 @@ def answer(text: str, usage: Usage | None = None) -> ModelReply:
 
 
 def last_results(request: ModelRequest) -> list[dict]:
-    """The tool results at the end of a request's conversation (those of the previous reply)."""
+    """The tool results at the end of a request's conversation (those of the previous reply), as the
+    JSON a model reads."""
     out = []
     for message in reversed(request.messages):
         if message.role != "tool":
             break
-        out.insert(0, message.result)
+        out.insert(0, message.result.to_json() if message.result is not None else {})
     return out
 
 

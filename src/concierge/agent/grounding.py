@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from concierge.language.dates import find_dates
+from concierge.pipeline.result import ToolResult
 
 MAX_RANGE_DAYS = 400
 
@@ -109,11 +110,11 @@ class Sources:
         return any(token in t for t in self.text)
 
 
-def sources(results: Iterable[dict[str, Any]], user_texts: Iterable[str], today: date) -> Sources:
+def sources(results: Iterable[ToolResult], user_texts: Iterable[str], today: date) -> Sources:
     found = Sources()
     found.dates.add(today)
     for result in results:
-        found.add_value({k: v for k, v in result.items() if k not in ("result_id", "ms", "confirmation_token")})
+        found.add_value({k: v for k, v in result.to_json().items() if k not in ("result_id", "ms")})
     for text in user_texts:
         found.add_user_text(text, today)
     return found

@@ -34,6 +34,7 @@ from concierge.agent.store import ConversationStore, new_session_id
 from concierge.agent.turn import CallRecord, PendingAction, Timings, Turn, TurnUsage
 from concierge.language.detect import Lang, language
 from concierge.pipeline.access import User
+from concierge.pipeline.confirm import Hashed, hashed
 from concierge.pipeline.pipeline import Pipeline
 from concierge.pipeline.result import ToolResult
 from concierge.pipeline.tool_schema import input_schema
@@ -120,7 +121,7 @@ class Agent:
                    saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event)
 
         async def confirmed() -> None:
-            [(_, record)] = await self._invoke_all(run, [call], confirmation=pending["token"])
+            [(_, record)] = await self._invoke_all(run, [call], confirmation=_pending_token(pending))
             run.calls.append(record)
             run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
             await self._loop(run, [], auto_confirm=False)
@@ -193,14 +194,15 @@ class Agent:
         message = prompts.preview_message(self.pipeline.tools[call.name], run.lang)
         run.pending = {
             "tool": call.name, "args": result.args, "preview": result.preview or {}, "message": message,
-            "token": result.confirmation_token, "lang": run.lang, "turn_start": run.turn_start,
+            "token_hash": hashed(result.confirmation_token or "").digest, "lang": run.lang,
+            "turn_start": run.turn_start,
         }
         run.answer = prompts.preview_answer(message, result.preview or {})
         run.messages.append(Message("assistant", text=run.answer))
         return True
 
     async def _invoke_all(
-        self, run: _Run, calls: list[ToolCall], *, confirmation: str | None = None
+        self, run: _Run, calls: list[ToolCall], *, confirmation: str | Hashed | None = None
     ) -> list[tuple[ToolResult, CallRecord]]:
         """Run independent calls concurrently; results come back in the order of `calls`."""
         done: list[tuple[ToolResult, CallRecord] | None] = [None] * len(calls)
@@ -307,13 +309,17 @@ class Agent:
         return days.pop() if len(days) == 1 else self.pipeline.today()
 
 
+def _pending_token(pending: dict[str, Any]) -> Hashed | str:
+    """The stored write's token: its hash (a conversation keeps no token), or, in a conversation saved by
+    an earlier version, the token itself."""
+    return Hashed(pending["token_hash"]) if "token_hash" in pending else pending["token"]
+
+
 def _record(call_id: str, call: ToolCall, result: ToolResult, ms: float) -> CallRecord:
-    shown = result.model_dump(mode="json")
-    shown["confirmation_token"] = None
     return CallRecord(
         id=call_id, name=call.name, args=call.args, status=result.status,
         code=str(result.code) if result.code else None, message=result.message,
-        result_id=result.result_id, row_count=result.row_count, ms=ms, result=shown,
+        result_id=result.result_id, row_count=result.row_count, ms=ms, result=result,
     )
 
 

@@ -124,9 +124,9 @@ def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] |
         lines.append("In focus (latest calls, newest last):")
         lines += focus
     instructions = [
-        f"- {m.result.get('result_id')} ({m.result.get('tool')}): {m.result['ai_instruction']}"
+        f"- {m.result.result_id} ({m.result.tool}): {m.result.ai_instruction}"
         for m in messages[turn_start:]
-        if m.role == "tool" and m.result and m.result.get("ai_instruction")
+        if m.role == "tool" and m.result and m.result.ai_instruction
     ]
     if instructions:
         lines.append("Instructions from this turn's results:")
@@ -136,16 +136,15 @@ def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] |
 
 def _focus(messages: list[Message]) -> list[str]:
     calls = {c.id: c for m in messages if m.role == "assistant" for c in m.tool_calls}
-    results = [m for m in messages if m.role == "tool" and m.result and m.result.get("status") == "ok"]
+    results = [(m, m.result) for m in messages if m.role == "tool" and m.result and m.result.ok]
     lines = []
-    for message in results[-FOCUS_CALLS:]:
-        result = message.result or {}
+    for message, result in results[-FOCUS_CALLS:]:
         call = calls.get(message.tool_call_id or "")
-        args = result.get("args") or (call.args if call and isinstance(call.args, dict) else {})
+        args = result.args or (call.args if call and isinstance(call.args, dict) else {})
         shown = ", ".join(f"{k}={_short(v)}" for k, v in args.items() if v is not None)
-        line = f"- {result.get('tool')}({shown}) -> {result.get('row_count', 0)} row(s) [{result.get('result_id')}]"
-        rows = result.get("rows") or []
-        columns = (result.get("columns") or list(rows[0]) if rows else [])[:2]
+        line = f"- {result.tool}({shown}) -> {result.row_count} row(s) [{result.result_id}]"
+        rows = result.rows
+        columns = (result.columns or list(rows[0]) if rows else [])[:2]
         if rows and len(rows) <= FOCUS_ROWS and columns:
             line += ": " + "; ".join(" ".join(_short(r.get(c)) for c in columns) for r in rows)
         lines.append(line)

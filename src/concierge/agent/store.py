@@ -18,6 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from concierge.pipeline.result import ToolResult
 from concierge.protocol import Message, ToolCall
 from concierge.storage import state as schema
 from concierge.storage.database import Database
@@ -151,7 +152,7 @@ def message_to_json(message: Message) -> dict[str, Any]:
     if message.tool_call_id is not None:
         out["tool_call_id"] = message.tool_call_id
     if message.result is not None:
-        out["result"] = message.result
+        out["result"] = message.result.to_json()
     if message.confirms:
         out["confirms"] = True
     return out
@@ -163,6 +164,6 @@ def message_from_json(data: dict[str, Any]) -> Message:
         text=data.get("text"),
         tool_calls=[ToolCall(t["id"], t["name"], t["args"]) for t in data.get("tool_calls", [])],
         tool_call_id=data.get("tool_call_id"),
-        result=data.get("result"),
+        result=ToolResult.model_validate(data["result"]) if data.get("result") is not None else None,
         confirms=bool(data.get("confirms", False)),
     )

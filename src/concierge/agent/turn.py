@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from concierge.language.detect import Lang
+from concierge.pipeline.result import ToolResult
 
 
 class CallRecord(BaseModel):
@@ -26,7 +27,7 @@ class CallRecord(BaseModel):
     result_id: str
     row_count: int = 0
     ms: float = 0.0
-    result: dict[str, Any]  # the ToolResult as JSON, confirmation token removed
+    result: ToolResult  # its dumps never carry the confirmation token
 
 
 class PendingAction(BaseModel):

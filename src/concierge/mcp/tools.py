@@ -17,7 +17,7 @@ import mcp_types as types
 
 from concierge.catalog.model import Tool
 from concierge.pipeline.guard import GuardContext
-from concierge.pipeline.result import ToolResult
+from concierge.pipeline.result import Failure, Preview, ToolResult
 from concierge.pipeline.tool_schema import input_schema
 
 CONFIRMATION_ARG = "confirmation_token"
@@ -59,7 +59,10 @@ def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
 
 def _output_schema() -> dict[str, Any]:
     schema = ToolResult.model_json_schema(mode="serialization")
-    return _plain_schema(schema, schema.get("$defs", {}))
+    plain = _plain_schema(schema, schema.get("$defs", {}))
+    plain["properties"][CONFIRMATION_ARG] = {  # left out of every other dump of a result (`to_json`)
+        "type": "string", "description": "send it back with the same arguments once the user has agreed"}
+    return plain
 
 
 OUTPUT_SCHEMA = _output_schema()
@@ -102,7 +105,8 @@ def split_confirmation(tool: Tool | None, arguments: dict[str, Any] | None) -> t
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
-    structured = result.model_dump(mode="json", exclude_none=True)
+    # The MCP caller is the one who must send the token back with the user's yes: it alone gets it.
+    structured = result.to_json(with_token=True, exclude_none=True)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text(result, structured))],
         structured_content=structured,
@@ -114,20 +118,18 @@ def text(result: ToolResult, structured: dict[str, Any] | None = None) -> str:
     """The compact rendering a host's model reads when it ignores structured content.
 
     `structured` is the result's JSON without null fields, when the caller has made it already."""
-    if result.is_error:
-        lines = [result.message or result.status]
-        if result.valid:
-            lines.append("valid: " + _json(result.valid))
-        if result.ai_instruction:
-            lines.append(result.ai_instruction)
+    view = result.view()
+    if isinstance(view, Failure):
+        lines = [view.message]
+        if view.valid:
+            lines.append("valid: " + _json(view.valid))
+        if view.instruction:
+            lines.append(view.instruction)
         return "\n".join(lines)
-    if result.status == "confirm":
-        return "\n".join([
-            result.message or "",
-            "preview: " + _json(result.preview or {}),
-            f"{CONFIRMATION_ARG}: {result.confirmation_token}",
-        ])
-    dump = structured if structured is not None else result.model_dump(mode="json", exclude_none=True)
+    if isinstance(view, Preview):
+        return "\n".join([view.message, "preview: " + _json(view.fields),
+                          f"{CONFIRMATION_ARG}: {result.confirmation_token}"])
+    dump = structured if structured is not None else result.to_json(exclude_none=True)
     shown = {k: dump[k] for k in _TEXT_FIELDS if dump.get(k) or k == "row_count"}
     return _json(shown)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,8 +31,20 @@ def canonical(args: dict[str, Any]) -> str:
     return json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+@dataclass(frozen=True)
+class Hashed:
+    """A token known only by its hash: what the agent keeps with a conversation waiting for a yes, so no
+    stored row can be replayed as a token (the user's yes in their own signed-in session redeems it)."""
+
+    digest: str
+
+
+def hashed(token: str) -> Hashed:
+    return Hashed(_hash(token))
+
+
+def _hash(token: str | Hashed) -> str:
+    return token.digest if isinstance(token, Hashed) else hashlib.sha256(str(token).encode()).hexdigest()
 
 
 def issue(conn: sa.Connection, user: str, tool: str, args: dict[str, Any]) -> str:
@@ -44,10 +57,10 @@ def issue(conn: sa.Connection, user: str, tool: str, args: dict[str, Any]) -> st
     return token
 
 
-def redeem(conn: sa.Connection, token: str, user: str, tool: str, args: dict[str, Any]) -> str | None:
+def redeem(conn: sa.Connection, token: str | Hashed, user: str, tool: str, args: dict[str, Any]) -> str | None:
     """Use the token for this exact call; returns why it cannot be used, or None."""
     table = schema.confirmations
-    row = conn.execute(sa.select(table).where(table.c.token_hash == _hash(str(token)))).mappings().first()
+    row = conn.execute(sa.select(table).where(table.c.token_hash == _hash(token))).mappings().first()
     if row is None or row["user_name"] != user:
         return "this confirmation token is unknown; call the tool without a token to get a new preview"
     if row["used_at"] is not None:
@@ -72,7 +85,7 @@ def redeem(conn: sa.Connection, token: str, user: str, tool: str, args: dict[str
     return None
 
 
-def restore(conn: sa.Connection, token: str) -> None:
+def restore(conn: sa.Connection, token: str | Hashed) -> None:
     """Make a redeemed token usable again: only for a write known not to have committed."""
     table = schema.confirmations
-    conn.execute(table.update().where(table.c.token_hash == _hash(str(token))).values(used_at=None))
+    conn.execute(table.update().where(table.c.token_hash == _hash(token)).values(used_at=None))

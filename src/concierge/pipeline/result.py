@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal
@@ -24,7 +25,51 @@ def new_result_id() -> str:
     return "r_" + secrets.token_hex(5)
 
 
+@dataclass(frozen=True)
+class Failure:
+    """A refused call or a failed one: what is wrong, and what would be valid."""
+
+    code: ResultCode | None
+    message: str
+    message_ja: str | None
+    param: str | None
+    valid: dict[str, Any] | None
+    instruction: str | None
+
+    def text(self, lang: str = "en") -> str:
+        return self.message_ja if lang == "ja" and self.message_ja else self.message
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A write that waits for the user's yes: nothing is written yet."""
+
+    message: str
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Data:
+    """What a call found or wrote: rows (at most the cap), their count over all matching rows, totals."""
+
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    row_count: int
+    truncated: bool
+    totals: dict[str, Any]  # computed by the tool; without `count`, which is row_count
+    summary: dict[str, Any] | None
+    instruction: str | None
+
+
+View = Failure | Preview | Data
+
+
 class ToolResult(BaseModel):
+    """What every tool call returns, whoever called it. `view()` says what it is; renderers only format it.
+
+    The confirmation token is never part of a dump (`to_json`, `model_dump`): only the MCP channel, whose
+    caller must send it back, adds it on purpose (`to_json(with_token=True)`)."""
+
     result_id: str = Field(default_factory=new_result_id)
     tool: str
     status: Status
@@ -41,7 +86,7 @@ class ToolResult(BaseModel):
     totals: dict[str, Any] = Field(default_factory=dict)
     summary: dict[str, Any] | None = None
     preview: dict[str, Any] | None = None
-    confirmation_token: str | None = None
+    confirmation_token: str | None = Field(default=None, exclude=True)
     ai_instruction: str | None = None
     ms: float = 0.0
 
@@ -52,6 +97,27 @@ class ToolResult(BaseModel):
     @property
     def is_error(self) -> bool:
         return self.status in ("refused", "error")
+
+    @property
+    def waits_for_confirmation(self) -> bool:
+        return self.status == "confirm"
+
+    def view(self) -> View:
+        if self.is_error:
+            return Failure(self.code, self.message or self.status, self.message_ja, self.param, self.valid,
+                           self.ai_instruction)
+        if self.waits_for_confirmation:
+            return Preview(self.message or "", dict(self.preview or {}))
+        totals = {k: v for k, v in self.totals.items() if k != "count"}
+        return Data(self.columns, self.rows, self.row_count, self.truncated, totals, self.summary,
+                    self.ai_instruction)
+
+    def to_json(self, *, with_token: bool = False, exclude_none: bool = False) -> dict[str, Any]:
+        """The result as JSON values: the one serialisation of a result, for storage and every wire."""
+        out = self.model_dump(mode="json", exclude_none=exclude_none)
+        if with_token and self.confirmation_token is not None:
+            out["confirmation_token"] = self.confirmation_token
+        return out
 
 
 def plain(value: Any) -> Any:

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
+from concierge.pipeline.result import Data, Failure, Preview, ToolResult
 from concierge.planner.conditions import measured
 from concierge.planner.plan import Plan, Problem, Request
 from concierge.planner.progress import DONE, SKIPPED, State
@@ -124,14 +125,14 @@ def _request(request: Request, plan: Plan, states: list[State], lang: str, tools
         state = states[index]
         if state.status == DONE and index not in shown:
             shown.add(index)
-            out += [render(r, lang, tools.get(r.get("tool") or ""), counting=counting) for r in state.results]
+            out += [render(r, lang, tools.get(r.tool), counting=counting) for r in state.results]
     return out
 
 
-def _counts_rows(tool: Tool | None, result: dict[str, Any]) -> bool:
+def _counts_rows(tool: Tool | None, result: ToolResult) -> bool:
     """Whether a result's row count answers "how many": a read of rows, not groups (a tool that takes
     a top-N count ranks groups) nor a comparison."""
-    return (tool is not None and tool.mode == "read" and not result.get("summary")
+    return (tool is not None and tool.mode == "read" and not result.summary
             and not any(isinstance(p.extract, CountExtract) for p in tool.params.values()))
 
 
@@ -149,23 +150,23 @@ def _problem(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
 def _lookup(name: str, index: int, plan: Plan, states: list[State], lang: str) -> str:
     t = _T[lang]
     result = states[index].results[0]
-    if result.get("status") != "ok":
+    if not result.ok:
         return render(result, lang, None)
-    cite = f" [{result.get('result_id')}]"
-    rows = result.get("rows") or []
+    cite = f" [{result.result_id}]"
+    rows = result.rows
     if not rows:
         return t["not_found"].format(name=name) + cite
     columns = _lookup_columns(plan, index, result)
     if any(states[i].reason == "ambiguous" for i, s in enumerate(plan.steps)
            if any(ref.step == index for ref in s.refs.values())):
-        return t["which"].format(name=name) + cite + "\n" + table(result.get("columns") or list(rows[0]), rows)
+        return t["which"].format(name=name) + cite + "\n" + table(result.columns or list(rows[0]), rows)
     values = "; ".join(", ".join(f"{c} {row.get(c)}" for c in columns) for row in rows)
     return t["looked_up"].format(name=name, values=values) + cite
 
 
-def _lookup_columns(plan: Plan, index: int, result: dict[str, Any]) -> list[str]:
+def _lookup_columns(plan: Plan, index: int, result: ToolResult) -> list[str]:
     columns = [ref.column for s in plan.steps for ref in s.refs.values() if ref.step == index]
-    return list(dict.fromkeys(columns)) or (result.get("columns") or [])[:1]
+    return list(dict.fromkeys(columns)) or result.columns[:1]
 
 
 def _gate(request: Request, states: list[State], lang: str) -> str:
@@ -184,42 +185,39 @@ def _gate(request: Request, states: list[State], lang: str) -> str:
     return t["held"].format(cond=cond, measured=shown)
 
 
-def render(result: dict[str, Any], lang: str, tool: Tool | None, *, counting: bool = False) -> str:
+def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool = False) -> str:
     """One tool result as text: what was called, its rows, totals and summary, or why it failed; for a
     request that asks how many, the count of every matching row in a sentence instead of the rows."""
     t = _T[lang]
-    head = f"{result.get('tool')}{_args(result, tool)} [{result.get('result_id')}]"
-    status = result.get("status")
-    if status in ("refused", "error"):
-        message = (result.get("message_ja") if lang == "ja" else None) or result.get("message") or ""
-        lines = [f"{head}: {t['failed']}: {message}"]
-        valid = result.get("valid") or {}
+    head = f"{result.tool}{_args(result, tool)} [{result.result_id}]"
+    view = result.view()
+    if isinstance(view, Failure):
+        lines = [f"{head}: {t['failed']}: {view.text(lang)}"]
+        valid = view.valid or {}
         if valid.get("min") or valid.get("max"):
             lines.append(t["range"].format(low=valid.get("min") or "…", high=valid.get("max") or "…"))
         if valid.get("values"):
             lines.append(t["values"].format(v=", ".join(map(str, valid["values"]))))
         return "\n".join(lines)
-    if status == "confirm":
-        preview = result.get("preview") or {}
-        return "\n".join([f"{head}: {t['pending']}", *(f"- {k}: {v}" for k, v in preview.items())])
-    rows = result.get("rows") or []
+    if isinstance(view, Preview):
+        return "\n".join([f"{head}: {t['pending']}", *(f"- {k}: {v}" for k, v in view.fields.items())])
+    rows = view.rows
     if tool is not None and tool.mode == "write":
         return "\n".join([f"{head}: {t['written']}", *(f"- {k}: {v}" for row in rows for k, v in row.items())])
     if not rows:
         return f"{head}: {t['none']}"
     if counting and _counts_rows(tool, result):
-        return "\n".join([f"{head}: {t['count'].format(n=_number(result.get('row_count', len(rows))))}",
-                          *_totals(result, t)])
-    lines = [f"{head}: {t['rows'].format(n=result.get('row_count', len(rows)))}"]
-    lines += _summary(result.get("summary"), lang)
-    lines.append(table(result.get("columns") or list(rows[0]), rows))
-    if result.get("truncated"):
+        return "\n".join([f"{head}: {t['count'].format(n=_number(view.row_count))}", *_totals(view, t)])
+    lines = [f"{head}: {t['rows'].format(n=view.row_count)}"]
+    lines += _summary(view.summary, lang)
+    lines.append(table(view.columns or list(rows[0]), rows))
+    if view.truncated:
         lines.append(t["truncated"].format(n=len(rows)))
-    return "\n".join(lines + _totals(result, t))
+    return "\n".join(lines + _totals(view, t))
 
 
-def _totals(result: dict[str, Any], t: dict[str, str]) -> list[str]:
-    totals = {k: v for k, v in (result.get("totals") or {}).items() if k != "count"}
+def _totals(view: Data, t: dict[str, str]) -> list[str]:
+    totals = view.totals
     return [f"{t['total']}: " + ", ".join(f"{k} {_number(v)}" for k, v in totals.items())] if totals else []
 
 
@@ -250,8 +248,8 @@ def table(columns: list[str], rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _args(result: dict[str, Any], tool: Tool | None) -> str:
-    args = {k: v for k, v in (result.get("args") or {}).items() if v is not None}
+def _args(result: ToolResult, tool: Tool | None) -> str:
+    args = {k: v for k, v in result.args.items() if v is not None}
     if tool is not None:
         for first, last in tool.ordered:
             if first in args and last in args:

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from concierge.pipeline.result import ToolResult
+
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
@@ -84,17 +86,17 @@ def _compare(text: str, unit: str) -> tuple[str, int] | None:
     return None
 
 
-def measured(condition: Condition, result: dict[str, Any]) -> Any:
+def measured(condition: Condition, result: ToolResult) -> Any:
     """The figure the condition is about, as the tool computed it (None if it computed none)."""
-    totals = result.get("totals") or {}
+    totals = result.totals
     if condition.measure == "count":
-        return totals.get("count", result.get("row_count"))
+        return totals.get("count", result.row_count)
     return next((v for k, v in totals.items() if k != "count" and isinstance(v, int | float)), None)
 
 
-def holds(condition: Condition, results: list[dict[str, Any]]) -> bool | None:
+def holds(condition: Condition, results: list[ToolResult]) -> bool | None:
     """Whether the condition holds for every check result; None when it cannot be told."""
-    values = [measured(condition, r) if r.get("status") == "ok" else None for r in results]
+    values = [measured(condition, r) if r.ok else None for r in results]
     if not values or any(v is None for v in values):
         return None
     return all(OPS[condition.op](v, condition.value) for v in values)

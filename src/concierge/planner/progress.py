@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from concierge.catalog.model import Tool
+from concierge.pipeline.result import ToolResult
 from concierge.planner.conditions import holds
 from concierge.planner.plan import MAX_CALLS_PER_REQUEST, Memory, Plan, Step
 from concierge.protocol import Message
@@ -28,13 +29,13 @@ class Made:
 
     name: str
     args: dict[str, Any]
-    result: dict[str, Any] | None = None
+    result: ToolResult | None = None
 
 
 @dataclass
 class State:
     status: str
-    results: list[dict[str, Any]] = field(default_factory=list)
+    results: list[ToolResult] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # still to make
     reason: str | None = None  # skipped: condition | unknown; blocked: not_found | ambiguous | failed
     values: list[Any] = field(default_factory=list)  # blocked as ambiguous: the candidates
@@ -64,17 +65,17 @@ def calls_made(messages: list[Message]) -> list[Made]:
 def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) -> Memory:
     mem = Memory()
     for call in calls_made(earlier):
-        result = call.result or {}
-        if result.get("status") != "ok" or call.name not in tools:
+        result = call.result
+        if result is None or not result.ok or call.name not in tools:
             continue
-        rows = result.get("rows") or []
+        rows = result.rows
         for pname in referable:
             if call.args.get(pname) is not None:
                 mem.values[pname] = [call.args[pname]]
             elif rows and any(pname in row for row in rows):
                 mem.values[pname] = list(dict.fromkeys(r[pname] for r in rows if r.get(pname) is not None))
         if tools[call.name].mode == "read":
-            mem.last_call = (call.name, {k: v for k, v in (result.get("args") or call.args).items()
+            mem.last_call = (call.name, {k: v for k, v in (result.args or call.args).items()
                                          if k in call.args and v is not None})
     return mem
 
@@ -113,8 +114,8 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
         source = states[ref.step]
         if source.status in (READY, WAITING):
             return State(WAITING)
-        rows = source.results[0].get("rows") or [] if source.status == DONE and source.results else None
-        if rows is None or source.results[0].get("status") != "ok":
+        rows = source.results[0].rows if source.status == DONE and source.results else None
+        if rows is None or not source.results[0].ok:
             return State(BLOCKED, reason="failed")
         values = list(dict.fromkeys(r[ref.column] for r in rows if r.get(ref.column) is not None))
         if not values:
@@ -134,17 +135,17 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
     return State(DONE, results=results)
 
 
-def _match(name: str, args: dict[str, Any], made: list[Made], used: set[int]) -> dict[str, Any] | None:
+def _match(name: str, args: dict[str, Any], made: list[Made], used: set[int]) -> ToolResult | None:
     wanted = {k: v for k, v in args.items() if v is not None}
     for i, call in enumerate(made):
         if i in used or call.name != name or {k: v for k, v in call.args.items() if v is not None} != wanted:
             continue
         used.add(i)
-        result = call.result or {"status": "error", "tool": name, "message": "no result"}
-        if result.get("status") == "confirm":  # the loop's confirmed call follows it
+        result = call.result or ToolResult(tool=name, status="error", message="no result")
+        if result.waits_for_confirmation:  # the loop's confirmed call follows it
             for j in range(i + 1, len(made)):
                 later = made[j]
-                if j not in used and later.name == name and later.result and later.result.get("status") != "confirm":
+                if j not in used and later.name == name and later.result and not later.result.waits_for_confirmation:
                     used.add(j)
                     return later.result
         return result

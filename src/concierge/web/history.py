@@ -30,15 +30,10 @@ def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
                 current["calls"].append(calls[call.id])
             if message.text and not message.tool_calls:
                 current["answer"] = message.text
-        elif message.role == "tool" and message.tool_call_id in calls:
-            result = message.result or {}
+        elif message.role == "tool" and message.tool_call_id in calls and message.result is not None:
+            result = message.result
             calls[message.tool_call_id].update(
-                status=result.get("status", "error"),
-                code=result.get("code"),
-                message=result.get("message"),
-                result_id=result.get("result_id", ""),
-                row_count=result.get("row_count", 0),
-                ms=result.get("ms", 0.0),
-                result=result,
+                status=result.status, code=result.code, message=result.message, result_id=result.result_id,
+                row_count=result.row_count, ms=result.ms, result=result.to_json(),
             )
     return out

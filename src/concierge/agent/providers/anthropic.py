@@ -44,10 +44,9 @@ def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
     for message in messages_with_context(request):
         blocks: list[dict[str, Any]]
         if message.role == "tool":
-            status = (message.result or {}).get("status")
             role, blocks = "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id,
                                      "content": tool_output(message.result),
-                                     "is_error": status in ("refused", "error")}]
+                                     "is_error": message.result is not None and message.result.is_error}]
         else:
             role = message.role
             blocks = [{"type": "text", "text": message.text}] if message.text else []

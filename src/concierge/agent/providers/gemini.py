@@ -110,12 +110,12 @@ class GeminiProvider(BaseProvider):
 
 def _user_parts(message: Message, names: dict[str, str]) -> list[types.Part]:
     if message.role == "tool":
-        result = message.result or {}
-        key = "error" if result.get("status") in ("refused", "error") else "output"
+        result = message.result
+        key = "error" if result is not None and result.is_error else "output"
         call_id = message.tool_call_id or ""
         return [types.Part(function_response=types.FunctionResponse(
             id=None if call_id.startswith(OUR_ID) else call_id,
-            name=names.get(call_id, result.get("tool", "")),
+            name=names.get(call_id, result.tool if result is not None else ""),
             response={key: tool_payload(result)},
         ))]
     return [types.Part(text=message.text)] if message.text else []

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from concierge.errors import ProviderError
+from concierge.pipeline.result import ToolResult
 from concierge.protocol import Message, ModelRequest
 
 # Keywords OpenAI's strict mode accepts; others are folded into the description.
@@ -20,13 +21,13 @@ _STRICT_KEYWORDS = {
     "anyOf", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
     "multipleOf", "minItems", "maxItems", "$defs", "$ref",
 }
-_DROPPED_FROM_OUTPUT = {"ms", "confirmation_token"}
+_DROPPED_FROM_OUTPUT = {"ms"}
 
 
-def tool_payload(result: dict[str, Any] | None) -> dict[str, Any]:
+def tool_payload(result: ToolResult | None) -> dict[str, Any]:
     """A tool result as the model reads it: without empty fields, timings or tokens."""
-    out = {k: v for k, v in (result or {}).items()
-           if k not in _DROPPED_FROM_OUTPUT and v not in (None, [], {}, "")}
+    dumped = result.to_json() if result is not None else {}
+    out = {k: v for k, v in dumped.items() if k not in _DROPPED_FROM_OUTPUT and v not in (None, [], {}, "")}
     if out.get("rows"):
         out.pop("columns", None)
     if not out.get("truncated"):
@@ -34,7 +35,7 @@ def tool_payload(result: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def tool_output(result: dict[str, Any] | None) -> str:
+def tool_output(result: ToolResult | None) -> str:
     """`tool_payload` as compact JSON text."""
     return json.dumps(tool_payload(result), ensure_ascii=False, separators=(",", ":"), default=str)
 

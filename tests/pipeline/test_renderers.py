@@ -1,0 +1,100 @@
+"""Every status of a tool result through every renderer: each shows what that status means, none leaks
+the confirmation token (only MCP, whose caller must send it back, carries it)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from concierge.agent.providers.wire import tool_output
+from concierge.agent.store import message_from_json, message_to_json
+from concierge.cli.render import print_result
+from concierge.errors import ResultCode
+from concierge.mcp.tools import call_result
+from concierge.pipeline.result import Data, Failure, Preview, ToolResult
+from concierge.planner.answer import render
+from concierge.protocol import Message
+
+TOKEN = "tok-SECRET-0123456789"
+RESULTS = {
+    "ok": ToolResult(tool="get_sales", status="ok", columns=["date_sales", "price"],
+                     rows=[{"date_sales": "2025-05-10", "price": 1050}], row_count=1,
+                     totals={"count": 1, "price": 1050}),
+    "empty": ToolResult(tool="get_sales", status="ok", columns=["date_sales", "price"], row_count=0,
+                        totals={"count": 0, "price": 0}),
+    "refused": ToolResult(tool="get_sales", status="refused", code=ResultCode.BAD_ARGUMENT, param="code_customer",
+                          message="code_customer: must match ^\\d{4}$", valid={"values": ["0001", "0002"]}),
+    "error": ToolResult(tool="get_sales", status="error", code=ResultCode.NOT_FOUND, message="customer not found",
+                        message_ja="顧客コードのお客様が見つかりません"),
+    "confirm": ToolResult(tool="add_sale", status="confirm", message="Nothing is written yet.",
+                          preview={"products": "かぼちゃ4個", "price": 600}, confirmation_token=TOKEN),
+}
+# What a person must see for each status, in any renderer (a Japanese answer says the Japanese message).
+MUST_SHOW = {"ok": ["1050"], "empty": ["0"], "refused": ["0001"], "error": ["not found"],
+             "confirm": ["かぼちゃ4個", "600"]}
+
+
+def cli(result: ToolResult) -> str:
+    @click.command()
+    def show() -> None:
+        print_result(result)
+
+    return CliRunner().invoke(show).output
+
+
+def mcp_text(result: ToolResult) -> str:
+    return call_result(result).content[0].text
+
+
+def planner_en(result: ToolResult) -> str:
+    return render(result, "en", None)
+
+
+def planner_ja(result: ToolResult) -> str:
+    return render(result, "ja", None)
+
+
+def model_wire(result: ToolResult) -> str:
+    return tool_output(result)
+
+
+def stored(result: ToolResult) -> str:
+    return json.dumps(message_to_json(Message("tool", tool_call_id="c1", result=result)), ensure_ascii=False)
+
+
+RENDERERS = [cli, mcp_text, planner_en, planner_ja, model_wire, stored]
+
+
+@pytest.mark.parametrize("status", list(RESULTS))
+@pytest.mark.parametrize("renderer", RENDERERS, ids=lambda r: r.__name__)
+def test_every_renderer_shows_what_the_status_means(renderer, status):
+    text = renderer(RESULTS[status])
+    facts = ["見つかりません"] if (status, renderer) == ("error", planner_ja) else MUST_SHOW[status]
+    for fact in facts:
+        assert fact in text, (renderer.__name__, status, text)
+
+
+@pytest.mark.parametrize("renderer", RENDERERS, ids=lambda r: r.__name__)
+def test_only_mcp_carries_the_confirmation_token(renderer):
+    text = renderer(RESULTS["confirm"])
+    assert (TOKEN in text) is (renderer is mcp_text)
+    assert TOKEN not in RESULTS["confirm"].model_dump_json()
+
+
+def test_the_mcp_structured_content_carries_the_token_for_its_caller():
+    assert call_result(RESULTS["confirm"]).structured_content["confirmation_token"] == TOKEN
+
+
+@pytest.mark.parametrize("status", list(RESULTS))
+def test_the_view_is_the_one_decision_about_a_status(status):
+    kinds = {"ok": Data, "empty": Data, "refused": Failure, "error": Failure, "confirm": Preview}
+    assert isinstance(RESULTS[status].view(), kinds[status])
+
+
+@pytest.mark.parametrize("status", list(RESULTS))
+def test_a_stored_result_loads_back_equal_but_for_the_token(status):
+    back = message_from_json(json.loads(stored(RESULTS[status]))).result
+    assert back == RESULTS[status].model_copy(update={"confirmation_token": None})
