@@ -32,7 +32,7 @@ def sql(url: str, *statements: str) -> list:
 
 @pytest.fixture
 def read_only_url(pg_url) -> Iterator[str]:
-    """The farm demo in `pg_url`, and the URL of a login role that may only read it (docs/deployment.md)."""
+    """The farm demo in `pg_url`, and the URL of a login role that may only read it (docs/deploy.md)."""
     farm_without_state(pg_url)
     role, password = f"concierge_ro_{uuid.uuid4().hex[:8]}", uuid.uuid4().hex  # a password: CI's server asks
     url = make_url(pg_url)
@@ -78,7 +78,7 @@ def test_reads_go_through_the_read_only_role_and_a_declared_write_fails_cleanly(
             pipeline.invoke("add_sale", SALE, admin, confirmation=token)
         message = str(refused.value)
         assert "refused the write of add_sale (permission denied for table farm_sales)" in message
-        assert "nothing was written" in message and "docs/deployment.md" in message
+        assert "nothing was written" in message and "docs/deploy.md" in message
         assert "the confirmation token still works" in message
         assert farm_sales(pg_url) == []
         assert not token_used(pipeline)

@@ -32,7 +32,7 @@ REFUSED = [
     ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025/05/01"}, ResultCode.BAD_ARGUMENT,
      ["YYYY-MM-DD", "2025/05/01"]),
     ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025-02-30"}, ResultCode.BAD_ARGUMENT,
-     ["YYYY-MM-DD"]),
+     ["not a real date", "February 2025 has 28 days"]),
     ("get_sales", {"code_customer": "0001", "date_sales_begin_str": "2025-05-11", "date_sales_end_str": "2025-05-05"},
      ResultCode.BAD_ARGUMENT, ["after", "date_sales_end_str"]),
     ("add_sale", {"code_customer": "0016", "products": "ナス", "price": "600"}, ResultCode.BAD_ARGUMENT,

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from concierge.catalog import model
 from concierge.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _keys(cls: type[BaseModel], seen: set) -> set[str]:
