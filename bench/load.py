@@ -1,10 +1,14 @@
 """Load: concurrent chat users over HTTP and concurrent MCP clients, against one `concierge serve`.
 
     .venv/bin/python bench/load.py [--users 8] [--turns 100] [--mcp-clients 4] [--calls 200] [--duration 300]
+    .venv/bin/python bench/load.py --replicas 2 [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]
 
 Starts `concierge serve` as a subprocess, as a user runs it: the offline planner, a fresh
 embedded SQLite demo database in a temporary folder, both demo catalogs on their own clocks
 (farm 2025-05-15, pos 2026-08-31, the clocks of the eval cases), on a free port of 127.0.0.1.
+With `--replicas N`: N such processes on one fresh PostgreSQL database (created on --pg-url's
+server, dropped at the end) behind nginx (round-robin, in the foreground from a config in the
+temporary folder), as docs/deploy.md describes; every client goes through nginx.
 Then, each phase timed from the moment every client is ready:
 
 - chat: N users sign in (each with its own cookie) and each sends K chat requests, reading
@@ -18,7 +22,7 @@ Then, each phase timed from the moment every client is ready:
 
 Printed per phase: requests per second, p50/p95/max latency, the CPU the server and this client
 used per request, and every error (a failed request, an `error` event, a stream without its
-answer, an MCP result with isError); exits 1 after any. The server is always terminated.
+answer, an MCP result with isError); exits 1 after any. The servers (and nginx) are always terminated.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import argparse
 import json
 import os
 import secrets
+import shutil
 import socket
 import statistics
 import subprocess
@@ -35,11 +40,13 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import anyio
 import httpx2
+import sqlalchemy as sa
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -49,6 +56,39 @@ USER = "admin"  # the eval cases' user: may call every tool, so no request is re
 REQUEST_TIMEOUT_S = 30
 GIVE_UP = 3  # failed requests in a row after which a client stops (the server has gone, say)
 TICKS = os.sysconf("SC_CLK_TCK")
+SIGN_IN = anyio.Lock()  # untimed: before the phase starts
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+NGINX = """\
+{user}
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/nginx-error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    upstream concierge {{
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://concierge;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_buffering off;
+            proxy_read_timeout 300s;
+        }}
+    }}
+}}
+"""
 
 
 @dataclass
@@ -74,6 +114,23 @@ class Server:
         """CPU seconds (user + system, all threads) the server has used so far."""
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+@dataclass
+class Deployment:
+    """What the clients talk to: one server, or several behind nginx."""
+
+    url: str
+    servers: list[Server]
+    what: str
+    proxy: subprocess.Popen | None = None
+
+    def cpu_s(self) -> float:
+        """CPU seconds of every concierge process together (nginx not counted)."""
+        return sum(s.cpu_s() for s in self.servers)
+
+    def exited(self) -> Server | None:
+        return next((s for s in self.servers if s.process.poll() is not None), None)
 
 
 # --- the questions and the calls -------------------------------------------------------------
@@ -104,11 +161,15 @@ def serve_command(port: int) -> list[str]:
     return [sys.executable, "-m", "concierge", "serve", "--host", "127.0.0.1", "--port", str(port)]
 
 
-def start_server(folder: Path, env: dict) -> Server:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = folder / "serve.log"
+        return s.getsockname()[1]
+
+
+def start_server(folder: Path, env: dict, name: str = "serve") -> Server:
+    port = free_port()
+    log = folder / f"{name}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(serve_command(port), stdout=out, stderr=subprocess.STDOUT, env=env)
     server = Server(f"http://127.0.0.1:{port}", process, log)
@@ -125,12 +186,66 @@ def start_server(folder: Path, env: dict) -> Server:
 
 
 def stop_server(server: Server) -> None:
-    server.process.terminate()
+    stop(server.process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
     try:
-        server.process.wait(timeout=20)
+        process.wait(timeout=20)
     except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
+        process.kill()
+        process.wait()
+
+
+def start_nginx(folder: Path, servers: list[Server]) -> tuple[str, subprocess.Popen]:
+    """nginx in the foreground, round-robin over `servers`; its URL and process."""
+    binary = shutil.which("nginx") or shutil.which("/usr/sbin/nginx")
+    if binary is None:
+        raise SystemExit("--replicas needs nginx: apt-get install -y nginx (bash .ci/run does, as root)")
+    port = free_port()
+    conf = folder / "nginx.conf"
+    conf.write_text(NGINX.format(
+        user="user root;" if os.geteuid() == 0 else "",  # root's workers would be `nobody`, kept out of the folder
+        folder=folder, port=port,
+        servers="\n".join(f"        server {s.url.removeprefix('http://')} max_fails=0;" for s in servers)))
+    command = [binary, "-p", str(folder), "-e", str(folder / "nginx-error.log"), "-c", str(conf), "-g", "daemon off;"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop(process)
+            log = folder / "nginx-error.log"
+            raise SystemExit(f"nginx did not start:\n{log.read_text(errors='replace') if log.exists() else ''}")
+        try:
+            httpx2.get(f"{url}/api/me", timeout=2)
+            return url, process
+        except httpx2.TransportError:
+            time.sleep(0.05)
+
+
+def postgres_database(server: str) -> str:
+    """A new, empty database on the PostgreSQL `server`; its URL."""
+    url = sa.engine.make_url(server).set(drivername="postgresql+psycopg")
+    name = f"concierge_load_{secrets.token_hex(5)}"
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return url.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_database(database: str) -> None:
+    url = sa.engine.make_url(database)
+    engine = sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
+    finally:
+        engine.dispose()
 
 
 # --- the clients ------------------------------------------------------------------------------
@@ -158,7 +273,8 @@ async def read_stream(http: httpx2.AsyncClient, path: str, body: dict | None) ->
 async def chat_user(n: int, url: str, password: str, dialogs: list[list[str]], turns: int,
                     ready: Callable[[], Awaitable[None]], deadline: float, phase: Phase) -> None:
     async with httpx2.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S) as http:
-        signed_in = await http.post("/api/login", json={"name": USER, "password": password})
+        async with SIGN_IN:  # one at a time: the sign-in throttle counts parallel attempts of one account as guesses
+            signed_in = await http.post("/api/login", json={"name": USER, "password": password})
         await ready()
         if signed_in.status_code != 200:
             phase.errors.append(f"sign-in: HTTP {signed_in.status_code}")
@@ -312,25 +428,44 @@ def report(label: str, phases: list[Phase], server_cpu_s: float, client_cpu_s: f
 async def main(options: argparse.Namespace) -> int:
     source, cases = load_cases()
     dialogs = [[turn["say"] for turn in case["turns"]] for case in cases]  # each case is a conversation
-    with tempfile.TemporaryDirectory(prefix="concierge-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="concierge-load-") as tmp, ExitStack() as stack:
         folder = Path(tmp)
-        env = {**os.environ, "CONCIERGE_DATABASE": f"sqlite:///{folder / 'load.db'}",
+        database = f"sqlite:///{folder / 'load.db'}"
+        if options.replicas:
+            database = postgres_database(options.pg_url)
+            stack.callback(drop_database, database)
+        env = {**os.environ, "CONCIERGE_DATABASE": database,
                "CONCIERGE_SECRET": secrets.token_urlsafe(32), "PYTHONUNBUFFERED": "1"}
         env.pop("CONCIERGE_TODAY", None)  # each demo catalog keeps its own clock
+        if options.replicas:
+            concierge("db", "init", env=env)  # the demo data and users (the embedded default gets them by itself)
         password = secrets.token_urlsafe(12)
         concierge("user", "set-password", USER, "--password-stdin", env=env, stdin=password + "\n")
         token = concierge("token", "create", "--user", USER, "--label", "bench/load.py", env=env).strip()
-        server = start_server(folder, env)
-        try:
-            return await measure(options, server, password, token, cases, dialogs, source)
-        finally:
-            stop_server(server)
+        deployment = deploy(options, folder, env, stack)
+        return await measure(options, deployment, password, token, cases, dialogs, source)
 
 
-async def measure(options, server: Server, password: str, token: str, cases: list[dict],
+def deploy(options: argparse.Namespace, folder: Path, env: dict, stack: ExitStack) -> Deployment:
+    """One server reached directly, or `--replicas` servers behind nginx; each is stopped by `stack`."""
+    servers = []
+    for n in range(max(options.replicas, 1)):
+        servers.append(start_server(folder, env, f"serve-{n + 1}"))
+        stack.callback(stop_server, servers[-1])
+    if not options.replicas:
+        return Deployment(servers[0].url, servers, f"concierge serve on {servers[0].url} (fresh demo SQLite)")
+    url, proxy = start_nginx(folder, servers)
+    stack.callback(stop, proxy)
+    shown = sa.engine.make_url(env["CONCIERGE_DATABASE"]).render_as_string(hide_password=True)
+    return Deployment(url, servers, f"{len(servers)} x concierge serve ({', '.join(s.url for s in servers)}) "
+                      f"behind nginx on {url} (fresh demo PostgreSQL {shown})", proxy)
+
+
+async def measure(options, deployment: Deployment, password: str, token: str, cases: list[dict],
                   dialogs: list[list[str]], source: Path) -> int:
-    calls = await read_calls(server.url, token, cases) if options.mcp_clients else []
-    print(f"load: concierge serve on {server.url} (offline planner, fresh demo SQLite); "
+    url = deployment.url
+    calls = await read_calls(url, token, cases) if options.mcp_clients else []
+    print(f"load: {deployment.what}, offline planner; "
           f"{sum(map(len, dialogs))} questions in {len(dialogs)} conversations and {len(calls)} read calls "
           f"from {source.relative_to(ROOT.parent) if ROOT.parent in source.parents else source}; "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
@@ -338,11 +473,11 @@ async def measure(options, server: Server, password: str, token: str, cases: lis
 
     def chat(users: int, turns: int) -> tuple[Phase, Callable]:
         phase = Phase("chat", users, planned=users * turns)
-        return phase, lambda n, ready: chat_user(n, server.url, password, dialogs, turns, ready, deadline, phase)
+        return phase, lambda n, ready: chat_user(n, url, password, dialogs, turns, ready, deadline, phase)
 
     def mcp(clients: int, count: int) -> tuple[Phase, Callable]:
         phase = Phase("mcp", clients, planned=clients * count)
-        return phase, lambda n, ready: mcp_client(n, server.url, token, calls, count, ready, deadline, phase)
+        return phase, lambda n, ready: mcp_client(n, url, token, calls, count, ready, deadline, phase)
 
     # Untimed warm-up: every question (and its confirmation) and every call once, by one client each,
     # so that first-call costs (the guard's values read from the data) are not in the figures.
@@ -363,17 +498,18 @@ async def measure(options, server: Server, password: str, token: str, cases: lis
                      lambda: [chat(options.users, options.turns), mcp(options.mcp_clients, options.calls)]))
     failed = len(errors)
     for label, make in plan:
-        if time.perf_counter() >= deadline or server.process.poll() is not None:
-            print(f"{label:12}not run: " + ("the server has exited" if server.process.poll() is not None
+        if time.perf_counter() >= deadline or deployment.exited():
+            print(f"{label:12}not run: " + ("a server has exited" if deployment.exited()
                                             else f"--duration {options.duration:g} s has passed"))
             continue
         starters = make()
         client_before = time.process_time()
-        server_cpu = await run_phase(starters, deadline, server.cpu_s)
+        server_cpu = await run_phase(starters, deadline, deployment.cpu_s)
         report(label, [p for p, _ in starters], server_cpu, time.process_time() - client_before)
         failed += sum(len(p.errors) for p, _ in starters)
-    if server.process.poll() is not None:
-        print(f"the server exited ({server.process.returncode}):\n{server.log.read_text(errors='replace')[-3000:]}")
+    gone = deployment.exited()
+    if gone is not None:
+        print(f"a server exited ({gone.process.returncode}):\n{gone.log.read_text(errors='replace')[-3000:]}")
         failed += 1
     print(f"errors: {failed}")
     return 1 if failed else 0
@@ -388,8 +524,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=300,
                         help="time limit in seconds for the warm-up and all phases together: no request starts "
                         "after it, and one still running 30 s later is stopped and counted as an error")
+    parser.add_argument("--replicas", type=int, default=0,
+                        help="N servers on one fresh PostgreSQL database behind nginx (0: one server on SQLite, "
+                        "reached directly)")
+    parser.add_argument("--pg-url", default=DEFAULT_PG,
+                        help="the PostgreSQL server where --replicas creates (and then drops) its database")
     options = parser.parse_args(argv)
-    if min(options.users, options.turns, options.mcp_clients, options.calls) < 0 or options.duration <= 0:
+    if min(options.users, options.turns, options.mcp_clients, options.calls, options.replicas) < 0 \
+            or options.duration <= 0:
         parser.error("counts must be >= 0 and --duration > 0")
     return options
 

@@ -7,15 +7,14 @@ import tomllib
 import draft_shop
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
+from cli_runner import run_cli
 
 from concierge.catalog.loader import load_catalog
-from concierge.cli import main
 from concierge.cli.init_cmd import settings_url
 
 
 def _init(*args: str):
-    return CliRunner().invoke(main, ["init", *args], catch_exceptions=False)
+    return run_cli("init", *args, catch_exceptions=False)
 
 
 @pytest.mark.parametrize("url_fixture", ["sqlite_url", pytest.param("pg_url", marks=pytest.mark.postgres)])
@@ -44,7 +43,7 @@ def test_the_name_defaults_to_the_database_and_a_missing_file_is_an_error(tmp_pa
     result = _init("--database", url, "--dir", str(tmp_path / "desk"))
     assert result.exit_code == 0, result.output
     assert (tmp_path / "desk" / "catalogs" / "corner_shop.yaml").is_file()
-    missing = CliRunner().invoke(main, ["init", "--database", f"sqlite:///{tmp_path / 'nope.db'}",
+    missing = run_cli(*["init", "--database", f"sqlite:///{tmp_path / 'nope.db'}",
                                         "--dir", str(tmp_path / "x")])
     assert missing.exit_code == 2 and "no SQLite database at" in missing.output
     assert not (tmp_path / "nope.db").exists() and not (tmp_path / "x").exists()

@@ -98,3 +98,25 @@ def test_the_view_is_the_one_decision_about_a_status(status):
 def test_a_stored_result_loads_back_equal_but_for_the_token(status):
     back = message_from_json(json.loads(stored(RESULTS[status]))).result
     assert back == RESULTS[status].model_copy(update={"confirmation_token": None})
+
+
+def test_every_value_a_database_returns_is_made_json_ready():
+    import uuid
+    from datetime import date, datetime, time, timedelta
+    from decimal import Decimal
+
+    from concierge.agent.prompts import dynamic_context
+    from concierge.pipeline.result import plain
+    from concierge.protocol import ToolCall
+
+    key = uuid.UUID("12345678-1234-5678-1234-567812345678")
+    row = {"id": key, "day": date(2025, 5, 10), "at": datetime(2025, 5, 10, 9, 30), "open": time(9),
+           "wait": timedelta(minutes=5), "raw": b"\x01\xff", "amount": Decimal("12.50"), "tags": [key]}
+    shown = {k: plain(v) for k, v in row.items()}
+    assert json.loads(json.dumps(shown)) == {
+        "id": str(key), "day": "2025-05-10", "at": "2025-05-10T09:30:00", "open": "09:00:00", "wait": "0:05:00",
+        "raw": "01ff", "amount": 12.5, "tags": [str(key)]}
+    result = ToolResult(tool="orders", status="ok", columns=list(shown), rows=[shown], row_count=1)
+    context = dynamic_context([Message("assistant", tool_calls=[ToolCall("c1", "orders", {})]),
+                               Message("tool", tool_call_id="c1", result=result)], 0)
+    assert str(key)[:20] in context

@@ -90,7 +90,7 @@ def upgrade() -> None:
 def downgrade(revision: str) -> None:
     """Take concierge's own tables back to REVISION (0001 at the lowest), to run an older concierge on them.
 
-    What the later revisions added is dropped (see docs/deployment.md).
+    What the later revisions added is dropped (see docs/deploy.md).
     """
     from concierge.storage import migrate
 

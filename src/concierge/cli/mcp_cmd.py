@@ -1,4 +1,4 @@
-"""`concierge mcp`: the catalogs served to MCP hosts; `concierge mcp config`; `concierge token create`.
+"""`concierge mcp`: the catalogs served to MCP hosts; `concierge mcp config` (tokens: `cli.token_cmd`).
 
 The MCP SDK is imported only when a server runs, so that every other command
 starts fast and works without the `mcp` extra.
@@ -17,7 +17,6 @@ from concierge.cli.options import (
     open_pipeline,
     open_state,
     setting_option,
-    state_options,
 )
 from concierge.errors import ConfigError
 from concierge.settings import Settings
@@ -38,7 +37,6 @@ port_option = setting_option("--port", key="mcp.port", type=click.IntRange(1, 65
 
 def register(main: click.Group) -> None:
     main.add_command(mcp)
-    main.add_command(token)
 
 
 @click.group(invoke_without_command=True)
@@ -152,19 +150,3 @@ def _host_user(settings: Settings) -> str:
         pass  # the server says what is wrong with the database when it starts
     return name
 
-
-@click.group()
-def token() -> None:
-    """Bearer tokens for the HTTP MCP server."""
-
-
-@token.command("create")
-@click.option("--user", "user_name", required=True, help="The user the token stands for.")
-@click.option("--label", default=None, help="A note on what the token is for.")
-@state_options
-def token_create(user_name: str, label: str | None) -> None:
-    """Create a token for --user and print it. Only its hash is stored: it cannot be shown again."""
-    from concierge.storage import tokens
-
-    with open_state(current_settings()) as db:
-        click.echo(tokens.create(db, user_name, label=label))

@@ -22,8 +22,8 @@ def register(main: click.Group) -> None:
 @setting_option("--secure-cookie/--no-secure-cookie", key="web.secure_cookie",
                 help="Send the session cookie only over HTTPS (behind an HTTPS proxy). Default: off.")
 @setting_option("--trusted-proxy", key="web.trusted_proxy",
-                help="Addresses of a reverse proxy whose X-Forwarded-For/-Proto headers are believed "
-                "(comma-separated, * any). Default: none.")
+                help="Addresses or networks of a reverse proxy whose X-Forwarded-For/-Proto/-Host headers are "
+                "believed (comma-separated, * any). Default: none.")
 @data_options
 @provider_options
 def serve() -> None:
@@ -36,22 +36,28 @@ def serve() -> None:
         import uvicorn
 
         from concierge.web import create_app
+        from concierge.web.proxy import parse_trusted
     except ImportError as err:
         raise ConfigError(f"the web server needs {err.name}: pip install 'concierge[web]'") from None
 
     settings = current_settings()
     web, provider = settings.web, settings.provider
+    try:
+        parse_trusted(web.trusted_proxy)
+    except ValueError as err:
+        raise ConfigError(f"{err} (from {settings.sources['web.trusted_proxy']})") from None
     pipeline = open_pipeline(settings)
     try:
         new = passwords.generate_passwords(pipeline.state, pipeline.demo_users())
         if new:
             click.echo(passwords.describe(new))
         app = create_app(pipeline, provider.name, model=provider.model, base_url=provider.base_url, host=web.host,
-                         allowed_hosts=web.allowed_hosts, secure_cookie=web.secure_cookie)
+                         allowed_hosts=web.allowed_hosts, secure_cookie=web.secure_cookie,
+                         trusted_proxy=web.trusted_proxy)
         shown = f"[{web.host}]" if ":" in web.host else web.host
         click.echo(f"concierge: open http://{shown}:{web.port}/ (provider {provider.name}; {pipeline.db}); "
                    f"MCP at http://{shown}:{web.port}/mcp; Ctrl+C stops")
-        uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=bool(web.trusted_proxy),
-                    forwarded_allow_ips=web.trusted_proxy or None)
+        # X-Forwarded-* are the app's to read (concierge.web.proxy, from web.trusted_proxy only), not uvicorn's
+        uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=False)
     finally:
         pipeline.close()

@@ -16,7 +16,7 @@ from concierge.cli.options import catalog_option, current_settings, json_option,
 from concierge.cli.render import table
 from concierge.errors import ConfigError
 from concierge.settings import Settings
-from concierge.storage import passwords, users
+from concierge.storage import passwords, sessions, users
 
 
 def register(main: click.Group) -> None:
@@ -85,11 +85,11 @@ def add(name: str, role: str, display_name: str | None, password_stdin: bool, no
 @catalog_option
 @state_options
 def remove(name: str) -> None:
-    """Remove user NAME and their API tokens."""
+    """Remove user NAME, their API tokens and their web sessions."""
     settings = current_settings()
     with open_state(settings) as db:
         users.remove(db, name)
-    click.echo(f"removed {name} and their API tokens")
+    click.echo(f"removed {name}, their API tokens and their web sessions")
 
 
 @user.command("set-role")
@@ -117,6 +117,18 @@ def set_password(name: str, password_stdin: bool) -> None:
     with open_state(current_settings()) as db:
         passwords.set_password(db, name, password)
     click.echo(f"password set for {name}; their earlier sign-ins are signed out")
+
+
+@user.command("sign-out")
+@click.argument("name")
+@catalog_option
+@state_options
+def sign_out(name: str) -> None:
+    """End every web session of user NAME now, in every server process (their API tokens: `token revoke`)."""
+    with open_state(current_settings()) as db:
+        users.get(db, name)  # an unknown name says which users there are
+        ended = sessions.end_all(db, name)
+    click.echo(f"signed {name} out: {ended} session{'s' if ended != 1 else ''} ended")
 
 
 @user.command("list")

@@ -28,6 +28,7 @@ from mcp.shared.exceptions import MCPError
 
 from concierge.errors import ConciergeError
 from concierge.mcp import resources
+from concierge.mcp.refusals import AuditRefusals
 from concierge.mcp.tools import call_result, confirmation_note, declaration, split_confirmation
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
@@ -54,7 +55,7 @@ def instructions(pipeline: Pipeline) -> str:
 def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]:
     """The low-level SDK server over `pipeline`; `user` acts when a request brings no token."""
     handlers = _Handlers(pipeline, user)
-    return Server(
+    server: Server[Any] = Server(
         "concierge",
         version=_version(),
         title="concierge",
@@ -64,6 +65,8 @@ def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]
         on_list_resources=handlers.list_resources,
         on_read_resource=handlers.read_resource,
     )
+    server.middleware.append(AuditRefusals(pipeline, handlers.caller))  # what the SDK refuses is audited
+    return server
 
 
 class _Handlers:

@@ -174,9 +174,10 @@ class Pipeline:
         return facts
 
     # --- the pipeline ------------------------------------------------------------
-    def invoke(self, name: str, args: Any, user: User, *, confirmation: str | None = None,
+    def invoke(self, name: str, args: Any, user: User, *, confirmation: str | confirm.Hashed | None = None,
                source: str | None = None) -> ToolResult:
-        """`source`: where the call came from, for the audit (``web 203.0.113.7``); None when unknown."""
+        """`confirmation`: the token a write's preview gave (or its hash, from the agent's conversation);
+        `source`: where the call came from, for the audit (``web 203.0.113.7``); None when unknown."""
         started = time.perf_counter()
         name, args, confirmation = _valid_unicode(name), _valid_unicode(args), _valid_unicode(confirmation)
         try:
@@ -201,7 +202,16 @@ class Pipeline:
         )
         return result
 
-    def _invoke(self, name: str, args: Any, user: User, confirmation: str | None) -> ToolResult:
+    def record_refusal(self, user: User | str, tool: str, code: str, message: str, *, args: Any = None,
+                       source: str | None = None) -> str:
+        """Audit a request refused before `invoke` could run it (the planner declining a tool the user is
+        not offered, the MCP SDK rejecting a request's params, ...); returns the line's result id.
+        `code` becomes the decision ``refused:<code>``; `source` defaults to the one the channel set."""
+        name = user.name if isinstance(user, User) else user
+        return audit.refusal(self.state, user=name, tool=_valid_unicode(tool), code=code,
+                             message=_valid_unicode(message), args=_valid_unicode(args), source=source)
+
+    def _invoke(self, name: str, args: Any, user: User, confirmation: str | confirm.Hashed | None) -> ToolResult:
         tool = self.tools.get(name)
         if tool is None:
             return _refused(name, args, guard.unknown_tool(name, self.tools))
@@ -267,7 +277,8 @@ class Pipeline:
             ),
         )
 
-    def _write(self, tool: Tool, args: dict, values: dict, user: User, confirmation: str | None) -> ToolResult:
+    def _write(self, tool: Tool, args: dict, values: dict, user: User,
+               confirmation: str | confirm.Hashed | None) -> ToolResult:
         """One database: the token is redeemed inside the write's transaction (exactly once). A state
         database of its own: the token is redeemed there first, and given back when the write fails
         before its commit (at most once: a crash in between leaves it used and nothing written)."""
@@ -291,10 +302,10 @@ class Pipeline:
             raise DatabaseError(
                 f"the business database refused the write of {tool.name} ({refused}): nothing was written. "
                 f"The role concierge uses there may not write this; grant it the declared writes "
-                f"(docs/deployment.md){hint}"
+                f"(docs/deploy.md){hint}"
             ) from err
 
-    def _write_data(self, tool: Tool, args: dict, values: dict, user: User, redeem: str | None,
+    def _write_data(self, tool: Tool, args: dict, values: dict, user: User, redeem: str | confirm.Hashed | None,
                     stage: dict) -> ToolResult:
         """The write in one transaction; `redeem`: the confirmation token to use inside it, if any."""
         for attempt in range(UNIQUE_CODE_ATTEMPTS):
@@ -322,7 +333,7 @@ class Pipeline:
             return self._ok(tool, args, columns, rows)
         raise AssertionError("unreachable")
 
-    def _give_back(self, token: str) -> bool:
+    def _give_back(self, token: str | confirm.Hashed) -> bool:
         """Make a token redeemed for a write that did not happen usable again; False when that failed."""
         try:
             with self.state.write() as conn:
@@ -369,7 +380,7 @@ def _refused_write(err: BaseException) -> str | None:
 
 def _refused(name: str, args: Any, refusal: guard.Refused) -> ToolResult:
     return ToolResult(tool=name, status="refused", code=refusal.code, message=refusal.message, param=refusal.param,
-                      valid=refusal.valid, args=args if isinstance(args, dict) else {})
+                      valid=refusal.valid, args=args if isinstance(args, dict) else {}, message_ja=refusal.message_ja)
 
 
 def _failed_check(conn: sa.Connection, tool: Tool, values: dict) -> ToolResult | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -121,14 +121,21 @@ class ToolResult(BaseModel):
 
 
 def plain(value: Any) -> Any:
-    """A JSON-ready version of a database value."""
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, date):
+    """A JSON-ready version of a database value: a result holds nothing a JSON encoder refuses
+    (a uuid, an interval, bytes, an address, an array of them ...)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, datetime | date | time):
         return value.isoformat()
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
-    return value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return str(value)
 
 
 def plain_args(args: dict[str, Any]) -> dict[str, Any]:

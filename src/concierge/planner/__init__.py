@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
-from concierge.planner import answer, progress
+from concierge.planner import answer, progress, refusals
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.plan import Context, Plan, build
 from concierge.planner.text import normalise
@@ -64,6 +64,7 @@ class Planner:
         if calls:
             return ModelReply(tool_calls=[ToolCall("call_" + secrets.token_hex(6), n, a) for n, a in calls])
         text = request.messages[start].text or "" if start >= 0 else ""
+        refusals.record(self.pipeline, plan, request)  # what it declines is audited, as a refused call is
         return ModelReply(text=answer.compose(plan, states, language(text), self.pipeline.tools,
                                               self._capabilities(request, language(text))))
 

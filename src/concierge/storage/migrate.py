@@ -188,7 +188,7 @@ def _migrating(db: Database) -> Iterator[sa.Connection]:
         raise StateSchemaError(
             f"could not change the state tables in {display_url(db)}: {_first_line(err)}. Nothing was changed. "
             "The role needs to create and alter tables there; a read-only role on the business data wants "
-            "concierge's tables in a database of their own: state_database (docs/deployment.md)"
+            "concierge's tables in a database of their own: state_database (docs/deploy.md)"
         ) from err
     except (CommandError, RuntimeError) as err:
         raise StateSchemaError(f"could not migrate the state tables in {display_url(db)}: {err}") from err

@@ -1,4 +1,4 @@
-"""concierge's own tables: users, audit, confirmations, API tokens, conversations.
+"""concierge's own tables: users, audit, confirmations, API tokens, web sessions, sign-in throttle, conversations.
 
 They may live beside the business data (one URL, one deployment: the embedded default) or in a
 database of their own (`state_database`), so that concierge can read a company's data through a
@@ -65,9 +65,36 @@ api_tokens = sa.Table(
     sa.Column("user_name", sa.String(50), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("label", sa.String(100), nullable=True),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),  # 0003; NULL: never
+    sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),  # 0003; to the minute
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),  # 0003; kept, so a refusal names the user
 )
 
-STATE_TABLES = [users, audit, confirmations, api_tokens]
+# 0003: web sign-in sessions (the cookie carries the id; only its hash is kept), see storage/sessions.py
+web_sessions = sa.Table(
+    "concierge_web_sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("user_name", sa.String(50), nullable=False),
+    sa.Column("fingerprint", sa.String(16), nullable=False),  # of the password hash at sign-in
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("source", sa.String(200), nullable=True),
+    sa.Index("ix_concierge_web_sessions_user", "user_name"),
+)
+
+# 0003: failed sign-ins per account ("user:NAME") and per client address ("addr:ADDRESS"), see storage/throttle.py
+signin_throttle = sa.Table(
+    "concierge_signin_throttle",
+    metadata,
+    sa.Column("key", sa.String(120), primary_key=True),
+    sa.Column("failures", sa.Integer, nullable=False),
+    sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("blocked_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_concierge_signin_throttle_last", "last_at"),
+)
+
+STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle]
 
 # Conversations of the agent: one row per (user, session id), its messages in order.
 conversations = sa.Table(

@@ -60,9 +60,10 @@ def set_role(db: Database, name: str, role: str) -> None:
 
 
 def remove(db: Database, name: str) -> None:
-    """The user, and their API tokens: nothing they could sign in with is left."""
+    """The user, their API tokens and web sessions: nothing they could sign in with is left."""
     with db.write() as conn:
         conn.execute(state.api_tokens.delete().where(state.api_tokens.c.user_name == name))
+        conn.execute(state.web_sessions.delete().where(state.web_sessions.c.user_name == name))
         done = conn.execute(state.users.delete().where(state.users.c.name == name))
         if done.rowcount != 1:
             raise UnknownUser(name, _names(conn))

@@ -8,31 +8,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
 from concierge.agent.store import ConversationStore
+from concierge.errors import DatabaseError
 from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
 from concierge.protocol import Provider
-from concierge.web import auth, chat
+from concierge.web import auth, chat, proxy, security
+from concierge.web.security import PAGE_HEADERS
 
 STATIC = Path(__file__).parent / "static"
-# The page loads only from this server: no CDN, no font service, no beacon.
-PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
+# A database that is down or out of connections: 503, not a bare 500 (driver errors not already ours too).
+UNAVAILABLE = (DatabaseError, sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
 
 
 @dataclass
@@ -41,7 +37,6 @@ class WebState:
     agent: Agent
     signer: auth.Signer
     secure_cookie: bool
-    fingerprints: auth.Fingerprints
 
     def describe(self, user: User) -> dict[str, Any]:
         """Who is signed in, and what the page shows about the setup (provider, clock per catalog)."""
@@ -73,10 +68,12 @@ def create_app(
     host: str = "127.0.0.1",
     allowed_hosts: Sequence[str] = (),
     max_steps: int = 8,
+    trusted_proxy: str = "",
 ) -> FastAPI:
     """The whole web process; `provider` (an object) wins over `provider_name` (tests pass a fake).
 
-    `host` and `allowed_hosts` are the names the MCP endpoint accepts in a request's Host header.
+    `host` and `allowed_hosts` are the names the MCP endpoint accepts in a request's Host header;
+    `trusted_proxy` the addresses whose X-Forwarded-* headers are believed (`concierge.web.proxy`).
     """
     owns_provider = provider is None
     provider = provider or make_provider(provider_name, model=model, base_url=base_url, pipeline=pipeline)
@@ -85,7 +82,6 @@ def create_app(
         agent=Agent(pipeline, provider, store=ConversationStore(pipeline.state), max_steps=max_steps),
         signer=auth.Signer(secret or auth.load_secret()),
         secure_cookie=secure_cookie,
-        fingerprints=auth.Fingerprints(pipeline.state),
     )
     mcp_http = build_http(pipeline, path="/mcp", host=host, allowed_hosts=allowed_hosts) if mcp else None
 
@@ -102,12 +98,28 @@ def create_app(
     app.state.web = state
     app.include_router(auth.router)
     app.include_router(chat.router)
+    _guard(app, skip=[mcp_http.path] if mcp_http is not None else [])
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
+    @app.get("/static/index.html", include_in_schema=False)
+    async def page_elsewhere() -> RedirectResponse:  # the app page has one address, with its headers
+        return RedirectResponse("/", status_code=308)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if mcp_http is not None:  # bearer tokens only: the page's cookie does not reach the tools this way
         app.router.routes.append(Route(mcp_http.path, mcp_http.endpoint))
+    app.add_middleware(proxy.TrustedProxy, trusted=trusted_proxy)  # added last: the outermost layer
     return app
+
+
+def _guard(app: FastAPI, skip: list[str]) -> None:
+    """The edge of `concierge.web.security`: last added runs first, so the headers go on every answer."""
+    app.add_exception_handler(RequestValidationError, security.validation_failed)
+    for error in UNAVAILABLE:
+        app.add_exception_handler(error, security.database_unavailable)
+    app.add_middleware(security.SameOrigin, skip=skip)
+    app.add_middleware(security.BodyLimit, skip=skip)
+    app.add_middleware(security.SecurityHeaders)

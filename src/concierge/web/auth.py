@@ -1,17 +1,15 @@
-"""Sign-in for the page: a signed session cookie names the user; the session decides every permission.
+"""Sign-in for the page: a server-side session, named by a signed cookie, decides every permission.
 
-The cookie holds the user name, when it was issued and a fingerprint of the
-stored password hash, signed with HMAC-SHA256. It is checked on every API
-request: a bad signature, an old cookie, or a password changed since the
-sign-in all answer 401. Nothing the browser sends besides the cookie says who
-the user is.
+Signing in makes a session in the state database (`concierge.storage.sessions`); the cookie holds the
+user name, the session's id and when it was issued, signed with HMAC-SHA256. Every API request looks the
+session up (one indexed read): a bad signature, an old cookie, or a session that was ended in any process
+(sign-out, a password change, the user removed, ``concierge user sign-out NAME``) answer 401. Nothing the
+browser sends besides the cookie says who the user is.
 
-The stored fingerprint a cookie was checked against is remembered for
-`FINGERPRINT_TTL_S`, so most requests need no database read (and no worker
-thread): a password change made through this process (any UPDATE or DELETE of
-the users table on its engine) forgets them at once; one made by another process
-(`concierge user set-password` while the server runs) signs earlier sessions out
-within that time.
+Sign-in attempts go through the throttle (`concierge.storage.throttle`): per account and per client
+address, counted in the state database; a refused attempt answers 429 with ``Retry-After``. Every failed
+or refused sign-in leaves an audit line (the name tried, the client address, when), never the password.
+The client address is the peer's, or what a trusted proxy says (`concierge.web.proxy`).
 """
 
 from __future__ import annotations
@@ -22,9 +20,8 @@ import hmac
 import json
 import os
 import secrets
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -32,18 +29,17 @@ import platformdirs
 from anyio import to_thread
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import event
 
 from concierge.errors import UnknownUser
+from concierge.pipeline import audit
 from concierge.pipeline.access import User
-from concierge.storage import passwords
-from concierge.storage.database import Database
+from concierge.pipeline.result import new_result_id
+from concierge.storage import passwords, sessions, throttle
 
 COOKIE = "concierge_session"
-MAX_AGE_S = 7 * 24 * 3600
+MAX_AGE_S = int(sessions.MAX_AGE.total_seconds())
 ENV_SECRET = "CONCIERGE_SECRET"
-FINGERPRINT_TTL_S = 1.0
-_USERS_CHANGED = ("UPDATE concierge_users", "DELETE FROM concierge_users")
+SIGN_IN_TOOL = "sign-in"  # the audit's name for a sign-in attempt
 
 
 def load_secret() -> bytes:
@@ -89,82 +85,53 @@ def _unauthorized() -> HTTPException:
     return HTTPException(status_code=401, detail="sign in first")
 
 
-@dataclass
-class Fingerprints:
-    """The stored password fingerprints checked in the last `FINGERPRINT_TTL_S`, by user name."""
+def client_address(request: Request) -> str | None:
+    """The client's address (a trusted proxy's X-Forwarded-For already applied by `web.proxy`)."""
+    return request.client.host if request.client else None
 
-    db: Database
-    ttl_s: float = FINGERPRINT_TTL_S
-    _checked: dict[str, tuple[float, str | None]] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _generation: int = 0  # counts the password changes seen
 
-    def __post_init__(self) -> None:
-        event.listen(self.db.engine, "after_cursor_execute", self._on_execute)
-        event.listen(self.db.engine, "commit", self._on_commit)
+def source(request: Request) -> str:
+    """The audit's `source` of a web request: ``web 203.0.113.7``."""
+    return f"web {client_address(request) or 'unknown'}"
 
-    def recent(self, name: str) -> tuple[bool, str | None]:
-        """(True, fingerprint) when it was read from the database less than `ttl_s` ago."""
-        seen = self._checked.get(name)
-        if seen is None or time.monotonic() - seen[0] > self.ttl_s:
-            return False, None
-        return True, seen[1]
 
-    def read(self, name: str) -> str | None:
-        """The stored fingerprint, read now. Sync: it reads the database."""
-        with self._lock:
-            generation = self._generation
-        started = time.monotonic()
-        found = passwords.current_fingerprint(self.db, name)
-        with self._lock:
-            if generation == self._generation:  # no password changed while it was read
-                self._checked[name] = (started, found)
-        return found
+def claimed_user(request: Request) -> str:
+    """For the audit of a refused request: the user its signed cookie names (not checked against the
+    sessions: the request is refused anyway), or ``?``."""
+    signed = _cookie_session(request)
+    return signed[0] if signed else "?"
 
-    def forget(self) -> None:
-        with self._lock:
-            self._generation += 1
-            self._checked.clear()
 
-    def _on_execute(self, conn, _cursor, statement: str, *_args) -> None:
-        if statement.startswith(_USERS_CHANGED):
-            conn.info["users_changed"] = True
-            self.forget()
-
-    def _on_commit(self, conn) -> None:
-        if conn.info.pop("users_changed", False):
-            self.forget()
+def _cookie_session(request: Request) -> tuple[str, str] | None:
+    """(user name, session id) from a cookie that is ours and not too old, else None."""
+    payload = request.app.state.web.signer.load(request.cookies.get(COOKIE, ""))
+    if payload is None or not isinstance(payload.get("u"), str) or not isinstance(payload.get("s"), str):
+        return None
+    issued = payload.get("t")
+    if not isinstance(issued, int | float) or time.time() - issued > MAX_AGE_S:
+        return None
+    return payload["u"], payload["s"]
 
 
 async def current_user(request: Request) -> User:
     """The signed-in user, or 401."""
-    web = request.app.state.web
-    payload = web.signer.load(request.cookies.get(COOKIE, ""))
-    if payload is None or not isinstance(payload.get("u"), str) or not isinstance(payload.get("t"), int | float):
+    found = _cookie_session(request)
+    if found is None:
         raise _unauthorized()
-    if time.time() - payload["t"] > MAX_AGE_S:
-        raise _unauthorized()
-    name = payload["u"]
-    known, stored = web.fingerprints.recent(name)
-    if known:  # the user was found when its fingerprint was read: Pipeline.user has it without a read
-        user = web.pipeline.user(name) if stored is not None and stored == payload.get("f") else None
-    else:
-        user = await to_thread.run_sync(_check, web, name, payload.get("f"))
+    user = await to_thread.run_sync(_check, request.app.state.web, *found)
     if user is None:
         raise _unauthorized()
     return user
 
 
-def _check(web, name: str, fingerprint: object) -> User | None:
-    """Read the stored fingerprint (remembered) and the user (kept by the pipeline) in one hop."""
-    stored = web.fingerprints.read(name)
-    if stored is None:
+def _check(web, name: str, session_id: str) -> User | None:
+    """The session's user, read now (so an end in any process counts at once), when it is `name`."""
+    if sessions.check(web.pipeline.state, session_id) != name:
         return None
     try:
-        user = web.pipeline.user(name)
-    except UnknownUser:  # removed since the cookie was made: signed out
+        return web.pipeline.user(name)
+    except UnknownUser:  # removed since the session was checked
         return None
-    return user if stored == fingerprint else None
 
 
 SignedIn = Annotated[User, Depends(current_user)]
@@ -178,20 +145,42 @@ class SignIn(BaseModel):
 router = APIRouter(prefix="/api")
 
 
+def _refused_sign_in(request: Request, name: str, code: str, message: str) -> None:
+    """The audit line of a failed or throttled sign-in: who was tried, from where; never the password."""
+    audit.record(request.app.state.web.pipeline.state, user=name, tool=SIGN_IN_TOOL, args={},
+                 decision=f"refused:{code}", result_id=new_result_id(), rows=0, ms=0.0, message=message,
+                 source=source(request))
+
+
 @router.post("/login")
 async def login(body: SignIn, request: Request, response: Response) -> dict:
     web = request.app.state.web
-    fingerprint = await to_thread.run_sync(passwords.verify, web.pipeline.state, body.name, body.password)
+    state, address = web.pipeline.state, client_address(request)
+    attempt = await to_thread.run_sync(throttle.begin, state, body.name, address)
+    if not attempt.allowed:
+        wait = attempt.retry_after_s
+        await to_thread.run_sync(_refused_sign_in, request, body.name, "sign_in_throttled",
+                                 f"too many failed sign-ins; refused for {wait} s")
+        raise HTTPException(status_code=429, headers={"Retry-After": str(wait)},
+                            detail=f"too many failed sign-ins: try again in {wait} seconds")
+    fingerprint = await to_thread.run_sync(passwords.verify, state, body.name, body.password)
     if fingerprint is None:
+        await to_thread.run_sync(_refused_sign_in, request, body.name, "sign_in_failed", "wrong user name or password")
         raise HTTPException(status_code=401, detail="wrong user name or password")
-    cookie = web.signer.dump({"u": body.name, "f": fingerprint, "t": int(time.time())})
+    await to_thread.run_sync(throttle.succeeded, state, body.name, address)
+    session_id = await to_thread.run_sync(lambda: sessions.start(state, body.name, fingerprint, source=source(request)))
+    cookie = web.signer.dump({"u": body.name, "s": session_id, "t": int(time.time())})
     response.set_cookie(COOKIE, cookie, max_age=MAX_AGE_S, httponly=True, samesite="strict",
-                        secure=web.secure_cookie, path="/")
+                        secure=web.secure_cookie or request.url.scheme == "https", path="/")
     return web.describe(await to_thread.run_sync(web.pipeline.user, body.name))
 
 
 @router.post("/logout")
-async def logout(response: Response) -> dict:
+async def logout(request: Request, response: Response) -> dict:
+    """Ends the session in the state database (every process), then forgets the cookie."""
+    found = _cookie_session(request)
+    if found is not None:
+        await to_thread.run_sync(sessions.end, request.app.state.web.pipeline.state, found[1])
     response.delete_cookie(COOKIE, path="/")
     return {"signed_out": True}
 

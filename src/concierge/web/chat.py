@@ -88,6 +88,10 @@ async def session(session_id: str, request: Request, user: SignedIn) -> dict:
 async def _require_session(request: Request, session_id: str, user: User) -> None:
     """404 unless the conversation is this user's: another user's behaves exactly as a missing one."""
     if not await to_thread.run_sync(request.app.state.web.agent.store.exists, session_id, user.name):
+        pipeline, where = request.app.state.web.agent.pipeline, f"web {request.client.host if request.client else ''}"
+        await to_thread.run_sync(lambda: pipeline.record_refusal(  # audited: a probe of others' conversations shows
+            user, f"{request.method} {request.url.path}", "not_found", "no such conversation of this user",
+            source=where.strip()))
         raise HTTPException(status_code=404, detail="no such conversation")
 
 

@@ -140,7 +140,11 @@ $("signin-form").addEventListener("submit", async (event) => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name: $("signin-name").value.trim(), password: $("signin-password").value }),
     });
-    if (!res.ok) { $("signin-error").textContent = t("badSignIn"); return; }
+    if (!res.ok) {
+      const wait = res.headers.get("Retry-After");
+      $("signin-error").textContent = res.status === 429 ? t("tooManySignIns", wait) : t("badSignIn");
+      return;
+    }
     $("signin-password").value = "";
     await start(await res.json());
   } catch {

@@ -1,0 +1,59 @@
+"""The bearer tokens of the HTTP MCP endpoint, checked against the state database on every request.
+
+A token that is unknown, revoked, expired or of a removed user gets 401 (from the SDK's
+`RequireAuthMiddleware`) and leaves an audit line: whose token it was when we know it, the token's ID
+(never the token), the client address (a trusted proxy's X-Forwarded-For applied by `concierge.web.proxy`
+when served by `concierge serve`) and when. A request with no token at all is not audited: it is what
+every client sends first.
+"""
+
+from __future__ import annotations
+
+from anyio import to_thread
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from starlette.authentication import AuthCredentials, AuthenticationBackend
+from starlette.requests import HTTPConnection
+
+from concierge.pipeline import audit
+from concierge.pipeline.result import new_result_id
+from concierge.storage import tokens
+from concierge.storage.database import Database
+
+TOOL = "bearer-token"  # the audit's name for a token presented to /mcp
+UNKNOWN_USER = "?"  # the audit's user of a token that is none of ours
+_MESSAGES = {
+    "token_unknown": "no such bearer token",
+    "token_revoked": "the bearer token was revoked (concierge token list)",
+    "token_expired": "the bearer token has expired (concierge token create --expires-in)",
+    "token_user_removed": "the bearer token's user was removed",
+}
+
+
+class TokenBackend(AuthenticationBackend):
+    """Starlette's authentication backend: ``Authorization: Bearer ct_...`` is one of our tokens, or no one."""
+
+    def __init__(self, db: Database, channel: str = "mcp-http"):
+        self.db = db
+        self.channel = channel
+
+    async def authenticate(self, conn: HTTPConnection):
+        header = conn.headers.get("authorization")
+        if not header:
+            return None
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        found = await to_thread.run_sync(tokens.check, self.db, token) if scheme.lower() == "bearer" else (
+            tokens.Check(None, "token_unknown"))
+        if found.user_name is None:
+            client = conn.client.host if conn.client else "unknown"
+            await to_thread.run_sync(self._record, found, f"{self.channel} {client}")
+            return None
+        access = AccessToken(token=token, client_id=found.user_name, subject=found.user_name, scopes=[])
+        return AuthCredentials([]), AuthenticatedUser(access)
+
+    def _record(self, found: tokens.Check, source: str) -> None:
+        code = found.refusal or "token_unknown"
+        audit.record(self.db, user=found.owner or UNKNOWN_USER, tool=TOOL,
+                     args={"token_id": found.token_id} if found.token_id else {}, decision=f"refused:{code}",
+                     result_id=new_result_id(), rows=0, ms=0.0, message=_MESSAGES[code], source=source)

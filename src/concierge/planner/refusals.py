@@ -1,0 +1,45 @@
+"""The planner's refusals in the audit: a request it declines leaves a line, as a refused call does.
+
+The planner declines before any call reaches `Pipeline.invoke`: a tool the user is not offered
+(``refused:not_permitted``), a write asked under a condition (``refused:conditional_write``), a request
+to run SQL or to delete or change data, which no tool does (``refused:unknown_tool``, with ``[sql]`` or
+``[change]`` where a tool's name would be). The line keeps the request's words, shortened.
+"""
+
+from __future__ import annotations
+
+from concierge.errors import ResultCode
+from concierge.pipeline.pipeline import Pipeline
+from concierge.planner.plan import Plan, Problem
+from concierge.protocol import ModelRequest
+
+REQUEST_CHARS = 500
+_ASKED = {"refused_sql": "[sql]", "refused_change": "[change]"}
+_MESSAGES = {
+    "refused_sql": "the planner declined: the request asks to run SQL, and only the declared tools run",
+    "refused_change": "the planner declined: the request asks to delete or change data, and no tool does that",
+}
+
+
+def record(pipeline: Pipeline, plan: Plan, request: ModelRequest) -> None:
+    """One audit line for each part of `plan` the planner declined, as `request.user`."""
+    offered = {spec.name for spec in request.tools}
+    for part in plan.requests:
+        for problem in part.problems:
+            refused = _refusal(problem, offered)
+            if refused is not None:
+                tool, code, message = refused
+                pipeline.record_refusal(request.user, tool, code, message,
+                                        args={"request": part.text[:REQUEST_CHARS]})
+
+
+def _refusal(problem: Problem, offered: set[str]) -> tuple[str, str, str] | None:
+    if problem.kind in _ASKED:
+        return _ASKED[problem.kind], ResultCode.UNKNOWN_TOOL, _MESSAGES[problem.kind]
+    if problem.kind != "forbidden" or problem.tool is None:
+        return None
+    if problem.tool not in offered:
+        return (problem.tool, ResultCode.NOT_PERMITTED,
+                f"the planner did not call {problem.tool}: this user's role is not offered it")
+    return (problem.tool, "conditional_write",
+            f"the planner did not call {problem.tool}: a write is not run on a condition")

@@ -1,0 +1,92 @@
+"""Web sign-in sessions, kept in the state database so that every server process sees one end at once.
+
+A session is 256 random bits that the browser keeps in its signed cookie; the table keeps only their
+SHA-256 hash, the user, the fingerprint of the user's password hash at sign-in, and when it expires.
+Every request looks its session up by that hash (the primary key, one indexed read, joined with the
+user's row) and nothing is remembered between requests, so a session ends for every process the moment
+
+- the user signs out (`end`), or an admin runs ``concierge user sign-out NAME`` (`end_all`);
+- the user's password changes (the fingerprint no longer matches; `passwords.set_password` deletes them);
+- the user is removed (no row to join; `users.remove` deletes them);
+- it is older than `MAX_AGE`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+
+from concierge.storage import passwords
+from concierge.storage import state as schema
+from concierge.storage.database import Database
+
+MAX_AGE = timedelta(days=7)
+_ID_BYTES = 32
+
+
+def _hash(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def _aware(value: datetime) -> datetime:
+    """SQLite gives back naive datetimes; they were written in UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def start(db: Database, user_name: str, fingerprint: str, *, source: str | None = None) -> str:
+    """A new session for `user_name` signed in with the password whose hash has `fingerprint`; its id."""
+    session_id = secrets.token_urlsafe(_ID_BYTES)
+    now = datetime.now(UTC)
+    table = schema.web_sessions
+    with db.write() as conn:
+        conn.execute(table.delete().where(table.c.expires_at < now))  # the expired ones of everybody
+        conn.execute(table.insert().values(
+            id_hash=_hash(session_id), user_name=user_name, fingerprint=fingerprint, created_at=now,
+            expires_at=now + MAX_AGE, source=source[:200] if source else None,
+        ))
+    return session_id
+
+
+def check(db: Database, session_id: str) -> str | None:
+    """The user name of a live session, else None (unknown, ended, expired, password changed, user gone)."""
+    if not session_id or len(session_id) > 100:
+        return None
+    table, users = schema.web_sessions, schema.users
+    query = (
+        sa.select(table.c.user_name, table.c.fingerprint, table.c.expires_at, users.c.password_hash)
+        .join(users, users.c.name == table.c.user_name)
+        .where(table.c.id_hash == _hash(session_id))
+    )
+    with db.read() as conn:
+        row = conn.execute(query).first()
+    if row is None or row.password_hash is None or _aware(row.expires_at) <= datetime.now(UTC):
+        return None
+    if passwords.fingerprint(row.password_hash) != row.fingerprint:
+        return None
+    return row.user_name
+
+
+def end(db: Database, session_id: str) -> bool:
+    """End one session (signing out); whether there was one."""
+    with db.write() as conn:
+        done = conn.execute(schema.web_sessions.delete().where(schema.web_sessions.c.id_hash == _hash(session_id)))
+    return done.rowcount > 0
+
+
+def end_all(db: Database, user_name: str) -> int:
+    """End every session of `user_name`, in every process; how many there were."""
+    with db.write() as conn:
+        return end_all_in(conn, user_name)
+
+
+def end_all_in(conn: sa.Connection, user_name: str) -> int:
+    """`end_all` inside a write transaction of the caller's (a password change, removing the user)."""
+    table = schema.web_sessions
+    now = datetime.now(UTC)
+    live = conn.scalar(sa.select(sa.func.count()).select_from(table)
+                       .where(table.c.user_name == user_name, table.c.expires_at > now))
+    conn.execute(table.delete().where(table.c.user_name == user_name))
+    return int(live or 0)

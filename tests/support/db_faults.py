@@ -1,0 +1,27 @@
+"""PostgreSQL made unreachable for one database without stopping the shared server.
+
+Every session of the database is terminated (pg_terminate_backend, what a server shutdown does
+to them) and new connections are refused (ALLOW_CONNECTIONS false) until the block ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+
+@contextmanager
+def database_down(pg_server: dict, url: str) -> Iterator[None]:
+    name = make_url(url).database
+    admin = psycopg.connect(host=pg_server["host"], port=pg_server["port"], user=pg_server["user"],
+                            password=pg_server["password"], dbname="postgres", autocommit=True)
+    try:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        yield
+    finally:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        admin.close()
