@@ -11,14 +11,13 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-import uuid
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 from agent_fakes import ScriptedProvider
-from pytest_postgresql.janitor import DatabaseJanitor
+from pg_databases import fresh_database
 
 from concierge import demo
 from concierge.pipeline.pipeline import Pipeline
@@ -90,15 +89,8 @@ def _free_port() -> int:
 @pytest.fixture
 def pg_url(pg_server) -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test."""
-    name = f"concierge_test_{uuid.uuid4().hex[:10]}"
-    janitor = DatabaseJanitor(user=pg_server["user"], host=pg_server["host"], port=pg_server["port"],
-                              dbname=name, password=pg_server["password"])
-    janitor.init()
-    auth = pg_server["user"] + (f":{pg_server['password']}" if pg_server["password"] else "")
-    try:
-        yield f"postgresql+psycopg://{auth}@{pg_server['host']}:{pg_server['port']}/{name}"
-    finally:
-        janitor.drop()
+    with fresh_database(pg_server) as url:
+        yield url
 
 
 @pytest.fixture

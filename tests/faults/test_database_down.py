@@ -9,12 +9,9 @@ connections are refused (ALLOW_CONNECTIONS false) until "restart".
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-import psycopg
 import pytest
-from sqlalchemy.engine import make_url
+from db_faults import database_down
 
 from concierge.errors import DatabaseError
 
@@ -23,25 +20,12 @@ QUESTION = {"code_customer": "0002", "date_sales_begin_str": "2025-04-01", "date
 SALE = {"code_customer": "0003", "products": "ナス2個", "price": 180, "date_sales_str": "2025-05-14"}
 
 
-@contextmanager
-def database_down(pg_server: dict, name: str) -> Iterator[None]:
-    admin = psycopg.connect(host=pg_server["host"], port=pg_server["port"], user=pg_server["user"],
-                            password=pg_server["password"], dbname="postgres", autocommit=True)
-    try:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-        yield
-    finally:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
-        admin.close()
-
-
 def test_calls_fail_clearly_while_postgres_is_down_and_work_again_after(farm_pg, pg_server, pg_url):
     admin = farm_pg.user("admin")
     answer = farm_pg.invoke("get_sales", QUESTION, admin)
     assert answer.totals == {"count": 4, "price": 2180}
 
-    with database_down(pg_server, make_url(pg_url).database):
+    with database_down(pg_server, pg_url):
         for tool, args in (("get_sales", QUESTION), ("add_sale", SALE)):
             started = time.monotonic()
             with pytest.raises(DatabaseError, match="unavailable|connection") as err:

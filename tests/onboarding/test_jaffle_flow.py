@@ -25,8 +25,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
-import time
 import tomllib
 import uuid
 from collections.abc import Iterator
@@ -42,6 +40,7 @@ import yaml
 from mcp import Client, StdioServerParameters
 from pytest_postgresql.janitor import DatabaseJanitor
 from sqlalchemy.engine import make_url
+from web_fakes import serving_process
 
 CONCIERGE = str(Path(sys.executable).with_name("concierge"))
 PASSWORD = "yamada-pass-1"
@@ -304,26 +303,8 @@ def serving(shop: Shop) -> Iterator[str]:
     port = _free_port()
     process = subprocess.Popen([CONCIERGE, "serve", "--port", str(port)], cwd=shop.folder, env=shop.env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    output: list[str] = []
-    reader = threading.Thread(target=lambda: output.extend(process.stdout), daemon=True)
-    reader.start()
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "concierge serve exited:\n" + "".join(output)
-            assert time.monotonic() < deadline, "concierge serve did not start:\n" + "".join(output)
-            try:
-                if httpx2.get(f"{url}/api/me", timeout=2).status_code == 401:
-                    break
-            except httpx2.TransportError:
-                time.sleep(0.1)
+    with serving_process(process, f"http://127.0.0.1:{port}") as (url, _output):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        reader.join(timeout=5)
-        process.stdout.close()
 
 
 def answer_of(response) -> dict:

@@ -104,10 +104,17 @@ def concierge_serve(database_url: str, *args: str) -> Iterator[Served]:
         [sys.executable, "-m", "concierge", "serve", "--port", str(port), "--database", database_url, *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
+    with serving_process(process, f"http://127.0.0.1:{port}") as (url, output):
+        yield Served(url, database_url, printed_passwords("".join(output)), output)
+
+
+@contextmanager
+def serving_process(process: subprocess.Popen, url: str) -> Iterator[tuple[str, list[str]]]:
+    """A started `concierge serve` process, once it answers at `url`: (url, its output so far and on);
+    stopped when the block ends."""
     output: list[str] = []
-    reader = threading.Thread(target=lambda: output.extend(process.stdout), daemon=True)
+    reader = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
     reader.start()
-    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -118,12 +125,13 @@ def concierge_serve(database_url: str, *args: str) -> Iterator[Served]:
                     break
             except httpx2.TransportError:
                 time.sleep(0.1)
-        yield Served(url, database_url, printed_passwords("".join(output)), output)
+        yield url, output
     finally:
         process.terminate()
         process.wait(timeout=20)
         reader.join(timeout=5)
-        process.stdout.close()
+        if process.stdout is not None:
+            process.stdout.close()
 
 
 def printed_passwords(output: str) -> dict[str, str]:
