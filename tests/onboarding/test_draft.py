@@ -322,7 +322,7 @@ async def test_japanese_totals_and_rankings_on_an_english_schema(drafted, shop_u
 
 
 def test_the_glossary_names_english_tables_in_japanese():
-    from concierge.onboarding.draft import Noun
+    from concierge.onboarding.naming import Noun
 
     assert Noun.of("tbl_customer", None).many == "customers"
     assert Noun.of("customer_master", None).ja_forms[:2] == ("顧客", "お客様")

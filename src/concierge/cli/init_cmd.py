@@ -14,8 +14,9 @@ import click
 import sqlalchemy as sa
 
 from concierge.errors import ConfigError
-from concierge.onboarding.draft import Noun, draft_catalog, slug, write_draft
+from concierge.onboarding.draft import draft_catalog, write_draft
 from concierge.onboarding.introspect import Schema, introspect
+from concierge.onboarding.naming import Noun, slug
 from concierge.storage.database import Database, normalise_url
 
 

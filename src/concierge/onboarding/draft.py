@@ -18,220 +18,29 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from sqlalchemy.dialects import postgresql, sqlite
 
-from concierge.onboarding import glossary
-from concierge.onboarding.glossary import plural, singular
+from concierge.onboarding.columns import (
+    Dialect,
+    amount_columns,
+    code_pattern,
+    date_columns,
+    display_column,
+    enum_columns,
+    name_columns,
+)
+from concierge.onboarding.glossary import plural
 from concierge.onboarding.introspect import Column, ForeignKey, Schema, Table
+from concierge.onboarding.naming import Noun, english, slug, unique_list, words
 
 READ_MAX_ROWS = 50
 SUMMARY_MAX_ROWS = 100
 SMALL_TABLE = 30  # a referenced table of at most this many rows is filtered by its names (an enum)
 HEADER = "# concierge-draft sha256="
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_CODE = re.compile(r"(?P<prefix>[A-Za-z]*[-_]?)(?P<digits>\d+)")
-_NAME_WORDS = {"name", "names", "title", "label", "nickname"}
-_NOT_AMOUNTS = {"id", "code", "no", "number", "zip", "postal", "phone", "tel", "year", "month", "day", "version",
-                "seq", "sequence", "rank", "order", "position", "sort", "lat", "latitude", "lon", "lng", "longitude"}
-_AMOUNT_WORDS = ("total", "amount", "revenue", "sales", "price", "cost", "value", "quantity", "qty", "paid")
-_DATE_WORDS = ("ordered", "order", "date", "created", "sold", "sale", "paid", "placed", "booked", "at", "on", "day")
-
-
-# --- words from identifiers --------------------------------------------------------------------
-def words(identifier: str) -> list[str]:
-    """orderedAt, ordered_at, OrderedAt -> [ordered, at]."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", identifier)
-    return [w.lower() for w in re.split(r"[^0-9A-Za-z]+", spaced) if w]
-
-
-def slug(identifier: str, fallback: str) -> str:
-    """A name for a tool or parameter: letters, digits and _, starting with a letter."""
-    s = "_".join(words(identifier))[:56]
-    return s if s and s[0].isalpha() else (f"{fallback}_{s}" if s else fallback)
-
-
-def japanese(comment: str | None) -> str | None:
-    """A Japanese comment's first phrase (顧客マスタ。住所を含む -> 顧客マスタ), or None."""
-    if not comment or not _CJK.search(comment):
-        return None
-    return re.split(r"[。、,.(（\n]", comment.strip(), maxsplit=1)[0].strip() or None
-
-
-def english(comment: str | None) -> str | None:
-    return comment.strip().rstrip(".") if comment and comment.strip() and not _CJK.search(comment) else None
-
-
-@dataclass(frozen=True)
-class Noun:
-    """How a table or column is named in words: `order item`, `order items`, and in Japanese.
-
-    A table's name loses the affixes of how it is kept (tbl_customer, customer_master -> customer);
-    `heads` is the head noun alone where the name has more words (farm_customers -> customer,
-    customers), so a request that says only "customers" finds it. Japanese comes from the comment
-    where it is Japanese, else from the glossary (customer -> 顧客, お客様), else the identifier."""
-
-    one: str
-    many: str
-    ja: str
-    heads: tuple[str, ...] = ()  # (singular, plural) of the head noun, where the name has more words
-    ja_forms: tuple[str, ...] = ()  # every Japanese form, `ja` first
-    partial: bool = False  # the Japanese is the head noun's alone (farm_customers -> 顧客)
-
-    @classmethod
-    def of(cls, identifier: str, comment: str | None, *, countable: bool = True) -> Noun:
-        ws = words(identifier) or [identifier]
-        if countable:
-            ws = glossary.head(ws)
-            last = singular(ws[-1])
-            one, many = " ".join([*ws[:-1], last]), " ".join([*ws[:-1], plural(last)])
-            heads = (last, plural(last)) if len(ws) > 1 else ()
-        else:
-            one = many = " ".join(ws)
-            heads = ()
-        own = japanese(comment)
-        forms = (own,) if own else glossary.japanese(ws)
-        ja = forms[0] if forms else identifier
-        return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not glossary.complete(ws))
-
-    def without(self, owned: set[str]) -> Noun:
-        """Without the head noun forms another table is named by (big_orders does not take "orders"
-        from orders; farm_sales and pos_sales share "sales")."""
-        heads = self.heads if self.heads and self.heads[1] not in owned else ()
-        ja_forms = tuple(j for j in self.ja_forms if not (self.partial and j in owned))
-        return replace(self, heads=heads, ja_forms=ja_forms)
-
-    @property
-    def has_japanese(self) -> bool:
-        return bool(_CJK.search(self.ja))
-
-    @property
-    def plurals(self) -> list[str]:
-        """The plural forms a request may say: order items, items."""
-        return _unique_list([self.many, *self.heads[1:]])
-
-    @property
-    def japanese_forms(self) -> list[str]:
-        return [j for j in self.ja_forms if _CJK.search(j)]
-
-
-# --- SQL of one dialect --------------------------------------------------------------------------
-class Dialect:
-    def __init__(self, name: str):
-        self.name = name
-        self.sqlite = name == "sqlite"
-        self._quote = (sqlite.dialect() if self.sqlite else postgresql.dialect()).identifier_preparer.quote
-
-    def q(self, identifier: str) -> str:
-        return self._quote(identifier)
-
-    def text(self, expr: str, col: Column) -> str:
-        """The column as text, for comparing with a string parameter."""
-        return expr if col.kind == "text" and col.native_text else f"CAST({expr} AS VARCHAR)"
-
-    def equals(self, expr: str, col: Column, p: str) -> str:
-        """The column equal to the parameter :p, in the column's own type (so its index serves)."""
-        return f"{expr} = CAST(:{p} AS UUID)" if col.uuid and not self.sqlite else f"{expr} = :{p}"
-
-    def date_from(self, expr: str, col: Column, p: str) -> str:
-        if not self.sqlite and col.stored_as_text:
-            return f"{expr} >= CAST(:{p} AS VARCHAR)"
-        return f"{expr} >= :{p}"
-
-    def date_to(self, expr: str, col: Column, p: str) -> str:
-        """Up to and including the day :p, also for timestamps (before the next day)."""
-        if self.sqlite:
-            return f"{expr} < date(:{p}, '+1 day')"
-        if col.stored_as_text:
-            return f"{expr} < CAST(CAST(:{p} AS DATE) + 1 AS VARCHAR)"
-        if col.kind == "date":
-            return f"{expr} <= :{p}"
-        return f"{expr} < CAST(:{p} AS DATE) + 1"
-
-    def day(self, expr: str, col: Column) -> str:
-        if self.sqlite or col.stored_as_text:
-            return f"substr({expr}, 1, 10)"
-        return f"to_char({expr}, 'YYYY-MM-DD')"
-
-    def month(self, expr: str, col: Column) -> str:
-        if self.sqlite or col.stored_as_text:
-            return f"substr({expr}, 1, 7)"
-        return f"to_char({expr}, 'YYYY-MM')"
-
-    def year_bounds(self, table: str, col: Column) -> str:
-        """From the first day of the data's first year to the last day of next year (or of the data's last
-        year, if later): a period partly outside the data still runs, new rows stay reachable while the
-        server runs, and a mistyped year is refused with the range."""
-        c, t = self.q(col.name), self.q(table)
-        if self.sqlite:
-            return (f"SELECT substr(MIN({c}), 1, 4) || '-01-01', "
-                    f"MAX(substr(MAX({c}), 1, 4), strftime('%Y', 'now', '+1 year')) || '-12-31' FROM {t}")
-        if col.stored_as_text:
-            return (f"SELECT SUBSTR(MIN({c}), 1, 4) || '-01-01', "
-                    f"GREATEST(SUBSTR(MAX({c}), 1, 4), to_char(CURRENT_DATE + INTERVAL '1 year', 'YYYY')) || '-12-31' "
-                    f"FROM {t}")
-        return (f"SELECT CAST(date_trunc('year', MIN({c})) AS DATE), "
-                f"CAST(GREATEST(date_trunc('year', MAX({c})), date_trunc('year', CURRENT_DATE + INTERVAL '1 year')) "
-                f"+ INTERVAL '1 year' - INTERVAL '1 day' AS DATE) FROM {t}")
-
-
-# --- what a table offers -------------------------------------------------------------------------
-def display_column(table: Table) -> Column | None:
-    """The obvious name of a row: a text column called name (or *_name, title, label), else None."""
-    named = [c for c in table.columns if c.kind == "text" and not c.primary_key and c.values is None
-             and (_NAME_WORDS & set(words(c.name)) or (c.comment and "名" in c.comment))]
-    exact = [c for c in named if c.name.lower() in ("name", "title")]
-    found = exact or named
-    return found[0] if found else None
-
-
-def name_columns(table: Table) -> list[Column]:
-    fks = {c for fk in table.foreign_keys for c in fk.columns}
-    return [c for c in table.columns if c.kind == "text" and not c.primary_key and c.values is None
-            and c.name not in fks and (_NAME_WORDS & set(words(c.name)) or (c.comment and "名" in c.comment))]
-
-
-def amount_columns(table: Table) -> list[Column]:
-    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
-    out = [c for c in table.columns if c.kind in ("integer", "number") and c.name not in keys
-           and not (set(words(c.name)[-1:]) & _NOT_AMOUNTS)]
-    return sorted(out, key=lambda c: next((i for i, w in enumerate(_AMOUNT_WORDS) if w in words(c.name)), 99))
-
-
-def date_columns(table: Table) -> list[Column]:
-    dates = [c for c in table.columns if c.is_date and c.first is not None]
-    return sorted(dates, key=lambda c: next((i for i, w in enumerate(_DATE_WORDS) if w in words(c.name)), 99))
-
-
-def enum_columns(table: Table) -> list[Column]:
-    fks = {c for fk in table.foreign_keys for c in fk.columns}
-    return [c for c in table.columns if c.values is not None and c.name not in fks]
-
-
-def code_pattern(samples: tuple[str, ...]) -> str | None:
-    """A pattern every sampled key fits and a request can't say by accident: UUIDs, prefixed codes
-    (C-0012), fixed-width numbers of 4 digits or more; else None (the key is not read from requests)."""
-    if not samples:
-        return None
-    if all(_UUID.fullmatch(s) for s in samples):
-        return r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-    found = [_CODE.fullmatch(s) for s in samples]
-    if not all(found):
-        return None
-    prefixes = {m["prefix"] for m in found if m}
-    widths = sorted({len(m["digits"]) for m in found if m})
-    if len(prefixes) != 1:
-        return None
-    prefix = prefixes.pop()
-    if not prefix and (len(widths) != 1 or widths[0] < 4):
-        return None
-    digits = rf"\d{{{widths[0]}}}" if len(widths) == 1 else rf"\d{{{widths[0]},{widths[-1] + 2}}}"
-    return f"^{re.escape(prefix)}{digits}$"
 
 
 # --- the draft ----------------------------------------------------------------------------------
@@ -464,7 +273,7 @@ class _Drafter:
         pattern = self.pattern(table, key.name)
         if pattern:
             spec["pattern"] = pattern
-            x: dict[str, Any] = {"kind": "code", "labels": _unique_list([f"{noun.one} id", f"{noun.one} code",
+            x: dict[str, Any] = {"kind": "code", "labels": unique_list([f"{noun.one} id", f"{noun.one} code",
                                                                          f"{noun.one} number", noun.one]),
                                  "refer": [noun.one]}
             if noun.has_japanese:
@@ -504,7 +313,7 @@ class _Drafter:
         keywords = [f"{noun.one} list", f"list of {noun.many}"]
         for many in noun.plurals:
             keywords += [many, *_counting(many)]
-        topics = _unique_list([noun.one, *noun.heads[:1]])
+        topics = unique_list([noun.one, *noun.heads[:1]])
         examples = [f"How many {noun.many} do we have?", f"Show the {noun.many}"]
         if named:
             examples.append(f"Find the {noun.one} named Smith")
@@ -513,7 +322,7 @@ class _Drafter:
             topics.append(ja)
         if noun.has_japanese:
             examples += [f"{noun.ja}は何件ありますか", f"{noun.ja}の一覧を見せて"]
-        return {"keywords": _unique_list(keywords), "topics": _unique_list(topics), "examples": examples}
+        return {"keywords": unique_list(keywords), "topics": unique_list(topics), "examples": examples}
 
     # --- the aggregate tool of a table ----------------------------------------------------------------
     def summary_tool(self, table: Table) -> dict[str, Any] | None:
@@ -764,7 +573,7 @@ def summary_intents(noun: Noun, groups: dict[str, _Group], amounts: list[Column]
     examples += [f"先月の{noun.ja}の合計は？", f"今年の月別の{noun.ja}", f"{noun.ja}が一番多い日は？"]
     if noun.has_japanese:
         keywords += ["合計", "集計", "日別", "月別", "ランキング", "上位", "一番多い"]
-    return {"keywords": _unique_list(keywords), "topics": _unique_list(topics), "examples": examples}
+    return {"keywords": unique_list(keywords), "topics": unique_list(topics), "examples": examples}
 
 
 def _counting(many: str) -> list[str]:
@@ -790,10 +599,6 @@ def _unique(name: str, taken) -> str:
     if isinstance(taken, set):
         taken.add(out)
     return out
-
-
-def _unique_list(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(items))
 
 
 def draft_catalog(schema: Schema, name: str | None = None) -> Draft:
