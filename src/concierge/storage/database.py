@@ -221,7 +221,10 @@ def _create_engine(url: str) -> sa.Engine:
             if not memory:
                 _sqlite_folder_exists(str(parsed.database))
             kwargs = {"poolclass": StaticPool} if memory else {}
-            return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+            # Named binding: a parameter used twice is one `:name` to SQLite, so it sees that two
+            # expressions are the same (positional `?`s would make each use a value of its own).
+            return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                    paramstyle="named", **kwargs)
         connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT_S}
         return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
                                 connect_args=connect_args)
