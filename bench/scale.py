@@ -1,4 +1,4 @@
-"""The scale benchmark: tool calls through the pipeline against the pandas approach, side by side.
+"""The scale benchmark: tool calls through the pipeline against pandas, used naively and carefully, side by side.
 
     .venv/bin/python bench/scale.py --rows 10000 --rows 1000000 --rows 10000000 [--db sqlite --db postgres]
     .venv/bin/python bench/scale.py --rows 10000000 --explain     # the query plans instead
@@ -7,49 +7,61 @@ Builds the data it lacks (see bench/scale_data.py), then for each size and
 database times, through `Pipeline.invoke` (guard, access, SQL, shaping and
 the audit line, as every caller gets them):
 
-- get_sales: one customer, one month (the customer and month change every call);
-- compare_periods: two weeks against the two before, all products, for one
+- get_sales: one customer, one month;
+- compare_periods: a week against the week before, all products, for one
   store (bench/pos_by_store.yaml) and for all stores (the demo catalog).
 
-Beside them, in the same run and on the same data, the replaced POS
-copilot's approach: read the CSV export with pandas, filter and group in
-memory. Its time is the load plus the query, as it paid both per question.
-Both answers are compared; a difference stops the benchmark.
+The arguments change on every call (customers, months, weeks and stores drawn
+from a seeded generator), and every engine gets the same argument sets in the
+same order. Beside them, on the same data and the same arguments, pandas two
+ways, each in its own process so that its peak memory can be read:
 
-Printed: the first call (it also reads the enum values and date ranges the
-guard needs), p50 and p95 of the calls after it, the rows the answer covers
-(`matched`) per second at p50, and pandas' p50 divided by ours.
+- naive: the replaced POS copilot's way, reading the whole CSV export for
+  every question, then filtering and grouping;
+- careful: the CSV read once into a frame (only the columns the questions
+  need, text as categories, dates parsed at load), then every question
+  answered from that frame in memory.
+
+Printed per question and engine: the cold call (a freshly opened pipeline's
+first call, which also reads the enum values and date ranges the guard needs;
+for careful pandas the load plus the first question), p50 and p95 of the calls
+after it, the data rows the answers cover, how many answers equal careful
+pandas' for the same arguments (any difference fails the run), pandas' peak
+RSS, and careful and naive pandas' p50 divided by the engine's.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import resource
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
-
-import sqlalchemy as sa
-
-from concierge.pipeline.bind import bind
-from concierge.pipeline.pipeline import Pipeline
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import scale_data  # noqa: E402
+from typing import TYPE_CHECKING
 
 try:
     import pandas as pd
 except ImportError:  # pragma: no cover - the message is the point
     raise SystemExit("the scale benchmark compares against pandas: pip install -e '.[bench]'") from None
 
-STORE_CATALOG = str(Path(__file__).resolve().parent / "pos_by_store.yaml")
-CUR = (date(2026, 8, 24), date(2026, 8, 30))
-PREV = (date(2026, 8, 17), date(2026, 8, 23))
-PANDAS = "pandas (load+query)"
+if TYPE_CHECKING:  # the pandas worker process imports none of these, so its memory is pandas' own
+    import scale_data
+    import sqlalchemy as sa
+
+    from concierge.pipeline.pipeline import Pipeline
+
+BENCH = Path(__file__).resolve().parent
+STORE_CATALOG = str(BENCH / "pos_by_store.yaml")
+SEED = 16
+NAIVE, CAREFUL = "pandas naive", "pandas careful"
+POS_COLUMNS = ["日付", "店舗", "商品名", "売上金額"]  # date, store, product, amount
+FARM_COLUMNS = ["顧客コード", "販売日", "金額"]  # customer, date, amount
 
 
 @dataclass(frozen=True)
@@ -57,18 +69,18 @@ class Query:
     label: str
     pipeline: str  # "demo" (farm + pos) or "store" (bench/pos_by_store.yaml)
     tool: str
-    args: Callable[[int], dict]  # call number -> arguments
-    pandas: Callable[[dict, pd.DataFrame], dict]  # arguments, loaded frame -> answer
+    kind: str  # "sales" or "compare": which pandas answer
     csv: str  # which export pandas reads
-    covered: int | None = None  # data rows the answer sums up (None: the rows it lists)
+    args: list[dict]  # call number -> arguments; call 0 is the cold one
 
 
 @dataclass
 class Timing:
-    first_ms: float
-    times_ms: list[float]
-    matched: int
-    answer: dict
+    cold_ms: float
+    times_ms: list[float]  # the warm calls, 1..n
+    answers: list[dict]  # per call number, cold included
+    rows: list[int | None] = field(default_factory=list)  # data rows each answer covers, where known
+    peak_mb: float | None = None
 
     @property
     def p50(self) -> float:
@@ -79,28 +91,34 @@ class Timing:
         return statistics.quantiles(self.times_ms, n=20)[-1] if len(self.times_ms) > 1 else self.times_ms[0]
 
 
-# --- the questions -----------------------------------------------------------------------------------
-def queries(ds: scale_data.Dataset) -> list[Query]:
-    rng = random.Random(1)
-    customers = [f"{rng.randint(1, ds.customers):04d}" for _ in range(200)]
-    months = [date(rng.randint(2015, 2023), rng.randint(1, 12), 1) for _ in range(200)]
+# --- the questions and their arguments -----------------------------------------------------------------
+def queries(ds: scale_data.Dataset, calls: int) -> list[Query]:
+    import scale_data
 
-    def sales_args(i: int) -> dict:
-        first = months[i % len(months)]
-        last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-        return {"code_customer": customers[i % len(customers)], "date_sales_begin_str": first.isoformat(),
-                "date_sales_end_str": last.isoformat()}
+    rng = random.Random(SEED)
+    stores = scale_data.store_names(ds)
 
-    days = (CUR[1] - CUR[0]).days + (PREV[1] - PREV[0]).days + 2
-    products = len(scale_data.pos.PRODUCTS)
-    periods = {"cur_start": CUR[0].isoformat(), "cur_end": CUR[1].isoformat(),
-               "prev_start": PREV[0].isoformat(), "prev_end": PREV[1].isoformat(), "category": None}
+    def month() -> tuple[date, date]:
+        first = date(rng.randint(2015, 2023), rng.randint(1, 12), 1)
+        return first, (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+
+    def weeks() -> dict:
+        cur = scale_data.POS_FIRST + timedelta(days=rng.randint(7, scale_data.POS_DAYS - 7))
+        return {"cur_start": cur.isoformat(), "cur_end": (cur + timedelta(days=6)).isoformat(),
+                "prev_start": (cur - timedelta(days=7)).isoformat(),
+                "prev_end": (cur - timedelta(days=1)).isoformat(), "category": None}
+
+    sales = []
+    for _ in range(calls):
+        first, last = month()
+        sales.append({"code_customer": f"{rng.randint(1, ds.customers):04d}",
+                      "date_sales_begin_str": first.isoformat(), "date_sales_end_str": last.isoformat()})
+    one_store = [{**weeks(), "store": rng.choice(stores)} for _ in range(calls)]
+    all_stores = [weeks() for _ in range(calls)]
     return [
-        Query("get_sales, 1 customer, 1 month", "demo", "get_sales", sales_args, pandas_sales, "farm_sales"),
-        Query("compare_periods, 2 weeks, 1 store", "store", "compare_store_periods",
-              lambda _i: {**periods, "store": scale_data.pos.STORE}, pandas_compare, "pos", days * products),
-        Query("compare_periods, 2 weeks, all stores", "demo", "compare_periods",
-              lambda _i: dict(periods), pandas_compare, "pos", days * products * ds.stores),
+        Query("get_sales, 1 customer, 1 month", "demo", "get_sales", "sales", "farm_sales", sales),
+        Query("compare_periods, 2 weeks, 1 store", "store", "compare_store_periods", "compare", "pos", one_store),
+        Query("compare_periods, 2 weeks, all stores", "demo", "compare_periods", "compare", "pos", all_stores),
     ]
 
 
@@ -113,120 +131,190 @@ def answer_of(result) -> dict:
     return {"count": result.totals["count"], "price": result.totals["price"]}
 
 
-def covered(query: Query, answer: dict) -> int:
-    return query.covered if query.covered is not None else answer["count"]
-
-
-# --- the replaced approach: pandas over the CSV export ---------------------------------------------------
-def pandas_load(path: Path) -> pd.DataFrame:
+# --- pandas, in a process of its own ---------------------------------------------------------------------
+def naive_load(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, encoding="utf-8-sig", dtype={"顧客コード": str})
 
 
-def pandas_sales(args: dict, df: pd.DataFrame) -> dict:
-    days = pd.to_datetime(df["販売日"])
+def careful_load(path: Path, csv: str) -> pd.DataFrame:
+    """Only the columns the questions need, text as categories (read as text first: customer codes
+    like 0016 would otherwise become numbers), dates parsed at load."""
+    if csv == "pos":
+        columns, day, text = POS_COLUMNS, "日付", ["店舗", "商品名"]
+    else:
+        columns, day, text = FARM_COLUMNS, "販売日", ["顧客コード"]
+    df = pd.read_csv(path, encoding="utf-8-sig", usecols=columns, parse_dates=[day], dtype=dict.fromkeys(text, str))
+    return df.astype(dict.fromkeys(text, "category"))
+
+
+def pandas_sales(args: dict, df: pd.DataFrame) -> tuple[dict, int]:
+    days = df["販売日"] if df["販売日"].dtype.kind == "M" else pd.to_datetime(df["販売日"])
     rows = df[(df["顧客コード"] == args["code_customer"])
-              & (days >= args["date_sales_begin_str"]) & (days <= args["date_sales_end_str"])]
-    return {"count": len(rows), "price": int(rows["金額"].sum())}
+              & (days >= pd.Timestamp(args["date_sales_begin_str"]))
+              & (days <= pd.Timestamp(args["date_sales_end_str"]))]
+    return {"count": len(rows), "price": int(rows["金額"].sum())}, len(rows)
 
 
-def pandas_compare(args: dict, df: pd.DataFrame) -> dict:
+def pandas_compare(args: dict, df: pd.DataFrame) -> tuple[dict, int]:
     if "store" in args:
         df = df[df["店舗"] == args["store"]]
-    days = pd.to_datetime(df["日付"])
-    cur = df[(days >= args["cur_start"]) & (days <= args["cur_end"])].groupby("商品名")["売上金額"].sum()
-    prev = df[(days >= args["prev_start"]) & (days <= args["prev_end"])].groupby("商品名")["売上金額"].sum()
-    change = cur.sub(prev, fill_value=0)
-    return {"current_total": int(cur.sum()), "previous_total": int(prev.sum()), "change": int(change.sum())}
+    days = df["日付"] if df["日付"].dtype.kind == "M" else pd.to_datetime(df["日付"])
+    cur = df[(days >= pd.Timestamp(args["cur_start"])) & (days <= pd.Timestamp(args["cur_end"]))]
+    prev = df[(days >= pd.Timestamp(args["prev_start"])) & (days <= pd.Timestamp(args["prev_end"]))]
+    cur_sums = cur.groupby("商品名", observed=True)["売上金額"].sum()
+    prev_sums = prev.groupby("商品名", observed=True)["売上金額"].sum()
+    change = cur_sums.sub(prev_sums, fill_value=0)
+    answer = {"current_total": int(cur_sums.sum()), "previous_total": int(prev_sums.sum()),
+              "change": int(change.sum())}
+    return answer, len(cur) + len(prev)
 
 
-# --- measuring -------------------------------------------------------------------------------------------
-def time_pipelines(pipelines: dict[str, Pipeline], query: Query, runs: int) -> dict[str, Timing]:
-    """Time the same calls on every database, taking turns, so that all see the same machine load."""
-    first, answer, times, matches = {}, {}, {}, {}
-    for kind, pipeline in pipelines.items():
+PANDAS_ANSWER = {"sales": pandas_sales, "compare": pandas_compare}
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def pandas_worker() -> None:
+    """Read a job on stdin, answer it with pandas, print timings, answers and peak RSS as JSON."""
+    job = json.load(sys.stdin)
+    path, csv, questions = Path(job["path"]), job["csv"], job["questions"]
+    baseline = rss_mb()
+    out: dict[str, dict] = {q["label"]: {"times": [], "answers": [], "rows": []} for q in questions}
+    load_ms = 0.0
+    if job["way"] == "careful":
         started = time.perf_counter()
-        answer[kind] = answer_of(pipeline.invoke(query.tool, query.args(0), pipeline.user("admin")))
-        first[kind] = (time.perf_counter() - started) * 1000
-        times[kind], matches[kind] = [], []
-    for i in range(1, runs + 1):
-        for kind, pipeline in pipelines.items():
-            admin = pipeline.user("admin")
+        frame = careful_load(path, csv)
+        load_ms = (time.perf_counter() - started) * 1000
+    for i in range(job["calls"]):
+        for q in questions:
             started = time.perf_counter()
-            result = pipeline.invoke(query.tool, query.args(i), admin)
-            times[kind].append((time.perf_counter() - started) * 1000)
-            matches[kind].append(covered(query, answer_of(result)))
-    return {kind: Timing(first[kind], times[kind], round(statistics.median(matches[kind])), answer[kind])
-            for kind in pipelines}
+            df = frame if job["way"] == "careful" else naive_load(path)
+            answer, rows = PANDAS_ANSWER[q["kind"]](q["args"][i], df)
+            out[q["label"]]["times"].append((time.perf_counter() - started) * 1000)
+            out[q["label"]]["answers"].append(answer)
+            out[q["label"]]["rows"].append(rows)
+            del df
+    json.dump({"baseline_mb": baseline, "peak_mb": rss_mb(), "load_ms": load_ms, "results": out}, sys.stdout)
 
 
-def time_pandas(ds: scale_data.Dataset, todo: list[Query], runs: int) -> dict[str, dict[str, Timing]]:
-    """Each run loads the export and answers every question on it; the copilot loaded it per question."""
-    load_ms: dict[str, list[float]] = {}
-    query_ms: dict[str, list[float]] = {q.label: [] for q in todo}
-    answers: dict[str, dict] = {}
-    matched: dict[str, list[int]] = {q.label: [] for q in todo}
-    for run in range(runs):
-        for name in dict.fromkeys(q.csv for q in todo):  # one frame in memory at a time
-            started = time.perf_counter()
-            frame = pandas_load(ds.file(name))
-            load_ms.setdefault(name, []).append((time.perf_counter() - started) * 1000)
-            for q in (q for q in todo if q.csv == name):
-                started = time.perf_counter()
-                answer = q.pandas(q.args(run), frame)
-                query_ms[q.label].append((time.perf_counter() - started) * 1000)
-                answers.setdefault(q.label, answer)
-                matched[q.label].append(covered(q, answer))
-            del frame
-    out = {}
-    for q in todo:
-        totals = [load + query for load, query in zip(load_ms[q.csv], query_ms[q.label], strict=True)]
-        rows = round(statistics.median(matched[q.label]))
-        out[q.label] = {
-            PANDAS: Timing(totals[0], totals, rows, answers[q.label]),
-            "pandas (in memory)": Timing(query_ms[q.label][0], query_ms[q.label], rows, answers[q.label]),
-        }
+def time_pandas(ds: scale_data.Dataset, todo: list[Query], way: str, calls: int) -> dict[str, Timing]:
+    """One process per export and way; careful's cold call is its load plus its first question."""
+    out: dict[str, Timing] = {}
+    for csv in dict.fromkeys(q.csv for q in todo):
+        mine = [q for q in todo if q.csv == csv]
+        job = {"way": way, "csv": csv, "path": str(ds.file(csv)), "calls": calls,
+               "questions": [{"label": q.label, "kind": q.kind, "args": q.args[:calls]} for q in mine]}
+        done = subprocess.run([sys.executable, __file__, "--pandas-worker"], input=json.dumps(job), text=True,
+                              capture_output=True, check=False)
+        if done.returncode:
+            raise SystemExit(f"pandas ({way}, {csv}) failed:\n{done.stderr}")
+        report = json.loads(done.stdout)
+        loaded = f"loaded once in {report['load_ms']:.0f} ms, " if way == "careful" else "read per question, "
+        print(f"  pandas {way} on {csv}: {loaded}peak RSS {report['peak_mb']:.0f} MB "
+              f"(python + pandas alone {report['baseline_mb']:.0f} MB)", flush=True)
+        for q in mine:
+            r = report["results"][q.label]
+            out[q.label] = Timing(report["load_ms"] + r["times"][0], r["times"][1:] or r["times"], r["answers"],
+                                  r["rows"], report["peak_mb"])
     return out
 
 
-def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs: int, pandas_runs: int) -> None:
+# --- the engines -------------------------------------------------------------------------------------------
+def time_engines(urls: dict[str, str], query: Query, runs: int) -> dict[str, Timing]:
+    """A fresh pipeline per engine for the cold call, then the same calls on every engine, taking turns
+    call by call so that all see the same machine load."""
+    from concierge.pipeline.pipeline import Pipeline
+
+    catalogs = ["farm", "pos"] if query.pipeline == "demo" else [STORE_CATALOG]
+    pipelines = {kind: Pipeline.open(catalogs, url) for kind, url in urls.items()}
+    try:
+        timings = {}
+        for kind, pipeline in pipelines.items():
+            started = time.perf_counter()
+            answer = answer_of(pipeline.invoke(query.tool, query.args[0], pipeline.user("admin")))
+            timings[kind] = Timing((time.perf_counter() - started) * 1000, [], [answer])
+        for i in range(1, runs + 1):
+            for kind, pipeline in pipelines.items():
+                admin = pipeline.user("admin")
+                started = time.perf_counter()
+                result = pipeline.invoke(query.tool, query.args[i], admin)
+                timings[kind].times_ms.append((time.perf_counter() - started) * 1000)
+                timings[kind].answers.append(answer_of(result))
+        return timings
+    finally:
+        for p in pipelines.values():
+            p.close()
+
+
+# --- comparing and printing ------------------------------------------------------------------------------
+def check(engines: dict[str, Timing]) -> tuple[dict[str, str], list[str]]:
+    """Each engine's answers against the reference's (careful pandas, else the first engine) call by call;
+    engines that do not say how many rows they cover take the reference's count for the same call."""
+    reference = engines.get(CAREFUL) or next(iter(engines.values()))
+    same, differences = {}, []
+    for kind, t in engines.items():
+        pairs = list(zip(t.answers, reference.answers, strict=False))
+        equal = sum(mine == theirs for mine, theirs in pairs)
+        same[kind] = f"{equal}/{len(pairs)}"
+        differences += [f"{kind}, call {i}: {mine} != {theirs}" for i, (mine, theirs) in enumerate(pairs)
+                        if mine != theirs][:3]
+        if not t.rows:
+            t.rows = [a.get("count") for a in t.answers]
+        t.rows = [r if r is not None else (reference.rows[i] if i < len(reference.rows) else None)
+                  for i, r in enumerate(t.rows)]
+    return same, differences
+
+
+def row_line(label: str, kind: str, t: Timing, same: str, engines: dict[str, Timing]) -> str:
+    known = [r for r in t.rows if r is not None]
+    rows = f"{round(statistics.median(known)):,}" if known else ""
+    peak = f"{t.peak_mb:,.0f}" if t.peak_mb is not None else ""
+    ratios = [f"{engines[way].p50 / t.p50:.1f}x" if way in engines and not kind.startswith("pandas") else ""
+              for way in (CAREFUL, NAIVE)]
+    return (f"{label:38} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {rows:>8} {same:>7} {peak:>8} "
+            f"{ratios[0]:>11} {ratios[1]:>10}")
+
+
+def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs: int, pandas_runs: int) -> bool:
+    import scale_data
+
     urls = scale_data.ensure(ds, databases, admin_url)
-    todo = queries(ds)
+    todo = queries(ds, runs + 1)
     print(f"\n== {ds.label}: farm {ds.rows:,} sales of {ds.customers:,} customers; pos {ds.rows:,} rows = "
           f"{ds.stores:,} store(s) x 20 products x {scale_data.POS_DAYS} days; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores ==")
-    print(f"{'question':38} {'engine':20} {'first ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'matched':>8} "
-          f"{'rows/s':>12} {'pandas/us':>10}")
-    results: dict[str, dict[str, Timing]] = {}
-    pipelines = {kind: {"demo": Pipeline.open(["farm", "pos"], url), "store": Pipeline.open([STORE_CATALOG], url)}
-                 for kind, url in urls.items()}
-    try:
-        for q in todo:
-            results[q.label] = time_pipelines({kind: p[q.pipeline] for kind, p in pipelines.items()}, q, runs)
-    finally:
-        for p in (p for by_catalog in pipelines.values() for p in by_catalog.values()):
-            p.close()
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores ==", flush=True)
+    results = {q.label: time_engines(urls, q, runs) for q in todo}
     if pandas_runs:
-        for label, timings in time_pandas(ds, todo, pandas_runs).items():
-            results[label].update(timings)
+        for label, timing in time_pandas(ds, todo, "careful", runs + 1).items():
+            results[label][CAREFUL] = timing
+        for label, timing in time_pandas(ds, todo, "naive", pandas_runs).items():
+            results[label][NAIVE] = timing
+    print(f"{'question':38} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'rows':>8} {'same':>7} "
+          f"{'peak MB':>8} {'careful/us':>11} {'naive/us':>10}")
+    failed = []
     for q in todo:
-        engines = results[q.label]
-        answers = {kind: t.answer for kind, t in engines.items()}
-        if len({repr(a) for a in answers.values()}) != 1:
-            raise SystemExit(f"{q.label}: the answers differ: {answers}")
-        pandas = engines.get(PANDAS)
-        for i, (kind, t) in enumerate(engines.items()):
-            ratio = f"{pandas.p50 / t.p50:.0f}x" if pandas and kind in urls else ""
-            print(f"{q.label if i == 0 else '':38} {kind:20} {t.first_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} "
-                  f"{t.matched:8,} {t.matched / (t.p50 / 1000):12,.0f} {ratio:>10}")
+        same, differences = check(results[q.label])
+        failed += [f"{q.label}: {d}" for d in differences]
+        for i, (kind, t) in enumerate(results[q.label].items()):
+            print(row_line(q.label if i == 0 else "", kind, t, same[kind], results[q.label]))
+    for line in failed:
+        print(f"DIFFERENT ANSWER {line}")
+    return not failed
 
 
 # --- query plans ------------------------------------------------------------------------------------------
 def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> None:
+    import scale_data
+
+    from concierge.pipeline.pipeline import Pipeline
+
     urls = scale_data.ensure(ds, databases, admin_url)
     for kind, url in urls.items():
         pipelines = {"demo": Pipeline.open(["farm", "pos"], url), "store": Pipeline.open([STORE_CATALOG], url)}
         try:
-            for q in queries(ds):
+            for q in queries(ds, 2):
                 print(f"\n--- {ds.label} {kind}: {q.label} ({q.tool})")
                 for line in plan(pipelines[q.pipeline], q):
                     print(line)
@@ -237,9 +325,10 @@ def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> Non
 
 def plan(pipeline: Pipeline, query: Query) -> list[str]:
     from concierge.pipeline import guard
+    from concierge.pipeline.bind import bind
 
     tool = pipeline.tools[query.tool]
-    decision = guard.check(pipeline.tools, query.tool, query.args(1), pipeline.guard_context(query.tool))
+    decision = guard.check(pipeline.tools, query.tool, query.args[1], pipeline.guard_context(query.tool))
     assert isinstance(decision, guard.Accepted), decision
     values = {**decision.args, "_user": "admin", "_role": "admin", "_all_rows": True,
               "_today": pipeline.today(query.tool)}
@@ -260,16 +349,27 @@ def _depth(rows: list[sa.Row], row: sa.Row) -> int:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--pandas-worker"]:
+        pandas_worker()
+        return
+    sys.path.insert(0, str(BENCH))
+    import scale_data
+
     parser = scale_data.arg_parser(__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=50, help="timed calls per question and database")
-    parser.add_argument("--pandas-runs", type=int, default=3, help="pandas load+query rounds (0: skip pandas)")
+    parser.add_argument("--runs", type=int, default=50,
+                        help="warm calls per question and database, and for careful pandas")
+    parser.add_argument("--pandas-runs", type=int, default=3,
+                        help="naive pandas calls per question, cold one included (0: skip both pandas ways)")
     parser.add_argument("--explain", action="store_true", help="print the query plans instead of timing")
     args = parser.parse_args()
+    ok = True
     for ds in scale_data.datasets(args):
         if args.explain:
             explain(ds, args.db or ["sqlite", "postgres"], args.pg_url)
         else:
-            run_size(ds, args.db or ["sqlite", "postgres"], args.pg_url, args.runs, args.pandas_runs)
+            ok = run_size(ds, args.db or ["sqlite", "postgres"], args.pg_url, args.runs, args.pandas_runs) and ok
+    if not ok:
+        raise SystemExit("some answers differ from pandas'")
 
 
 if __name__ == "__main__":

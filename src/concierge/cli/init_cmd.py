@@ -69,7 +69,7 @@ def init(url: str, folder: Path, name: str | None, lang: str) -> None:
     click.echo(f"  cd {folder}")
     click.echo("  concierge catalog check                  # every drafted tool against the live database")
     click.echo("  concierge user add NAME --role staff     # roles: admin, staff")
-    click.echo(f'  concierge ask "{example_question(schema)}"')
+    click.echo(f'  concierge ask "{example_question(schema, lang)}"')
     click.echo("  concierge serve                          # web chat and /mcp")
 
 
@@ -106,7 +106,10 @@ def _toml_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def example_question(schema: Schema) -> str:
+def example_question(schema: Schema, lang: str = "en") -> str:
     tables = [t for t in schema.tables if not t.is_view] or list(schema.tables)
     biggest = max(tables, key=lambda t: t.row_count)
-    return f"How many {Noun.of(biggest.name, biggest.comment).many} do we have?"
+    noun = Noun.of(biggest.name, biggest.comment)
+    if lang == "ja" and noun.has_japanese:
+        return f"{noun.japanese_forms[-1]}は何件ありますか？"
+    return f"How many {noun.many} do we have?"

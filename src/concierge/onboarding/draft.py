@@ -35,7 +35,7 @@ from concierge.onboarding.columns import (
 )
 from concierge.onboarding.glossary import plural
 from concierge.onboarding.introspect import Column, ForeignKey, Schema, Table
-from concierge.onboarding.naming import Noun, english, slug, unique_list, words
+from concierge.onboarding.naming import Noun, english, japanese_forms, slug, unique_list, words
 
 READ_MAX_ROWS = 50
 SUMMARY_MAX_ROWS = 100
@@ -490,9 +490,8 @@ def _group_phrases(value: str, group: _Group) -> list[str]:
     ws = value.replace("_", " ")
     out = [f"by {ws}", f"per {ws}", f"each {ws}", f"top {_many(ws)}", f"best {_many(ws)}", f"{ws} ranking",
            f"which {ws}"]
-    if group.ja:
-        out += [f"{group.ja}別", f"{group.ja}ごと", f"どの{group.ja}", f"多い{group.ja}", f"{group.ja}ランキング",
-                group.ja]
+    for ja in japanese_forms(group.ja) if group.ja else ():
+        out += [f"{ja}別", f"{ja}ごと", f"どの{ja}", f"多い{ja}", f"{ja}ランキング", ja]
     return out
 
 
@@ -557,7 +556,8 @@ def summary_intents(noun: Noun, groups: dict[str, _Group], amounts: list[Column]
         keywords += [f"total {many}", f"{many} total", f"{many} totals", *_counting(many), f"{many} by",
                      f"{many} per", f"most {many}", f"daily {many}", f"monthly {many}"]
     for value, group in groups.items():
-        keywords += [p for p in _group_phrases(value, group) if not p.startswith("多い") and p != group.ja]
+        bare = japanese_forms(group.ja or "")  # a group's noun alone names its own table, not this summary
+        keywords += [p for p in _group_phrases(value, group) if not p.startswith("多い") and p not in bare]
     for col in amounts:
         cw = " ".join(words(col.name))
         keywords += [f"total {cw}", f"sum of {cw}", f"{cw} total", f"highest {cw}"]
@@ -568,7 +568,8 @@ def summary_intents(noun: Noun, groups: dict[str, _Group], amounts: list[Column]
     if len(values) > 2:
         examples.append(f"Top {plural(values[0].replace('_', ' '))} by {' '.join(words(amounts[0].name))}")
     for ja in noun.japanese_forms or ([] if noun.has_japanese else [noun.ja]):
-        keywords += [f"{ja}の合計", f"{ja}の集計", f"{ja}の月別", f"{ja}の日別", f"月別の{ja}", f"日別の{ja}",
+        keywords += [f"{ja}の合計", f"{ja}合計", f"{ja}の総額", f"{ja}の集計", f"{ja}の月別", f"{ja}の日別",
+                     f"月別の{ja}", f"日別の{ja}",
                      f"{ja}が多い", f"{ja}が一番多い", f"{ja}が最も多い", f"{ja}の多い", *_counting_ja(ja)]
     examples += [f"先月の{noun.ja}の合計は？", f"今年の月別の{noun.ja}", f"{noun.ja}が一番多い日は？"]
     if noun.has_japanese:

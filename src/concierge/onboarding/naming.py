@@ -31,6 +31,20 @@ def japanese(comment: str | None) -> str | None:
     return re.split(r"[。、,.(（\n]", comment.strip(), maxsplit=1)[0].strip() or None
 
 
+# How a table is kept, not what it holds: 商品マスタ is 商品 to the staff who ask about it.
+_JA_STORAGE = ("マスター", "マスタ", "トランザクション", "トラン", "テーブル", "台帳", "一覧", "データ", "情報",
+               "明細", "履歴", "ファイル", "表")
+
+
+def japanese_forms(phrase: str) -> tuple[str, ...]:
+    """The phrase, and without the word for how it is stored where one ends it (商品マスタ -> 商品)."""
+    for suffix in _JA_STORAGE:
+        stem = phrase.removesuffix(suffix).rstrip("の・ ")
+        if stem != phrase and len(stem) >= 2:
+            return (phrase, stem)
+    return (phrase,)
+
+
 def english(comment: str | None) -> str | None:
     return comment.strip().rstrip(".") if comment and comment.strip() and not _CJK.search(comment) else None
 
@@ -63,7 +77,7 @@ class Noun:
             one = many = " ".join(ws)
             heads = ()
         own = japanese(comment)
-        forms = (own,) if own else glossary.japanese(ws)
+        forms = japanese_forms(own) if own else glossary.japanese(ws)
         ja = forms[0] if forms else identifier
         return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not glossary.complete(ws))
 
