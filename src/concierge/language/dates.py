@@ -33,7 +33,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 ONE_DAY = timedelta(days=1)
 
@@ -370,3 +370,10 @@ def resolve(text: str, today: date) -> DateRange | None:
             break
         rng, last = DateRange(min(rng.start, r.start), max(rng.end, r.end)), nxt
     return rng
+
+
+def as_date(value: object) -> date:
+    """A date read back from a database: a date, a datetime (its day) or ISO text."""
+    if isinstance(value, datetime):
+        return value.date()
+    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])

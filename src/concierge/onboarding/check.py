@@ -38,8 +38,9 @@ from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalog
 from concierge.catalog.model import IDENTITY_PARAMS, Param, Tool
 from concierge.errors import CatalogError, CatalogProblem
+from concierge.language.dates import as_date
 from concierge.pipeline.bind import bind
-from concierge.storage.database import Database
+from concierge.storage.database import Database, first_line
 
 CHECK_USER = "concierge-check"
 REVIEW = "drafted text to review"
@@ -172,8 +173,8 @@ class _ToolCheck:
                     self.problem(f"{pkey}.bounds.query", "the query returns no dates (is its table empty?)")
                 else:
                     try:
-                        _as_date(rows[0][0])
-                        self.last_dates[pname] = _as_date(rows[0][1])
+                        as_date(rows[0][0])
+                        self.last_dates[pname] = as_date(rows[0][1])
                     except ValueError:
                         self.problem(f"{pkey}.bounds.query", f"the query returns {rows[0][0]!r}, {rows[0][1]!r}, "
                                      "not dates")
@@ -183,7 +184,7 @@ class _ToolCheck:
             with conn.begin_nested():
                 return [tuple(r) for r in conn.execute(sa.text(sql)).fetchmany(10_000)]
         except sa.exc.DBAPIError as err:
-            self.problem(key, f"the query fails: {_first_line(err)}")
+            self.problem(key, f"the query fails: {first_line(err)}")
             return None
 
     # parameter types against column types -------------------------------------------------------------
@@ -258,7 +259,7 @@ class _ToolCheck:
                 conn.execute(statement, _bound(self.tool, values)).fetchall()
             return True
         except sa.exc.DBAPIError as err:
-            self.problem(where, f"does not prepare on {conn.dialect.name}: {_first_line(err)}")
+            self.problem(where, f"does not prepare on {conn.dialect.name}: {first_line(err)}")
             return False
 
     def _exercise(self, conn: sa.Connection, values: dict[str, Any]) -> None:
@@ -275,9 +276,9 @@ class _ToolCheck:
                 conn.execute(bind(self.tool, self.tool.sql), bound)
         except sa.exc.IntegrityError as err:
             self.problem(f"{self.key}.sql", f"with sample values ({shown}) the write violates a constraint: "
-                         f"{_first_line(err)}")
+                         f"{first_line(err)}")
         except sa.exc.DBAPIError as err:
-            self.problem(f"{self.key}.sql", f"with sample values ({shown}) the write fails: {_first_line(err)}")
+            self.problem(f"{self.key}.sql", f"with sample values ({shown}) the write fails: {first_line(err)}")
 
 
 def _bound(tool: Tool, values: dict[str, Any]) -> dict[str, Any]:
@@ -463,15 +464,3 @@ def _pattern_sample(pattern: str) -> str | None:
     except (ValueError, TypeError, IndexError, re.error):
         return None
     return text if re.search(pattern, text) else None
-
-
-def _as_date(value: Any) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
-
-
-def _first_line(err: Exception) -> str:
-    orig = getattr(err, "orig", None) or err
-    text = str(orig).strip()
-    return text.splitlines()[0] if text else type(orig).__name__

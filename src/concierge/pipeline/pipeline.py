@@ -22,6 +22,7 @@ from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
 from concierge.catalog.model import Tool
 from concierge.errors import CatalogError, CatalogProblem, ConciergeError, ConfigError, DatabaseError, ResultCode
+from concierge.language.dates import as_date
 from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import User
 from concierge.pipeline.bind import bind
@@ -169,7 +170,7 @@ class Pipeline:
                     if p.bounds and p.bounds.query and p.bounds.query not in ranges:
                         low, high = conn.execute(sa.text(p.bounds.query)).one()
                         if low is not None:
-                            ranges[p.bounds.query] = (_as_date(low), _as_date(high))
+                            ranges[p.bounds.query] = (as_date(low), as_date(high))
             facts = self._facts[catalog.name] = _DataFacts(enums, ranges)
         return facts
 
@@ -428,10 +429,3 @@ def _valid_unicode(value: Any) -> Any:
     if isinstance(value, list):
         return [_valid_unicode(v) for v in value]
     return value
-
-
-def _as_date(value: Any) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
-

@@ -310,11 +310,13 @@ def _translate_errors(url: sa.URL | None = None) -> Iterator[None]:
         known = _connect_failure(err, url)
         if known:
             raise DatabaseError(known) from err
-        raise DatabaseError(f"database error (unavailable, timed out or refused): {_first_line(err)}") from err
+        raise DatabaseError(f"database error (unavailable, timed out or refused): {first_line(err)}") from err
     except sa.exc.InterfaceError as err:
-        raise DatabaseError(f"the database connection failed: {_first_line(err)}") from err
+        raise DatabaseError(f"the database connection failed: {first_line(err)}") from err
 
 
-def _first_line(err: Exception) -> str:
+def first_line(err: Exception) -> str:
+    """The driver's own first line of a database error (SQLAlchemy's adds the statement and a link)."""
     orig = getattr(err, "orig", None) or err
-    return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    text = str(orig).strip()
+    return text.splitlines()[0] if text else type(orig).__name__

@@ -31,7 +31,7 @@ from alembic.util import CommandError
 
 from concierge.errors import StateSchemaError
 from concierge.storage import state
-from concierge.storage.database import Database, embedded_url, normalise_url
+from concierge.storage.database import Database, embedded_url, first_line, normalise_url
 
 SCRIPT_LOCATION = "concierge.storage:migrations"  # found in the installed package, wherever it is
 _LOCK_KEY = 0x636F6E63  # PostgreSQL advisory lock of concierge's migrations ("conc")
@@ -186,14 +186,9 @@ def _migrating(db: Database) -> Iterator[sa.Connection]:
             yield conn
     except sa.exc.DBAPIError as err:
         raise StateSchemaError(
-            f"could not change the state tables in {display_url(db)}: {_first_line(err)}. Nothing was changed. "
+            f"could not change the state tables in {display_url(db)}: {first_line(err)}. Nothing was changed. "
             "The role needs to create and alter tables there; a read-only role on the business data wants "
             "concierge's tables in a database of their own: state_database (docs/deploy.md)"
         ) from err
     except (CommandError, RuntimeError) as err:
         raise StateSchemaError(f"could not migrate the state tables in {display_url(db)}: {err}") from err
-
-
-def _first_line(err: sa.exc.DBAPIError) -> str:
-    text = str(err.orig).strip()
-    return text.splitlines()[0] if text else type(err.orig).__name__
