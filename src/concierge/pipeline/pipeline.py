@@ -28,6 +28,7 @@ from concierge.pipeline.access import User
 from concierge.pipeline.bind import bind
 from concierge.pipeline.result import (
     ToolResult,
+    capped_sql,
     counted_totals,
     needs_every_row,
     new_result_id,
@@ -238,9 +239,11 @@ class Pipeline:
             spec, bound = tool.result, _sql_values(tool, values)
             every = needs_every_row(spec)
             # Unless a summary compares every row, only the rows shown are fetched (one more says whether
-            # there are more) and the database counts and totals all the matching rows itself.
-            options = {"stream_results": True} if not (every or self.db.is_sqlite) else {}
-            cursor = conn.execution_options(**options).execute(bind(tool, tool.sql), bound)
+            # there are more) and the database counts and totals all the matching rows itself. SQLite's
+            # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
+            # statement itself stops (one round trip, where a server-side cursor took three).
+            sql = tool.sql if every or self.db.is_sqlite else capped_sql(tool.sql, spec)
+            cursor = conn.execute(bind(tool, sql), bound)
             columns = list(cursor.keys())
             fetched = cursor.mappings().all() if every else cursor.mappings().fetchmany(spec.max_rows + 1)
             cursor.close()

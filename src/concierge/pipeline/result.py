@@ -182,12 +182,21 @@ def totals_sql(sql: str, columns: list[str], spec: ResultShape, quote: Callable[
     The tool's own statement is the subquery, so its parameters bind as they do for the rows. A total
     of a column the statement does not return is 0 (sum) or left out (min, max), as `shape` does.
     """
-    body = sql.strip().rstrip(";")
+    body = _body(sql)
     parts = ["COUNT(*) AS n"]
     for i, (column, how) in enumerate(spec.totals.items()):
         if column in columns:
             parts.append(f"{how.upper()}(q.{quote(column)}) AS t{i}")
     return f"SELECT {', '.join(parts)} FROM (\n{body}\n) AS q"
+
+
+def capped_sql(sql: str, spec: ResultShape) -> str:
+    """The tool's statement stopped by the database one row past the cap (which says there are more)."""
+    return f"SELECT * FROM (\n{_body(sql)}\n) AS q LIMIT {spec.max_rows + 1}"
+
+
+def _body(sql: str) -> str:
+    return sql.strip().rstrip(";")
 
 
 def counted_totals(row: Any, columns: list[str], spec: ResultShape) -> dict[str, Any]:
