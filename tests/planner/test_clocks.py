@@ -19,7 +19,7 @@ def test_each_request_resolves_dates_on_its_catalogs_clock(tmp_path):
         pipeline.close()
     assert [(c.name, c.args["date_sales_begin_str"], c.args["date_sales_end_str"]) for c in farm.calls] == [
         ("get_sales", "2025-05-05", "2025-05-11"), ("get_sales", "2025-05-05", "2025-05-11")]
-    assert "1050" in farm.answer
+    assert "1,050円" in farm.answer and "先週（5/5〜5/11）" in farm.answer  # on the farm's own clock
     assert [(c.name, c.args["cur_start"], c.args["prev_end"]) for c in pos.calls] == [
         ("compare_periods", "2026-08-24", "2026-08-23")]
     assert "31,900" in pos.answer or "31900" in pos.answer

@@ -16,7 +16,9 @@ LAST_WEEK = {"date_sales_begin_str": "2025-05-05", "date_sales_end_str": "2025-0
 
 
 def cited(turn) -> bool:
-    return all(f"[{c.result_id}]" in turn.answer for c in turn.calls) and turn.ungrounded == []
+    """Every figure is grounded; result ids are in the structured calls (the trace), never in the text."""
+    return (all(c.result_id and c.result_id not in turn.answer for c in turn.calls) and "[r_" not in turn.answer
+            and turn.ungrounded == [])
 
 
 async def test_farm_reads_on_both_databases(db_url):
@@ -34,7 +36,7 @@ async def test_farm_reads_on_both_databases(db_url):
         assert "0001" in turn.answer and cited(turn)
 
         [(calls, turn)] = await converse(agent, admin, ["What is the phone number of customer 0003?"])
-        assert "011-987-6543" in turn.answer and "row(s)" in turn.answer and cited(turn)
+        assert "011-987-6543" in turn.answer and "山田花子" in turn.answer and cited(turn)
     finally:
         farm.close()
 
@@ -45,14 +47,15 @@ async def test_pos_reads_on_both_databases(db_url):
         agent, admin = offline_agent(pos), pos.user("admin")
         [(calls, turn)] = await converse(agent, admin, ["先週の売上は前週と比べてどうだった？全体の合計で教えて"])
         assert [n for n, _, _ in calls] == ["compare_periods"]
-        for figure in ("635,010", "647,940", "-12,930", "-2.0%", "ハンバーグ弁当 -31,900", "幕の内弁当 +19,140"):
+        for figure in ("635,010", "647,940", "12,930円（-2.0%）減りました", "ハンバーグ弁当（-31,900円）",
+                       "幕の内弁当（+19,140円）"):
             assert figure in turn.answer
         assert cited(turn)
 
         [(calls, turn)] = await converse(agent, admin, ["今月いちばん売れなかった飲料は？"])
         assert calls == [("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "category": "飲料",
                                             "top_n": 1, "order": "asc"}, "ok")]
-        assert "1件" in turn.answer and cited(turn)
+        assert "いちばん売れなかったのはオレンジジュース" in turn.answer and cited(turn)
 
         [(calls, turn)] = await converse(agent, admin, ["9月の売上を見せて"])
         assert [s for _, _, s in calls] == ["refused"]
@@ -109,7 +112,7 @@ async def test_a_conditional_write_runs_only_when_the_check_holds(sqlite_url):
             "If customer 0014 has no sales this month, register 20 eggplants for 1,800 yen."])
         assert [(n, s) for n, _, s in calls] == [("get_sales", "ok"), ("add_sale", "confirm")]
         assert calls[1][1] == {"code_customer": "0014", "products": "20 eggplants", "price": 1800}
-        assert "holds" in turn.answer and "1800" in turn.answer and turn.ungrounded == []
+        assert "holds" in turn.answer and "¥1,800" in turn.answer and turn.ungrounded == []
     finally:
         farm.close()
 
@@ -158,7 +161,7 @@ async def test_what_a_user_may_not_do_or_see_stays_out_of_the_answer(sqlite_url)
         assert "トマト" not in turn.answer and not re.search(r"S2025\d+", turn.answer)
 
         [(calls, turn)] = await converse(offline_agent(farm), tanaka, ["佐藤さんの顧客コードを教えて"])
-        assert [s for _, _, s in calls] == ["ok"] and "0001" not in turn.answer and "0件" in turn.answer
+        assert [s for _, _, s in calls] == ["ok"] and "0001" not in turn.answer and "0名" in turn.answer
     finally:
         farm.close()
 

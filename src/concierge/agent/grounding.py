@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
-from concierge.language.dates import find_dates
+from concierge.language.dates import find_dates, normalise
 from concierge.pipeline.result import ToolResult
 
 MAX_RANGE_DAYS = 400
@@ -55,6 +55,7 @@ _DATE_FORMS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD},?\s+(\d{{4}})\b"), "Mdy", "M"),
     (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH},?\s+(\d{{4}})\b"), "dMy", "M"),
     (re.compile(rf"\b{_MONTH}\s+(\d{{4}})\b"), "My", "M"),
+    (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD}\s*[–-]\s*(\d{{1,2}}){_ORD}\b"), "MdD", "M"),  # May 5–11
     (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}}){_ORD}\b"), "Md", "M"),
     (re.compile(rf"\b(\d{{1,2}}){_ORD}\s+{_MONTH}\b"), "dM", "M"),
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])"), "md", "/"),
@@ -71,6 +72,7 @@ class Sources:
     numbers: set[Decimal] = field(default_factory=set)
     dates: set[date] = field(default_factory=set)
     text: list[str] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)  # the user's messages: a date quoted as written (2025-02-30)
 
     def add_value(self, value: Any) -> None:
         if isinstance(value, bool) or value is None:
@@ -101,6 +103,7 @@ class Sources:
 
     def add_user_text(self, text: str, today: date) -> None:
         self.add_text(text)
+        self.said.append(normalise(text))
         for match in find_dates(text, today):
             days = min((match.range.end - match.range.start).days, MAX_RANGE_DAYS)
             self.dates.update(match.range.start + timedelta(days=i) for i in range(days + 1))
@@ -132,7 +135,7 @@ def ungrounded(answer: str, found: Sources) -> list[str]:
             continue
         matches = list(pattern.finditer(text))
         for match in matches:
-            if not _date_grounded(kind, match.groups(), found):
+            if not _date_grounded(kind, match.groups(), found) and not any(match.group(0) in t for t in found.said):
                 missing.append(match.group(0))
         if matches:
             text = pattern.sub(lambda m: " " * len(m.group(0)), text)
@@ -167,6 +170,8 @@ def _numbers_of(word: str) -> frozenset[Decimal]:
 
 
 def _date_grounded(kind: str, groups: tuple[str, ...], found: Sources) -> bool:
+    if kind == "MdD":  # days of one month (May 5–11): both ends must be grounded
+        return _date_grounded("Md", groups[:2], found) and _date_grounded("Md", (groups[0], groups[2]), found)
     parts: dict[str, int] = {}
     for key, value in zip(kind, groups, strict=True):
         if key == "M":

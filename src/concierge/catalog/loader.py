@@ -19,6 +19,7 @@ from concierge.catalog.model import (
     IDENTITY_PARAMS,
     NAME_PATTERN,
     SQL_PARAM,
+    SUMMARY_KEYS,
     CatalogFile,
     CodeExtract,
     DateExtract,
@@ -26,6 +27,8 @@ from concierge.catalog.model import (
     Extract,
     Param,
     Tool,
+    placeholders,
+    template_problem,
 )
 from concierge.errors import CatalogError, CatalogProblem
 from concierge.plugins import demos
@@ -144,6 +147,7 @@ def _check(spec: CatalogFile, file: str):
         yield from _check_sql(tool, key, problem)
         yield from _check_planner(spec, tool, key, problem)
         yield from _check_mode(tool, key, problem)
+        yield from _check_answer(tool, key, problem)
 
 
 def _check_mode(tool: Tool, key: str, problem):
@@ -296,6 +300,55 @@ def _extract_problems(spec: CatalogFile, p: Param, x: Extract):
         for phrase, value in x.synonyms.items():
             if value not in p.enum.values:
                 yield f".synonyms.{phrase}", f"{value!r} is not one of the values"
+
+
+_SQL_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ANSWER_WORDS = ("period", "count", "rows", "message")
+
+
+def _check_answer(tool: Tool, key: str, problem):
+    """`answer` templates: their syntax, and every placeholder names something the answer has."""
+    shape = tool.result
+    columns = set(_SQL_WORD.findall(" ".join([tool.sql, tool.preview_sql or ""])))
+    for column in shape.labels:
+        if column not in columns and column not in tool.params:
+            yield problem(f"{key}.result.labels.{column}", "not a column of the tool's SQL nor a parameter")
+    if tool.answer is None:
+        return
+    summary = shape.summary
+    item_names = {"change", summary.key, summary.current, summary.previous} if summary else set()
+    for status, text in tool.answer:
+        if text is None:
+            continue
+        if status == "row":
+            known, allowed = columns, "a column of the result"
+        elif status == "item":
+            known, allowed = item_names, f"one of {', '.join(sorted(item_names)) or '(no summary declared)'}"
+        else:
+            known = _answer_names(tool, columns)
+            allowed = ("period, period.previous, count, rows, message, the parameters "
+                       f"({', '.join(tool.params) or 'none'}), total.<{'|'.join(shape.totals) or 'no totals'}>, "
+                       f"summary.<{'|'.join(SUMMARY_KEYS) if summary else 'no summary'}>, first.<column>")
+        for lang in ("ja", "en"):
+            where = f"{key}.answer.{status}.{lang}"
+            template = text.get(lang)
+            wrong = template_problem(template)
+            if wrong:
+                yield problem(where, wrong)
+                continue
+            for name, _ in placeholders(template):
+                if name not in known and not (status not in ("row", "item") and name.startswith("first.")
+                                              and name.split(".", 1)[1] in columns):
+                    yield problem(where, f"unknown placeholder {{{name}}}; this template may use {allowed}")
+
+
+def _answer_names(tool: Tool, columns: set[str]) -> set[str]:
+    shape = tool.result
+    names = {*_ANSWER_WORDS, "period.previous", *tool.params}
+    names |= {f"total.{c}" for c in shape.totals}
+    if shape.summary:
+        names |= {f"summary.{k}" for k in SUMMARY_KEYS}
+    return names
 
 
 def _is_iso(value: str) -> bool:

@@ -181,6 +181,51 @@ class ResultShape(Strict):
     max_rows: int = Field(default=200, ge=1, le=10_000)
     totals: dict[str, Literal["sum", "min", "max"]] = Field(default_factory=dict)
     summary: Summary | None = None
+    labels: dict[str, Text] = Field(default_factory=dict)  # column -> its name in words, for answers
+
+
+# --- answer templates (docs/catalog.md, "Answer templates") -------------------------------------
+# `{name}` or `{name:format}`; `[...]` is a segment left out when a placeholder in it has no value.
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?)(?::([^{}]*))?\}")
+SUMMARY_KEYS = ("current_total", "previous_total", "change", "change_pct", "top_decreases", "top_increases")
+FORMATS = ("md", "signed", "abs")  # and `?value=text|...` (a choice by value or sign)
+
+
+def placeholders(template: str) -> list[tuple[str, str]]:
+    """The (name, format) of every placeholder of a template, in order."""
+    return [(m.group(1), m.group(2) or "") for m in PLACEHOLDER.finditer(template)]
+
+
+def template_problem(template: str) -> str | None:
+    """What is wrong with a template's syntax (braces, segments, formats), or None."""
+    rest = PLACEHOLDER.sub("", template)
+    if "{" in rest or "}" in rest:
+        return "a { or } that is not a placeholder {name} or {name:format}"
+    depth = 0
+    for ch in rest:
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if depth not in (0, 1):
+            return "segments [...] do not nest and every [ is closed by ]"
+    if depth:
+        return "a [ that is not closed by ]"
+    for name, fmt in placeholders(template):
+        if fmt and fmt not in FORMATS and not fmt.startswith("?"):
+            return f"{{{name}:{fmt}}}: unknown format; formats are {', '.join(FORMATS)} or ?value=text|..."
+    return None
+
+
+class Answer(Strict):
+    """Sentences of the offline planner's answer for one tool, per outcome (docs/catalog.md)."""
+
+    ok: Text | None = None  # rows found
+    one: Text | None = None  # exactly one row found (else `ok`)
+    empty: Text | None = None  # no row found
+    row: Text | None = None  # one row, for {rows}
+    item: Text | None = None  # one entry of a summary list ({summary.top_decreases})
+    confirm: Text | None = None  # a write's preview, nothing written yet
+    done: Text | None = None  # a write that was registered
+    refused: Text | None = None  # the call was refused ({message} says why)
+    error: Text | None = None  # the call failed ({message} says why)
 
 
 class AiInstruction(Strict):
@@ -204,6 +249,7 @@ class Tool(Strict):
     generated: dict[str, Generated] = Field(default_factory=dict)
     result: ResultShape = Field(default_factory=ResultShape)
     ai_instruction: AiInstruction | None = None
+    answer: Answer | None = None  # the offline planner's sentences for its results
     intents: Intents | None = None  # when the offline planner chooses this tool
 
 

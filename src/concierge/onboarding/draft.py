@@ -33,9 +33,10 @@ from concierge.onboarding.columns import (
     enum_columns,
     name_columns,
 )
+from concierge.onboarding.glossary import japanese as glossary_japanese
 from concierge.onboarding.glossary import plural
 from concierge.onboarding.introspect import Column, ForeignKey, Schema, Table
-from concierge.onboarding.naming import Noun, english, japanese_forms, slug, unique_list, words
+from concierge.onboarding.naming import Noun, english, japanese, japanese_forms, slug, unique_list, words
 
 READ_MAX_ROWS = 50
 SUMMARY_MAX_ROWS = 100
@@ -199,6 +200,12 @@ class _Drafter:
         result: dict[str, Any] = {"max_rows": READ_MAX_ROWS}
         if amounts:
             result["totals"] = {c.name: "sum" for c in amounts}
+        result["labels"] = {c.name: column_label(c.name, c.comment, noun) for c in table.columns}
+        for line in select:
+            if " AS " in line:  # the name joined in next to a foreign key
+                alias = line.rsplit(" AS ", 1)[1].strip('"`[]')
+                result["labels"][alias] = column_label(alias, None, noun)
+        self.review.append(f"tools.{tool.name}.result.labels")
         comment = english(table.comment)
         totals = f", and the totals of {', '.join(c.name for c in amounts)}" if amounts else ""
         key = f"tools.{tool.name}"
@@ -374,7 +381,7 @@ class _Drafter:
         names = ", ".join(c.name for _, c in amounts)
         dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
         key = f"tools.{tool.name}"
-        self.review += [f"{key}.description", *tool.review, f"{key}.intents"]
+        self.review += [f"{key}.description", *tool.review, f"{key}.intents", f"{key}.result.labels"]
         return {
             "description": {
                 "ja": f"{noun.ja}の件数と{names}の合計を、{'、'.join(groups)} のどれかごとに集計します"
@@ -388,7 +395,10 @@ class _Drafter:
             "ordered": tool.ordered,
             "sql": "\n".join(lines) + "\n",
             "result": {"max_rows": SUMMARY_MAX_ROWS,
-                       "totals": {count_col: "sum", **{c.name: "sum" for _, c in amounts}}},
+                       "totals": {count_col: "sum", **{c.name: "sum" for _, c in amounts}},
+                       "labels": {"group_value": {"ja": "区分", "en": "group"},
+                                  count_col: {"ja": f"{noun.ja}の件数", "en": f"number of {noun.many}"},
+                                  **{c.name: column_label(c.name, c.comment, noun) for _, c in amounts}}},
             "intents": summary_intents(noun, groups, [c for _, c in amounts]),
         }
 
@@ -461,6 +471,40 @@ class _Drafter:
                     "description": {"ja": f"{rnoun.ja}（null なら全て）", "en": f"the {rnoun.one}; null for all"},
                     "extract": {"kind": "enum"},
                 }, f"(:{{p}} IS NULL OR {sql.text(f'{j.alias}.{q(display.name)}', display)} = :{{p}})")
+
+
+def column_label(name: str, comment: str | None, owner: Noun) -> dict[str, str]:
+    """A column in words, for answers: {ja, en} from its comment (a Japanese one; a short English one),
+    else the glossary, else its name in words (ordered_at -> ordered at). An `id` alone is the owning
+    table's (顧客ID, customer id); a name ending in id is what it points at (customer_id -> 顧客ID)."""
+    ws = words(name) or [name]
+    if ws[-1] == "id":
+        stem = ws[:-1]
+        ja_stem = (glossary_japanese(stem) or (" ".join(stem),))[0] if stem else owner.ja
+        en_stem = " ".join(stem) if stem else owner.one
+        ja, en = f"{ja_stem}ID", f"{en_stem} id"
+    else:
+        cnoun = Noun.of(name, comment, countable=False)
+        ja = _ja_suffixed(ws) or (cnoun.ja if cnoun.has_japanese else " ".join(ws))
+        en = " ".join(ws)
+    own_ja, own_en = japanese(comment), english(comment)
+    if own_ja:
+        ja = own_ja
+    if own_en and len(own_en.split()) <= 4:
+        en = own_en
+    return {"ja": ja, "en": en}
+
+
+_JA_SUFFIX = {"name": "名", "at": "日時", "on": "日"}  # region_name -> 地域名, ordered_at -> 注文日時
+
+
+def _ja_suffixed(ws: list[str]) -> str | None:
+    """Japanese for `<noun> name` / `<verb>ed at|on`, where the glossary knows the noun."""
+    if len(ws) < 2 or ws[-1] not in _JA_SUFFIX:
+        return None
+    stem = [re.sub(r"(?<=[a-z]{3})ed$", "", w) if ws[-1] != "name" else w for w in ws[:-1]]
+    forms = glossary_japanese(stem)
+    return forms[0] + _JA_SUFFIX[ws[-1]] if forms else None
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,12 @@ form that displays differently from what it holds:
   one written so that does not exist is refused as not a real date, saying why
   (February 2025 has 28 days).
 
-Messages are English, for the model that corrects its call; where a person is
-likely to read one as it is, `Refused.message_ja` carries it in Japanese. A
-value quoted in a message is shortened, and its invisible characters escaped.
+Every refusal carries two messages. `Refused.message` is English, for the model
+that corrects its call: it names the tool and the parameter. `Refused.message_ja`
+is for a person reading a Japanese answer: it names the parameter by the label of
+its description (顧客コード(4桁、例 0009) -> 顧客コード), never by its name, and says
+what would be valid or what to do next. A value quoted in a message is shortened,
+and its invisible characters escaped.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from typing import Any
 
 from concierge.catalog.model import Param, Tool
 from concierge.errors import ResultCode
+from concierge.language.spoken import dates, period
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,9 @@ Decision = Accepted | Refused
 
 
 class _Bad(Exception):
-    def __init__(self, message: str, valid: dict | None = None, message_ja: str | None = None):
+    """A refused value: `message` follows the parameter's name, `message_ja` its Japanese label."""
+
+    def __init__(self, message: str, message_ja: str, valid: dict | None = None):
         super().__init__(message)
         self.valid = valid
         self.message_ja = message_ja
@@ -86,6 +92,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _DATE = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _SHOWN = 40  # characters of a refused value quoted in a message
+_LISTED = 10  # valid values listed in a Japanese message
+_LABEL_END = {"ja": re.compile(r"[(（\s、,:：]"), "en": re.compile(r"[(,;:]")}
 
 
 def check(tools: Mapping[str, Tool], name: str, args: Any, ctx: GuardContext) -> Decision:
@@ -94,11 +102,31 @@ def check(tools: Mapping[str, Tool], name: str, args: Any, ctx: GuardContext) ->
 
 
 def unknown_tool(name: str, tools: Mapping[str, Tool]) -> Refused:
+    can = "／".join(_first_sentence(tools[t].description.ja) for t in sorted(tools))
     return Refused(
         ResultCode.UNKNOWN_TOOL,
         f"there is no tool {name!r}; the tools are: {', '.join(sorted(tools))}",
         valid={"tools": sorted(tools)},
+        message_ja=f"「{_shown_ja(name)}」という操作はありません。できるのは次のことです: {can}。",
     )
+
+
+def label(param: Param, lang: str) -> str:
+    """What a person calls the parameter: its description up to the first bracket, comma or space
+    (顧客コード(4桁、例 0009) -> 顧客コード; "customer code, 4 digits" -> customer code)."""
+    text = param.description.get(lang).strip()
+    return _LABEL_END["ja" if lang == "ja" else "en"].split(text, maxsplit=1)[0] or text
+
+
+def _hint(param: Param) -> str:
+    """The Japanese description past its label (the form, an example): 4桁、例 0009."""
+    text = param.description.ja.strip()
+    rest = text[len(label(param, "ja")):].strip(" （）()、:：")
+    return rest.replace("(", "（").replace(")", "）")
+
+
+def _first_sentence(text: str) -> str:
+    return text.split("。")[0].strip()
 
 
 def check_args(tool: Tool, args: Any, ctx: GuardContext) -> Decision:
@@ -107,30 +135,49 @@ def check_args(tool: Tool, args: Any, ctx: GuardContext) -> Decision:
     if args is None:
         args = {}
     if not isinstance(args, Mapping):
-        return Refused(ResultCode.BAD_ARGUMENT, f"{name}: the arguments must be a JSON object")
+        return Refused(ResultCode.BAD_ARGUMENT, f"{name}: the arguments must be a JSON object",
+                       message_ja="指定の形が読めません。項目名と値の組（JSON のオブジェクト）で渡してください。")
     extra = sorted(set(args) - set(tool.params))
     if extra:
-        return Refused(
-            ResultCode.BAD_ARGUMENT,
-            f"{name}: unknown argument(s) {', '.join(extra)}; this tool takes: {', '.join(tool.params) or 'none'}",
-            param=extra[0],
-            valid={"params": list(tool.params)},
-        )
+        return _unknown_args(tool, extra)
     clean: dict[str, Any] = {}
     for pname, param in tool.params.items():
         try:
             clean[pname] = _value(param, args.get(pname), ctx)
         except _Bad as bad:
             return Refused(ResultCode.BAD_ARGUMENT, f"{name}: {pname} {bad}", param=pname, valid=bad.valid,
-                           message_ja=f"{name}: {pname} {bad.message_ja}" if bad.message_ja else None)
+                           message_ja=f"{label(param, 'ja')}{bad.message_ja}")
     for first, last in tool.ordered:
         if clean[first] is not None and clean[last] is not None and clean[first] > clean[last]:
-            return Refused(
-                ResultCode.BAD_ARGUMENT,
-                f"{name}: {first} {clean[first]} is after {last} {clean[last]}; the period must not run backwards",
-                param=first,
-            )
+            return _backwards(tool, first, last, clean, ctx)
     return Accepted(tool, clean)
+
+
+def _unknown_args(tool: Tool, extra: list[str]) -> Refused:
+    takes = "、".join(label(p, "ja") for p in tool.params.values()) or "なし"
+    return Refused(
+        ResultCode.BAD_ARGUMENT,
+        f"{tool.name}: unknown argument(s) {', '.join(extra)}; this tool takes: {', '.join(tool.params) or 'none'}",
+        param=extra[0],
+        valid={"params": list(tool.params)},
+        message_ja=f"指定できない項目があります（{'、'.join(extra)}）。指定できるのは {takes} です。",
+    )
+
+
+def _day_ja(value: Any, ctx: GuardContext) -> str:
+    return dates(value, value, ctx.today, "ja") if isinstance(value, date) else str(value)
+
+
+def _backwards(tool: Tool, first: str, last: str, clean: dict[str, Any], ctx: GuardContext) -> Refused:
+    a, b = tool.params[first], tool.params[last]
+    shown_a, shown_b = _day_ja(clean[first], ctx), _day_ja(clean[last], ctx)
+    return Refused(
+        ResultCode.BAD_ARGUMENT,
+        f"{tool.name}: {first} {clean[first]} is after {last} {clean[last]}; the period must not run backwards",
+        param=first,
+        message_ja=(f"{label(a, 'ja')}（{shown_a}）が{label(b, 'ja')}（{shown_b}）より後になっています。"
+                    f"期間は始まりの日から終わりの日の順に指定してください。"),
+    )
 
 
 def valid_values(param: Param, ctx: GuardContext) -> list[str]:
@@ -162,7 +209,9 @@ def _bound(value: str | None, ctx: GuardContext) -> date | None:
 def _value(param: Param, value: Any, ctx: GuardContext) -> Any:
     if value is None:
         if param.required:
-            raise _Bad("is required")
+            hint = _hint(param)
+            raise _Bad(f"is required: {param.description.en}",
+                       f"を指定してください{f'（{hint}）' if hint else ''}。")
         if param.default == "today" and param.type == "date":
             return ctx.today
         return param.default
@@ -172,16 +221,23 @@ def _value(param: Param, value: Any, ctx: GuardContext) -> Any:
 
 def _string(param: Param, value: Any, _ctx: GuardContext) -> str:
     if not isinstance(value, str):
-        raise _Bad(f"must be a string; got {type(value).__name__} {_shown(value)}")
+        raise _Bad(f"must be a string; got {type(value).__name__} {_shown(value)}", "は文字で指定してください。")
     value = _clean(value)
     if param.pattern is not None:
         value = ascii_digits(value)
+    hint = _hint(param)
+    example = f"（{hint}）" if hint else ""
     if param.min_length is not None and len(value) < param.min_length:
-        raise _Bad(f"must be at least {param.min_length} character(s) long")
+        ja = (f"が空です。指定してください{example}。" if not value else
+              f"は{param.min_length}文字以上で指定してください{example}。")
+        raise _Bad(f"must be at least {param.min_length} character(s) long", ja)
     if param.max_length is not None and len(value) > param.max_length:
-        raise _Bad(f"must be at most {param.max_length} characters long; got {len(value)}")
+        raise _Bad(f"must be at most {param.max_length} characters long; got {len(value)}",
+                   f"は{param.max_length}文字以内で指定してください（{len(value)}文字あります）。")
     if param.pattern is not None and not re.fullmatch(param.pattern, value):
-        raise _Bad(f"{_shown(value)} does not match the pattern {param.pattern}", {"pattern": param.pattern})
+        form = f"{hint}の形で" if hint else "正しい形で"
+        raise _Bad(f"{_shown(value)} does not match the pattern {param.pattern}",
+                   f"の「{_shown_ja(value)}」は形が違います。{form}指定してください。", {"pattern": param.pattern})
     return value
 
 
@@ -203,7 +259,7 @@ def _clean(text: str) -> str:
         raise _Bad(
             f"contains the invisible character {code}, which makes text display in another order than "
             "it is stored; remove it and send the text again",
-            message_ja=f"に表示の向きを変える見えない文字 {code} が含まれています。取り除いてから送り直してください",
+            f"に表示の向きを変える見えない文字 {code} が含まれています。取り除いてから送り直してください。",
         )
     return _CONTROL.sub("", text).strip()
 
@@ -214,32 +270,60 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
+def _shown_ja(value: Any) -> str:
+    """`value` as quoted in 「」 in a Japanese message: a string without its quotes, escaped, shortened."""
+    text = repr(value)[1:-1] if isinstance(value, str) else repr(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
 def _integer(param: Param, value: Any, _ctx: GuardContext) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"must be an integer; got {type(value).__name__} {_shown(value)}")
+        raise _Bad(f"must be an integer; got {type(value).__name__} {_shown(value)}",
+                   f"は整数で指定してください（「{_shown_ja(value)}」は整数ではありません）。")
     if (param.min is not None and value < param.min) or (param.max is not None and value > param.max):
         low = "" if param.min is None else param.min
         high = "" if param.max is None else param.max
-        raise _Bad(f"must be between {low} and {high}; got {value}", {"min": param.min, "max": param.max})
+        raise _Bad(f"must be between {low} and {high}; got {value}",
+                   f"は{_bounds_ja(param.min, param.max)}で指定してください（{value}は範囲の外です）。",
+                   {"min": param.min, "max": param.max})
     return value
+
+
+def _bounds_ja(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f"{low:,}から{high:,}まで"
+    return f"{low:,}以上" if low is not None else f"{high:,}以下"
 
 
 def _date(param: Param, value: Any, ctx: GuardContext) -> date:
     text = ascii_digits(_clean(value)) if isinstance(value, str) else None
     if text is None or not _DATE.fullmatch(text):
         raise _Bad(f"must be a date written YYYY-MM-DD; got {_shown(value)}",
-                   message_ja=f"は YYYY-MM-DD の形の日付で指定してください（{_shown(value)} は読めません）")
+                   f"は日付で指定してください（例 {ctx.today.isoformat()}。「{_shown_ja(value)}」は日付として"
+                   "読めません）。")
     parsed = _real_date(text)
     low, high = date_range(param, ctx)
     if (low and parsed < low) or (high and parsed > high):
         span = f"{low or '…'} .. {high or '…'}"
         raise _Bad(
             f"{parsed} is outside the allowed range {span}",
+            f"の{dates(parsed, parsed, ctx.today, 'ja')}は指定できる範囲の外です。{_range_ja(low, high, ctx.today)}",
             {"min": low.isoformat() if low else None, "max": high.isoformat() if high else None},
         )
     return parsed
+
+
+def _range_ja(low: date | None, high: date | None, today: date) -> str:
+    if low and high and high == today:
+        return f"{dates(low, low, today, 'ja')}から{period(high, high, today, 'ja')}までの日付で指定してください。"
+    if low and high:
+        return f"{dates(low, high, today, 'ja')}の日付で指定してください。"
+    if low:
+        return f"{period(low, low, today, 'ja')}以降の日付で指定してください。"
+    assert high is not None
+    return f"{period(high, high, today, 'ja')}以前の日付で指定してください。"
 
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -258,13 +342,15 @@ def _real_date(text: str) -> date:
         if 1 <= day <= days:
             return date(year, month, day)
         why, why_ja = f"{_MONTHS[month - 1]} {year} has {days} days", f"{year}年{month}月は{days}日までです"
-    raise _Bad(f"{text} is not a real date: {why}", message_ja=f"の {text} は存在しない日付です（{why_ja}）")
+    raise _Bad(f"{text} is not a real date: {why}",
+               f"の {text} は存在しない日付です（{why_ja}）。日付を確かめてもう一度指定してください。")
 
 
 def _enum(param: Param, value: Any, ctx: GuardContext) -> str:
     values = valid_values(param, ctx)
     if not isinstance(value, str):
-        raise _Bad(f"must be one of: {', '.join(values)}; got {_shown(value)}", {"values": values})
+        raise _Bad(f"must be one of: {', '.join(values)}; got {_shown(value)}",
+                   f"の「{_shown_ja(value)}」は選べません。{_choices_ja(values)}", {"values": values})
     if value in values:
         return value
     key = _fold(_clean(value))
@@ -275,7 +361,16 @@ def _enum(param: Param, value: Any, ctx: GuardContext) -> str:
     for synonym, target in param.enum.synonyms.items():
         if _fold(synonym) == key and target in values:
             return target
-    raise _Bad(f"{_shown(value)} is not a valid value; valid: {', '.join(values)}", {"values": values})
+    raise _Bad(f"{_shown(value)} is not a valid value; valid: {', '.join(values)}",
+               f"の「{_shown_ja(value)}」は選べません。{_choices_ja(values)}", {"values": values})
+
+
+def _choices_ja(values: list[str]) -> str:
+    if not values:
+        return "選べる値がまだありません。"
+    shown = "、".join(values[:_LISTED])
+    more = f" ほか{len(values) - _LISTED}件" if len(values) > _LISTED else ""
+    return f"選べるのは {shown}{more} です。"
 
 
 def _fold(text: str) -> str:

@@ -37,15 +37,50 @@ class Failure:
     instruction: str | None
 
     def text(self, lang: str = "en") -> str:
-        return self.message_ja if lang == "ja" and self.message_ja else self.message
+        """The message in `lang`. A Japanese one the call did not carry (a permission, a confirmation that
+        no longer works, an error of the system) is said in general words by its code, never in English."""
+        if lang != "ja":
+            return self.message
+        return self.message_ja or _japanese_by_code(self.code, self.message)
 
 
 @dataclass(frozen=True)
 class Preview:
-    """A write that waits for the user's yes: nothing is written yet."""
+    """A write that waits for the user's yes: nothing is written yet. `message` is addressed to the model;
+    `text(lang)` to the person who confirms."""
 
     message: str
     fields: dict[str, Any]
+
+    def text(self, lang: str = "en") -> str:
+        if lang == "ja":
+            return "まだ登録していません。内容を確かめて、よければ確定してください。"
+        return "Nothing is registered yet. Check these values and confirm to register them."
+
+
+_ASK_AGAIN_JA = "もう一度依頼して、表示された内容を確かめてから確定してください。"
+_RETRY_JA = "処理できませんでした。少し時間をおいてもう一度依頼してください。"
+# Why a confirmation token no longer works (pipeline/confirm.py), in words for a person.
+_CONFIRMATION_JA = (
+    ("already used", "この確認はすでに使われ、登録は済んでいます。同じ内容をもう一度なら改めて依頼してください。"),
+    ("expired", "確認の期限が切れました。" + _ASK_AGAIN_JA),
+    ("different call", "確認した内容と違う登録です。" + _ASK_AGAIN_JA),
+)
+_BY_CODE_JA = {
+    ResultCode.UNKNOWN_TOOL: "その操作はここではできません。できることを聞いてから、もう一度依頼してください。",
+    ResultCode.BAD_ARGUMENT: "指定された値が使えません。値を確かめてもう一度依頼してください。",
+    ResultCode.NOT_PERMITTED: "この操作を行う権限がありません。必要なら管理者に権限を頼んでください。",
+    ResultCode.NOT_FOUND: "該当するものが見つかりません。値を確かめてもう一度依頼してください。",
+    ResultCode.CONFIRMATION_INVALID: "この確認は使えません。" + _ASK_AGAIN_JA,
+}
+
+
+def _japanese_by_code(code: ResultCode | None, message: str) -> str:
+    if code == ResultCode.CONFIRMATION_INVALID:
+        for words, text in _CONFIRMATION_JA:
+            if words in message:
+                return text
+    return _BY_CODE_JA.get(code, _RETRY_JA) if code is not None else _RETRY_JA
 
 
 @dataclass(frozen=True)

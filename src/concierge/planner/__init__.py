@@ -16,7 +16,7 @@ from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, progress, refusals
 from concierge.planner.lexicon import Lexicon
-from concierge.planner.plan import Context, Plan, build
+from concierge.planner.plan import Context, Plan, build, says_a_tool
 from concierge.planner.text import normalise
 from concierge.protocol import ModelReply, ModelRequest, ToolCall
 
@@ -46,6 +46,18 @@ class Planner:
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable),
             clocks=dict(request.clocks),
         )
+        plan = self._built(text, ctx)
+        before = progress.turn_start(request.messages[:start]) if start > 0 else -1
+        said_before = request.messages[before].text or "" if before >= 0 else ""
+        if said_before and not says_a_tool(normalise(text), ctx) and _unfinished_write(
+                self._built(said_before, ctx), ctx):
+            # かぼちゃ4個を600円で売った -> (which customer?) -> 0016です: the write said over two turns.
+            joined = self._built(f"{said_before}。{text}", ctx)
+            if _writes(joined, ctx) and _unfinished_write(joined, ctx) is None:
+                plan = joined
+        return plan, start
+
+    def _built(self, text: str, ctx: Context) -> Plan:
         key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
                tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())))
         plan = self._plans.get(key)
@@ -55,7 +67,7 @@ class Planner:
                 self._plans.popitem(last=False)
         else:
             self._plans.move_to_end(key)
-        return plan, start
+        return plan
 
     def reply(self, request: ModelRequest) -> ModelReply:
         plan, start = self.plan(request)
@@ -66,8 +78,19 @@ class Planner:
         text = request.messages[start].text or "" if start >= 0 else ""
         refusals.record(self.pipeline, plan, request)  # what it declines is audited, as a refused call is
         return ModelReply(text=answer.compose(plan, states, language(text), self.pipeline.tools,
-                                              self._capabilities(request, language(text))))
+                                              self._capabilities(request, language(text)),
+                                              today=request.today, clocks=dict(request.clocks)))
 
     def _capabilities(self, request: ModelRequest, lang: str) -> list[str]:
         offered = {spec.tool.catalog for spec in request.tools}
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
+
+
+def _unfinished_write(plan: Plan, ctx: Context) -> str | None:
+    """The write tool a plan wanted but could not call for want of a value."""
+    return next((p.tool for r in plan.requests for p in r.problems
+                 if p.kind == "missing" and p.tool and ctx.lexicon.tools[p.tool].mode == "write"), None)
+
+
+def _writes(plan: Plan, ctx: Context) -> bool:
+    return any(ctx.lexicon.tools[s.tool].mode == "write" for s in plan.steps)

@@ -82,8 +82,9 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
         end = hit.end
 
     def rank(tool: str, named: list[str]) -> tuple:
-        return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool), coverage(slots, lexicon, tool),
-                -named.index(tool))
+        kinds = _kinds(slots, lexicon, tool) - _said_by_keyword(slots, lexicon, tool, hits)
+        return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool),
+                (len(kinds), coverage(slots, lexicon, tool)[1]), -named.index(tool))
 
     parts = [Part(max(named, key=functools.partial(rank, named=named)), start) for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
@@ -148,6 +149,7 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
 
 
 _FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
+                     r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ"
                      r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
                      r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]")
 
@@ -193,8 +195,34 @@ def unmet(slots: Slots, lexicon: Lexicon, name: str) -> int:
     return missing
 
 
+def _said_by_keyword(slots: Slots, lexicon: Lexicon, name: str, hits: list) -> set[str]:
+    """Kinds of value said only by the tool's own keyword: トップ3 is a ranking's keyword, its count and its
+    order, said once; it is not three reasons to rank (先週売上が落ちた商品トップ3 compares)."""
+    tool = lexicon.tools[name]
+    spans = [(h.start, h.end) for h in hits if (name, KEYWORD) in h.value]
+    phrases = {h.phrase for h in hits if (name, KEYWORD) in h.value}
+    out = set()
+    for pname, p in tool.params.items():
+        x = p.extract
+        if isinstance(x, CountExtract) and phrases & {fold(normalise(c)) for c in x.cues}:
+            out.add("count")
+        elif isinstance(x, EnumExtract):
+            key = lexicon.enum_of[(name, pname)].key
+            mine = [h for h in slots.enums if any(k == key for k, _ in h.value)]
+            if mine and all(any(s <= h.start and h.end <= e for s, e in spans) for h in mine):
+                out.add(f"enum:{pname}")
+    return out
+
+
 def coverage(slots: Slots, lexicon: Lexicon, name: str) -> tuple[int, int]:
     """(how many kinds of value said this tool takes, besides dates; 1 if it takes the dates said)."""
+    tool = lexicon.tools[name]
+    takes_dates = any(isinstance(p.extract, DateExtract) for p in tool.params.values())
+    return len(_kinds(slots, lexicon, name)), int(takes_dates and bool(slots.dates))
+
+
+def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
+    """The kinds of value said (codes of a pattern, a name, an amount, goods, an enum, a count) the tool takes."""
     tool = lexicon.tools[name]
     kinds: set[str] = set()
     for pname, p in tool.params.items():
@@ -216,8 +244,7 @@ def coverage(slots: Slots, lexicon: Lexicon, name: str) -> tuple[int, int]:
             kinds.add(f"enum:{pname}")
         elif isinstance(x, CountExtract) and count(slots, lexicon, name, pname) is not None:
             kinds.add("count")
-    takes_dates = any(isinstance(p.extract, DateExtract) for p in tool.params.values())
-    return len(kinds), int(takes_dates and bool(slots.dates))
+    return kinds
 
 
 def similarity(text: str, tool: Tool) -> float:

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from concierge.catalog.model import CodeExtract, CountExtract, EnumExtract, ItemsExtract, NameExtract, Param, Tool
+from concierge.planner import fuzzy
+from concierge.planner.fuzzy import Matcher
 from concierge.planner.text import Phrases, fold, normalise
 
 KEYWORD, TOPIC = "keyword", "topic"
@@ -91,6 +93,8 @@ class Lexicon:
                                                          *(s for g in self.enums.values() for s in g.synonyms)]}
         self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
+        self._matchers: dict[tuple, dict[str, Matcher]] = {}
+        self.known = self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS)
 
     def _add_enum(self, tool: str, pname: str, param: Param, x: EnumExtract) -> None:
         assert param.enum is not None
@@ -122,6 +126,17 @@ class Lexicon:
                 {phrase: frozenset(by_group.items()) for phrase, by_group in said.items() if phrase})
         return found
 
+    def matchers(self, values: Mapping[str, list[str]]) -> dict[str, Matcher]:
+        """A loose matcher per enum group whose values are read from the data (products, categories)."""
+        cache_key = tuple((k, tuple(v)) for k, v in sorted(values.items()))
+        found = self._matchers.get(cache_key)
+        if found is None:
+            found = self._matchers[cache_key] = {
+                key: fuzzy.matcher(values[key], group.synonyms)
+                for key, group in self.enums.items()
+                if key not in self.static_values and values.get(key)}
+        return found
+
     def count_phrases(self, tool: str, pname: str) -> tuple[Phrases[str], Phrases[str]]:
         """(cues said before a number, superlatives that mean one) of a count parameter."""
         key = (tool, pname)
@@ -130,6 +145,35 @@ class Lexicon:
             assert isinstance(x, CountExtract)
             self._counts[key] = (Phrases({c: c for c in x.cues}), Phrases({o: o for o in x.one}))
         return self._counts[key]
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# Words of requests about any business's data that are never one of its values.
+GENERIC_WORDS = _words("""
+    売上 売り上げ 商品 品目 金額 数量 個数 合計 総額 一覧 全部 全体 全て
+    すべて データ 情報 内容 結果 状況 推移 件数 比較 日別 順位 前週 前月
+    今期 前期 期間 全商品 カテゴリ カテゴリー ジャンル 分類 店 店舗 本日
+    当日 急遽 至急 念のため 一応 今まで 以降 以前 場合 お客様 顧客 販売
+    購入 実績 登録 確認 表示 教えて 見せて 出して ランキング トップ
+    ワースト ベスト リスト レポート グラフ サマリー トータル ペース チェック
+    メモ ポイント コード シート エクセル サイズ セット オーダー レジ
+    スタッフ マイナス プラス パーセント 最近 直近 過去 今回 前回 毎日 平日
+    週末 土日 祝日 全店 各店 当店 全品 全社 弊社 会社 うち 全員 担当
+    担当者 自分 今年度 前年度
+""")
+
+
+def _described(tools) -> set[str]:
+    """The nouns of the catalog's own descriptions (the store D店, 商品別): never an unknown value."""
+    words: set[str] = set()
+    for tool in tools:
+        texts = [tool.description.get("ja"), *(p.description.get("ja") for p in tool.params.values())]
+        for text in texts:
+            words.update(re.findall(r"[A-Za-z0-9]*[ァ-ヺー一-龯々]{2,}", text or ""))
+    return {fold(normalise(w)) for w in words}
 
 
 def _phrase_key(phrase: str) -> str:

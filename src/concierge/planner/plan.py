@@ -30,11 +30,14 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
+from concierge.planner import writes
 from concierge.planner.choose import choose, keyword_parts, keyword_tools, refusal
 from concierge.planner.conditions import Condition
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import KEYWORD, Lexicon
+from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Slots, count, english_items, read
+from concierge.planner.text import mask
 
 MAX_CALLS_PER_REQUEST = 10
 _SMALL_TALK = re.compile(r"(?P<thanks>ありがと|感謝|(?<![a-z])thank|(?<![a-z])thx)"
@@ -70,12 +73,20 @@ class Step:
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a request makes no call: refused_sql, refused_change, unrelated (greeting, thanks),
-    forbidden, missing, ambiguous (which earlier customer?), unchecked (its condition could not be checked)."""
+    """Why a request (or part of it) makes no call.
+
+    kinds: refused_sql, refused_change, unrelated (greeting, thanks), forbidden, missing, ambiguous (which
+    earlier customer?), unchecked (its condition could not be checked); unknown_value (a word that looks like
+    a value matches nothing: `said`, `params`), which_value (it matches several: `said`, `candidates`),
+    impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
+    advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes)."""
 
     kind: str
     tool: str | None = None
     params: tuple[str, ...] = ()
+    said: str = ""  # the words of the request the problem is about
+    candidates: tuple[str, ...] = ()  # values read from the data that the words could mean
+    reason: tuple[tuple[str, str], ...] = ()  # (language, text): why, in each language
 
 
 @dataclass
@@ -88,6 +99,7 @@ class Request:
     gate: Gate | None = None
     problems: list[Problem] = field(default_factory=list)
     values: dict[str, list[Any]] = field(default_factory=dict)  # parameter -> values it used (for later ones)
+    understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value used) when not verbatim
 
 
 @dataclass
@@ -152,8 +164,24 @@ def build(text: str, ctx: Context) -> Plan:
 
 def _read(text: str, ctx: Context) -> Slots:
     if text not in ctx.read:
-        ctx.read[text] = read(text, ctx.today, ctx.lexicon, ctx.enum_values)
+        ctx.read[text] = read(text, ctx.today, ctx.lexicon, ctx.enum_values, _focus(ctx))
     return ctx.read[text]
+
+
+def _focus(ctx: Context) -> DateRange | None:
+    """The period of the previous turn's call, which その前の週 / the week after move from."""
+    last = ctx.memory.last_call
+    if last is None or last[0] not in ctx.lexicon.tools:
+        return None
+    tool = ctx.lexicon.tools[last[0]]
+    said = {(p.extract.part, p.extract.period): last[1].get(n) for n, p in tool.params.items()
+            if isinstance(p.extract, DateExtract) and last[1].get(n)}
+    start = said.get(("start", "current")) or said.get(("day", "current"))
+    end = said.get(("end", "current")) or said.get(("day", "current"))
+    try:
+        return DateRange(date.fromisoformat(str(start)), date.fromisoformat(str(end))) if start and end else None
+    except ValueError:
+        return None
 
 
 def _drafts(text: str, ctx: Context) -> list[_Draft]:
@@ -191,6 +219,11 @@ def _parts(said: str, ctx: Context) -> list[str]:
     return [p for p in pieces if p] or [said]
 
 
+def says_a_tool(text: str, ctx: Context) -> bool:
+    """Whether the text names something to do by a keyword (or a refusal), not only values (0016です)."""
+    return _asks(_read(text, ctx), ctx)
+
+
 def _asks(slots: Slots, ctx: Context) -> bool:
     return bool(keyword_tools(slots, ctx.lexicon, ctx.offered)) or refusal(slots, ctx.lexicon) is not None
 
@@ -198,6 +231,10 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
     last = ctx.memory.last_call
+    beyond = _beyond_tools(slots, ctx)
+    if beyond is not None:
+        request.problems.append(beyond)
+        return
     choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
     if choice.refused:
         request.problems.append(Problem(f"refused_{choice.refused}"))
@@ -212,20 +249,59 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         if name not in ctx.offered or (request.condition and tool.mode != "read"):
             request.problems.append(Problem("forbidden", name))
             continue
-        base = last[1] if choice.follow_up and last else {}
+        base = _carried(tool, slots, last, choice.follow_up, first)
         problem = _plan_call(plan, request, tool, slots, ctx, ahead, base)
         if problem:
             request.problems.append(problem)
 
 
+_BEYOND = {"correction": "cannot_change", "delete": "refused_change"}
+
+
+def _beyond_tools(slots: Slots, ctx: Context) -> Problem | None:
+    """A forecast, advice, a correction of registered data or a general question: no tool is called,
+    unless a tool's own keyword says those words (a catalog with a cancel tool cancels)."""
+    if refusal(slots, ctx.lexicon) == "sql":
+        return None
+    # A plain read of a future period (9月の売上) goes to its tool: the guard says which dates have data.
+    values = [(h.start, h.end) for h in slots.enums] + [s for _, s in slots.names]  # 本日のおすすめ弁当 is a product
+    found = out_of_scope(mask(slots.text, values), ctx.today, future=False)
+    if found is None:
+        return None
+    covered = [(h.start, h.end) for h in ctx.lexicon.cues.find(slots.cue_text)
+               if any(kind == KEYWORD and name in ctx.offered for name, kind in h.value)]
+    if found.kind != "forecast" and any(s <= found.start and found.end <= e for s, e in covered):
+        return None
+    return Problem(_BEYOND.get(found.kind, "out_of_scope"), said=slots.text[found.start:found.end],
+                   reason=tuple((lang, found.reason(lang)) for lang in ("ja", "en")))
+
+
+def _carried(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, follow_up: bool, first: bool
+             ) -> dict[str, Any]:
+    """The previous call's arguments a follow-up keeps: all of them for a request that only changes values
+    (0010は？); for one that names the same tool again without a period (上位3つだけ), all but who it is about
+    when this request says someone."""
+    if last is None or not first:
+        return {}
+    if follow_up:
+        return dict(last[1])
+    if last[0] != tool.name or slots.dates:
+        return {}
+    who = (CodeExtract, NameExtract)
+    says_who = bool(slots.codes or slots.names)
+    return {k: v for k, v in last[1].items()
+            if not (says_who and k in tool.params and isinstance(tool.params[k].extract, who))}
+
+
 def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
                base: dict[str, Any]) -> Problem | None:
     dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
-    today = ctx.clocks.get(tool.name, ctx.today)
-    if today != ctx.today:
-        slots = replace(slots, dates=find_dates(slots.text, today))
-    periods = _dates(tool, slots, today) or [{n: base[n] for n in dated if base.get(n) is not None}]
+    slots, periods = _periods_of(tool, slots, ctx, base, dated)
     values = _values_said(tool, slots, ctx, base, dated)
+    unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values)
+    if unclear:
+        return unclear
+    _note_understood(request, slots, values)
     missing = []
     named = _named_lookup(tool, slots, values)
     for pname, param in tool.params.items():
@@ -247,9 +323,68 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
             missing.append(pname)
     if missing:
         return Problem("missing", tool.name, tuple(missing))
+    paired = writes.pair(tool, slots, values, periods)
+    if isinstance(paired, writes.Unpaired):
+        return Problem("ambiguous", tool.name, paired.params)
     request.values.update(values)
     request.values.update({k: [v] for k, v in periods[0].items()})
-    _add_steps(plan, request, tool, values, periods)
+    for own, own_periods in paired or [(values, periods)]:
+        _add_steps(plan, request, tool, own, own_periods)
+    return None
+
+
+def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], dated: list[str]
+                ) -> tuple[Slots, list[dict[str, str]]]:
+    """The date arguments said (on the tool's own clock), else those of the call followed up."""
+    today = ctx.clocks.get(tool.name, ctx.today)
+    if today != ctx.today:
+        slots = replace(slots, dates=find_dates(slots.text, today, slots.focus))
+    return slots, _dates(tool, slots, today) or [{n: base[n] for n in dated if base.get(n) is not None}]
+
+
+def _note_understood(request: Request, slots: Slots, values: dict[str, list[Any]]) -> None:
+    """The loose readings this call uses, for the answer to say (『ハンバーグ』 is ハンバーグ弁当)."""
+    request.understood += [u for u in slots.understood if u not in request.understood and any(
+        u[1] in said for said in values.values())]
+
+
+def _impossible(tool: Tool, slots: Slots) -> Problem | None:
+    """A date said that does not exist (2025-02-30) is refused with the reason, never read as another day."""
+    dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
+    if not slots.impossible or not dated:
+        return None
+    bad = slots.impossible[0]
+    return Problem("impossible_value", tool.name, tuple(dated), said=bad.text, reason=(
+        ("ja", f"{bad.text}という日付はありません。正しい日付で言い直してください。"),
+        ("en", f"{bad.text} is not a real date. Please say the date again.")))
+
+
+def _negative(tool: Tool, values: dict[str, list[Any]]) -> Problem | None:
+    """A sum said with a minus sign where the parameter takes none is refused as said, never made positive."""
+    for pname, param in tool.params.items():
+        low = param.min if param.min is not None else 0
+        for value in values.get(pname, []):
+            if isinstance(param.extract, AmountExtract) and isinstance(value, int) and value < 0 <= low:
+                said = f"{value:,}"
+                return Problem("impossible_value", tool.name, (pname,), said=said, reason=(
+                    ("ja", f"金額がマイナス（{said}円）になっています。マイナスでない金額で言い直してください。"),
+                    ("en", f"The amount is negative ({said} yen). Please say the amount without a minus sign.")))
+    return None
+
+
+def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
+    """A word that names several values the tool takes (お茶: 麦茶 or 緑茶?), or that looks like a value and
+    names none (惣菜の売上): asked, never dropped for an answer about everything."""
+    loose = [(n, ctx.lexicon.enum_of[(tool.name, n)].key) for n, p in tool.params.items()
+             if isinstance(p.extract, EnumExtract) and ctx.lexicon.enum_of[(tool.name, n)].key in ctx.lexicon.matchers(
+                 ctx.enum_values)]
+    for pname, group in loose:
+        unsure = next((u for u in slots.unsure if u.group == group), None)
+        if unsure is not None and pname not in values:
+            return Problem("which_value", tool.name, (pname,), said=unsure.said, candidates=unsure.candidates)
+    if slots.unknown and loose:
+        widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]
+        return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0])
     return None
 
 
@@ -320,7 +455,12 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     if isinstance(x, NameExtract):
         return list(dict.fromkeys(n for n, _ in slots.names))
     if isinstance(x, EnumExtract):
-        return slots.enum_values(ctx.lexicon.enum_of[(tool.name, pname)].key)
+        key = ctx.lexicon.enum_of[(tool.name, pname)].key
+        if key in ctx.lexicon.static_values:  # 売れてないトップ5: the longer phrase says the order
+            hits = [h for h in slots.enums if any(k == key for k, _ in h.value)]
+            longest = max(hits, key=lambda h: h.end - h.start, default=None)
+            return [v for k, v in sorted(longest.value) if k == key] if longest else []
+        return slots.enum_values(key)
     if isinstance(x, AmountExtract):
         if slots.amounts:
             return [slots.amounts[0][0]]
@@ -371,6 +511,6 @@ def _periods(slots: Slots, today: date) -> list[DateRange]:
     for match in slots.dates:
         if any(span.start <= match.range.start and match.range.end <= span.end for span in out):
             continue
-        joined = resolve(slots.text[match.start_index :], today) if match.kind != "span" else None
+        joined = resolve(slots.text[match.start_index :], today, slots.focus) if match.kind != "span" else None
         out.append(joined or match.range)
     return out

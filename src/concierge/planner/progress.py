@@ -46,9 +46,8 @@ def turn_start(messages: list[Message]) -> int:
     users = [i for i, m in enumerate(messages) if m.role == "user"]
     if not users:
         return -1
-    if len(users) > 1 and messages[users[-1]].confirms:
-        return users[-2]
-    return users[-1]
+    asked = [i for i in users if not messages[i].confirms]  # two writes in one turn: two confirmations
+    return asked[-1] if asked else users[0]
 
 
 def calls_made(messages: list[Message]) -> list[Made]:

@@ -3,7 +3,8 @@
 The planner declines before any call reaches `Pipeline.invoke`: a tool the user is not offered
 (``refused:not_permitted``), a write asked under a condition (``refused:conditional_write``), a request
 to run SQL or to delete or change data, which no tool does (``refused:unknown_tool``, with ``[sql]`` or
-``[change]`` where a tool's name would be). The line keeps the request's words, shortened.
+``[change]`` where a tool's name would be), and one no tool can answer (a forecast, advice, a general
+question: ``[out_of_scope]``). The line keeps the request's words, shortened.
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from concierge.planner.plan import Plan, Problem
 from concierge.protocol import ModelRequest
 
 REQUEST_CHARS = 500
-_ASKED = {"refused_sql": "[sql]", "refused_change": "[change]"}
+_ASKED = {"refused_sql": "[sql]", "refused_change": "[change]", "cannot_change": "[change]",
+          "out_of_scope": "[out_of_scope]"}
 _MESSAGES = {
     "refused_sql": "the planner declined: the request asks to run SQL, and only the declared tools run",
     "refused_change": "the planner declined: the request asks to delete or change data, and no tool does that",
+    "cannot_change": "the planner declined: the request asks to correct registered data, and no tool does that",
+    "out_of_scope": "the planner declined: the request asks for what no tool does (a forecast, advice, a general"
+                    " question)",
 }
 
 

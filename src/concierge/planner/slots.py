@@ -15,17 +15,22 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from concierge.language.dates import DateMatch, find_dates
+from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.planner.lexicon import PRONOUNS, Lexicon
+from concierge.planner.loose import Unsure, read_loosely
 from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, Hit, fold, mask, number, overlaps
 
 Span = tuple[int, int]
 
 _AMOUNT = re.compile(
-    r"[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>万|千))?"
-    r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z]))",
+    r"(?P<sign>[-−‐ー▲△]|マイナス|minus\s*)?\s*"
+    r"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>万|千))?"
+    r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
     re.IGNORECASE,
 )
+# A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
+_YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|until|till|by)\s+|年度?)$", re.IGNORECASE)
+_YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")
 _AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|number\s*|#\s*)?(?P<v>[0-9A-Za-z\-]+)",
                                re.IGNORECASE)
 _AFTER_NAME_LABEL = re.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
@@ -79,6 +84,8 @@ class Slots:
     text: str
     folded: str
     dates: list[DateMatch] = field(default_factory=list)
+    focus: DateRange | None = None  # the previous turn's period, which その前の週 moves from
+    impossible: list[Impossible] = field(default_factory=list)  # 2025-02-30: refused, never replaced
     amounts: list[tuple[int, Span]] = field(default_factory=list)
     items: list[tuple[str, Span]] = field(default_factory=list)
     codes: list[Code] = field(default_factory=list)
@@ -86,6 +93,9 @@ class Slots:
     names: list[tuple[str, Span]] = field(default_factory=list)
     referred: set[str] = field(default_factory=set)  # parameter names pointed back at (そのお客様)
     pronoun: bool = False  # they / their / 彼: points back at whatever is missing
+    understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value) read loosely
+    unsure: list[Unsure] = field(default_factory=list)  # words naming several values: asked
+    unknown: list[tuple[str, Span]] = field(default_factory=list)  # words that look like a value, name none
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
 
@@ -93,10 +103,13 @@ class Slots:
         return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
 
 
-def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]]) -> Slots:
-    slots = Slots(text, fold(text))
-    slots.dates = find_dates(text, today)
-    taken: list[Span] = [(d.start_index, d.end_index) for d in slots.dates]
+def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]],
+         focus: DateRange | None = None) -> Slots:
+    slots = Slots(text, fold(text), focus=focus)
+    slots.dates = find_dates(text, today, focus)
+    slots.impossible = impossible_dates(text, today)
+    taken: list[Span] = [(d.start_index, d.end_index) for d in slots.dates] + [
+        (bad.start, bad.end) for bad in slots.impossible]
     slots.amounts = _amounts(mask(text, taken))
     taken += [s for _, s in slots.amounts]
     slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary)
@@ -104,8 +117,11 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.codes = _codes(text, slots.folded, taken, lexicon)
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
-    slots.enums = lexicon.enum_phrases(enum_values).find(mask(slots.folded, taken))
-    taken += [(h.start, h.end) for h in slots.enums]
+    exact = lexicon.enum_phrases(enum_values).find(mask(slots.folded, taken))
+    loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values), lexicon.known)
+    slots.enums = sorted(loose.hits, key=lambda h: h.start)
+    slots.understood, slots.unsure, slots.unknown = loose.understood, loose.unsure, loose.unknown
+    taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken, lexicon)
     name_spans = [s for _, s in slots.names]
     if lexicon.referring:
@@ -119,11 +135,24 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
 
 
 def _amounts(text: str) -> list[tuple[int, Span]]:
+    """Sums of money, with their sign: -600円 and マイナス600円 stay negative (the planner refuses them)."""
     out = []
     for m in _AMOUNT.finditer(text):
         digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
-        out.append((int(Decimal(digits.replace(",", "")) * _MULTIPLIER[unit]), m.span()))
+        value = int(Decimal(digits.replace(",", "")) * _MULTIPLIER[unit])
+        sign = m["sign"]
+        if sign and sign == "ー" and m.start() > 0 and re.match(r"[ァ-ヺ]", text[m.start() - 1]):
+            sign = None  # the long vowel mark of a katakana word (ケーキー600円) is not a minus
+        start = m.start() if sign else m.start("a") if m["a"] else m.start("b")
+        if m["a"]:
+            start = min(start, text.rfind("¥", 0, m.start("a")))
+        out.append((-value if sign else value, (start, m.end())))
     return out
+
+
+def _a_year(text: str, start: int, end: int, value: str) -> bool:
+    return (value.isdigit() and len(value) == 4 and 1900 <= int(value) <= 2100
+            and bool(_YEAR_BEFORE.search(text[:start]) or _YEAR_AFTER.match(text, end)))
 
 
 def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> list[tuple[str, Span]]:
@@ -132,7 +161,7 @@ def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> l
         before = text[m.start() - 1] if m.start() else ""
         glued = before == MASK or before.isdigit() or bool(found and found[-1][2] == m.start())
         noun = _clean_noun(m["noun"].rstrip("をが"), glued)
-        if not noun or any(fold(noun).endswith(word) for word in vocabulary):
+        if not noun or any(fold(noun).rstrip(_PARTICLES).endswith(word) for word in vocabulary):
             continue  # 売上上位3つ is a count, not goods
         found.append((f"{noun}{m['qty']}{m['counter']}", m.end("noun") - len(noun), m.end()))
     out: list[tuple[str, Span]] = []
@@ -169,7 +198,8 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
     masked = mask(text, spans)
     for pattern, kind in lexicon.codes.items():
         for m in kind.regex.finditer(masked):
-            found.append(Code(m.group(), pattern, m.start(), m.end()))
+            if not _a_year(text, m.start(), m.end(), m.group()):
+                found.append(Code(m.group(), pattern, m.start(), m.end()))
             masked = mask(masked, [m.span()])
     return sorted(found, key=lambda c: c.start)
 
@@ -255,11 +285,12 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         m = re.search(rf"(?P<n>{NUMBER_WORD})\s*$", text[: hit.start])
         if m and number(m["n"]) and hit.phrase.isascii():
             return number(m["n"])
-    m = re.search(r"(?<![0-9])(\d{1,2})\s*位(?:まで|以内)", text)
+    m = _HOW_MANY_RANKED.search(text)
     if m:
-        return int(m.group(1))
+        return int(m["n"] or m["n2"] or m["n3"])
     superlatives = ones.find(text)
-    if not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most ...: several
+    plural = _WHICH_PLURAL.search(text) is not None  # which products sold best: several
+    if not plural and not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most
         for hit in superlatives:
             if not (hit.phrase.isascii() and _next_word(text, hit.end) == "plural"):
                 return 1
@@ -269,6 +300,11 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     return None
 
 
+# 3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word.
+_HOW_MANY_RANKED = re.compile(r"(?<![0-9])(?P<n>\d{1,2})\s*位(?:まで|以内)"
+                              r"|順に\s*(?P<n2>\d{1,2})\s*(?:つ|品|商品|位|件)"
+                              r"|(?<![0-9])(?P<n3>\d{1,2})\s*(?:つ|品|商品)(?:だけ|のみ|まで)")
+_WHICH_PLURAL = re.compile(r"(?<![a-z])(?:which|what)\s+(?:[a-z]+\s+)?(?!was|is|has|does)[a-z]+s(?![a-z])")
 _NOT_NOUNS = {"in", "last", "this", "of", "for", "during", "on", "at", "by", "was", "were", "is", "are", "the",
               "a", "and", "to", "from", "sales", "sale", "my", "our", "that", "these", "those"}
 
@@ -288,20 +324,25 @@ def _next_word(text: str, end: int) -> str | None:
 
 def english_items(slots: Slots) -> str | None:
     """12 eggplants; 3 pumpkins and 2 melons; 5 kg of tomatoes -> the goods as said."""
+    groups = english_item_groups(slots)
+    return groups[0] if groups else None
+
+
+def english_item_groups(slots: Slots) -> list[str]:
+    """Each list of goods said in English, apart: "3 pumpkins for 450 yen, and ... 5 tomatoes" is two."""
     text = mask(slots.text, _masked_spans(slots.read_text) + [(h.start, h.end) for h in slots.enums])
     parts: list[tuple[str, int, int]] = []
     for m in _EN_ITEM.finditer(text):
         if m["noun"].split()[0].lower() in _EN_NOT_GOODS:
             continue
         parts.append((m.group().strip(), m.start(), m.end()))
-    if not parts:
-        return None
-    said = parts[0][0]
-    for (_, _, end), (part, start, _) in zip(parts, parts[1:], strict=False):
-        if not _JOINER.fullmatch(text, end, start):
-            break
-        said += text[end:start] + part
-    return said
+    groups: list[str] = []
+    for i, (part, start, _) in enumerate(parts):
+        if i and _JOINER.fullmatch(text, parts[i - 1][2], start):
+            groups[-1] += text[parts[i - 1][2]:start] + part
+        else:
+            groups.append(part)
+    return groups
 
 
 def _masked_spans(text: str) -> list[Span]:

@@ -1,0 +1,115 @@
+"""The answer, in the user's language, built only from the tool results of the turn.
+
+Each request of the message is answered in turn: what was not understood or cannot be done
+(`problems`), how loosely read words were taken (「『ハンバーグ』はハンバーグ弁当として扱いました。」),
+names looked up, a condition checked, then each result in sentences (`render`: the tool's answer
+templates, else a generic restatement and a labelled table). Figures are quoted from what the tool
+computed (`row_count`, `totals`, `summary`), never recomputed. Tool names, raw column names and
+result ids stay out of the text: the ids are in the structured results and the trace.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from concierge.catalog.model import Tool
+from concierge.planner.answer.problems import NO_TOOL, problem_text
+from concierge.planner.answer.results import render, table
+from concierge.planner.answer.scene import label
+from concierge.planner.answer.texts import phrase
+from concierge.planner.answer.values import number
+from concierge.planner.conditions import measured
+from concierge.planner.plan import Plan, Request
+from concierge.planner.progress import DONE, SKIPPED, State
+
+__all__ = ["compose", "render", "table"]
+
+# A request that asks how many: a read tool's answer is its row count, said in a sentence, not its rows.
+_COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
+                       r"|何人|何件|何個|何名|何社|何店|いくつ|件数|人数|総数|の数(?!量)|数は", re.IGNORECASE)
+
+
+class _Turn:
+    """What one answer is composed from, and which results it has shown already."""
+
+    def __init__(self, plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], today: date,
+                 clocks: dict[str, date]):
+        self.plan, self.states, self.lang, self.tools = plan, states, lang, tools
+        self.today, self.clocks = today, clocks
+        self.shown: set[int] = set()
+
+    def render(self, index: int, counting: bool = False) -> list[str]:
+        step = self.plan.steps[index]
+        today = self.clocks.get(step.tool, self.today)
+        return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today)
+                for r in self.states[index].results]
+
+
+def compose(plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], capabilities: list[str],
+            today: date | None = None, clocks: dict[str, date] | None = None) -> str:
+    """The answer to a finished plan. `today` is the configured clock (periods are said relative to it),
+    `clocks` a tool's own clock where its catalog keeps another one."""
+    turn = _Turn(plan, states, lang, tools, today or date.today(), clocks or {})
+    parts: list[str] = []
+    for request in plan.requests:
+        parts += _request(request, turn)
+    if all(p.kind in NO_TOOL for r in plan.requests for p in r.problems) \
+            and not any(r.steps for r in plan.requests) and capabilities:
+        parts.append(phrase(lang, "can", what=" / ".join(capabilities)))
+    return "\n\n".join(p for p in parts if p)
+
+
+def _request(request: Request, turn: _Turn) -> list[str]:
+    lang = turn.lang
+    out = [problem_text(p, lang, turn.tools) for p in request.problems]
+    out += [phrase(lang, "understood", said=said, value=value) for said, value in request.understood]
+    for name, index in request.lookups:
+        if index in request.steps or index in turn.shown or turn.states[index].status != DONE:
+            continue
+        turn.shown.add(index)
+        out.append(_lookup(name, index, turn))
+    if request.gate is not None and request.steps:
+        out.append(_gate(request, turn))
+    counting = bool(_COUNTING.search(request.text))
+    for index in request.steps:
+        if turn.states[index].status == DONE and index not in turn.shown:
+            turn.shown.add(index)
+            out += turn.render(index, counting)
+    return out
+
+
+def _lookup(name: str, index: int, turn: _Turn) -> str:
+    """A name looked up for a later call: said when it found none, several, or its call could not run."""
+    lang = turn.lang
+    result = turn.states[index].results[0]
+    users = [i for i, s in enumerate(turn.plan.steps) if any(ref.step == index for ref in s.refs.values())]
+    if not result.ok:
+        return "\n".join(turn.render(index))
+    if not result.rows:
+        return phrase(lang, "not_found", name=name)
+    if any(turn.states[i].reason == "ambiguous" for i in users):
+        column = next((ref.column for i in users for ref in turn.plan.steps[i].refs.values() if ref.step == index),
+                      "")
+        which = phrase(lang, "which", name=name, what=label(turn.tools.get(result.tool), column, lang))
+        return "\n".join([*turn.render(index), which])
+    if all(turn.states[i].status == DONE for i in users):
+        return ""  # the answer of the call it served names what was found
+    return "\n".join(turn.render(index))
+
+
+def _gate(request: Request, turn: _Turn) -> str:
+    lang = turn.lang
+    assert request.gate is not None
+    condition = request.gate.condition
+    first = turn.states[request.steps[0]]
+    checks = [r for i in request.gate.checks for r in turn.states[i].results]
+    figures = [measured(condition, r) for r in checks]
+    shown = phrase(lang, "list").join(phrase(lang, f"measure_{condition.measure}", n=number(f))
+                                      for f in figures if f is not None)
+    cond = condition.text.rstrip("、, ")
+    if first.status == SKIPPED and first.reason == "condition":
+        return phrase(lang, "not_held", cond=cond, measured=shown)
+    if first.status == SKIPPED:
+        return phrase(lang, "unknown", cond=cond)
+    return phrase(lang, "held", cond=cond, measured=shown)

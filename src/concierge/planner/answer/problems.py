@@ -1,0 +1,73 @@
+"""Why a request made no call, as a short sentence or question in the user's language.
+
+A value that matches nothing or several things is asked about with the candidates read from the data;
+an impossible value is refused with the reason and what to check; a request no tool answers says what
+cannot be done (the caller adds what can).
+"""
+
+from __future__ import annotations
+
+import re
+
+from concierge.catalog.model import Tool
+from concierge.planner.answer.scene import label
+from concierge.planner.answer.texts import phrase
+from concierge.planner.plan import Problem
+
+_ASKS = re.compile(r"ください|どうぞ|please", re.IGNORECASE)
+# Kinds whose request needs no tool at all: the answer adds what the catalogs can do.
+NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change", "out_of_scope", "cannot_change")
+
+
+def problem_text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
+    """The problem as a sentence (or a question) in the language."""
+    return _text(problem, lang, tools).strip()
+
+
+def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
+    tool = tools.get(problem.tool or "")
+    kind = problem.kind
+    if kind == "forbidden" and tool:
+        return phrase(lang, "forbidden", what=first_sentence(tool.description.get(lang)))
+    if kind in ("missing", "ambiguous") and tool:
+        labels = [label(tool, p, lang) for p in problem.params]
+        return phrase(lang, kind, what=phrase(lang, "list").join(labels))
+    if kind in ("unknown_value", "which_value", "impossible_value"):
+        return _value(problem, lang, tool)
+    if kind in ("out_of_scope", "cannot_change"):
+        reason = _reason(problem, lang) or phrase(lang, f"{kind}_default")
+        return phrase(lang, kind, reason=_sentence(reason, lang))
+    if kind in ("forbidden", "missing", "ambiguous"):  # no tool to name: say it plainly
+        return phrase(lang, "unrelated")
+    return phrase(lang, kind)
+
+
+def _value(problem: Problem, lang: str, tool: Tool | None) -> str:
+    name = label(tool, problem.params[0], lang) if tool and problem.params else phrase(lang, "value")
+    values = phrase(lang, "list").join(problem.candidates)
+    if problem.kind == "which_value":
+        return phrase(lang, "which_value", said=problem.said, label=name, values=values)
+    if problem.kind == "unknown_value":
+        text = phrase(lang, "unknown_value", said=problem.said, label=name)
+        return f"{text} {phrase(lang, 'near', values=values)}" if values else text
+    reason = _reason(problem, lang) or phrase(lang, "impossible_default", said=problem.said)
+    if _ASKS.search(reason):  # the reason already says what to do
+        return reason
+    return phrase(lang, "impossible_value", reason=_sentence(reason, lang), label=name)
+
+
+def _reason(problem: Problem, lang: str) -> str:
+    reasons = dict(problem.reason)
+    return reasons.get(lang) or reasons.get("en") or ""
+
+
+def _sentence(text: str, lang: str) -> str:
+    """A reason ending as a sentence, so that what follows starts a new one."""
+    text = text.strip()
+    if lang == "ja":
+        return text if text.endswith(("。", "？", "！")) else text + "。"
+    return (text if text.endswith((".", "?", "!")) else text + ".") + " "
+
+
+def first_sentence(text: str) -> str:
+    return re.split(r"(?<=。)|(?<=\.)\s", text, maxsplit=1)[0].rstrip("。.")

@@ -1,0 +1,211 @@
+"""One tool result in sentences: the tool's answer templates when it declares them, else a generic
+restatement of its arguments, the count, a labelled table and the totals (docs/catalog.md)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from concierge.catalog.model import CountExtract, Tool
+from concierge.pipeline.result import Data, Failure, Preview, ToolResult
+from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
+from concierge.planner.answer.template import fill
+from concierge.planner.answer.texts import phrase
+from concierge.planner.answer.values import number
+
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool = False,
+           today: date | None = None) -> str:
+    """A result in the user's language. `counting`: the request asks how many, so a read of rows says
+    the count of every matching row (and the totals), not the rows."""
+    today = today or date.today()
+    view = result.view()
+    args = {k: v for k, v in result.args.items() if v is not None}
+    if isinstance(view, Failure):
+        return _failure(view, result, tool, lang, today)
+    if isinstance(view, Preview):
+        scene = Scene(tool, lang, today, {**args, **view.fields}, rows=[view.fields], row_count=1)
+        return _templated(scene, "confirm") or phrase(lang, "pending", what=_fields(view.fields, tool, lang))
+    scene = Scene(tool, lang, today, args, view.rows, view.row_count, view.totals, view.summary)
+    if tool is not None and tool.mode == "write":
+        return _templated(scene, "done") or phrase(lang, "written", what=_rows_inline(view.rows, tool, lang))
+    return _read(view, scene, counting)
+
+
+def _read(view: Data, scene: Scene, counting: bool) -> str:
+    lang, tool = scene.lang, scene.tool
+    if not view.rows and view.row_count == 0:
+        return _templated(scene, "empty") or _generic_none(scene)
+    status = "one" if view.row_count == 1 and _has(tool, "one") else "ok"
+    sentence = _templated(scene, status)
+    if sentence is not None:
+        lines = [sentence]
+        if scene.listed_rows() is None and (_mentions(tool, status, "rows") or not view.summary):
+            lines.append(table(view.columns or list(view.rows[0]), view.rows, tool, lang, sentence))
+            lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
+        return "\n".join(lines)
+    return _generic(view, scene, counting)
+
+
+def _generic(view: Data, scene: Scene, counting: bool) -> str:
+    lang, tool = scene.lang, scene.tool
+    what = restate(scene)
+    n = number(view.row_count)
+    if counting and _counts_rows(tool, view):
+        head = phrase(lang, "counted", what=what, n=n) if what else phrase(lang, "counted_all", n=n)
+        return "\n".join([head, *_totals(view, tool, lang)])
+    one = "_one" if view.row_count == 1 else ""
+    head = phrase(lang, "found" + one, what=what, n=n) if what else phrase(lang, "found_all" + one, n=n)
+    columns = view.columns or list(view.rows[0])
+    lines = [head, *_summary(view.summary, lang), table(columns, view.rows, tool, lang, head)]
+    lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
+    return "\n".join(lines + _totals(view, tool, lang))
+
+
+def _generic_none(scene: Scene) -> str:
+    what = restate(scene)
+    return phrase(scene.lang, "none", what=what) if what else phrase(scene.lang, "none_all")
+
+
+def _failure(view: Failure, result: ToolResult, tool: Tool | None, lang: str, today: date) -> str:
+    why = _plain_names(view.text(lang).removeprefix(f"{result.tool}: "), tool, lang).rstrip("。. ")
+    scene = Scene(tool, lang, today, {k: v for k, v in result.args.items() if v is not None}, message=why)
+    status = "refused" if result.status == "refused" else "error"
+    text = _templated(scene, status)
+    if text is None:
+        what = restate(scene)
+        text = phrase(lang, "failed", what=what, why=why) if what else phrase(lang, "failed_all", why=why)
+    valid = view.valid or {}
+    hints = []
+    if (valid.get("min") or valid.get("max")) and str(valid.get("min")) not in text:
+        hints.append(phrase(lang, "range", low=valid.get("min") or "…", high=valid.get("max") or "…"))
+    if valid.get("values"):
+        hints.append(phrase(lang, "values", v=phrase(lang, "list").join(map(str, valid["values"]))))
+    return ("" if lang == "ja" else " ").join([text, *hints])
+
+
+def restate(scene: Scene) -> str:
+    """How the call was understood, in words: each argument said (defaults aside) with its label, the
+    period in words and dates."""
+    tool, lang, args = scene.tool, scene.lang, scene.args
+    said = {k: v for k, v in args.items() if tool is None or (k in tool.params and tool.params[k].default != v)}
+    parts: list[str] = []
+    if tool is not None:
+        spoken_periods = periods(tool, args, scene.today, lang)
+        dated = {n for pair in tool.ordered for n in pair} if tool.ordered else \
+            {n for n, p in tool.params.items() if p.type == "date"} if spoken_periods else set()
+        said = {k: v for k, v in said.items() if k not in dated}
+        for which, words in spoken_periods.items():
+            name = phrase(lang, "period" if which == "current" else "period_previous")
+            parts.append(phrase(lang, "pair", label=name, value=words))
+    parts = [phrase(lang, "pair", label=label(tool, k, lang), value=_said_value(tool, v, lang))
+             for k, v in said.items()] + parts
+    return phrase(lang, "list").join(parts)
+
+
+def _said_value(tool: Tool | None, value: Any, lang: str) -> str:
+    """An argument in words: a number with separators; a value naming a column (group by count_of_orders)
+    by the column's label, an identifier-like value with spaces for underscores."""
+    if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
+        return label(tool, value, lang)
+    return number(value)
+
+
+def table(columns: list[str], rows: list[dict[str, Any]], tool: Tool | None, lang: str, said: str = "") -> str:
+    """Rows as a table with labelled columns; a column whose one value the sentence already says is left out."""
+    if len(rows) > 1:
+        columns = [c for c in columns if len({str(r.get(c)) for r in rows}) > 1 or _cell(rows[0].get(c)) not in said]
+    columns = columns or list(rows[0])
+
+    lines = ["| " + " | ".join(label(tool, c, lang) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_cell(r.get(c)) for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if type(value) is int:
+        return f"{value:,}"
+    text = number(value)
+    return text.replace("|", "/").replace("\n", " ") if "|" in text or "\n" in text else text
+
+
+def _templated(scene: Scene, status: str) -> str | None:
+    tool = scene.tool
+    text = getattr(tool.answer, status, None) if tool is not None and tool.answer is not None else None
+    if text is None:
+        return None
+    filled = fill(text.get(scene.lang), scene.resolve).strip()
+    return filled[:1].upper() + filled[1:] if scene.lang == "en" else filled
+
+
+def _has(tool: Tool | None, status: str) -> bool:
+    return tool is not None and tool.answer is not None and getattr(tool.answer, status) is not None
+
+
+def _mentions(tool: Tool | None, status: str, name: str) -> bool:
+    text = getattr(tool.answer, status, None) if tool is not None and tool.answer is not None else None
+    return text is not None and "{" + name + "}" in text.ja + text.en
+
+
+def _counts_rows(tool: Tool | None, view: Data) -> bool:
+    """Whether a row count answers "how many": a read of rows, not groups (a tool that takes a top-N
+    count ranks groups) nor a comparison."""
+    return (tool is None or tool.mode == "read") and not view.summary \
+        and not (tool and any(isinstance(p.extract, CountExtract) for p in tool.params.values()))
+
+
+def _totals(view: Data, tool: Tool | None, lang: str) -> list[str]:
+    if not view.totals:
+        return []
+    what = phrase(lang, "list").join(phrase(lang, "pair", label=label(tool, k, lang), value=number(v))
+                                     for k, v in view.totals.items())
+    return [phrase(lang, "total", what=what)]
+
+
+def _summary(summary: dict[str, Any] | None, lang: str) -> list[str]:
+    if not summary:
+        return []
+    pct = summary.get("change_pct")
+    change = f"{phrase(lang, 'change')} {number(summary.get('change'), signed=True)}"
+    if pct is not None:
+        change += f"（{pct:+}%）" if lang == "ja" else f" ({pct:+}%)"
+    lines = [phrase(lang, "list").join([f"{phrase(lang, 'current')} {number(summary.get('current_total'))}",
+                                        f"{phrase(lang, 'previous')} {number(summary.get('previous_total'))}",
+                                        change]) + phrase(lang, "sentence_end")]
+    for key, words in (("top_decreases", "down"), ("top_increases", "up")):
+        items = summary.get(key) or []
+        if items:
+            named = phrase(lang, "list").join(
+                f"{next(iter(i.values()))} {number(i.get('change'), signed=True)}" for i in items)
+            lines.append(f"{phrase(lang, words)}: {named}" + phrase(lang, "sentence_end"))
+    return lines
+
+
+def _row_inline(row: dict[str, Any], columns: list[str], tool: Tool | None, lang: str) -> str:
+    return phrase(lang, "list").join(phrase(lang, "pair", label=label(tool, c, lang), value=_cell(row.get(c)))
+                                     for c in columns if row.get(c) is not None)
+
+
+def _rows_inline(rows: list[dict[str, Any]], tool: Tool | None, lang: str) -> str:
+    return " / ".join(_row_inline(r, list(r), tool, lang) for r in rows)
+
+
+def _fields(fields: dict[str, Any], tool: Tool | None, lang: str) -> str:
+    return _row_inline(fields, list(fields), tool, lang)
+
+
+def _plain_names(text: str, tool: Tool | None, lang: str) -> str:
+    """A message with the tool's parameter names said in words (code_customer -> 顧客コード)."""
+    if tool is None:
+        return text
+    for name in sorted(tool.params, key=len, reverse=True):
+        if name in text:
+            text = text.replace(name, label(tool, name, lang))
+    return text
+
+
+__all__ = ["ROWS_IN_SENTENCE", "render", "restate", "table"]

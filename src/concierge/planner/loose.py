@@ -1,0 +1,177 @@
+"""Values said loosely: a short form, a misspelling, a reading in kana, an English gloss, or a word
+that matches nothing or several values of the data.
+
+`read_loosely` runs after the exact enum values and synonyms are read. It
+1. gives back an exact value found inside a longer word (おにぎり inside しゃけおにぎり) when the whole
+   word names a value of another group (鮭おにぎり, a product), so a product is not read as its category;
+2. reads the words that name one value loosely (ハンバーグ -> ハンバーグ弁当): the caller uses them and
+   says how it read them;
+3. keeps the words that name several values (お茶 -> 麦茶, 緑茶) and the words that look like a value but
+   name none (an unknown katakana word, 惣菜の売上): the planner asks about them instead of dropping them.
+Only enum groups whose values are read from the data are matched loosely; values a catalog lists
+(desc, asc) are words of the request, read exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from concierge.planner.fuzzy import Candidate, Found, Matcher
+from concierge.planner.text import MASK, Hit, fold, mask
+
+Span = tuple[int, int]
+_NOUN = re.compile(r"[ァ-ヺー一-龯々ぁ-ゖA-Za-z]")
+_STOP = set("のをがはにでともへや")  # particles end a word
+_KATAKANA_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+")
+_BEFORE_TOPIC = re.compile(r"(?P<w>[ァ-ヺー一-龯々]{2,8})の")  # 惣菜の売れ筋: a word of the catalog follows
+
+
+@dataclass(frozen=True)
+class Unsure:
+    """Words that name several values of one group: which one is asked."""
+
+    said: str
+    span: Span
+    group: str
+    candidates: tuple[str, ...]
+
+
+@dataclass
+class Loose:
+    hits: list[Hit[frozenset[tuple[str, str]]]] = field(default_factory=list)  # exact hits kept + loose ones
+    understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value read)
+    unsure: list[Unsure] = field(default_factory=list)
+    unknown: list[tuple[str, Span]] = field(default_factory=list)  # look like a value, name none
+
+
+def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[str, str]]]],
+                 matchers: dict[str, Matcher], known: Collection[str]) -> Loose:
+    out = Loose()
+    masked = mask(text, taken)
+    for hit in exact:
+        word = _whole_word(masked, hit.start, hit.end)
+        other = _other_group(text, word, hit, matchers) if word[1] - word[0] > hit.end - hit.start else None
+        if other is None:
+            out.hits.append(hit)
+            continue
+        _take(out, other[0], text[word[0]:word[1]], word, other[1])
+    spans = taken + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
+    for group, found in _loose(mask(text, spans), matchers, known):
+        _take(out, group, found.said, (found.start, found.end), found)
+    spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
+    out.unknown = _unknown(mask(text, spans), known)
+    _english(out, mask(text, spans), matchers, known)
+    return out
+
+
+_EN_BEFORE_SALES = re.compile(r"(?<![a-z])(?P<w>[a-z][a-z\-]{2,})\s+(?:sales|sale|revenue|sold)(?![a-z])",
+                              re.IGNORECASE)
+_EN_NOT_VALUES = {"total", "daily", "weekly", "monthly", "our", "my", "the", "all", "store", "shop", "net", "gross",
+                  "last", "this", "next", "overall", "average", "what", "were", "was", "how", "show", "me", "product",
+                  "category", "customer", "their", "his", "her", "its", "top", "best", "worst", "whose", "which",
+                  "compare", "and", "of", "for", "yesterday", "today", "week", "month", "year", "lowest", "highest",
+                  "did", "do", "does", "has", "have", "had", "can", "could", "will", "would", "should", "is", "are",
+                  "be", "been", "about", "any", "no", "much", "many", "give", "get", "see", "check", "tell", "whole",
+                  "entire", "gross", "per", "by", "in", "on", "at", "to", "from", "with", "were", "these", "those",
+                  "that", "your", "its", "were", "show", "list", "find", "where", "when", "why", "who", "whom",
+                  "yen", "jpy", "day", "days", "weeks", "months", "years", "shop's", "store's", "weekend", "recent",
+                  "previous", "same", "other", "more", "less", "fewer", "such", "combined", "overall", "annual"}
+
+
+def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Collection[str]) -> None:
+    """An English word just before "sales" names a value: one gloss read, several asked (tea: green tea or
+    barley tea?), none reported (sandwich sales)."""
+    folded_known = {fold(k) for k in known}
+    for m in _EN_BEFORE_SALES.finditer(masked):
+        word = m["w"].lower()
+        if word in _EN_NOT_VALUES or word in folded_known:
+            continue
+        span = m.span("w")
+        for key, matcher in matchers.items():
+            values = [v for gloss, vs in matcher.glosses().items() if word in gloss.split() for v in vs]
+            values = list(dict.fromkeys(values))
+            if len(values) == 1:
+                out.hits.append(Hit(span[0], span[1], word, frozenset({(key, values[0])})))
+                out.understood.append((m["w"], values[0]))
+                break
+            if values:
+                out.unsure.append(Unsure(m["w"], span, key, tuple(values)))
+                break
+        else:
+            out.unknown.append((m["w"], span))
+
+
+def _whole_word(masked: str, start: int, end: int) -> Span:
+    """The run of noun characters around a value found exactly (しゃけ|おにぎり, おにぎり|セット)."""
+    s, e = start, end
+    while s > 0 and _NOUN.match(masked[s - 1]) and masked[s - 1] not in _STOP:
+        s -= 1
+    while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP:
+        e += 1
+    return s, e
+
+
+def _other_group(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher]) -> tuple[str, Found] | None:
+    """The group whose values the whole word names, when it is not the group of the value inside it."""
+    groups = {key for key, _ in hit.value}
+    said = text[word[0]:word[1]]
+    for key, matcher in matchers.items():
+        if key not in groups:
+            candidates = matcher.match(said)
+            if _sure(candidates):  # おにぎり全体 stays the category
+                return key, Found(word[0], word[1], said, tuple(candidates))
+    return None
+
+
+def _sure(candidates: list[Candidate]) -> bool:
+    """A whole word read as one value of its own: by its letters or reading, or one close misspelling."""
+    if not candidates:
+        return False
+    best = candidates[0]
+    runner_up = candidates[1].score if len(candidates) > 1 else 0.0
+    return best.how in ("exact", "synonym", "reading") or (best.how == "typo" and best.score - runner_up >= 0.04)
+
+
+def _loose(masked: str, matchers: dict[str, Matcher], known: Collection[str]) -> list[tuple[str, Found]]:
+    """Loose matches of every group, longest first, none overlapping; a whole katakana word is read as one
+    (シュークリム is シュークリーム misspelt, not シューク and an unknown リム)."""
+    found = [(key, Found(m.start(), m.end(), m.group(), tuple(c))) for m in _KATAKANA_WORD.finditer(masked)
+             for key, matcher in matchers.items() if _sure(c := matcher.match(m.group()))]
+    found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known)]
+    chosen: list[tuple[str, Found]] = []
+    for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
+        single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
+        if not single and all(f.end <= c.start or c.end <= f.start for _, c in chosen) and MASK not in f.said:
+            chosen.append((key, f))
+    return chosen
+
+
+def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:
+    values = [c.value for c in found.candidates]
+    if found.candidates and found.candidates[0].how == "typo" and _sure(list(found.candidates)):
+        values = values[:1]  # the one misspelling clearly closest
+    if len(values) == 1:
+        out.hits.append(Hit(span[0], span[1], fold(said), frozenset({(group, values[0])})))
+        if found.candidates[0].how not in ("exact", "synonym"):
+            out.understood.append((said, values[0]))
+    elif values:
+        out.unsure.append(Unsure(said, span, group, tuple(values)))
+
+
+def _unknown(masked: str, known: Collection[str]) -> list[tuple[str, Span]]:
+    """Words left that look like a value: a katakana word, or a noun just before の売上 / の日別 …"""
+    folded_known = {fold(k) for k in known}
+    out: list[tuple[str, Span]] = []
+    cues = [k for k in folded_known if len(k) > 1]
+    before = [m for m in _BEFORE_TOPIC.finditer(masked)
+              if masked[m.end():m.end() + 1] == MASK or fold(masked[m.end():m.end() + 8]).startswith(tuple(cues))]
+    for m in [*_KATAKANA_WORD.finditer(masked), *before]:
+        said = m.group("w") if m.re is _BEFORE_TOPIC else m.group()
+        start = m.start("w") if m.re is _BEFORE_TOPIC else m.start()
+        if fold(said) in folded_known or any(fold(said) in k or k in fold(said) for k in folded_known if len(k) > 1):
+            continue
+        if all(not (s < start + len(said) and start < e) for _, (s, e) in out):
+            out.append((said, (start, start + len(said))))
+    return sorted(out, key=lambda u: u[1][0])

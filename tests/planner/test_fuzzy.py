@@ -1,0 +1,229 @@
+"""Matching words of a request against values read from the data: tiers, ambiguity, spans, speed (no database)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from concierge.planner.fuzzy import Candidate, Matcher, candidates, contains_value, fold_word
+
+# A convenience store's products and categories, as its data would list them (test data, not the demo module).
+PRODUCTS = ["鮭おにぎり", "明太子おにぎり", "ツナマヨおにぎり", "梅おにぎり", "昆布おにぎり",
+            "幕の内弁当", "ハンバーグ弁当", "唐揚げ弁当", "焼肉弁当", "のり弁当",
+            "アイスバー", "プリン", "シュークリーム", "ロールケーキ", "杏仁豆腐",
+            "麦茶", "緑茶", "ミネラルウォーター", "ブラックコーヒー", "オレンジジュース"]
+CATEGORIES = ["おにぎり", "デザート", "弁当", "飲料"]
+GLOSSES = {"pudding": "プリン", "green tea": "緑茶", "barley tea": "麦茶", "rice ball": "おにぎり"}
+# Another business altogether: nothing in the matcher knows either.
+BAKERY = ["クロワッサン", "メロンパン", "あんパン", "食パン", "カレーパン", "チョココロネ", "バゲット"]
+BAKERY_GLOSSES = {"croissant": "クロワッサン", "melon bread": "メロンパン"}
+ORDINARY = ["売上", "先週", "見せて", "教えて", "比較", "トップ", "ランキング", "合計", "今月", "カテゴリ",
+            "sales", "last week", "show", "top", "best"]
+
+
+@pytest.fixture(scope="module")
+def products() -> Matcher:
+    return Matcher(PRODUCTS, GLOSSES)
+
+
+@pytest.fixture(scope="module")
+def bakery() -> Matcher:
+    return Matcher(BAKERY, BAKERY_GLOSSES)
+
+
+def said(found: list[Candidate]) -> list[tuple[str, str]]:
+    return [(c.value, c.how) for c in found]
+
+
+@pytest.mark.parametrize("word,value,how", [
+    ("鮭おにぎり", "鮭おにぎり", "exact"),
+    ("ぷりん", "プリン", "exact"),  # katakana and hiragana fold together
+    ("ﾌﾟﾘﾝ", "プリン", "exact"),  # half-width katakana
+    ("ハンバーグ 弁当", "ハンバーグ弁当", "exact"),
+    ("pudding", "プリン", "synonym"),
+    ("Puddings", "プリン", "synonym"),
+    ("Green Tea", "緑茶", "synonym"),
+    ("しゃけおにぎり", "鮭おにぎり", "reading"),  # every reading of 鮭, not only the first
+    ("さけおにぎり", "鮭おにぎり", "reading"),
+    ("海苔弁当", "のり弁当", "reading"),
+    ("からあげべんとう", "唐揚げ弁当", "reading"),
+    ("ハンバーグ", "ハンバーグ弁当", "part"),
+    ("明太子", "明太子おにぎり", "part"),
+    ("めんたいこ", "明太子おにぎり", "part"),  # a part, by its reading
+    ("コーヒー", "ブラックコーヒー", "part"),
+    ("梅", "梅おにぎり", "part"),
+    ("杏仁", "杏仁豆腐", "part"),
+    ("鮭のおにぎり", "鮭おにぎり", "part"),  # the value is the word without its particle
+    ("ハンバーク弁当", "ハンバーグ弁当", "typo"),
+    ("ぷりんん", "プリン", "typo"),
+    ("puding", "プリン", "typo"),  # a misspelt gloss
+    ("シュークリー厶", "シュークリーム", "typo"),  # 厶 (a kanji radical) for ム
+])
+def test_one_value_by_the_first_tier_that_matches(products, word, value, how):
+    assert said(products.match(word)) == [(value, how)]
+
+
+@pytest.mark.parametrize("word,values", [
+    ("お茶", ["麦茶", "緑茶"]),
+    ("茶", ["麦茶", "緑茶"]),
+    ("おにぎり", ["鮭おにぎり", "梅おにぎり", "昆布おにぎり", "明太子おにぎり", "ツナマヨおにぎり"]),
+    ("弁当", ["焼肉弁当", "のり弁当", "幕の内弁当", "唐揚げ弁当", "ハンバーグ弁当"]),
+])
+def test_a_word_that_fits_several_values_returns_them_all_to_ask(products, word, values):
+    found = products.match(word)
+    assert sorted(c.value for c in found) == sorted(values)
+    assert {c.how for c in found} == {"part"}
+    assert [c.score for c in found] == sorted((c.score for c in found), reverse=True)
+
+
+def test_the_best_tier_wins_over_a_weaker_one(products):
+    # ハンバーグ弁当 is also one edit from nothing else and contains the part 弁当: exact only
+    assert said(products.match("ハンバーグ弁当")) == [("ハンバーグ弁当", "exact")]
+    # the category's gloss is not a product: a product matcher does not know it
+    assert products.match("rice ball") == []
+
+
+@pytest.mark.parametrize("word", ORDINARY)
+def test_ordinary_words_match_nothing(products, bakery, word):
+    assert products.match(word) == []
+    assert bakery.match(word) == []
+    assert Matcher(CATEGORIES, GLOSSES).match(word) == []
+
+
+@pytest.mark.parametrize("word", ["おに", "ンバ", "リン", "ケー", "ー", "の", "ア", "アイ", "ぎり", "ーム"])
+def test_a_fragment_that_is_no_unit_of_a_value_matches_nothing(products, word):
+    assert products.match(word) == []
+
+
+def test_a_category_is_exact_among_categories_and_a_part_among_products(products):
+    assert said(Matcher(CATEGORIES).match("おにぎり")) == [("おにぎり", "exact")]
+    assert len(products.match("おにぎり")) == 5
+
+
+def test_a_longer_word_that_contains_a_value_is_told_apart():
+    assert contains_value("しゃけおにぎり", CATEGORIES) == "おにぎり"
+    assert contains_value("ハンバーグ弁当", CATEGORIES) == "弁当"
+    assert contains_value("おにぎり", CATEGORIES) is None  # the value itself is no longer word
+    assert contains_value("売上", CATEGORIES) is None
+
+
+@pytest.mark.parametrize("word,value,how", [
+    ("くろわっさん", "クロワッサン", "exact"),
+    ("croissants", "クロワッサン", "synonym"),
+    ("メロン", "メロンパン", "part"),
+    ("しょくぱん", "食パン", "reading"),
+    ("クロワッサソ", "クロワッサン", "typo"),
+    ("チョコ", "チョココロネ", "part"),
+])
+def test_another_business_is_matched_the_same_way(bakery, word, value, how):
+    assert said(bakery.match(word)) == [(value, how)]
+
+
+def test_another_business_asks_among_its_own_values(bakery):
+    assert sorted(c.value for c in bakery.match("パン")) == ["あんパン", "カレーパン", "メロンパン", "食パン"]
+
+
+def test_candidates_builds_and_reuses_a_matcher_for_one_value_set():
+    assert said(candidates("ハンバーク弁当", PRODUCTS)) == [("ハンバーグ弁当", "typo")]
+    assert said(candidates("pudding", PRODUCTS, GLOSSES)) == [("プリン", "synonym")]
+    assert candidates("pudding", PRODUCTS) == []
+
+
+def test_folding_keeps_letters_digits_and_kana_only():
+    assert fold_word("ツナ・マヨ おにぎり") == "つなまよおにぎり"
+    assert fold_word("Ｂｌａｃｋ Coffee") == "blackcoffee"
+
+
+def spans(matcher: Matcher, text: str, known: frozenset[str] = frozenset()) -> list[tuple[str, list[str]]]:
+    return [(f.said, [c.value for c in f.candidates]) for f in matcher.find(text, known)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("しゃけおにぎりの先週の売上を見せて", [("しゃけおにぎり", ["鮭おにぎり"])]),
+    ("ハンバーク弁当と明太子の売上を比較して",
+     [("ハンバーク弁当", ["ハンバーグ弁当"]), ("明太子", ["明太子おにぎり"])]),
+    ("先週のお茶の売上トップ3", [("お茶", ["麦茶", "緑茶"])]),
+    ("鮭のおにぎりを教えて", [("鮭のおにぎり", ["鮭おにぎり"])]),
+    ("ハンバーグ弁当売上", [("ハンバーグ弁当", ["ハンバーグ弁当"])]),  # not a misspelling of the longer run
+    ("ぷりんんの売上", [("ぷりんん", ["プリン"])]),
+    ("ブラックコーヒーとプリンの売上", [("ブラックコーヒー", ["ブラックコーヒー"]), ("プリン", ["プリン"])]),
+    ("show me pudding sales last week", [("pudding", ["プリン"])]),
+    ("めんたいこおにぎり10個", [("めんたいこおにぎり", ["明太子おにぎり"])]),
+    ("茶の売上", [("茶", ["麦茶", "緑茶"])]),
+])
+def test_find_reads_the_value_words_of_a_request(products, text, expected):
+    assert spans(products, text) == expected
+
+
+def test_find_gives_positions_in_the_text(products):
+    text = "昨日の焼肉弁当は？"
+    (found,) = products.find(text)
+    assert (found.start, found.end, text[found.start:found.end]) == (3, 7, "焼肉弁当")
+    assert found.candidates[0].how == "exact"
+
+
+@pytest.mark.parametrize("text", [
+    "先週の売上を見せて", "今月の売上トップ3を教えて", "先月と今月の売上を比較", "当日の売上", "青森のりんごの売上",
+    "アイテム別の合計", "show me the best sales last week",
+])
+def test_find_reads_nothing_in_a_request_without_value_words(products, text):
+    assert spans(products, text) == []
+
+
+def test_find_in_another_business(bakery):
+    assert spans(bakery, "昨日のメロンパンとくろわっさんの売上") == [("メロンパン", ["メロンパン"]),
+                                                                    ("くろわっさん", ["クロワッサン"])]
+    ((word, values),) = spans(bakery, "パンの売上")
+    assert (word, sorted(values)) == ("パン", ["あんパン", "カレーパン", "メロンパン", "食パン"])
+
+
+def test_find_leaves_known_words_to_the_caller(bakery):
+    assert spans(bakery, "パンの売上", frozenset({"パン"})) == []
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+def test_find_is_fast_for_a_few_thousand_values():
+    heads = words("特製 季節の 北海道 国産 手作り 大盛り ミニ スパイシー 濃厚 贅沢 炭火 和風 洋風 旨辛 生 揚げ"
+                  " 焼き 冷やし 温 塩 醤油 味噌 黒 白 赤 新 極 匠 本格 プレミアム")
+    tails = words("おにぎり 弁当 プリン ケーキ ラーメン うどん そば パン サンド カレー パスタ サラダ スープ"
+                  " コーヒー ジュース ティー 茶 餃子 唐揚げ コロッケ ドーナツ アイス ゼリー チキン 丼 定食"
+                  " セット バーガー ピザ グラタン ドリア ナゲット ワッフル クレープ まん 団子 大福 羊羹 煎餅"
+                  " 饅頭 寿司 巻き 天ぷら フライ ステーキ ハンバーグ オムライス チャーハン 焼きそば たこ焼き"
+                  " お好み焼き ポテト シュークリーム モンブラン タルト マフィン スコーン クッキー ビスケット"
+                  " キャンディ")
+    values = PRODUCTS + [head + tail for head in heads for tail in tails]
+    matcher = Matcher(values, GLOSSES)
+    assert len(matcher.values) > 1800
+    requests = ["しゃけおにぎりの先週の売上を見せて", "ハンバーク弁当と明太子の売上を比較して", "今月の飲料の売上は？",
+                "先週のお茶の売上トップ3", "show me pudding sales last week"]
+    for text in requests:
+        matcher.find(text)  # the reading dictionary's pages for these kanji are loaded once
+    started = time.perf_counter()
+    for text in requests * 4:
+        matcher.find(text + "ね")  # not the same text: nothing comes from the matcher's cache of words
+    per_request = (time.perf_counter() - started) / (len(requests) * 4)
+    assert per_request < 0.005
+
+
+CUSTOMERS = ["佐藤太郎", "John Smith", "山田花子", "佐藤次郎", "斉藤明", "松本理恵"]
+
+
+@pytest.mark.parametrize("word,expected", [
+    ("佐藤さん", [("佐藤太郎", "part"), ("佐藤次郎", "part")]),  # the honorific is no part of the name
+    ("山田様", [("山田花子", "part")]),
+    ("smith", [("John Smith", "part")]),
+    ("john smyth", [("John Smith", "typo")]),
+    ("斎藤明", [("斉藤明", "reading")]),  # another kanji of the same reading
+    ("さとうたろう", [("佐藤太郎", "reading")]),
+])
+def test_customer_names(word, expected):
+    assert said(Matcher(CUSTOMERS).match(word)) == expected
+
+
+def test_find_customer_names_with_their_honorific():
+    assert spans(Matcher(CUSTOMERS), "佐藤さんの先週の販売") == [("佐藤さん", ["佐藤太郎", "佐藤次郎"])]
+    assert spans(Matcher(CUSTOMERS), "customer smith sales in April") == [("smith", ["John Smith"])]
