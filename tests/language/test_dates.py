@@ -491,3 +491,12 @@ def test_english_bare_year_after_a_preposition(text, expected):
 @pytest.mark.parametrize("text", ["六本木", "四日市", "三日月", "東京都港区六本木1-2"])
 def test_place_names_keep_their_numerals(text):
     assert normalise(text) == text
+
+
+@pytest.mark.parametrize("text,parts", [
+    ("8月の後半と前半を比べて", [("2026-08-16", "2026-08-31"), ("2026-08-01", "2026-08-15")]),
+    ("先月の上旬と下旬", [("2026-07-01", "2026-07-10"), ("2026-07-21", "2026-07-31")]),
+])
+def test_a_part_said_after_a_part_of_a_month_is_of_that_month(text, parts):
+    found = [(d.range.start.isoformat(), d.range.end.isoformat()) for d in find_dates(text, date(2026, 8, 31))]
+    assert found == parts

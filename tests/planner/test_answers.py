@@ -142,7 +142,7 @@ def ranking(rows: list[tuple[str, int]], **args) -> ToolResult:
 def test_a_ranking_names_the_products_in_order_and_a_superlative_names_the_one():
     top = ranking([("緑茶", 189150), ("麦茶", 171220)], order="desc", top_n=2, category="飲料")
     assert say(top, today=TODAY["pos"]) == \
-        "飲料の今月（8/1〜8/31）の売上が多い順に、緑茶 189,150円、麦茶 171,220円です。"
+        "飲料の今月（8/1〜8/31）の売上が多い順に2商品です: 緑茶 189,150円、麦茶 171,220円。"
     worst = ranking([("オレンジジュース", 95880)], order="asc", top_n=1, category="飲料")
     assert say(worst, today=TODAY["pos"]) == \
         "飲料で今月（8/1〜8/31）にいちばん売れなかったのはオレンジジュース（売上95,880円、数量3）です。"
@@ -263,3 +263,10 @@ def test_no_answer_shows_a_tool_name_a_raw_name_or_a_result_id(cases):
         for turn in case.turns:
             leaked = [n for n in NAMES if re.search(rf"(?<![A-Za-z_]){n}(?![A-Za-z_])", turn.answer)]
             assert leaked == [] and "[r_" not in turn.answer, (case.id, turn.answer)
+
+
+def test_a_ranking_longer_than_a_sentence_says_how_many_and_shows_the_table():
+    ten = ranking([(f"商品{i}", 1000 * (10 - i)) for i in range(10)], order="desc", top_n=10)
+    lines = say(ten, today=TODAY["pos"]).splitlines()
+    assert lines[0] == "今月（8/1〜8/31）の売上が多い順に10商品です。"
+    assert [line.split(" | ")[0] for line in lines[3:]] == [f"| 商品{i}" for i in range(10)]

@@ -688,7 +688,25 @@ def _impossible(text: str, hits: list[_Hit]) -> tuple[Impossible, ...]:
 def _scan(text: str, today: date, focus: DateRange | None) -> _Scan:
     hits = _candidates(text, today)
     matches, points = _resolve(text, hits, focus, today)
-    return _Scan(tuple(_merge(text, matches, points, today)), _impossible(text, hits))
+    return _Scan(tuple(_other_parts(text, _merge(text, matches, points, today))), _impossible(text, hits))
+
+
+_OTHER_PART = re.compile(r"\s*(?:と|や|、|,)\s*(?:その)?(?P<p>上旬|初旬|中旬|下旬|前半|後半)")
+
+
+def _other_parts(text: str, matches: list[DateMatch]) -> list[DateMatch]:
+    """8月の後半と前半, 先月の上旬と下旬: a part said right after a part of a month is of that month."""
+    out = list(matches)
+    for match in matches:
+        after = _OTHER_PART.match(text, match.end_index)
+        month = match.range.start.replace(day=1)
+        if (after is None or match.kind != "span" or match.range.end.replace(day=1) != month
+                or not _JA_PART_AFTER.search(match.text)):
+            continue
+        span = _part_of(_month(month.year, month.month), _part_name(after["p"]))
+        out = [m for m in out if not (m.start_index < after.end() and after.start("p") < m.end_index)]
+        out.append(DateMatch(span.range, after["p"], after.start("p"), after.end(), "span"))
+    return sorted(out, key=lambda m: m.start_index)
 
 
 def find_dates(text: str, today: date, focus: DateRange | None = None) -> list[DateMatch]:

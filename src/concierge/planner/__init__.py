@@ -9,6 +9,7 @@ the answer built from the results. It never reads the database itself.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections import OrderedDict
 
@@ -16,7 +17,7 @@ from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, progress, refusals
 from concierge.planner.lexicon import Lexicon
-from concierge.planner.plan import Context, Plan, build, says_a_tool
+from concierge.planner.plan import Context, Plan, Problem, build, says_a_tool
 from concierge.planner.text import normalise
 from concierge.protocol import ModelReply, ModelRequest, ToolCall
 
@@ -30,7 +31,9 @@ class Planner:
         self.pipeline = pipeline
         self.lexicon = Lexicon(pipeline.tools)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
-        self.lexicon.enum_phrases(pipeline.guard_context().enum_values)  # read the data's values now
+        values = pipeline.guard_context().enum_values
+        self.lexicon.enum_phrases(values)  # read the data's values now, and their readings (loads the dictionary)
+        self.lexicon.matchers(values)
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
         self._plans: OrderedDict[tuple, Plan] = OrderedDict()
 
@@ -49,13 +52,24 @@ class Planner:
         plan = self._built(text, ctx)
         before = progress.turn_start(request.messages[:start]) if start > 0 else -1
         said_before = request.messages[before].text or "" if before >= 0 else ""
-        if said_before and not says_a_tool(normalise(text), ctx) and _unfinished_write(
-                self._built(said_before, ctx), ctx):
-            # かぼちゃ4個を600円で売った -> (which customer?) -> 0016です: the write said over two turns.
-            joined = self._built(f"{said_before}。{text}", ctx)
-            if _writes(joined, ctx) and _unfinished_write(joined, ctx) is None:
-                plan = joined
+        if said_before and not says_a_tool(normalise(text), ctx):
+            plan = self._answering(said_before, text, ctx) or plan
         return plan, start
+
+    def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
+        """The previous request completed by this turn, when the previous turn asked something and this one
+        only gives values: かぼちゃ4個を600円で売った -> (which customer?) -> 0016です; 先週のお茶の売上 ->
+        (麦茶 or 緑茶?) -> 麦茶."""
+        asked = _asked(self._built(said_before, ctx))
+        if asked is None:
+            return None
+        answer = _ANSWER_FILLER.sub("", text).strip()
+        if asked.said and asked.kind in ("which_value", "unknown_value") and answer:
+            joined_text = said_before.replace(asked.said, answer, 1)
+        else:
+            joined_text = f"{said_before}。{text}"
+        joined = self._built(joined_text, ctx)
+        return joined if joined.steps and _asked(joined) is None else None
 
     def _built(self, text: str, ctx: Context) -> Plan:
         key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
@@ -86,11 +100,11 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
-def _unfinished_write(plan: Plan, ctx: Context) -> str | None:
-    """The write tool a plan wanted but could not call for want of a value."""
-    return next((p.tool for r in plan.requests for p in r.problems
-                 if p.kind == "missing" and p.tool and ctx.lexicon.tools[p.tool].mode == "write"), None)
+_ASKS = ("missing", "ambiguous", "which_value", "unknown_value")
+_ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|それは|あ、)|(?:の方|のほう)?(?:です|でお願いします|でお願い|で|にして"
+                            r"|ください|please|i mean)?[。.!！?？\s]*$", re.IGNORECASE)
 
 
-def _writes(plan: Plan, ctx: Context) -> bool:
-    return any(ctx.lexicon.tools[s.tool].mode == "write" for s in plan.steps)
+def _asked(plan: Plan) -> Problem | None:
+    """What a plan asked the user instead of calling (a value missing, or which one was meant)."""
+    return next((p for r in plan.requests for p in r.problems if p.kind in _ASKS), None)

@@ -149,7 +149,7 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
 
 
 _FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
-                     r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ"
+                     r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
                      r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
                      r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]")
 

@@ -73,6 +73,11 @@ class Found:
     candidates: tuple[Candidate, ...]
 
 
+@lru_cache(maxsize=16)  # one set of known words per catalog set, folded once
+def _stop_words(known: frozenset[str]) -> frozenset[str]:
+    return frozenset(fold_word(k) for k in known)
+
+
 def fold_word(text: str) -> str:
     """NFKC, lower case, katakana as hiragana; letters, digits and kana only (no spaces, dots, dashes)."""
     return _NOT_WORD.sub("", fold(unicodedata.normalize("NFKC", text)))
@@ -177,9 +182,9 @@ class Matcher:
         `known` are words the caller reads otherwise (its catalog's cues): never a part or a typo.
         """
         folded = fold(text)
-        stop = {fold_word(k) for k in known}
+        stop = _stop_words(known if isinstance(known, frozenset) else frozenset(known))
         hits: list[tuple[int, int, int, list[Candidate]]] = []  # (start, end, weight, candidates)
-        for start, end, level in _spans(text, folded):
+        for start, end, level in _spans(text, folded):  # cached: every value set reads the same request
             key = folded[start:end]
             if " " in key or "\u3000" in key:
                 key = "".join(key.split())
@@ -424,7 +429,8 @@ def _kana_pieces(word: str) -> list[str]:
 WEAK, GLUED, CLEAN = 0, 1, 2  # how far a span is read: looked up / read and stripped / also measured
 
 
-def _spans(text: str, folded: str) -> list[tuple[int, int, int]]:
+@lru_cache(maxsize=512)
+def _spans(text: str, folded: str) -> tuple[tuple[int, int, int], ...]:
     """(start, end, level) of every stretch that may be a word. A span is WEAK when an end falls
     inside a run of kanji or katakana (only looked up), GLUED when it holds a particle standing
     between words (鮭のおにぎり: read, stripped, never measured), else CLEAN."""
@@ -440,7 +446,7 @@ def _spans(text: str, folded: str) -> list[tuple[int, int, int]]:
                 continue  # one kanji may name a value when it stands alone (茶の売上), one kana never
             level = WEAK if not strong else GLUED if any(i <= a and b <= j for a, b in glue) else CLEAN
             spans.append((i, j, level))
-    return spans
+    return tuple(spans)
 
 
 _WORD = re.compile(r"[^\W_]+(?:\s+[^\W\d_][^\W_]*)*")  # a run of word characters, or of words in Latin letters

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from concierge.catalog.model import CodeExtract, CountExtract, EnumExtract, ItemsExtract, NameExtract, Param, Tool
 from concierge.planner import fuzzy
 from concierge.planner.fuzzy import Matcher
+from concierge.planner.loose import Known
 from concierge.planner.text import Phrases, fold, normalise
 
 KEYWORD, TOPIC = "keyword", "topic"
@@ -94,7 +95,7 @@ class Lexicon:
         self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
-        self.known = self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS)
+        self.known = Known.of(self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS))
 
     def _add_enum(self, tool: str, pname: str, param: Param, x: EnumExtract) -> None:
         assert param.enum is not None

@@ -25,6 +25,7 @@ Span = tuple[int, int]
 _NOUN = re.compile(r"[ァ-ヺー一-龯々ぁ-ゖA-Za-z]")
 _STOP = set("のをがはにでともへや")  # particles end a word
 _KATAKANA_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+")
+_UNKNOWN_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+[一-龯々]*")  # カップ麺 is one word
 _BEFORE_TOPIC = re.compile(r"(?P<w>[ァ-ヺー一-龯々]{2,8})の")  # 惣菜の売れ筋: a word of the catalog follows
 
 
@@ -46,8 +47,21 @@ class Loose:
     unknown: list[tuple[str, Span]] = field(default_factory=list)  # look like a value, name none
 
 
+@dataclass(frozen=True)
+class Known:
+    """Words of the catalog and of any request (folded): never an unknown value."""
+
+    words: frozenset[str]
+    long: tuple[str, ...]  # those of two characters or more: a word that contains one is known too
+
+    @classmethod
+    def of(cls, words: Collection[str]) -> Known:
+        folded = frozenset(fold(w) for w in words)
+        return cls(folded, tuple(sorted(w for w in folded if len(w) > 1)))
+
+
 def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[str, str]]]],
-                 matchers: dict[str, Matcher], known: Collection[str]) -> Loose:
+                 matchers: dict[str, Matcher], known: Known) -> Loose:
     out = Loose()
     masked = mask(text, taken)
     for hit in exact:
@@ -74,19 +88,18 @@ _EN_NOT_VALUES = {"total", "daily", "weekly", "monthly", "our", "my", "the", "al
                   "compare", "and", "of", "for", "yesterday", "today", "week", "month", "year", "lowest", "highest",
                   "did", "do", "does", "has", "have", "had", "can", "could", "will", "would", "should", "is", "are",
                   "be", "been", "about", "any", "no", "much", "many", "give", "get", "see", "check", "tell", "whole",
-                  "entire", "gross", "per", "by", "in", "on", "at", "to", "from", "with", "were", "these", "those",
-                  "that", "your", "its", "were", "show", "list", "find", "where", "when", "why", "who", "whom",
+                  "entire", "per", "by", "in", "on", "at", "to", "from", "with", "these", "those",
+                  "that", "your", "list", "find", "where", "when", "why", "who", "whom",
                   "yen", "jpy", "day", "days", "weeks", "months", "years", "shop's", "store's", "weekend", "recent",
-                  "previous", "same", "other", "more", "less", "fewer", "such", "combined", "overall", "annual"}
+                  "previous", "same", "other", "more", "less", "fewer", "such", "combined", "annual"}
 
 
-def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Collection[str]) -> None:
+def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
     """An English word just before "sales" names a value: one gloss read, several asked (tea: green tea or
     barley tea?), none reported (sandwich sales)."""
-    folded_known = {fold(k) for k in known}
     for m in _EN_BEFORE_SALES.finditer(masked):
         word = m["w"].lower()
-        if word in _EN_NOT_VALUES or word in folded_known:
+        if word in _EN_NOT_VALUES or word in known.words:
             continue
         span = m.span("w")
         for key, matcher in matchers.items():
@@ -134,12 +147,12 @@ def _sure(candidates: list[Candidate]) -> bool:
     return best.how in ("exact", "synonym", "reading") or (best.how == "typo" and best.score - runner_up >= 0.04)
 
 
-def _loose(masked: str, matchers: dict[str, Matcher], known: Collection[str]) -> list[tuple[str, Found]]:
+def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found]]:
     """Loose matches of every group, longest first, none overlapping; a whole katakana word is read as one
     (シュークリム is シュークリーム misspelt, not シューク and an unknown リム)."""
     found = [(key, Found(m.start(), m.end(), m.group(), tuple(c))) for m in _KATAKANA_WORD.finditer(masked)
              for key, matcher in matchers.items() if _sure(c := matcher.match(m.group()))]
-    found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known)]
+    found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.words)]
     chosen: list[tuple[str, Found]] = []
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
@@ -160,17 +173,16 @@ def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:
         out.unsure.append(Unsure(said, span, group, tuple(values)))
 
 
-def _unknown(masked: str, known: Collection[str]) -> list[tuple[str, Span]]:
+def _unknown(masked: str, known: Known) -> list[tuple[str, Span]]:
     """Words left that look like a value: a katakana word, or a noun just before の売上 / の日別 …"""
-    folded_known = {fold(k) for k in known}
     out: list[tuple[str, Span]] = []
-    cues = [k for k in folded_known if len(k) > 1]
     before = [m for m in _BEFORE_TOPIC.finditer(masked)
-              if masked[m.end():m.end() + 1] == MASK or fold(masked[m.end():m.end() + 8]).startswith(tuple(cues))]
-    for m in [*_KATAKANA_WORD.finditer(masked), *before]:
+              if masked[m.end():m.end() + 1] == MASK or fold(masked[m.end():m.end() + 8]).startswith(known.long)]
+    for m in [*_UNKNOWN_WORD.finditer(masked), *before]:
         said = m.group("w") if m.re is _BEFORE_TOPIC else m.group()
         start = m.start("w") if m.re is _BEFORE_TOPIC else m.start()
-        if fold(said) in folded_known or any(fold(said) in k or k in fold(said) for k in folded_known if len(k) > 1):
+        word = fold(said)
+        if word in known.words or any(word in k or k in word for k in known.long):
             continue
         if all(not (s < start + len(said) and start < e) for _, (s, e) in out):
             out.append((said, (start, start + len(said))))

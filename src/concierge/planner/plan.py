@@ -79,7 +79,8 @@ class Problem:
     earlier customer?), unchecked (its condition could not be checked); unknown_value (a word that looks like
     a value matches nothing: `said`, `params`), which_value (it matches several: `said`, `candidates`),
     impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
-    advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes)."""
+    advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes),
+    not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`)."""
 
     kind: str
     tool: str | None = None
@@ -192,6 +193,8 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
         said = text[clause.start : clause.end]
         if clause.condition is not None:
             out.append(_Draft([*waiting, said], clause.condition))
+        elif _beyond_tools(_read(said, ctx), ctx) is not None and out:  # あと来月の予測も: declined on its own
+            out.append(_Draft([*waiting, said]))
         elif _asks(_read(said, ctx), ctx):
             parts = _parts(said, ctx)
             out.append(_Draft([*waiting, parts[0]]))
@@ -375,6 +378,10 @@ def _negative(tool: Tool, values: dict[str, list[Any]]) -> Problem | None:
 def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
     """A word that names several values the tool takes (お茶: 麦茶 or 緑茶?), or that looks like a value and
     names none (惣菜の売上): asked, never dropped for an answer about everything."""
+    takes = {p.pattern for p in tool.params.values() if isinstance(p.extract, CodeExtract)}
+    stray = [slots.text[c.start:c.end] for c in slots.codes if c.label and c.pattern not in takes] + slots.stray
+    if stray:  # 顧客コード0009 to a tool that knows no customers: never dropped
+        return Problem("not_taken", tool.name, said=stray[0])
     loose = [(n, ctx.lexicon.enum_of[(tool.name, n)].key) for n, p in tool.params.items()
              if isinstance(p.extract, EnumExtract) and ctx.lexicon.enum_of[(tool.name, n)].key in ctx.lexicon.matchers(
                  ctx.enum_values)]

@@ -28,6 +28,7 @@ _AMOUNT = re.compile(
     r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
     re.IGNORECASE,
 )
+_LABELLED_NUMBER = re.compile(r"[ァ-ヺー一-龯々A-Za-z]*(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
 # A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
 _YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|until|till|by)\s+|年度?)$", re.IGNORECASE)
 _YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")
@@ -85,6 +86,7 @@ class Slots:
     folded: str
     dates: list[DateMatch] = field(default_factory=list)
     focus: DateRange | None = None  # the previous turn's period, which その前の週 moves from
+    stray: list[str] = field(default_factory=list)  # a number said with a label no catalog knows (会員番号123)
     impossible: list[Impossible] = field(default_factory=list)  # 2025-02-30: refused, never replaced
     amounts: list[tuple[int, Span]] = field(default_factory=list)
     items: list[tuple[str, Span]] = field(default_factory=list)
@@ -117,6 +119,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.codes = _codes(text, slots.folded, taken, lexicon)
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
+    slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
     exact = lexicon.enum_phrases(enum_values).find(mask(slots.folded, taken))
     loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values), lexicon.known)
     slots.enums = sorted(loose.hits, key=lambda h: h.start)
@@ -175,7 +178,11 @@ def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> l
 
 
 def _clean_noun(noun: str, glued: bool) -> str:
-    """お客様にかぼちゃ -> かぼちゃ; の+かぼちゃ glued to a value read before -> かぼちゃ; にんじん stays."""
+    """お客様にかぼちゃ -> かぼちゃ; の+かぼちゃ glued to a value read before -> かぼちゃ; にんじん stays;
+    には|キュウリ -> キュウリ (particles before a word in katakana or kanji)."""
+    lead = re.match(rf"[{_PARTICLES}]+(?=[ァ-ヺ一-龯々])", noun)
+    if lead:
+        noun = noun[lead.end():]
     for i in range(len(noun) - 2, 0, -1):
         if noun[i] in _PARTICLES and _KANJI_KANA_LATIN.match(noun[i - 1]):
             return noun[i + 1 :]

@@ -32,6 +32,8 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     if kind in ("missing", "ambiguous") and tool:
         labels = [label(tool, p, lang) for p in problem.params]
         return phrase(lang, kind, what=phrase(lang, "list").join(labels))
+    if kind == "not_taken":
+        return phrase(lang, "not_taken", said=problem.said)
     if kind in ("unknown_value", "which_value", "impossible_value"):
         return _value(problem, lang, tool)
     if kind in ("out_of_scope", "cannot_change"):
