@@ -75,9 +75,10 @@ def test_no_sale_says_so_with_the_period():
 
 
 def test_a_failed_read_says_why_in_the_users_language():
+    why = "この顧客コードのお客様は見つかりません。顧客コード（4桁）を確かめてください"
     failed = ToolResult(tool="get_sales", status="error", code=ResultCode.NOT_FOUND, args={"code_customer": "0003"},
-                        message="customer not found", message_ja="顧客コードのお客様が見つかりません")
-    assert say(failed) == "顧客コード0003のお客様の販売は照会できません: 顧客コードのお客様が見つかりません。"
+                        message="customer not found", message_ja=why)
+    assert say(failed) == f"顧客コード0003のお客様の販売は照会できません: {why}。"
     assert say(failed, "en") == "I cannot look up the sales of customer 0003: customer not found."
 
 

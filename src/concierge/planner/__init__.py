@@ -17,7 +17,7 @@ from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, progress, refusals
 from concierge.planner.lexicon import Lexicon
-from concierge.planner.plan import Context, Plan, Problem, build, says_a_tool
+from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.text import normalise
 from concierge.protocol import ModelReply, ModelRequest, ToolCall
 
@@ -52,7 +52,7 @@ class Planner:
         plan = self._built(text, ctx)
         before = progress.turn_start(request.messages[:start]) if start > 0 else -1
         said_before = request.messages[before].text or "" if before >= 0 else ""
-        if said_before and not says_a_tool(normalise(text), ctx):
+        if said_before and only_values(normalise(text), ctx):
             plan = self._answering(said_before, text, ctx) or plan
         return plan, start
 
@@ -101,7 +101,8 @@ class Planner:
 
 
 _ASKS = ("missing", "ambiguous", "which_value", "unknown_value")
-_ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|それは|あ、)|(?:の方|のほう)?(?:です|でお願いします|でお願い|で|にして"
+_ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|それは|あ、)"
+                            r"|(?:の方|のほう)?(?:です|でお願いします|でお願い|で|にして"
                             r"|ください|please|i mean)?[。.!！?？\s]*$", re.IGNORECASE)
 
 

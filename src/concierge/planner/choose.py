@@ -36,7 +36,7 @@ from concierge.catalog.model import (
 from concierge.language.dates import normalise
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import fold
+from concierge.planner.text import fold, mask
 
 _SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
                   r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
@@ -123,12 +123,34 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
             return Choice((best,))
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
-        return Choice(tuple(keyword))  # a tool of the user's business it may not call: the answer says so
+        return Choice(tuple(_taking_values(slots, lexicon, offered, t) for t in keyword))
     if previous_tool is not None and previous_tool in offered and (
-            coverage(slots, lexicon, previous_tool)[0] or _only_values(slots)):
+            coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
     return Choice((best,) if best else tuple(keyword))
+
+
+def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
+    """The keyword's tool, or a read tool of its catalog that also takes the values said that it cannot
+    (ぷりんはどのくらい売れた: a ranking takes no product; the daily sales of プリン answer it)."""
+    tool = lexicon.tools[name]
+    said = _groups_said(slots, lexicon)
+    if tool.mode != "read" or said <= _groups_of(lexicon, name):
+        return name
+    fits = [t for t in offered if t != name and lexicon.tools[t].catalog == tool.catalog
+            and lexicon.tools[t].mode == "read" and said <= _groups_of(lexicon, t) and not unmet(slots, lexicon, t)]
+    return fits[0] if fits else name
+
+
+def _groups_said(slots: Slots, lexicon: Lexicon) -> set[str]:
+    """The enum groups read from the data whose values the request says (a product, a category)."""
+    return {key for h in slots.enums for key, _ in h.value if key not in lexicon.static_values}
+
+
+def _groups_of(lexicon: Lexicon, name: str) -> set[str]:
+    return {lexicon.enum_of[(name, p)].key for p, param in lexicon.tools[name].params.items()
+            if isinstance(param.extract, EnumExtract)}
 
 
 def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
@@ -148,15 +170,17 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
     return best
 
 
-_FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
+FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
                      r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
                      r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
                      r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]")
 
 
-def _only_values(slots: Slots) -> bool:
-    """A request that says only values (先月は？, and last month?): a follow-up of the previous one."""
-    return bool(slots.dates or slots.codes or slots.enums) and not _FILLER.sub("", slots.read_text)
+def says_only_values(slots: Slots) -> bool:
+    """A request that says only values (先月は？, and last month?, 麦茶です): a follow-up of the previous one,
+    or the answer to what the planner asked."""
+    said = [u.span for u in slots.unsure] + [(h.start, h.end) for h in slots.enums]
+    return bool(slots.dates or slots.codes or said) and not FILLER.sub("", mask(slots.read_text, said))
 
 
 def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:

@@ -31,7 +31,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import DateRange, find_dates, resolve
 from concierge.planner import writes
-from concierge.planner.choose import choose, keyword_parts, keyword_tools, refusal
+from concierge.planner.choose import choose, keyword_parts, keyword_tools, refusal, says_only_values
 from concierge.planner.conditions import Condition
 from concierge.planner.lexicon import KEYWORD, Lexicon
 from concierge.planner.scope import out_of_scope
@@ -222,9 +222,10 @@ def _parts(said: str, ctx: Context) -> list[str]:
     return [p for p in pieces if p] or [said]
 
 
-def says_a_tool(text: str, ctx: Context) -> bool:
-    """Whether the text names something to do by a keyword (or a refusal), not only values (0016です)."""
-    return _asks(_read(text, ctx), ctx)
+def only_values(text: str, ctx: Context) -> bool:
+    """Whether the text only says values (0016です, 麦茶で, 先月は？): an answer, or a follow-up."""
+    slots = _read(text, ctx)
+    return not _asks(slots, ctx) and says_only_values(slots)
 
 
 def _asks(slots: Slots, ctx: Context) -> bool:
@@ -387,7 +388,7 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
                  ctx.enum_values)]
     for pname, group in loose:
         unsure = next((u for u in slots.unsure if u.group == group), None)
-        if unsure is not None and pname not in values:
+        if unsure is not None:  # 先週のコーヒーとお茶: coffee is clear, which tea is asked
             return Problem("which_value", tool.name, (pname,), said=unsure.said, candidates=unsure.candidates)
     if slots.unknown and loose:
         widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]

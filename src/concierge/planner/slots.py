@@ -28,7 +28,8 @@ _AMOUNT = re.compile(
     r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
     re.IGNORECASE,
 )
-_LABELLED_NUMBER = re.compile(r"[ァ-ヺー一-龯々A-Za-z]*(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
+_LABELLED_NUMBER = re.compile(r"[ァ-ヺー一-龯々A-Za-z]*(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)"
+                             r"\s*[:：#]?\s*\d+")
 # A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
 _YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|until|till|by)\s+|年度?)$", re.IGNORECASE)
 _YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")

@@ -48,7 +48,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "measure_amount": "{n}",
         "unknown_value": "『{said}』に当たる{label}が見つかりません。{label}をもう一度教えてください。",
         "near": "近いもの: {values}。",
-        "not_taken": "『{said}』で絞り込むことはできません（ここで使える項目ではありません）。{said}を外すか、言い直してください。",
+        "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
+                      "{said}を外すか、言い直してください。"),
         "which_value": "『{said}』に当たる{label}が複数あります: {values}。どれですか？",
         "impossible_value": "{reason}{label}を確かめてもう一度どうぞ。",
         "impossible_default": "『{said}』はそのままでは受け付けられません。",
@@ -105,7 +106,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "measure_amount": "{n}",
         "unknown_value": 'I cannot find a {label} matching "{said}". Please tell me the {label} again.',
         "near": "Close ones: {values}.",
-        "not_taken": 'I cannot narrow this down by "{said}" (it is not something I can filter by here). Please ask without it, or rephrase.',
+        "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
+                      "Please ask without it, or rephrase."),
         "which_value": '"{said}" matches several {label} values: {values}. Which one do you mean?',
         "impossible_value": "{reason}Please check the {label} and ask again.",
         "impossible_default": '"{said}" cannot be taken as given.',
