@@ -19,6 +19,8 @@ import shutil
 import tempfile
 import time
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -32,9 +34,9 @@ from concierge.catalog.loader import Catalog
 from concierge.errors import ConfigError, DatabaseError, ProviderError
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
+from concierge.plugins import demo, demos
 from concierge.storage.database import Database
 
-DOMAINS = ("farm", "pos")
 MAX_CONFIRMATIONS = 5  # writes confirmed in one turn, at most (a model could keep asking)
 
 
@@ -112,8 +114,8 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
 def _case_problem(case: Any) -> str | None:
     if not isinstance(case, dict) or not isinstance(case.get("id"), str):
         return "a case is an object with an id"
-    if case.get("domain") not in DOMAINS:
-        return f"domain must be one of {', '.join(DOMAINS)}"
+    if case.get("domain") not in demos():
+        return f"domain must be one of {', '.join(demos())}"
     try:
         date.fromisoformat(case.get("today", ""))
     except (TypeError, ValueError):
@@ -245,7 +247,18 @@ class _Databases:
 
 async def run_case(case: dict[str, Any], databases: _Databases, provider: str, model: str | None,
                    base_url: str | None) -> CaseScore:
+    plugin = demo(case["domain"])
+    if plugin.backend is not None:  # a web API's demo: its own stand-in service and state for this case
+        with plugin.backend() as env, _environment(env):
+            pipeline = Pipeline.open([plugin.name], f"sqlite:///{databases.folder / (case['id'] + '.db')}",
+                                     today=date.fromisoformat(case["today"]))
+            return await _score(case, pipeline, provider, model, base_url)
     pipeline = Pipeline(*databases.fresh(case["domain"]), today=date.fromisoformat(case["today"]))
+    return await _score(case, pipeline, provider, model, base_url)
+
+
+async def _score(case: dict[str, Any], pipeline: Pipeline, provider: str, model: str | None,
+                 base_url: str | None) -> CaseScore:
     try:
         chooser = make_provider(provider, model=model, base_url=base_url, pipeline=pipeline)
         user = pipeline.user(case.get("user", "admin"))
@@ -303,6 +316,20 @@ async def run(path: str | Path, provider: str = "offline", model: str | None = N
         turn_ms_p50=percentile([t.ms for t in turns], 50), turn_ms_p95=percentile([t.ms for t in turns], 95),
         provider_ms_p50=percentile([t.provider_ms for t in turns], 50),
     )
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _memory_folder() -> str | None:

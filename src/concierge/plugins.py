@@ -8,6 +8,7 @@ party can ship one the same way. `concierge --catalog NAME` finds a demo's catal
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
@@ -35,6 +36,10 @@ class Demo:
     tables: tuple[sa.Table, ...]  # in creation order: a table comes after those it references
     generate: Callable[[], dict[str, list[dict]]]  # table name -> rows
     users: tuple[DemoUser, ...]
+    by_default: bool = True  # loaded when the settings name no catalogs (False: it needs credentials first)
+    # A local stand-in for the service its catalog calls (a simulator), for the eval and the tests: started
+    # per case, it gives the environment its catalog reads (base URL, credentials). None: a database demo.
+    backend: Callable[[], AbstractContextManager[dict[str, str]]] | None = None
 
 
 @cache
@@ -47,6 +52,11 @@ def demos() -> dict[str, Demo]:
             raise ConfigError(f"entry point {point.value} in {ENTRY_POINT_GROUP} is not a concierge.plugins.Demo")
         found[demo.name] = demo
     return dict(sorted(found.items()))
+
+
+def default_demos() -> list[str]:
+    """The demos loaded when the settings name no catalogs: those that run with nothing to configure."""
+    return [name for name, d in demos().items() if d.by_default]
 
 
 def demo(name: str) -> Demo:

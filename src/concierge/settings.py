@@ -31,7 +31,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from concierge.errors import ConfigError
-from concierge.plugins import demos
+from concierge.plugins import default_demos, demos
 
 FILE_NAME = "concierge.toml"
 ENV_CONFIG = "CONCIERGE_CONFIG"
@@ -158,7 +158,7 @@ def load_settings(
 
         values["database"] = (default_url(), "default (the embedded SQLite file)")
     if "catalogs" not in values:
-        values["catalogs"] = (list(demos()), "default (the demo catalogs)")
+        values["catalogs"] = (default_demos(), "default (the demo catalogs)")
     nested: dict[str, Any] = {}
     for key, (value, _source) in values.items():
         head, _, tail = key.partition(".")

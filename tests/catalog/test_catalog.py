@@ -129,5 +129,5 @@ def test_a_tool_declared_twice_across_catalogs_is_refused(tmp_path):
 
 
 def test_a_missing_catalog_file_names_the_builtins():
-    with pytest.raises(CatalogError, match="farm, pos"):
+    with pytest.raises(CatalogError, match="farm, home, pos"):
         load_catalogs(["nowhere.yaml"])

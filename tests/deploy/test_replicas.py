@@ -99,7 +99,7 @@ def test_one_signed_in_browser_is_served_by_both_processes_in_turn(replicas):
             session = turn["session_id"]
         assert set(answered[-2:]) == {"a", "b"}
         exchanges = http.get(f"/api/sessions/{session}").json()["exchanges"]
-        assert len(exchanges) == 2 and "1050" in exchanges[1]["answer"], exchanges
+        assert len(exchanges) == 2 and "1,050円" in exchanges[1]["answer"], exchanges
 
 
 def test_mcp_calls_spread_over_both_processes_work_with_one_token(replicas):

@@ -94,7 +94,7 @@ def test_a_malformed_case_file_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x", "domain": "shop", "today": "2025-05-15", "turns": []}\n', encoding="utf-8")
     result = run_cli(*["eval", str(bad)])
-    assert result.exit_code == 2 and "line 1: domain must be one of farm, pos" in result.output
+    assert result.exit_code == 2 and "line 1: domain must be one of farm, home, pos" in result.output
 
 
 class _ChatServer:

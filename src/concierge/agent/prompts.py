@@ -102,11 +102,11 @@ def _data_facts(pipeline: Pipeline, tools: list[Tool]) -> str:
                 low, high = date_range(param, pipeline.guard_context(tool.name))
                 fact = f"- {tool.name}.{name}: the data covers {low or '…'} .. {high or '…'}"
                 key = ("date", param.bounds.query)
-            elif param.type == "enum" and param.enum and param.enum.query:
+            elif param.type == "enum" and param.enum and param.enum.key:
                 values = valid_values(param, ctx)
                 shown = ", ".join(values[:MAX_ENUM_VALUES]) + (" …" if len(values) > MAX_ENUM_VALUES else "")
                 fact = f"- {name} (in {tool.name}): one of {shown}"
-                key = ("enum", param.enum.query)
+                key = ("enum", param.enum.key)
             else:
                 continue
             if key not in seen:

@@ -6,10 +6,13 @@ together as one `CatalogError`; a broken catalog never starts half-way.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import ValidationError
@@ -25,6 +28,7 @@ from concierge.catalog.model import (
     DateExtract,
     EnumExtract,
     Extract,
+    HttpSource,
     Param,
     Tool,
     placeholders,
@@ -32,6 +36,10 @@ from concierge.catalog.model import (
 )
 from concierge.errors import CatalogError, CatalogProblem
 from concierge.plugins import demos
+from concierge.services import checks as http_checks
+
+if TYPE_CHECKING:
+    from concierge.services.settings import ResolvedSource
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class Catalog:
     file: str
     spec: CatalogFile
     tools: dict[str, Tool] = field(default_factory=dict)
+    # http sources with their `${NAME}` values read; never shown (docs/catalog.md, "Sources")
+    sources: dict[str, ResolvedSource] = field(default_factory=dict, repr=False)
 
     @property
     def demo_today(self) -> date | None:
@@ -80,9 +90,10 @@ def resolve_path(ref: str) -> Path:
     return path
 
 
-def load_catalog(ref: str) -> Catalog:
+def load_catalog(ref: str, env: Mapping[str, str] | None = None) -> Catalog:
+    """`env`: where `${NAME}` values come from (default: the environment)."""
     path = resolve_path(ref)
-    return parse_catalog(path.read_text(encoding="utf-8"), str(path))
+    return parse_catalog(path.read_text(encoding="utf-8"), str(path), env)
 
 
 def load_catalogs(refs: list[str]) -> list[Catalog]:
@@ -105,7 +116,11 @@ def load_catalogs(refs: list[str]) -> list[Catalog]:
     return catalogs
 
 
-def parse_catalog(text: str, file: str) -> Catalog:
+def parse_catalog(text: str, file: str, env: Mapping[str, str] | None = None) -> Catalog:
+    """The catalog `text` (read from `file`), checked completely; `${NAME}` values read from `env`
+    (default: the environment). Every problem at once, as one `CatalogError`."""
+    from concierge.services.settings import resolve_sources
+
     try:
         raw = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as err:
@@ -119,15 +134,35 @@ def parse_catalog(text: str, file: str) -> Catalog:
     except ValidationError as err:
         raise CatalogError(
             [
-                CatalogProblem(file, ".".join(str(p) for p in e["loc"]) or "(root)", e["msg"])
+                CatalogProblem(file, ".".join(str(p) for p in _key_of(e["loc"])) or "(root)", e["msg"])
                 for e in err.errors()
             ]
         ) from None
     problems = list(_check(spec, file))
+    sources, unresolved = resolve_sources(spec, file, os.environ if env is None else env)
+    problems += unresolved
     if problems:
         raise CatalogError(problems)
-    tools = {name: tool.model_copy(update={"name": name, "catalog": spec.catalog}) for name, tool in spec.tools.items()}
-    return Catalog(name=spec.catalog, file=file, spec=spec, tools=tools)
+    tools = {name: _filled(tool, name, spec.catalog) for name, tool in spec.tools.items()}
+    return Catalog(name=spec.catalog, file=file, spec=spec, tools=tools, sources=sources)
+
+
+def _key_of(loc: tuple) -> tuple:
+    """A validation error's location as the file's keys: a source's `kind` tag, which pydantic adds
+    (`sources.bot.http.colour`), left out."""
+    if len(loc) > 2 and loc[0] == "sources" and loc[2] in ("http", "sql"):
+        return loc[:2] + loc[3:]
+    return loc
+
+
+def _filled(tool: Tool, name: str, catalog: str) -> Tool:
+    """The tool with its name and catalog, and each `enum.http` with its source (default: the tool's)."""
+    params = dict(tool.params)
+    for pname, p in tool.params.items():
+        if p.enum is not None and p.enum.http is not None and p.enum.http.source is None:
+            call = p.enum.http.model_copy(update={"source": tool.source})
+            params[pname] = p.model_copy(update={"enum": p.enum.model_copy(update={"http": call})})
+    return tool.model_copy(update={"name": name, "catalog": catalog, "params": params})
 
 
 def _check(spec: CatalogFile, file: str):
@@ -144,7 +179,10 @@ def _check(spec: CatalogFile, file: str):
             if role not in spec.roles:
                 yield problem(f"{key}.roles", f"unknown role {role!r}; declared roles: {', '.join(spec.roles)}")
         yield from _check_params(tool, key, problem)
-        yield from _check_sql(tool, key, problem)
+        if tool.source is None or not isinstance(spec.sources.get(tool.source), HttpSource):
+            yield from _check_sql(tool, key, problem)
+            yield from _check_sql_mode(tool, key, problem)
+        yield from http_checks.check_tool(spec, name, tool, key, problem)
         yield from _check_planner(spec, tool, key, problem)
         yield from _check_mode(tool, key, problem)
         yield from _check_answer(tool, key, problem)
@@ -156,16 +194,22 @@ def _check_mode(tool: Tool, key: str, problem):
         for p in (a, b):
             if p not in tool.params or tool.params[p].type != "date":
                 yield problem(f"{key}.ordered.{i}", f"{p!r} is not a date parameter of this tool")
-    if tool.confirm and not tool.preview_sql:
-        yield problem(f"{key}.preview_sql", "a tool that needs confirmation must declare preview_sql")
     if tool.confirm and tool.mode != "write":
         yield problem(f"{key}.confirm", "only write tools need confirmation")
-    if tool.preview_sql and not tool.confirm:
-        yield problem(f"{key}.preview_sql", "preview_sql is only used by tools with confirm: true")
-    if tool.mode == "read" and not re.match(r"^\s*(select|with)\b", tool.sql, re.I):
-        yield problem(f"{key}.sql", "a read tool runs one SELECT (or WITH ... SELECT)")
     if tool.mode == "read" and tool.generated:
         yield problem(f"{key}.generated", "only write tools generate values")
+
+
+def _check_sql_mode(tool: Tool, key: str, problem):
+    """What a SQL tool's statement and preview must be."""
+    if tool.confirm and not tool.preview_sql:
+        yield problem(f"{key}.preview_sql", "a tool that needs confirmation must declare preview_sql")
+    if tool.preview_sql and not tool.confirm:
+        yield problem(f"{key}.preview_sql", "preview_sql is only used by tools with confirm: true")
+    if not tool.sql.strip():
+        yield problem(f"{key}.sql", "a tool runs SQL (declare sql) or calls a web API (declare an http source)")
+    elif tool.mode == "read" and not re.match(r"^\s*(select|with)\b", tool.sql, re.I):
+        yield problem(f"{key}.sql", "a read tool runs one SELECT (or WITH ... SELECT)")
 
 
 def _check_params(tool: Tool, key: str, problem):
@@ -201,9 +245,11 @@ def _limits(p: Param):
 def _enum(p: Param):
     if p.type != "enum":
         return
-    if p.enum is None or (p.enum.values is None) == (p.enum.query is None):
-        yield "enum", "an enum declares either values or a query"
-    elif p.enum.values is not None:
+    if p.enum is None or [p.enum.values, p.enum.query, p.enum.http].count(None) != 2:
+        yield "enum", "an enum declares either values or a query, or an http listing (enum.http)"
+        return
+    yield from http_checks.enum_problems(p.enum)
+    if p.enum.values is not None:
         for syn, target in p.enum.synonyms.items():
             if target not in p.enum.values:
                 yield f"enum.synonyms.{syn}", f"{target!r} is not one of the values"
@@ -306,13 +352,20 @@ _SQL_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ANSWER_WORDS = ("period", "count", "rows", "message")
 
 
+def _columns(tool: Tool) -> set[str]:
+    """The columns a tool's result may have: its declared ones (http) or the words of its SQL."""
+    if tool.http is not None:
+        return http_checks.columns(tool)
+    return set(_SQL_WORD.findall(" ".join([tool.sql, tool.preview_sql or ""])))
+
+
 def _check_answer(tool: Tool, key: str, problem):
     """`answer` templates: their syntax, and every placeholder names something the answer has."""
     shape = tool.result
-    columns = set(_SQL_WORD.findall(" ".join([tool.sql, tool.preview_sql or ""])))
+    columns = _columns(tool)
     for column in shape.labels:
         if column not in columns and column not in tool.params:
-            yield problem(f"{key}.result.labels.{column}", "not a column of the tool's SQL nor a parameter")
+            yield problem(f"{key}.result.labels.{column}", "not a column of the tool's result nor a parameter")
     if tool.answer is None:
         return
     summary = shape.summary

@@ -43,10 +43,40 @@ class DateBounds(Strict):
     query: str | None = None
 
 
+Where = dict[str, str | int | list[str | int]]  # field -> the value, or the values, a kept row has
+
+
+class HttpCall(Strict):
+    """A GET (or other call) whose rows list an enum's values (docs/catalog.md, "Enums read from a web API")."""
+
+    source: str | None = None  # default: the tool's source
+    method: Literal["GET", "POST"] = "GET"
+    path: str
+    query: dict[str, str | int] = Field(default_factory=dict)
+    rows: str | list[str] = "$"
+    where: Where = Field(default_factory=dict)
+
+
 class EnumSource(Strict):
     values: list[str] | None = None
     query: str | None = None
+    http: HttpCall | None = None
+    value: str | None = None  # http: the field that is the value said
+    id: str | None = None  # http: the field sent in its place
+    ttl: int = Field(default=60, ge=0, le=86_400)  # http: seconds the values are kept
     synonyms: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """What the values read for this enum are filed under (`GuardContext.enum_values`): the SQL
+        query, or the HTTP call; "" for fixed values."""
+        if self.query is not None:
+            return self.query
+        if self.http is not None:
+            call = self.http
+            return (f"http:{call.source or ''}:{call.method} {call.path}?{sorted(call.query.items())}"
+                    f"#{call.rows}|{sorted(call.where.items())}|{self.value}|{self.id}")
+        return ""
 
 
 # --- what the offline planner reads (docs/planner.md) -------------------------------------------
@@ -107,11 +137,13 @@ class ItemsExtract(Strict):
 
 
 class CountExtract(Strict):
-    """How many: the number after a cue (トップ5, top 3); 1 after a superlative (いちばん, the worst)."""
+    """How many: the number after a cue (トップ5, top 3), or before a unit (30%, 4チャンネル); 1 after a
+    superlative (いちばん, the worst)."""
 
     kind: Literal["count"]
     cues: list[str] = Field(min_length=1)
     one: list[str] = Field(default_factory=list)
+    units: list[str] = Field(default_factory=list)
 
 
 Extract = Annotated[
@@ -178,6 +210,11 @@ Summary = Annotated[ChangeSummary, Field(discriminator="kind")]
 
 
 class ResultShape(Strict):
+    # http tools (docs/catalog.md, "Shaping the answer"): where the rows or the one object are in the JSON
+    rows: str | list[str] | None = None
+    object: str | None = None
+    columns: list[str] | dict[str, str] | None = None
+    where: Where = Field(default_factory=dict)
     max_rows: int = Field(default=200, ge=1, le=10_000)
     totals: dict[str, Literal["sum", "min", "max"]] = Field(default_factory=dict)
     summary: Summary | None = None
@@ -228,6 +265,70 @@ class Answer(Strict):
     error: Text | None = None  # the call failed ({message} says why)
 
 
+# --- web APIs (docs/catalog.md, "Web APIs: kind: http sources and tools") ------------------------
+class StatusRule(Strict):
+    outcome: Literal["not_found", "error"]
+    message: Text
+
+
+class StatusMap(Strict):
+    """How a service's answer says ok / not found / error: its HTTP status and a code in its JSON."""
+
+    field: str | None = None
+    ok: list[str | int] = Field(default_factory=list)
+    codes: dict[str | int, StatusRule] = Field(default_factory=dict)
+    http: dict[int, StatusRule] = Field(default_factory=dict)
+
+
+class BearerAuth(Strict):
+    kind: Literal["bearer"]
+    token: str
+
+
+class HeaderAuth(Strict):
+    kind: Literal["header"]
+    name: str = Field(min_length=1)
+    value: str
+
+
+class SwitchBotAuth(Strict):
+    kind: Literal["switchbot"]
+    token: str
+    secret: str
+
+
+Auth = Annotated[BearerAuth | HeaderAuth | SwitchBotAuth, Field(discriminator="kind")]
+SECRET_FIELDS = ("token", "secret", "value")  # of an auth: written as ${NAME}, never shown
+
+
+class HttpSource(Strict):
+    """A web API. `${NAME}` / `${NAME:-default}` in base_url, headers and auth read the environment."""
+
+    kind: Literal["http"]
+    base_url: str
+    timeout: float = Field(default=10, gt=0, le=120)
+    headers: dict[str, str] = Field(default_factory=dict)
+    auth: Auth | None = None
+    status: StatusMap | None = None
+
+
+class SqlSource(Strict):
+    kind: Literal["sql"]
+
+
+Source = Annotated[HttpSource | SqlSource, Field(discriminator="kind")]
+
+
+class HttpRequest(Strict):
+    """An http tool's request; `{param}` values are inserted whole, as typed JSON values."""
+
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"] = "GET"
+    path: str = Field(min_length=1)
+    query: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    body: Any = None
+    repeat: str | None = None
+
+
 class AiInstruction(Strict):
     success: str | None = None
     empty: str | None = None
@@ -243,7 +344,10 @@ class Tool(Strict):
     params: dict[str, Param] = Field(default_factory=dict)
     ordered: list[tuple[str, str]] = Field(default_factory=list)
     checks: list[Check] = Field(default_factory=list)
-    sql: str
+    sql: str = ""  # a SQL tool's statement (required unless `source` names an http source)
+    source: str | None = None  # a name under the catalog's `sources`; None: the business database
+    http: HttpRequest | None = None
+    status: StatusMap | None = None
     confirm: bool = False
     preview_sql: str | None = None
     generated: dict[str, Generated] = Field(default_factory=dict)
@@ -263,6 +367,7 @@ class CatalogFile(Strict):
     demo: str | None = None  # the name of the demo plug-in whose tables this catalog reads
     demo_today: str | None = None
     roles: dict[str, Role]
+    sources: dict[str, Source] = Field(default_factory=dict)
     tools: dict[str, Tool]
     # Keys (tools.NAME.description, tools.NAME.params.P.description, tools.NAME.intents ...) whose text
     # `concierge init` drafted and a person has not reviewed yet: `concierge catalog check` lists them.

@@ -43,6 +43,7 @@ def _register() -> None:
         catalog_cmd,
         config_cmd,
         db_cmd,
+        devices,
         eval_cmd,
         init_cmd,
         mcp_cmd,
@@ -53,7 +54,7 @@ def _register() -> None:
     )
 
     for module in (tools_cmd, db_cmd, audit_cmd, serve_cmd, user_cmd, ask_cmd, mcp_cmd, token_cmd, eval_cmd, config_cmd,
-                   init_cmd, catalog_cmd):
+                   init_cmd, catalog_cmd, devices):
         module.register(main)
 
 

@@ -55,7 +55,7 @@ from concierge.language.spoken import dates, period
 @dataclass(frozen=True)
 class GuardContext:
     today: date
-    enum_values: Mapping[str, list[str]] = field(default_factory=dict)  # data query -> values
+    enum_values: Mapping[str, list[str]] = field(default_factory=dict)  # `EnumSource.key` -> values
     date_ranges: Mapping[str, tuple[date, date]] = field(default_factory=dict)  # data query -> range
 
 
@@ -185,7 +185,7 @@ def valid_values(param: Param, ctx: GuardContext) -> list[str]:
         return []
     if param.enum.values is not None:
         return list(param.enum.values)
-    return list(ctx.enum_values.get(param.enum.query or "", []))
+    return list(ctx.enum_values.get(param.enum.key, []))
 
 
 def date_range(param: Param, ctx: GuardContext) -> tuple[date | None, date | None]:

@@ -37,6 +37,7 @@ from concierge.pipeline.result import (
     shape,
     totals_sql,
 )
+from concierge.services import Call, HttpCaller, ServiceError
 from concierge.storage import users
 from concierge.storage.database import Database, normalise_url
 from concierge.storage.migrate import ensure_state
@@ -68,7 +69,8 @@ class Pipeline:
         self.roles = {c.name: c.spec.roles for c in catalogs}
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._facts: dict[str, _DataFacts] = {}
-        self._contexts: dict[str | None, tuple[int, guard.GuardContext]] = {}
+        self._contexts: dict[str | None, tuple[int, guard.GuardContext, float]] = {}
+        self.http = HttpCaller(catalogs)  # the tools of `kind: http` sources (concierge.services)
         self._users: dict[str, User] = {}
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
 
@@ -110,6 +112,7 @@ class Pipeline:
         return list(dict.fromkeys(names))
 
     def close(self) -> None:
+        self.http.close()
         self.db.dispose()
         if self.state is not self.db:
             self.state.dispose()
@@ -135,11 +138,14 @@ class Pipeline:
         return access.visible_tools(user, self.tools, self.roles)
 
     def guard_context(self, tool: str | None = None) -> guard.GuardContext:
-        """Today and the values read from the data: of the tool's catalog, or of all catalogs."""
+        """Today and the values read from the data: of the tool's catalog, or of all catalogs. Enums read
+        from a web API: those of the tool (a listing that fails raises `ServiceError`), or all of them
+        (one that fails is left out, and read again soon); read again once their ttl has passed."""
         key = tool if tool in self._catalog_of else None
         today, version = self.today(tool), self.facts_version
         cached = self._contexts.get(key)
-        if cached is not None and cached[0] == version and cached[1].today == today:
+        if (cached is not None and cached[0] == version and cached[1].today == today
+                and self.http.enums.clock() < cached[2]):
             return cached[1]
         catalogs = [self._catalog_of[key]] if key else self.catalogs
         enums: dict[str, list[str]] = {}
@@ -148,8 +154,11 @@ class Pipeline:
             facts = self._data_facts(catalog)
             enums.update(facts.enum_values)
             ranges.update(facts.date_ranges)
+        listed = [self.tools[key]] if key else [t for c in catalogs for t in c.tools.values()]
+        http_enums, expires = self.http.enum_values(listed, strict=key is not None)
+        enums.update(http_enums)
         ctx = guard.GuardContext(today, enums, ranges)
-        self._contexts[key] = (version, ctx)
+        self._contexts[key] = (version, ctx, expires)
         return ctx
 
     def refresh(self, catalog: str | None = None) -> None:
@@ -158,6 +167,7 @@ class Pipeline:
             self._facts.clear()
         else:
             self._facts.pop(catalog, None)
+        self.http.refresh(catalog)
         self.facts_version += 1
 
     def _data_facts(self, catalog: Catalog) -> _DataFacts:
@@ -221,15 +231,56 @@ class Pipeline:
         permission = access.decide(user, tool, self.roles[tool.catalog])
         if isinstance(permission, access.Denied):
             return ToolResult(tool=name, status="refused", code=permission.code, message=permission.message)
-        decision = guard.check_args(tool, args, self.guard_context(name))
+        try:
+            ctx = self.guard_context(name)
+        except ServiceError as err:  # an enum's listing could not be read: nothing is sent
+            return _service_failed(tool, args if isinstance(args, dict) else {}, err)
+        decision = guard.check_args(tool, args, ctx)
         if isinstance(decision, guard.Refused):
             return _refused(name, args, decision)
         values = {**decision.args, **permission.identity, "_today": self.today(name)}
+        if self.http.handles(tool):
+            return self._http(tool, decision.args, values, user, confirmation)
         if tool.mode == "read":
             return self._read(tool, decision.args, values)
         if tool.confirm and confirmation is None:
             return self._preview(tool, decision.args, values, user)
         return self._write(tool, decision.args, values, user, confirmation)
+
+    def _http(self, tool: Tool, args: dict, values: dict, user: User,
+              confirmation: str | confirm.Hashed | None) -> ToolResult:
+        """A tool of an http source: the same confirmation as a SQL write (the preview is the arguments;
+        nothing is sent before the token comes back), then the request, its status and its shaping."""
+        if tool.confirm:
+            if confirmation is None:
+                with self.state.write() as conn:
+                    token = confirm.issue(conn, user.name, tool.name, plain_args(args))
+                return ToolResult(tool=tool.name, status="confirm", args=plain_args(args),
+                                  preview=plain_args(args), confirmation_token=token,
+                                  message=("Nothing is sent yet. Show this preview to the user; when they confirm, "
+                                           f"call {tool.name} again with the same arguments and this confirmation "
+                                           "token."))
+            with self.state.write() as conn:
+                why = confirm.redeem(conn, confirmation, user.name, tool.name, plain_args(args))
+            if why:
+                return _invalid_confirmation(tool, args, why)
+        try:
+            call = self.http.call(tool, values)
+        except ServiceError as err:
+            if tool.confirm and confirmation is not None and not err.sent:
+                self._give_back(confirmation)
+            return _service_failed(tool, plain_args(args), err)
+        return self._http_result(tool, args, call)
+
+    def _http_result(self, tool: Tool, args: dict, call: Call) -> ToolResult:
+        if call.failed is None:
+            return self._ok(tool, args, call.columns, call.rows)
+        return ToolResult(
+            tool=tool.name, status="error", args=plain_args(args),
+            code=ResultCode.NOT_FOUND if call.failed.outcome == "not_found" else None,
+            message=call.failed.message.en, message_ja=call.failed.message.ja,
+            ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,
+        )
 
     def _read(self, tool: Tool, args: dict, values: dict) -> ToolResult:
         with self.db.read() as conn:
@@ -385,6 +436,13 @@ def _refused_write(err: BaseException) -> str | None:
 def _refused(name: str, args: Any, refusal: guard.Refused) -> ToolResult:
     return ToolResult(tool=name, status="refused", code=refusal.code, message=refusal.message, param=refusal.param,
                       valid=refusal.valid, args=args if isinstance(args, dict) else {}, message_ja=refusal.message_ja)
+
+
+def _service_failed(tool: Tool, args: dict, err: ServiceError) -> ToolResult:
+    """A web API that could not be reached or answered nothing usable, as a result in both languages."""
+    return ToolResult(tool=tool.name, status="error", message=str(err), message_ja=err.message_ja,
+                      args=plain_args(args),
+                      ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None)
 
 
 def _failed_check(conn: sa.Connection, tool: Tool, values: dict) -> ToolResult | None:

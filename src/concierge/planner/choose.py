@@ -64,12 +64,13 @@ class Part:
 def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[Part]:
     """Keywords joined by と / 、 / and ask for one tool each (電話番号と、販売件数); keywords in one
     phrase (先週落ちた商品トップ3) ask for one tool: one the user may call, named most, taking most
-    of the values said, named first. A write among them is the whole request (販売登録して…売った
-    is not also a question about sales)."""
+    of the values said, named first. Writes among them are the whole request (販売登録して…売った
+    is not also a question about sales); writes joined by と / 、 / and are one each (電気をつけて、明るさを40%に)."""
     hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
-    writes = [t for h in hits for t, k in sorted(h.value) if k == KEYWORD and lexicon.tools[t].mode == "write"]
+    writes = [h for h in hits if any(k == KEYWORD and lexicon.tools[t].mode == "write" for t, k in h.value)]
     if writes:
-        return [Part(max(writes, key=lambda t: t in offered), 0)]
+        hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
+                for h in writes]
     groups: list[tuple[int, list[str]]] = []
     end = None
     for hit in hits:

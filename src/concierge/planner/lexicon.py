@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from concierge.catalog.model import CodeExtract, CountExtract, EnumExtract, ItemsExtract, NameExtract, Param, Tool
 from concierge.planner import fuzzy
@@ -99,7 +100,7 @@ class Lexicon:
 
     def _add_enum(self, tool: str, pname: str, param: Param, x: EnumExtract) -> None:
         assert param.enum is not None
-        key = param.enum.query or "values:" + "|".join(param.enum.values or [])
+        key = param.enum.key or "values:" + "|".join(param.enum.values or [])
         group = self.enums.setdefault(key, EnumGroup(key))
         if param.enum.values is not None:
             self.static_values[key] = list(param.enum.values)
@@ -138,6 +139,15 @@ class Lexicon:
                 if key not in self.static_values and values.get(key)}
         return found
 
+    def count_units(self, tool: str, pname: str) -> re.Pattern[str] | None:
+        """A number before one of a count's units (30%, 4チャンネル, 50 percent), or None when it has none."""
+        x = self.tools[tool].params[pname].extract
+        assert isinstance(x, CountExtract)
+        if not x.units:
+            return None
+        said = "|".join(re.escape(fold(normalise(u))) for u in sorted(x.units, key=len, reverse=True))
+        return _units(said)
+
     def count_phrases(self, tool: str, pname: str) -> tuple[Phrases[str], Phrases[str]]:
         """(cues said before a number, superlatives that mean one) of a count parameter."""
         key = (tool, pname)
@@ -164,6 +174,11 @@ GENERIC_WORDS = _words("""
     スタッフ マイナス プラス パーセント 最近 直近 過去 今回 前回 毎日 平日
     週末 土日 祝日 全店 各店 当店 全品 全社 弊社 会社 うち 全員 担当
     担当者 自分 今年度 前年度
+    a an the of in on at for to by and or with from into per each all any every some no not
+    what which who whom whose how when where why many much more most less least total totals
+    is are was were be been being do does did done have has had will would can could should
+    i me my we us our you your it its they them their this that these those there here
+    show tell give list find get see please sum number count amount average per
 """)
 
 
@@ -175,6 +190,11 @@ def _described(tools) -> set[str]:
         for text in texts:
             words.update(re.findall(r"[A-Za-z0-9]*[ァ-ヺー一-龯々]{2,}", text or ""))
     return {fold(normalise(w)) for w in words}
+
+
+@lru_cache(maxsize=64)
+def _units(said: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![0-9.])(?P<n>\d{{1,4}})\s*(?:{said})")
 
 
 def _phrase_key(phrase: str) -> str:

@@ -156,9 +156,19 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     chosen: list[tuple[str, Found]] = []
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
-        if not single and all(f.end <= c.start or c.end <= f.start for _, c in chosen) and MASK not in f.said:
+        apart = all(f.end <= c.start or c.end <= f.start for _, c in chosen)
+        if not single and _plausible(f) and apart and MASK not in f.said:
             chosen.append((key, f))
     return chosen
+
+
+def _plausible(found: Found) -> bool:
+    """English words of a request (did, are, the) are not read as a part or a misspelling of a value
+    unless they are long enough to be a name: "krautback" is part of "the krautback", "dis" is not "did"."""
+    if not found.said.isascii():
+        return True
+    how, size = found.candidates[0].how, len(found.said.strip())
+    return how in ("exact", "synonym") or (how == "part" and size >= 4) or (how == "typo" and size >= 6)
 
 
 def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:

@@ -122,6 +122,7 @@ class Memory:
 
     values: dict[str, list[Any]] = field(default_factory=dict)
     last_call: tuple[str, dict[str, Any]] | None = None
+    chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
 
 
 @dataclass
@@ -449,10 +450,19 @@ def _find(plan: Plan, request: Request, tool: Tool, pname: str, param: Param, sl
         said = _said(tool, pname, param, ahead, ctx)
         if said:
             return said
+    if isinstance(x, EnumExtract):  # 明るさを50%に: the light just switched on; テレビ: the only one there is
+        return _enum_in_focus(tool, pname, ctx)
     remembered = ctx.memory.values.get(pname) or []
     if len(remembered) > 1:
         return Problem("ambiguous", tool.name, (pname,))
     return remembered
+
+
+def _enum_in_focus(tool: Tool, pname: str, ctx: Context) -> list[Any]:
+    if pname in ctx.memory.chosen:
+        return [ctx.memory.chosen[pname]]
+    valid = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, pname)].key, [])
+    return list(valid) if len(valid) == 1 else []
 
 
 def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:

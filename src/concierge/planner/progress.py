@@ -73,6 +73,9 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) 
                 mem.values[pname] = [call.args[pname]]
             elif rows and any(pname in row for row in rows):
                 mem.values[pname] = list(dict.fromkeys(r[pname] for r in rows if r.get(pname) is not None))
+        for pname, param in tools[call.name].params.items():
+            if param.enum is not None and param.enum.values is None and call.args.get(pname) is not None:
+                mem.chosen[pname] = call.args[pname]
         if tools[call.name].mode == "read":
             mem.last_call = (call.name, {k: v for k, v in (result.args or call.args).items()
                                          if k in call.args and v is not None})

@@ -286,6 +286,11 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     """トップ5, top 3, 上位3つ, 3位まで -> the number; いちばん, the worst, worst selling dessert -> 1."""
     cues, ones = lexicon.count_phrases(tool, pname)
     text = slots.read_text
+    units = lexicon.count_units(tool, pname)
+    if units is not None:
+        m = units.search(text)
+        if m:
+            return int(m["n"])
     for hit in cues.find(text):
         m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
         if m and number(m["n"]):

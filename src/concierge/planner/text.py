@@ -82,8 +82,8 @@ class Phrases(Generic[T]):
             if key:
                 self.values.setdefault(key, value)
         ordered = sorted(self.values, key=len, reverse=True)
-        words = [p for p in ordered if p.isascii()]
-        others = [p for p in ordered if not p.isascii()]
+        words = [p for p in ordered if _a_word(p)]
+        others = [p for p in ordered if not _a_word(p)]  # and signs such as %, found anywhere
         # one plain alternation each: the regex engine then skips ahead by the phrases' first letters
         self._others = re.compile("|".join(map(re.escape, others))) if others else None
         # a phrase is found with spaces or hyphens between its words (best-selling, mel bun for mel-bun)
@@ -104,6 +104,10 @@ class Phrases(Generic[T]):
         if self._others is not None and self._words is not None:
             found = _leftmost_longest(found)
         return [Hit(s, e, p, self.values[p]) for s, e, p in found]
+
+
+def _a_word(phrase: str) -> bool:
+    return phrase.isascii() and phrase[0].isalnum() and phrase[-1].isalnum()
 
 
 def _tokens(phrase: str) -> list[str]:

@@ -42,7 +42,8 @@ def _read(view: Data, scene: Scene, counting: bool) -> str:
     sentence = _templated(scene, status)
     if sentence is not None:
         lines = [sentence]
-        if scene.listed_rows() is None and (_mentions(tool, status, "rows") or not view.summary):
+        said_whole = status == "one"  # the one row is in the sentence: a table would repeat it
+        if not said_whole and scene.listed_rows() is None and (_mentions(tool, status, "rows") or not view.summary):
             lines.append(table(view.columns or list(view.rows[0]), view.rows, tool, lang, sentence))
             lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
         return "\n".join(lines)
@@ -202,9 +203,9 @@ def _plain_names(text: str, tool: Tool | None, lang: str) -> str:
     """A message with the tool's parameter names said in words (code_customer -> 顧客コード)."""
     if tool is None:
         return text
-    for name in sorted(tool.params, key=len, reverse=True):
-        if name in text:
-            text = text.replace(name, label(tool, name, lang))
+    for name in sorted(tool.params, key=len, reverse=True):  # whole identifiers: "power" is not in "powered"
+        said = label(tool, name, lang).replace("\\", "\\\\")
+        text = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", said, text)
     return text
 
 

@@ -1,0 +1,1 @@
+"""The home demo catalog (SwitchBot) and the Home Assistant example catalog."""
