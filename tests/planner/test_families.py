@@ -22,8 +22,9 @@ from concierge.catalog.loader import load_catalog
 
 HERE = Path(__file__).resolve().parent
 FAMILIES = HERE / "families.jsonl"
-STAFF = HERE / "staff_cases.jsonl"  # a second set, written apart from the first in staff's own styles
-CASE_FILES = [HERE / "dev_cases.jsonl", HERE / "cases.jsonl", FAMILIES, STAFF]
+# Sets written apart from the first, in staff's own styles: mixed, then farm and store staff.
+STAFF = [HERE / "staff_cases.jsonl", HERE / "farm_more.jsonl", HERE / "pos_more.jsonl"]
+CASE_FILES = [HERE / "dev_cases.jsonl", HERE / "cases.jsonl", FAMILIES, *STAFF]
 DEMOS = ("farm", "pos")
 RESULT_ID = "[r_"
 _ALIAS = re.compile(r"\bAS\s+([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
@@ -75,10 +76,11 @@ def test_the_offline_planner_passes_every_family_case(reports):
     assert report.ungrounded == 0
 
 
-def test_the_offline_planner_passes_the_staff_cases(reports):
-    report = reports[STAFF.name]
+@pytest.mark.parametrize("file", [path.name for path in STAFF])
+def test_the_offline_planner_passes_the_staff_cases(reports, file):
+    report = reports[file]
     failed = [c.line() for c in report.cases if not c.passed]
-    assert failed == [] and len(report.cases) >= 50 and report.ungrounded == 0
+    assert failed == [] and len(report.cases) >= 40 and report.ungrounded == 0
 
 
 def test_no_answer_shows_a_tool_name_a_result_id_or_a_raw_name(reports):

@@ -125,11 +125,16 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
         return Choice(tuple(_taking_values(slots, lexicon, offered, t) for t in keyword))
-    if previous_tool is not None and previous_tool in offered and (
-            coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)):
+    if previous_tool is not None and previous_tool in offered and _takes_what_is_said(slots, lexicon, previous_tool) \
+            and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
     return Choice((best,) if best else tuple(keyword))
+
+
+def _takes_what_is_said(slots: Slots, lexicon: Lexicon, name: str) -> bool:
+    """Whether a tool can take the period said: そのお客様の3月の販売 after a customer lookup is not a lookup."""
+    return not slots.dates or coverage(slots, lexicon, name)[1] == 1
 
 
 def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
@@ -181,7 +186,8 @@ def says_only_values(slots: Slots) -> bool:
     """A request that says only values (先月は？, and last month?, 麦茶です): a follow-up of the previous one,
     or the answer to what the planner asked."""
     said = [u.span for u in slots.unsure] + [(h.start, h.end) for h in slots.enums]
-    return bool(slots.dates or slots.codes or said) and not FILLER.sub("", mask(slots.read_text, said))
+    return bool(slots.dates or slots.codes or said or slots.amounts or slots.items) and not FILLER.sub(
+        "", mask(slots.read_text, said))
 
 
 def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:

@@ -123,6 +123,7 @@ class Matcher:
                 for form in {surface, *readings}:
                     _add(self._part, form, value)
         self._glosses: dict[str, list[str]] = {}
+        self._containing: dict[str, list[str]] = {}
         for g, v in (synonyms or {}).items():
             if v in self._order:
                 _add(self._glosses, " ".join(fold(g).split()), v)
@@ -157,6 +158,16 @@ class Matcher:
             for form, found in table.items():
                 strings.setdefault(form, set()).update((v, False) for v in found)
         return strings
+
+    def containing(self, word: str) -> list[str]:
+        """The values whose name or a reading of it contains the word (2 characters or more), best first."""
+        w = fold_word(word)
+        if len(w) < 2:
+            return []
+        if w not in self._containing:
+            found = [v for table in (self._exact, self._reading) for form, vs in table.items() if w in form for v in vs]
+            self._containing[w] = sorted(set(found), key=self._order.__getitem__)
+        return self._containing[w]
 
     def glosses(self) -> dict[str, list[str]]:
         """The synonyms (folded, their words kept apart by spaces) and the values each names."""

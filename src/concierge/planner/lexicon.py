@@ -39,6 +39,7 @@ class CodeKind:
     pattern: str
     regex: re.Pattern[str]
     labels: set[str] = field(default_factory=set)
+    refers: bool = False  # pointed back at by a noun (そのお客様): a code that names someone
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Lexicon:
                     kind = self.codes.get(param.pattern) or self.codes.setdefault(
                         param.pattern, CodeKind(param.pattern, _code_regex(param.pattern)))
                     kind.labels.update(x.labels)
+                    kind.refers = kind.refers or bool(x.refer)
                     for noun in x.refer:
                         self.refer.setdefault(fold(normalise(noun)), set()).add(pname)
                 elif isinstance(x, NameExtract):
@@ -173,7 +175,7 @@ GENERIC_WORDS = _words("""
     メモ ポイント コード シート エクセル サイズ セット オーダー レジ
     スタッフ マイナス プラス パーセント 最近 直近 過去 今回 前回 毎日 平日
     週末 土日 祝日 全店 各店 当店 全品 全社 弊社 会社 うち 全員 担当
-    担当者 自分 今年度 前年度
+    担当者 自分 今年度 前年度 部門 類 系 全般 コーナー 売場 売り場 棚 関係 まわり 周り 系統
     a an the of in on at for to by and or with from into per each all any every some no not
     what which who whom whose how when where why many much more most less least total totals
     is are was were be been being do does did done have has had will would can could should

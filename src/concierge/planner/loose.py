@@ -64,18 +64,24 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
                  matchers: dict[str, Matcher], known: Known) -> Loose:
     out = Loose()
     masked = mask(text, taken)
-    for hit in exact:
-        word = _whole_word(masked, hit.start, hit.end)
+    for hit in exact:  # a word around it never runs into another value (おにぎりと|弁当)
+        word = _whole_word(mask(masked, [(h.start, h.end) for h in exact if h is not hit]), hit.start, hit.end)
         other = _other_group(text, word, hit, matchers) if word[1] - word[0] > hit.end - hit.start else None
         if other is None:
             out.hits.append(hit)
+            if any(key in matchers for key, _ in hit.value) and _qualified(text, word, hit, known):
+                # てりやき弁当: a bento, but which? never all of them
+                out.unknown.append((text[word[0]:word[1]], word))
             continue
         _take(out, other[0], text[word[0]:word[1]], word, other[1])
-    spans = taken + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
+    spans = taken + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
     for group, found in _loose(mask(text, spans), matchers, known):
         _take(out, group, found.said, (found.start, found.end), found)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
-    out.unknown = _unknown(mask(text, spans), known)
+    for group, found in _contained(mask(text, spans), matchers, known):  # しゃけ, ツナ: inside one name only
+        _take(out, group, found.said, (found.start, found.end), found)
+    spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
+    out.unknown += _unknown(mask(text, spans), known)
     _english(out, mask(text, spans), matchers, known)
     return out
 
@@ -116,10 +122,42 @@ def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known
             out.unknown.append((m["w"], span))
 
 
+def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
+    """Whether a value found exactly is part of a longer word whose other part is not a known word."""
+    extra = _GRAMMAR.sub("", fold(text[word[0]:hit.start] + text[hit.end:word[1]])).strip(_PARTICLE_CHARS)
+    return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+
+
+# Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
+_GRAMMAR = re.compile(r"じゃあ|じゃ|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど|です|でした"
+                      r"|ください|ちょうだい|について|ごと|ずつ|ばかり|しか|まで|から|より|えっと|ええと|あの|その|この")
+_PARTICLE_CHARS = "のをがはにでともへやかねよな"
+
+
+_STANDALONE = re.compile(r"(?<![ぁ-ゖ])[ぁ-ゖー]{3,}(?![ぁ-ゖ])|[ァ-ヺ][ァ-ヺー]+")
+
+
+def _contained(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found]]:
+    """A kana word that is inside one value's name or reading (しゃけ of 鮭おにぎり, ツナ of ツナマヨおにぎり)."""
+    out: list[tuple[str, Found]] = []
+    for m in _STANDALONE.finditer(masked):
+        word = fold(m.group())
+        if word in known.words or any(word in k for k in known.long):
+            continue
+        for key, matcher in matchers.items():
+            values = matcher.containing(m.group())
+            if values:
+                out.append((key, Found(m.start(), m.end(), m.group(),
+                                       tuple(Candidate(v, "part", 0.5) for v in values))))
+                break
+    return out
+
+
 def _whole_word(masked: str, start: int, end: int) -> Span:
     """The run of noun characters around a value found exactly (しゃけ|おにぎり, おにぎり|セット)."""
     s, e = start, end
-    while s > 0 and _NOUN.match(masked[s - 1]) and masked[s - 1] not in _STOP:
+    while s > 0 and _NOUN.match(masked[s - 1]) and not (
+            masked[s - 1] in _STOP and s > 1 and not "ぁ" <= masked[s - 2] <= "ゖ"):  # てりやき|弁当, ツナ|と
         s -= 1
     while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP:
         e += 1
@@ -168,7 +206,8 @@ def _plausible(found: Found) -> bool:
     if not found.said.isascii():
         return True
     how, size = found.candidates[0].how, len(found.said.strip())
-    return how in ("exact", "synonym") or (how == "part" and size >= 4) or (how == "typo" and size >= 6)
+    close = found.candidates[0].score >= 0.5  # one letter off (puding), not two (weather is not water)
+    return how in ("exact", "synonym") or (how == "part" and size >= 4) or (how == "typo" and size >= 6 and close)
 
 
 def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:

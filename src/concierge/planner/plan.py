@@ -37,7 +37,7 @@ from concierge.planner.lexicon import KEYWORD, Lexicon
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Slots, count, english_items, read
-from concierge.planner.text import mask
+from concierge.planner.text import fold, mask
 
 MAX_CALLS_PER_REQUEST = 10
 _SMALL_TALK = re.compile(r"(?P<thanks>ありがと|感謝|(?<![a-z])thank|(?<![a-z])thx)"
@@ -269,7 +269,8 @@ def _beyond_tools(slots: Slots, ctx: Context) -> Problem | None:
     if refusal(slots, ctx.lexicon) == "sql":
         return None
     # A plain read of a future period (9月の売上) goes to its tool: the guard says which dates have data.
-    values = [(h.start, h.end) for h in slots.enums] + [s for _, s in slots.names]  # 本日のおすすめ弁当 is a product
+    loosely = {fold(said) for said, _ in slots.understood}  # a word read loosely may be the question's own word
+    values = [(h.start, h.end) for h in slots.enums if h.phrase not in loosely] + [s for _, s in slots.names]
     found = out_of_scope(mask(slots.text, values), ctx.today, future=False)
     if found is None:
         return None

@@ -203,6 +203,8 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
         if value is not None:
             found.append(Code(value, kind.pattern, hit.start, m.end("v"), hit.phrase))
     spans = taken + [(c.start, c.end) for c in found]
+    found += _numbered(mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
+    spans = taken + [(c.start, c.end) for c in found]
     masked = mask(text, spans)
     for pattern, kind in lexicon.codes.items():
         for m in kind.regex.finditer(masked):
@@ -210,6 +212,24 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
                 found.append(Code(m.group(), pattern, m.start(), m.end()))
             masked = mask(masked, [m.span()])
     return sorted(found, key=lambda c: c.start)
+
+
+_NUMBERED = re.compile(r"(?:(?<![A-Za-z])(?:No|NO|no|Nr)\.?\s*|[#＃№])(?P<a>\d{1,6})(?![0-9])"
+                       r"|(?<![0-9])(?P<b>\d{1,6})\s*番(?=さん|様|さま|の|のお客|目|$|[、。\s])")
+
+
+def _numbered(masked: str, lexicon: Lexicon) -> list[Code]:
+    """A number after No. / # or before 番 fitted to a code that names someone (a customer code)."""
+    people = [p for p, kind in lexicon.codes.items() if kind.refers]
+    found = []
+    for m in _NUMBERED.finditer(masked):
+        digits = m["a"] or m["b"]
+        for pattern in people:
+            value = _fit(digits, pattern)
+            if value is not None:
+                found.append(Code(value, pattern, m.start(), m.end(), "#"))
+                break
+    return found
 
 
 def _fit(value: str, pattern: str) -> str | None:
