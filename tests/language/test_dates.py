@@ -500,3 +500,18 @@ def test_place_names_keep_their_numerals(text):
 def test_a_part_said_after_a_part_of_a_month_is_of_that_month(text, parts):
     found = [(d.range.start.isoformat(), d.range.end.isoformat()) for d in find_dates(text, date(2026, 8, 31))]
     assert found == parts
+
+
+@pytest.mark.parametrize("text,span", [
+    ("8月10日から20日までの弁当の売上", ("2026-08-10", "2026-08-20")),
+    ("8月10〜20日", ("2026-08-10", "2026-08-20")),
+])
+def test_a_day_to_a_later_day_of_the_same_month_is_one_span(text, span):
+    [found] = find_dates(text, date(2026, 8, 31))
+    assert (found.range.start.isoformat(), found.range.end.isoformat()) == span
+
+
+def test_a_span_to_a_day_the_month_does_not_have_is_refused_whole():
+    assert find_dates("2月10日から30日まで", date(2026, 8, 31)) == []
+    [bad] = impossible_dates("2月10日から30日まで", date(2026, 8, 31))
+    assert (bad.month, bad.day) == (2, 30)

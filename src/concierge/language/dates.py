@@ -433,6 +433,20 @@ def _en_relative_weekday(m: re.Match[str], today: date) -> _Found | None:
     return _Period("day", _day(_week(today).start + timedelta(days=wd)))
 
 
+@_rule(r"(?<![0-9a-z])(?:" + _JA_YEAR + r")?(?P<m>\d{1,2})月\s*(?P<d>\d{1,2})日?\s*(?:から|〜|～|~|-|–)\s*"
+       r"(?P<d2>\d{1,2})日(?:\s*まで)?", "月")
+def _ja_days_of_month(m: re.Match[str], today: date) -> _Found | None:  # 8月10日から20日まで, 8月10〜20日
+    first = _ymd(m, today, int(m["m"]), int(m["d"]), m["yw"] or "")
+    last = _ymd(m, today, int(m["m"]), int(m["d2"]), m["yw"] or "")
+    if not isinstance(first, _Period):
+        return first
+    if not isinstance(last, _Period):
+        return last
+    if last.range.start < first.range.start:
+        return None
+    return _Period("span", DateRange(first.range.start, last.range.end))
+
+
 @_rule(r"(?<![0-9a-z])(?:" + _JA_YEAR + r")?(?P<m>\d{1,2})月(?:\s*(?P<d>\d{1,2})日|(?![0-9曜]))", "月")
 def _ja_month_day(m: re.Match[str], today: date) -> _Found | None:
     return _ymd(m, today, int(m["m"]), int(m["d"]) if m["d"] else None, m["yw"] or "")

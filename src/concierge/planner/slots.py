@@ -30,6 +30,8 @@ _AMOUNT = re.compile(
 )
 _LABELLED_NUMBER = re.compile(r"[ァ-ヺー一-龯々A-Za-z]*(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)"
                              r"\s*[:：#]?\s*\d+")
+_DAYS_OF_WEEK = re.compile(r"土日|週末|平日|祝日|(?:[月火水木金土日]曜日?(?:だけ|のみ|ごと))"
+                           r"|(?<![a-z])(?:weekends?|weekdays?|holidays)(?![a-z])", re.IGNORECASE)
 # A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
 _YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|until|till|by)\s+|年度?)$", re.IGNORECASE)
 _YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")
@@ -121,6 +123,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
     slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
+    slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
     exact = lexicon.enum_phrases(enum_values).find(mask(slots.folded, taken))
     loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values), lexicon.known)
     slots.enums = sorted(loose.hits, key=lambda h: h.start)
