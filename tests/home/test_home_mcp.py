@@ -6,17 +6,14 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import socket
 import subprocess
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
-from mcp_servers import INTEROP, free_port, node_bin, node_installed
+from mcp_servers import INTEROP, free_port, node_bin, node_installed, wait_listening
+from tests.home.conftest import open_home
 
-from concierge.devices.simulator import Simulator, serve_in_thread
+from concierge.devices.simulator import Simulator
 from concierge.mcp.config import server_command
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
@@ -26,31 +23,19 @@ TOOLS = ["list_devices", "light_status", "light_power", "light_brightness", "lig
 
 
 @pytest.fixture
-def simulator(monkeypatch) -> Iterator[Simulator]:
-    sim = serve_in_thread()
-    for name, value in sim.environment().items():
-        monkeypatch.setenv(name, value)  # the MCP server the client starts inherits them
-    try:
-        yield sim
-    finally:
-        sim.close()
+def database(tmp_path, monkeypatch, sim: Simulator) -> str:
+    open_home(tmp_path, monkeypatch, sim.environment()).close()  # the servers started below inherit the variables
+    return f"sqlite:///{tmp_path / 'home.db'}"
 
 
-@pytest.fixture
-def database(tmp_path, simulator) -> str:
-    url = f"sqlite:///{tmp_path / 'home.db'}"
-    Pipeline.open(["home"], url).close()
-    return url
-
-
-def test_the_inspector_lists_the_home_tools_and_switches_a_light_off(simulator, database):
+def test_the_inspector_lists_the_home_tools_and_switches_a_light_off(sim, database):
     printed = run_cli("mcp", "config", "--client", "inspector", "--catalog", "home", "--database", database,
                       "--user", "hanako")
     assert printed.exit_code == 0, printed.output
     words = shlex.split(printed.stdout)
     # An MCP client starts the server with only a few variables of its own: the catalog's are passed with -e,
     # as a client's configuration passes them ("env" in Claude Desktop's).
-    passed = [arg for name, value in simulator.environment().items() for arg in ("-e", f"{name}={value}")]
+    passed = [arg for name, value in sim.environment().items() for arg in ("-e", f"{name}={value}")]
     inspector = [str(node_bin("inspector")), "--cli", "--format", "json", "-q", *passed]
     listed = subprocess.run([*inspector, "--method", "tools/list", *words[3:]], capture_output=True, text=True,
                             timeout=120, cwd=INTEROP)
@@ -61,10 +46,10 @@ def test_the_inspector_lists_the_home_tools_and_switches_a_light_off(simulator, 
                             capture_output=True, text=True, timeout=120, cwd=INTEROP)
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["result"]["isError"] is False
-    assert simulator.device("リビングの電気")["power"] == "off"
+    assert sim.device("リビングの電気")["power"] == "off"
 
 
-def test_the_typescript_client_over_http_reads_and_is_refused_what_a_guest_may_not_do(simulator, database,
+def test_the_typescript_client_over_http_reads_and_is_refused_what_a_guest_may_not_do(sim, database,
                                                                                      tmp_path):
     node_installed("@modelcontextprotocol/sdk/package.json")
     db = Pipeline.open(["home"], database)
@@ -79,7 +64,7 @@ def test_the_typescript_client_over_http_reads_and_is_refused_what_a_guest_may_n
                                    "--transport", "http", "--port", str(port)], stdout=sink, stderr=subprocess.STDOUT,
                                   env=dict(os.environ))
     try:
-        _wait_for(port, server, log)
+        wait_listening(port, server, log)
         calls = [{"name": "light_status", "arguments": {"light": "寝室の電気"}}]
         run = subprocess.run(["node", str(INTEROP / "ts_client.mjs"), f"http://127.0.0.1:{port}/mcp", guest,
                               json.dumps(calls)], capture_output=True, text=True, timeout=120, cwd=INTEROP)
@@ -92,15 +77,3 @@ def test_the_typescript_client_over_http_reads_and_is_refused_what_a_guest_may_n
     [status] = out["results"]
     assert status["isError"] is False and status["structuredContent"]["rows"][0]["power"] == "off"
 
-
-def _wait_for(port: int, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"the MCP HTTP server exited:\n{log.read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    pytest.fail(f"the MCP HTTP server did not listen within 60 s:\n{log.read_text()}")

@@ -92,16 +92,25 @@ def start_http(folder: Path, *args: str) -> HttpServer:
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
     server = HttpServer(f"http://127.0.0.1:{port}/mcp", port, database, made, process, log)
+    try:
+        wait_listening(port, process, log)
+    except BaseException:
+        stop(server)
+        raise
+    return server
+
+
+def wait_listening(port: int, process: subprocess.Popen, log: Path) -> None:
+    """Until the server started as `process` listens on `port`; fails the test, with its log, if it never does."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if not server.alive():
+        if process.poll() is not None:
             pytest.fail(f"the MCP HTTP server exited:\n{log.read_text()}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return server
+            return
         except OSError:
             time.sleep(0.1)
-    stop(server)
     pytest.fail(f"the MCP HTTP server did not listen within 60 s:\n{log.read_text()}")
 
 

@@ -85,7 +85,7 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
     def rank(tool: str, named: list[str]) -> tuple:
         kinds = _kinds(slots, lexicon, tool) - _said_by_keyword(slots, lexicon, tool, hits)
         return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool),
-                (len(kinds), coverage(slots, lexicon, tool)[1]), -named.index(tool))
+                (len(kinds), _takes_dates_said(slots, lexicon, tool)), -named.index(tool))
 
     parts = [Part(max(named, key=functools.partial(rank, named=named)), start) for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
@@ -134,7 +134,7 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
 
 def _takes_what_is_said(slots: Slots, lexicon: Lexicon, name: str) -> bool:
     """Whether a tool can take the period said: そのお客様の3月の販売 after a customer lookup is not a lookup."""
-    return not slots.dates or coverage(slots, lexicon, name)[1] == 1
+    return not slots.dates or bool(_takes_dates_said(slots, lexicon, name))
 
 
 def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
@@ -247,9 +247,13 @@ def _said_by_keyword(slots: Slots, lexicon: Lexicon, name: str, hits: list) -> s
 
 def coverage(slots: Slots, lexicon: Lexicon, name: str) -> tuple[int, int]:
     """(how many kinds of value said this tool takes, besides dates; 1 if it takes the dates said)."""
-    tool = lexicon.tools[name]
-    takes_dates = any(isinstance(p.extract, DateExtract) for p in tool.params.values())
-    return len(_kinds(slots, lexicon, name)), int(takes_dates and bool(slots.dates))
+    return len(_kinds(slots, lexicon, name)), _takes_dates_said(slots, lexicon, name)
+
+
+def _takes_dates_said(slots: Slots, lexicon: Lexicon, name: str) -> int:
+    """1 when the request says a period and the tool takes dates, else 0."""
+    params = lexicon.tools[name].params.values()
+    return int(bool(slots.dates) and any(isinstance(p.extract, DateExtract) for p in params))
 
 
 def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:

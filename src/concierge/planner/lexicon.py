@@ -145,10 +145,7 @@ class Lexicon:
         """A number before one of a count's units (30%, 4チャンネル, 50 percent), or None when it has none."""
         x = self.tools[tool].params[pname].extract
         assert isinstance(x, CountExtract)
-        if not x.units:
-            return None
-        said = "|".join(re.escape(fold(normalise(u))) for u in sorted(x.units, key=len, reverse=True))
-        return _units(said)
+        return _units(tuple(x.units)) if x.units else None
 
     def count_phrases(self, tool: str, pname: str) -> tuple[Phrases[str], Phrases[str]]:
         """(cues said before a number, superlatives that mean one) of a count parameter."""
@@ -194,8 +191,9 @@ def _described(tools) -> set[str]:
     return {fold(normalise(w)) for w in words}
 
 
-@lru_cache(maxsize=64)
-def _units(said: str) -> re.Pattern[str]:
+@lru_cache(maxsize=64)  # read once per count parameter, not at every request
+def _units(units: tuple[str, ...]) -> re.Pattern[str]:
+    said = "|".join(re.escape(fold(normalise(u))) for u in sorted(units, key=len, reverse=True))
     return re.compile(rf"(?<![0-9.])(?P<n>\d{{1,4}})\s*(?:{said})")
 
 
