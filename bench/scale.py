@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -72,6 +73,8 @@ class Query:
     kind: str  # "sales" or "compare": which pandas answer
     csv: str  # which export pandas reads
     args: list[dict]  # call number -> arguments; call 0 is the cold one
+    rollups: bool = True  # False: the pipeline reads the base table even where the catalog declares a rollup
+    raw: bool = False  # also the same statement run by the driver itself (hand-written SQL, no pipeline)
 
 
 @dataclass
@@ -118,7 +121,10 @@ def queries(ds: scale_data.Dataset, calls: int) -> list[Query]:
     return [
         Query("get_sales, 1 customer, 1 month", "demo", "get_sales", "sales", "farm_sales", sales),
         Query("compare_periods, 2 weeks, 1 store", "store", "compare_store_periods", "compare", "pos", one_store),
-        Query("compare_periods, 2 weeks, all stores", "demo", "compare_periods", "compare", "pos", all_stores),
+        Query("compare_periods, all stores, rollup", "demo", "compare_periods", "compare", "pos", all_stores,
+              raw=True),
+        Query("compare_periods, all stores, base table", "demo", "compare_periods", "compare", "pos", all_stores,
+              rollups=False, raw=True),
     ]
 
 
@@ -224,28 +230,86 @@ def time_pandas(ds: scale_data.Dataset, todo: list[Query], way: str, calls: int)
 # --- the engines -------------------------------------------------------------------------------------------
 def time_engines(urls: dict[str, str], query: Query, runs: int) -> dict[str, Timing]:
     """A fresh pipeline per engine for the cold call, then the same calls on every engine, taking turns
-    call by call so that all see the same machine load."""
+    call by call so that all see the same machine load. With `query.raw`, also the statement the pipeline
+    runs (the rollup's or the base table's) sent by the driver itself, the way hand-written SQL is."""
     from concierge.pipeline.pipeline import Pipeline
 
     catalogs = ["farm", "pos"] if query.pipeline == "demo" else [STORE_CATALOG]
-    pipelines = {kind: Pipeline.open(catalogs, url) for kind, url in urls.items()}
+    pipelines = {kind: Pipeline.open(catalogs, url, use_rollups=query.rollups) for kind, url in urls.items()}
+    callers: dict[str, Callable[[dict], dict]] = {}
+    raws: list = []
+    for kind, pipeline in pipelines.items():
+        callers[kind] = _invoker(pipeline, query.tool)
+    if query.raw:
+        for kind, url in urls.items():
+            caller, conn = _raw_sql(pipelines[kind], query.tool, url)
+            callers[f"{kind} SQL"] = caller
+            raws.append(conn)
     try:
         timings = {}
-        for kind, pipeline in pipelines.items():
+        for kind, call in callers.items():
             started = time.perf_counter()
-            answer = answer_of(pipeline.invoke(query.tool, query.args[0], pipeline.user("admin")))
+            answer = call(query.args[0])
             timings[kind] = Timing((time.perf_counter() - started) * 1000, [], [answer])
         for i in range(1, runs + 1):
-            for kind, pipeline in pipelines.items():
-                admin = pipeline.user("admin")
+            for kind, call in callers.items():
                 started = time.perf_counter()
-                result = pipeline.invoke(query.tool, query.args[i], admin)
+                answer = call(query.args[i])
                 timings[kind].times_ms.append((time.perf_counter() - started) * 1000)
-                timings[kind].answers.append(answer_of(result))
+                timings[kind].answers.append(answer)
         return timings
     finally:
         for p in pipelines.values():
             p.close()
+        for conn in raws:
+            conn.close()
+
+
+def _invoker(pipeline: Pipeline, tool: str) -> Callable[[dict], dict]:
+    admin = pipeline.user("admin")
+    return lambda args: answer_of(pipeline.invoke(tool, args, admin))
+
+
+def _raw_sql(pipeline: Pipeline, tool_name: str, url: str) -> tuple[Callable[[dict], dict], object]:
+    """The pipeline's statement for this tool on the driver's own persistent connection, one read transaction
+    per call as the pipeline has; the answer summed from its rows the way the tool's summary is."""
+    import re
+    import sqlite3
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    tool = pipeline.tools[tool_name]
+    pipeline.guard_context(tool_name)
+    sql = pipeline._statement(tool, {"category": None})
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        conn = sqlite3.connect(parsed.database, isolation_level=None, check_same_thread=False)
+
+        def run(args: dict) -> list[tuple]:
+            conn.execute("BEGIN")
+            rows = conn.execute(sql, args).fetchall()
+            conn.execute("COMMIT")
+            return rows
+    else:
+        conn = psycopg.connect(parsed.set(drivername="postgresql").render_as_string(hide_password=False))
+        text = re.sub(r"(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)", r"%(\1)s", sql)
+
+        def run(args: dict) -> list[tuple]:
+            with conn.cursor() as cur:  # a null parameter needs its type written, as SQLAlchemy writes it
+                typed = text.replace("%(category)s", "%(category)s::text")
+                cur.execute(typed, {k: date.fromisoformat(v) if k.endswith(("_start", "_end")) else v
+                                    for k, v in args.items()})
+                rows = cur.fetchall()
+            conn.commit()
+            return rows
+
+    def call(args: dict) -> dict:
+        rows = run(args)  # product, category, cur_amount, prev_amount, change
+        current, previous = sum(int(r[2]) for r in rows), sum(int(r[3]) for r in rows)
+        return {"current_total": current, "previous_total": previous, "change": current - previous}
+
+    return call, conn
 
 
 # --- comparing and printing ------------------------------------------------------------------------------
@@ -273,7 +337,7 @@ def row_line(label: str, kind: str, t: Timing, same: str, engines: dict[str, Tim
     peak = f"{t.peak_mb:,.0f}" if t.peak_mb is not None else ""
     ratios = [f"{engines[way].p50 / t.p50:.1f}x" if way in engines and not kind.startswith("pandas") else ""
               for way in (CAREFUL, NAIVE)]
-    return (f"{label:38} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {rows:>8} {same:>7} {peak:>8} "
+    return (f"{label:40} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {rows:>8} {same:>7} {peak:>8} "
             f"{ratios[0]:>11} {ratios[1]:>10}")
 
 
@@ -291,7 +355,7 @@ def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs:
             results[label][CAREFUL] = timing
         for label, timing in time_pandas(ds, todo, "naive", pandas_runs).items():
             results[label][NAIVE] = timing
-    print(f"{'question':38} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'rows':>8} {'same':>7} "
+    print(f"{'question':40} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'rows':>8} {'same':>7} "
           f"{'peak MB':>8} {'careful/us':>11} {'naive/us':>10}")
     failed = []
     for q in todo:
@@ -312,11 +376,12 @@ def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> Non
 
     urls = scale_data.ensure(ds, databases, admin_url)
     for kind, url in urls.items():
-        pipelines = {"demo": Pipeline.open(["farm", "pos"], url), "store": Pipeline.open([STORE_CATALOG], url)}
+        pipelines = {(q, r): Pipeline.open(["farm", "pos"] if q == "demo" else [STORE_CATALOG], url, use_rollups=r)
+                     for q in ("demo", "store") for r in (True, False)}
         try:
             for q in queries(ds, 2):
                 print(f"\n--- {ds.label} {kind}: {q.label} ({q.tool})")
-                for line in plan(pipelines[q.pipeline], q):
+                for line in plan(pipelines[q.pipeline, q.rollups], q):
                     print(line)
         finally:
             for p in pipelines.values():
@@ -334,7 +399,7 @@ def plan(pipeline: Pipeline, query: Query) -> list[str]:
               "_today": pipeline.today(query.tool)}
     prefix = "EXPLAIN QUERY PLAN " if pipeline.db.is_sqlite else "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) "
     with pipeline.db.read() as conn:
-        rows = conn.execute(bind(tool, prefix + tool.sql), values).all()
+        rows = conn.execute(bind(tool, prefix + pipeline._statement(tool, values)), values).all()
     if pipeline.db.is_sqlite:
         return [f"{'  ' * _depth(rows, r)}{r[-1]}" for r in rows]
     return [r[0] for r in rows]

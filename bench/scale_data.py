@@ -206,6 +206,7 @@ def ensure(ds: Dataset, databases: list[str], admin_url: str = DEFAULT_PG) -> di
                 try:
                     if scale_load.is_loaded(url, demo, ds.rows):
                         scale_load.add_missing_indexes(url, demo)
+                        scale_load.ensure_rollups(url, demo)
                         continue
                 except (DatabaseError, sa.exc.OperationalError):  # no such database yet
                     pass

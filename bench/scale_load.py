@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
+from concierge import demo as concierge_demo
 from concierge.demo.farm import tables as farm_tables
 from concierge.demo.pos import csv_import as pos_import
 from concierge.demo.pos import tables as pos_tables
@@ -165,7 +166,23 @@ def add_missing_indexes(url: str, demo: str) -> None:
         db.dispose()
 
 
+def ensure_rollups(url: str, demo: str) -> None:
+    """The demo catalog's rollups (concierge.storage.rollups), built where missing or out of date."""
+    db = Database(url)
+    try:
+        started = time.perf_counter()
+        if not concierge_demo.ensure_rollups(db, demo):
+            return
+        if not db.is_sqlite:
+            with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.exec_driver_sql("VACUUM (ANALYZE)")
+        print(f"  {url.split(':')[0]} {demo} rollups: current after {time.perf_counter() - started:.1f} s", flush=True)
+    finally:
+        db.dispose()
+
+
 def _mark(url: str, demo: str, rows: int) -> None:
+    ensure_rollups(url, demo)
     db = Database(url)
     try:
         with db.write() as conn:

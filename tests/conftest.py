@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from agent_fakes import ScriptedProvider
+from agent_fakes import ScriptedProvider, WireServer
 from pg_databases import fresh_database
 
 from concierge import demo
@@ -25,6 +25,19 @@ from concierge.storage.database import Database
 
 FARM_TODAY = date(2025, 5, 15)
 POS_TODAY = date(2026, 8, 31)
+
+
+@pytest.fixture
+def wire_server() -> Iterator[WireServer]:
+    """A local server in a vendor's wire format (Chat Completions, streamed or not), replying as scripted."""
+    server = WireServer()
+    server.thread.start()
+    try:
+        yield server
+    finally:
+        server.httpd.shutdown()
+        server.httpd.server_close()
+        server.thread.join()
 
 
 @pytest.fixture

@@ -79,6 +79,28 @@ class McpSettings(_Frozen):
     allowed_hosts: tuple[str, ...] = ()
 
 
+class PhoneSettings(_Frozen):
+    """The phone channel (`concierge.web.phone`); Twilio's auth token comes from TWILIO_AUTH_TOKEN only."""
+
+    catalog: str | None = None  # the catalog whose tools the phone offers; None: every tool the user may call
+    user: str = "phone"  # the user every call acts as: its role decides the tools and rows
+    staff_number: str = ""  # the number a handover dials (E.164, +81...); "" none: the call ends instead
+    greeting: str = ""  # the first words of every call; "" a short greeting in the language
+    handover_digit: str = Field(default="0", pattern=r"^[0-9*#]?$")  # the key that asks for a person; "" none
+    public_url: str = ""  # https://... as Twilio reaches this server (behind a proxy); "" the request's own
+    language: str = "ja-JP"  # the call's language for Twilio's speech (ja-JP, en-US)
+    end_tool: str = "end_call"  # a successful call of this tool ends the call after its answer
+    handover_tool: str = "handover"  # ... and of this one hands the call to staff_number
+    discard_tool: str = "discard_order"  # called when a call ends: throws away its order not placed; "" none
+
+    @field_validator("public_url")
+    @classmethod
+    def _https(cls, value: str) -> str:
+        if value and not re.match(r"^https?://[^/?#]+$", value.rstrip("/")):
+            raise ValueError(f"{value!r} is not a base URL like https://concierge.example.com")
+        return value.rstrip("/")
+
+
 class Settings(_Frozen):
     name: str | None = None
     lang: Literal["ja", "en"] = "en"
@@ -89,6 +111,7 @@ class Settings(_Frozen):
     provider: ProviderSettings = ProviderSettings()
     web: WebSettings = WebSettings()
     mcp: McpSettings = McpSettings()
+    phone: PhoneSettings = PhoneSettings()
     file: Path | None = None  # the settings file read, if any
     sources: dict[str, str] = Field(default_factory=dict)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from agent_fakes import WireServer
 
 from concierge.pipeline.pipeline import Pipeline
 
@@ -19,14 +18,3 @@ def farm(sqlite_url) -> Iterator[Pipeline]:
     finally:
         p.close()
 
-
-@pytest.fixture
-def wire_server() -> Iterator[WireServer]:
-    server = WireServer()
-    server.thread.start()
-    try:
-        yield server
-    finally:
-        server.httpd.shutdown()
-        server.httpd.server_close()
-        server.thread.join()

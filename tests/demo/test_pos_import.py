@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
+from concierge.catalog.loader import load_catalog
 from concierge.demo.pos import csv_import as pos_import
 from concierge.demo.pos import data as pos
+from concierge.demo.pos import tables
 from concierge.errors import DataImportError
 from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import rollups
 from concierge.storage.database import Database
 from concierge.storage.state import create_state
 
@@ -164,7 +167,9 @@ def test_a_bad_line_in_the_middle_of_a_big_file_loads_nothing(request, url_fixtu
 
 
 @pytest.mark.parametrize("url_fixture", ENGINES)
-def test_a_line_repeating_one_of_an_earlier_batch_is_named_with_both_lines(request, url_fixture, tmp_path):
+@pytest.mark.parametrize("stored", [False, True], ids=["empty table", "over stored rows"])
+def test_a_line_repeating_one_of_an_earlier_batch_is_named_with_both_lines(request, url_fixture, tmp_path,
+                                                                          export, stored):
     url = request.getfixturevalue(url_fixture)
     big = _big_export(tmp_path / "big.csv", stores=10)
     lines = big.read_text(encoding="utf-8-sig").splitlines()
@@ -173,27 +178,126 @@ def test_a_line_repeating_one_of_an_earlier_batch_is_named_with_both_lines(reque
     big.write_text("\n".join(lines) + "\n", encoding="utf-8-sig")
     db = Database(url)
     try:
+        if stored:
+            pos_import.load(db, export)
+        before = _table(db) if stored else []
         with pytest.raises(DataImportError, match="as line 120;") as caught:
             pos_import.load(db, big, batch_rows=1_000)
         assert (caught.value.line, caught.value.column) == (7_000, "商品名")
-        assert not sa.inspect(db.engine).has_table("pos_sales") or _count(db) == 0
+        assert not sa.inspect(db.engine).has_table("pos_sales") or _table(db) == before
     finally:
         db.dispose()
 
 
-def test_blank_lines_and_quoted_line_breaks_keep_the_line_numbers(tmp_path, sqlite_url):
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_a_repeat_on_the_last_line_is_found_before_the_bad_line_after_it(request, url_fixture, tmp_path):
+    url = request.getfixturevalue(url_fixture)
+    big = _big_export(tmp_path / "big.csv", stores=10)
+    lines = big.read_text(encoding="utf-8-sig").splitlines()
+    lines[9_000 - 1] = lines[8_999 - 1]
+    lines[9_001 - 1] = lines[9_001 - 1].replace("2026", "2O26", 1)  # the bad line comes right after
+    big.write_text("\n".join(lines) + "\n", encoding="utf-8-sig")
+    db = Database(url)
+    try:
+        with pytest.raises(DataImportError, match="as line 8999;") as caught:
+            pos_import.load(db, big)
+        assert caught.value.line == 9_000
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_blank_lines_and_quoted_line_breaks_keep_the_line_numbers(request, url_fixture, tmp_path):
     path = tmp_path / "odd.csv"
     text = ('日付,店舗,商品名,カテゴリ,単価,数量,売上金額\n2026-07-01,D店,"麦茶\n500ml",飲料,100,2,200\n\n'
-            '2026/7/1, D店 ,緑茶,飲料,"1,000",1,1000\n2026-07-02,D店,緑茶,飲料,100,2,201\n')
+            '2026/7/1, D店 ,緑茶,飲料,"1,000",1,1000\n2026-07-02,D店,緑茶,飲料,100,2,201\n'
+            '2026-07-02,D店,"お茶""濃い"", 2L",飲料,300,1,300\n')
     path.write_text(text, encoding="utf-8-sig")
-    db = Database(sqlite_url)
+    db = Database(request.getfixturevalue(url_fixture))
     try:
         with pytest.raises(DataImportError) as caught:
             pos_import.load(db, path, batch_rows=2)
         assert (caught.value.line, caught.value.column) == (6, "売上金額")
         path.write_text(path.read_text(encoding="utf-8-sig").replace(",201\n", ",200\n"), encoding="utf-8-sig")
-        assert pos_import.load(db, path, batch_rows=2) == 3
-        assert ("D店", "2026-07-01", "緑茶", "飲料", 1000, 1, 1000) in _table(db)
+        assert pos_import.load(db, path, batch_rows=2) == 4
+        table = _table(db)
+        assert ("D店", "2026-07-01", "緑茶", "飲料", 1000, 1, 1000) in table
+        assert ("D店", "2026-07-01", "麦茶\n500ml", "飲料", 100, 2, 200) in table
+        assert ("D店", "2026-07-02", 'お茶"濃い", 2L', "飲料", 300, 1, 300) in table
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_a_big_import_leaves_the_indexes_and_their_statistics(request, url_fixture, tmp_path, export):
+    url = request.getfixturevalue(url_fixture)
+    big = _big_export(tmp_path / "big.csv", stores=12)
+    db = Database(url)
+    try:
+        pos_import.load(db, export)
+        pos_import.load(db, big)  # most of the table rewritten: SQLite builds its indexes again
+        with db.read() as conn:
+            names = {i["name"] for i in sa.inspect(conn).get_indexes("pos_sales")}
+            if db.is_sqlite:
+                analysed = conn.scalar(sa.text("SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'pos_sales'"))
+                plan = " ".join(str(r[-1]) for r in conn.execute(sa.text(
+                    "EXPLAIN QUERY PLAN SELECT product, SUM(amount) FROM pos_sales "
+                    "WHERE sale_date BETWEEN '2026-08-24' AND '2026-08-30' GROUP BY product")))
+                assert "ix_pos_sales_date_covering" in plan
+            else:
+                analysed = conn.scalar(sa.text("SELECT COUNT(*) FROM pg_stats WHERE tablename = 'pos_sales'"))
+        assert names == {str(i.name) for i in tables.pos_sales.indexes}
+        assert analysed
+    finally:
+        db.dispose()
+
+
+def _rollup_state(db, name="pos_daily_product"):
+    """Whether the demo's rollup may be read, how far it is from its table, its rows and triggers."""
+    declared = {name: load_catalog("pos").spec.rollups[name]}
+    with db.read() as conn:
+        rows = conn.execute(sa.text(f"SELECT * FROM {name} ORDER BY sale_date, product")).all()
+        return (name in rollups.current(conn, declared), rollups.differences(conn, name, declared[name]),
+                [tuple(map(str, r)) for r in rows])
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_the_rollup_is_current_and_exact_after_an_import_a_re_import_and_a_failed_one(request, url_fixture,
+                                                                                    tmp_path, export):
+    big = _big_export(tmp_path / "big.csv", stores=12)
+    bad = _big_export(tmp_path / "bad.csv", stores=10)
+    _corrupt(bad, 5_003, 5, "x")
+    db = Database(request.getfixturevalue(url_fixture))
+    try:
+        pos_import.load(db, export)
+        with db.write() as conn:
+            rollups.build(conn, "pos_daily_product", load_catalog("pos").spec.rollups["pos_daily_product"])
+        for path in (big, export, big):  # most days rewritten, then some of them, then most again
+            pos_import.load(db, path)
+            current, differences, rows = _rollup_state(db)
+            assert (current, differences) == (True, 0)
+            assert rows
+        with pytest.raises(DataImportError):
+            pos_import.load(db, bad)
+        assert _rollup_state(db) == (True, 0, rows)
+        with db.write() as conn:  # and its triggers still keep it current
+            conn.execute(sa.text("DELETE FROM pos_sales WHERE sale_date = (SELECT MAX(sale_date) FROM pos_sales)"))
+        assert _rollup_state(db)[:2] == (True, 0)
+    finally:
+        db.dispose()
+
+
+def test_an_import_into_a_new_database_fills_its_rollup(tmp_path, export):
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    db = Database(url)
+    try:
+        with db.write() as conn:
+            tables.metadata.create_all(conn, tables=[tables.pos_sales])
+            rollups.build(conn, "pos_daily_product", load_catalog("pos").spec.rollups["pos_daily_product"])
+        assert pos_import.load(db, export) == 1240  # into the empty table: every group is summed anew
+        current, differences, rows = _rollup_state(db)
+        assert (current, differences) == (True, 0) and len(rows) == len({(r["sale_date"], r["product"])
+                                                                          for r in pos.rows()})
     finally:
         db.dispose()
 
@@ -222,3 +326,22 @@ def test_memory_stays_flat_in_the_size_of_the_file(tmp_path):
     # whatever the file's size.
     assert peak < big.stat().st_size / 1.5, f"peak {peak / 2**20:.1f} MB for {big.stat().st_size / 2**20:.1f} MB"
     assert peak < small_peak * 1.3 + 2**20, f"peak {peak / 2**20:.1f} MB, {small_peak / 2**20:.1f} MB for 1/10"
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_a_table_made_by_an_older_version_keeps_its_own_indexes(request, url_fixture, tmp_path, export):
+    big = _big_export(tmp_path / "big.csv", stores=12)
+    db = Database(request.getfixturevalue(url_fixture))
+    try:
+        with db.write() as conn:
+            tables.metadata.create_all(conn, tables=[tables.pos_sales])
+            conn.exec_driver_sql("DROP INDEX ix_pos_sales_date_covering")
+            conn.exec_driver_sql("CREATE INDEX ix_pos_sales_date_product ON pos_sales (sale_date, product)")
+        for path in (export, big, big):  # into the empty table, then rewriting most of it, twice
+            pos_import.load(db, path)
+        with db.read() as conn:
+            names = {i["name"] for i in sa.inspect(conn).get_indexes("pos_sales")}
+        assert names == {"ix_pos_sales_date_product", "ix_pos_sales_category", "ix_pos_sales_product"}
+        assert len(_table(db)) == 12_000 + 1240 - 20 * 50  # D店's 50 days of the big file replaced its own
+    finally:
+        db.dispose()

@@ -65,7 +65,7 @@ def test_a_valid_catalog_loads_with_typed_planner_keys():
      "tools.orders.params.since.extract.date.part: Input should be 'start', 'end' or 'day'"),
     ("extract: {kind: date, part: start}", "extract: {kind: colour}",
      "tools.orders.params.since.extract: Input tag 'colour' found using 'kind' does not match any of the expected "
-     "tags: 'code', 'date', 'enum', 'name', 'amount', 'items', 'count'"),
+     "tags: 'code', 'date', 'enum', 'name', 'amount', 'items', 'count', 'time'"),
     ("lookup: {tool: find_customer, arg: name, column: code}", "lookup: {tool: nowhere, arg: name, column: code}",
      "tools.orders.params.code.extract.lookup.tool: no tool 'nowhere' in this catalog"),
     ("lookup: {tool: find_customer, arg: name, column: code}", "lookup: {tool: find_customer, arg: nom, column: code}",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -57,7 +59,17 @@ def last_results(request: ModelRequest) -> list[dict]:
 
 
 # --- a local HTTP server speaking whatever the test scripts ---------------------------
-Reply = tuple[int, dict] | Callable[[dict], tuple[int, dict]]
+@dataclass
+class Streamed:
+    """A reply sent as server-sent events: each chunk as `data: {json}`, then `data: [DONE]`. A
+    `threading.Event` among the chunks holds the rest until the test sets it; `delay_s` waits before each."""
+
+    chunks: list[dict | threading.Event]
+    delay_s: float = 0.0
+    closed_early: bool = False  # the client went away before the last chunk
+
+
+Reply = tuple[int, dict | Streamed] | Callable[[dict], tuple[int, dict | Streamed]]
 
 
 class WireServer:
@@ -78,12 +90,33 @@ class WireServer:
                     status, payload = step(body) if callable(step) else step
                 else:
                     status, payload = 599, {"error": {"message": "no reply scripted"}}
+                if isinstance(payload, Streamed):
+                    self._stream(payload)
+                    return
                 data = json.dumps(payload, ensure_ascii=False).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _stream(self, reply: Streamed) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                try:
+                    for chunk in [*reply.chunks, "[DONE]"]:
+                        if isinstance(chunk, threading.Event):
+                            chunk.wait(30)
+                            continue
+                        time.sleep(reply.delay_s)
+                        data = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False)
+                        self.wfile.write(f"data: {data}\n\n".encode())
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    reply.closed_early = True
 
             def log_message(self, *_args) -> None:
                 pass
@@ -95,3 +128,33 @@ class WireServer:
     def enqueue(self, *replies: Reply) -> WireServer:
         self.script.extend(replies)
         return self
+
+
+# --- Chat Completions as a stream (stream=True) ---------------------------------------
+def chat_chunk(delta: dict, finish: str | None = None, usage: dict | None = None) -> dict:
+    return {"id": "chatcmpl-s", "object": "chat.completion.chunk", "created": 1_747_000_000, "model": "gpt-4.1-mini",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}], "usage": usage}
+
+
+_USAGE = {"prompt_tokens": 300, "completion_tokens": 20, "total_tokens": 320}
+
+
+def streamed_text(*pieces: str | threading.Event, delay_s: float = 0.0) -> Streamed:
+    """An answer streamed piece by piece (an Event among the pieces holds the rest)."""
+    chunks: list[dict | threading.Event] = [chat_chunk({"role": "assistant", "content": ""})]
+    chunks += [p if isinstance(p, threading.Event) else chat_chunk({"content": p}) for p in pieces]
+    chunks.append(chat_chunk({}, "stop", _USAGE))
+    return Streamed(chunks, delay_s)
+
+
+def streamed_calls(*calls: tuple[str, str, dict], delay_s: float = 0.0) -> Streamed:
+    """Tool calls (id, name, arguments) streamed as OpenAI does: the name first, the arguments in two parts."""
+    chunks: list[dict | threading.Event] = [chat_chunk({"role": "assistant", "content": None})]
+    for index, (call_id, name, args) in enumerate(calls):
+        text = json.dumps(args, ensure_ascii=False)
+        half = len(text) // 2
+        chunks.append(chat_chunk({"tool_calls": [{"index": index, "id": call_id, "type": "function",
+                                                  "function": {"name": name, "arguments": text[:half]}}]}))
+        chunks.append(chat_chunk({"tool_calls": [{"index": index, "function": {"arguments": text[half:]}}]}))
+    chunks.append(chat_chunk({}, "tool_calls", _USAGE))
+    return Streamed(chunks, delay_s)

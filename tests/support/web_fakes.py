@@ -62,12 +62,12 @@ def running(url: str, provider) -> Iterator[Web]:
 
 
 @contextmanager
-def live(url: str, provider, **options) -> Iterator[str]:
+def live(url: str, provider, catalogs: tuple[str, ...] = ("farm", "pos"), **options) -> Iterator[str]:
     """The app served by a real uvicorn on 127.0.0.1, in a thread; yields its base URL.
 
-    `options` go to `create_app` (`trusted_proxy=`, `secure_cookie=`); each call is a server process of its
-    own as far as the app can tell: its own pipeline, engine and connections."""
-    pipeline = Pipeline.open(["farm", "pos"], url)
+    `options` go to `create_app` (`trusted_proxy=`, `secure_cookie=`, `phone=`); each call is a server process of
+    its own as far as the app can tell: its own pipeline, engine and connections."""
+    pipeline = Pipeline.open(list(catalogs), url)
     app = create_app(pipeline, provider=provider, secret=SECRET, **options)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", proxy_headers=False))
     thread = threading.Thread(target=server.run, daemon=True)

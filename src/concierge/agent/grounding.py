@@ -75,38 +75,44 @@ class Sources:
     said: list[str] = field(default_factory=list)  # the user's messages: a date quoted as written (2025-02-30)
 
     def add_value(self, value: Any) -> None:
-        if isinstance(value, bool) or value is None:
-            return
-        if isinstance(value, int | float | Decimal):
-            self.numbers.add(abs(Decimal(str(value))))
-        elif isinstance(value, str):
-            self.add_text(value)
-        elif isinstance(value, dict):
-            for item in value.values():
-                self.add_value(item)
-        elif isinstance(value, list | tuple):
-            self.numbers.add(Decimal(len(value)))
-            for item in value:
-                self.add_value(item)
+        pending = [value]
+        while pending:
+            value = pending.pop()
+            kind = type(value)
+            if kind is str:
+                self.add_text(value)
+            elif kind is int or kind is float or kind is Decimal:
+                self.numbers.add(_number(value))
+            elif kind is dict:
+                pending.extend(value.values())
+            elif kind is list or kind is tuple:
+                self.numbers.add(Decimal(len(value)))
+                pending.extend(value)
+            elif not isinstance(value, bool) and value is not None:  # subclasses of the plain types
+                if isinstance(value, int | float | Decimal):
+                    self.numbers.add(_number(value))
+                elif isinstance(value, str):
+                    self.add_text(value)
+                elif isinstance(value, dict):
+                    pending.extend(value.values())
+                elif isinstance(value, list | tuple):
+                    self.numbers.add(Decimal(len(value)))
+                    pending.extend(value)
 
     def add_text(self, text: str) -> None:
-        text = unicodedata.normalize("NFKC", text)
-        self.text.append(text.lower())
-        if not DIGIT.search(text):
-            return
-        isos = ISO_IN_TEXT.findall(text)
-        for y, m, d in isos:
-            _add_date(self.dates, int(y), int(m), int(d))
-            self.numbers.add(Decimal(y))
-        for word in WORD.findall(ISO_IN_TEXT.sub(" ", text) if isos else text):
-            self.numbers.update(_numbers_of(word))
+        read = _read_text(text)
+        self.text.append(read.lower)
+        if read.dates:
+            self.dates.update(read.dates)
+        if read.numbers:
+            self.numbers |= read.numbers
 
     def add_user_text(self, text: str, today: date) -> None:
         self.add_text(text)
         self.said.append(normalise(text))
         for match in find_dates(text, today):
             days = min((match.range.end - match.range.start).days, MAX_RANGE_DAYS)
-            self.dates.update(match.range.start + timedelta(days=i) for i in range(days + 1))
+            self.dates |= _days(match.range.start, days + 1)
 
     def has_text(self, token: str) -> bool:
         token = token.lower()
@@ -138,7 +144,7 @@ def ungrounded(answer: str, found: Sources) -> list[str]:
             if not _date_grounded(kind, match.groups(), found) and not any(match.group(0) in t for t in found.said):
                 missing.append(match.group(0))
         if matches:
-            text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+            text = _blanked(text, matches)
     for word in WORD.findall(text):
         word = word.rstrip(",._+-")
         if not DIGIT.search(word):
@@ -152,6 +158,46 @@ def ungrounded(answer: str, found: Sources) -> list[str]:
             if not _numbers_of(part) & found.numbers:
                 missing.append(part)
     return list(dict.fromkeys(missing))
+
+
+def _blanked(text: str, matches: list[re.Match[str]]) -> str:
+    """`text` with the spans of `matches` (in order, not overlapping) replaced by spaces."""
+    parts: list[str] = []
+    at = 0
+    for match in matches:
+        start, end = match.span()
+        parts += (text[at:start], " " * (end - start))
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class _Read:
+    lower: str  # NFKC, lower case
+    dates: tuple[date, ...]  # the ISO dates in it
+    numbers: frozenset[Decimal]
+
+
+@lru_cache(maxsize=8192)  # the same names, dates and codes recur in the results of a conversation and of others
+def _read_text(text: str) -> _Read:
+    text = unicodedata.normalize("NFKC", text)
+    if not DIGIT.search(text):
+        return _Read(text.lower(), (), frozenset())
+    dates: set[date] = set()
+    numbers: set[Decimal] = set()
+    isos = ISO_IN_TEXT.findall(text)
+    for y, m, d in isos:
+        _add_date(dates, int(y), int(m), int(d))
+        numbers.add(Decimal(y))
+    for word in WORD.findall(ISO_IN_TEXT.sub(" ", text) if isos else text):
+        numbers.update(_numbers_of(word))
+    return _Read(text.lower(), tuple(dates), frozenset(numbers))
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _number(value: int | float | Decimal) -> Decimal:
+    return abs(Decimal(str(value)))
 
 
 @lru_cache(maxsize=4096)  # the same figures, codes and dates recur in results and answers
@@ -181,10 +227,25 @@ def _date_grounded(kind: str, groups: tuple[str, ...], found: Sources) -> bool:
     y, m, d = parts.get("y"), parts.get("m"), parts.get("d")
     if y is not None and m is None:
         return any(x.year == y for x in found.dates) or Decimal(y) in found.numbers
+    if m is not None and d is not None:  # a day: looked up, in each year the dates have when none is said
+        years = [y] if y is not None else {x.year for x in found.dates}
+        return any(_has_day(found.dates, year, m, d) for year in years)
     return any(
         (y is None or x.year == y) and (m is None or x.month == m) and (d is None or x.day == d)
         for x in found.dates
     )
+
+
+def _has_day(dates: set[date], y: int, m: int, d: int) -> bool:
+    try:
+        return date(y, m, d) in dates
+    except ValueError:  # 2月30日 is no day
+        return False
+
+
+@lru_cache(maxsize=1024)  # the periods users say (先週, 今月) recur
+def _days(start: date, count: int) -> frozenset[date]:
+    return frozenset(start + timedelta(days=i) for i in range(count))
 
 
 def _add_date(dates: set[date], y: int, m: int, d: int) -> None:

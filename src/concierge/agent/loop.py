@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -28,12 +28,14 @@ from typing import Any
 
 import anyio
 
-from concierge.agent import grounding, prompts
+from concierge import threads
+from concierge.agent import grounding, latency, prompts, streaming
 from concierge.agent.pricing import cost_usd
 from concierge.agent.store import ConversationStore, new_session_id
 from concierge.agent.turn import CallRecord, PendingAction, Timings, Turn, TurnUsage
+from concierge.catalog import rules
 from concierge.language.detect import Lang, language
-from concierge.pipeline.access import User
+from concierge.pipeline.access import Session, User
 from concierge.pipeline.confirm import Hashed, hashed
 from concierge.pipeline.pipeline import Pipeline
 from concierge.pipeline.result import ToolResult
@@ -66,6 +68,13 @@ class _Run:
     answer: str = ""
     answered_by_model: bool = False
     pending: dict[str, Any] | None = None
+    speech: streaming.Speech | None = None  # a channel that speaks: the answer's text as it is written
+    caller: str | None = None  # the phone number of a call (`:_caller`)
+    first_text_ms: float | None = None
+
+    def first_text(self) -> None:
+        if self.first_text_ms is None:
+            self.first_text_ms = _ms_since(self.started)
 
     async def emit(self, event: dict[str, Any]) -> None:
         if self.on_event is not None:
@@ -80,11 +89,18 @@ class Agent:
         *,
         store: ConversationStore | None = None,
         max_steps: int = 8,
+        catalogs: Collection[str] | None = None,
+        instructions: str = "",
     ):
+        """`catalogs` limits the tools offered to those catalogs' (None: every tool the user may call);
+        `instructions` are added to the system prompt (how a channel wants its answers)."""
         self.pipeline = pipeline
         self.provider = provider
         self.store = store or ConversationStore(pipeline.state)
         self.max_steps = max_steps
+        self.catalogs = frozenset(catalogs) if catalogs is not None else None
+        self.instructions = instructions
+        self._has_rules = any(c.spec.rules for c in pipeline.catalogs)
         self._offers: dict[User, tuple[tuple[int, date], list[ToolSpec], str]] = {}
 
     # --- the three things a user can do -------------------------------------------
@@ -96,29 +112,34 @@ class Agent:
         session_id: str | None = None,
         on_event: EventHandler | None = None,
         auto_confirm: bool = False,
+        speech: streaming.Speech | None = None,
+        caller: str | None = None,
     ) -> Turn:
         history: list[Message] = []
         dropped = None
         if session_id is None:  # a new id: nothing is stored under it yet
             session_id = new_session_id()
         else:
-            history, dropped = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
+            history, dropped = await threads.run(self.store.resume, session_id, user.name)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
         run = _Run(session_id, user, language(text), [*history, Message("user", text=text)],
-                   saved=len(history), turn_start=len(history), on_event=on_event)
+                   saved=len(history), turn_start=len(history), on_event=on_event, speech=speech,
+                   caller=caller)
         await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm))
         return await self._finish(run)
 
-    async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None) -> Turn:
+    async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
+                      speech: streaming.Speech | None = None, caller: str | None = None) -> Turn:
         """Run exactly the pending write, with its token, and let the model describe the outcome."""
-        history, pending = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
+        history, pending = await threads.run(self.store.resume, session_id, user.name)
         if pending is None:
             return await self._nothing_pending(session_id, user, history, on_event)
         lang: Lang = pending["lang"]
         call = ToolCall("confirm_" + secrets.token_hex(4), pending["tool"], pending["args"])
         run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.confirm_text(lang), confirms=True),
                                             Message("assistant", tool_calls=[call])],
-                   saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event)
+                   saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event,
+                   speech=speech, caller=caller)
 
         async def confirmed() -> None:
             [(_, record)] = await self._invoke_all(run, [call], confirmation=_pending_token(pending))
@@ -131,7 +152,7 @@ class Agent:
 
     async def cancel(self, session_id: str, user: User) -> Turn:
         """Drop the pending write; the conversation records that nothing was written."""
-        history, pending = await anyio.to_thread.run_sync(self.store.resume, session_id, user.name)
+        history, pending = await threads.run(self.store.resume, session_id, user.name)
         if pending is None:
             return await self._nothing_pending(session_id, user, history, None)
         lang: Lang = pending["lang"]
@@ -144,16 +165,17 @@ class Agent:
     # --- the loop ----------------------------------------------------------------
     async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool) -> None:
         specs, system = self._offer(run.user)
-        today = run.today = self._today(specs)
+        clocks = {s.name: self.pipeline.today(s.name) for s in specs}  # the same for every step of the turn
+        today = run.today = self._today(clocks)
         for _ in range(self.max_steps):
             request = ModelRequest(
                 system=system, messages=list(run.messages), tools=specs, today=today, user=run.user.name,
-                context=prompts.dynamic_context(run.messages, run.turn_start, notes),
-                clocks={s.name: self.pipeline.today(s.name) for s in specs},
+                context=prompts.dynamic_context(run.messages, run.turn_start, notes, await self._rules(run)),
+                clocks=dict(clocks),
             )
             await run.emit({"type": "thinking"})
             started = time.perf_counter()
-            reply = await self.provider.complete(request)
+            reply = await streaming.decide(self.provider, request, run.speech, run.first_text)
             run.model_ms.append(_ms_since(started))
             run.steps += 1
             if reply.usage is not None:
@@ -170,6 +192,14 @@ class Agent:
                 return
         run.answer = prompts.step_limit_answer(self.max_steps, run.lang)
         run.messages.append(Message("assistant", text=run.answer))
+
+    async def _rules(self, run: _Run) -> str:
+        """The catalogs' tool-calling rules and the conversation's state (the current order), read anew before
+        every model request; "" when no catalog declares rules (`concierge.catalog.rules`)."""
+        if not self._has_rules:
+            return ""
+        session = Session(run.session_id, run.caller)
+        return await anyio.to_thread.run_sync(rules.context, self.pipeline, run.user, session, run.lang)
 
     async def _handle_results(self, run: _Run, calls: list[ToolCall], auto_confirm: bool) -> bool:
         """Run the calls and add their results; True when the turn ends waiting for a confirmation."""
@@ -212,8 +242,9 @@ class Agent:
             await run.emit({"type": "tool_start", "id": call.id, "name": call.name, "args": call.args})
             started = time.perf_counter()
             try:
-                result = await anyio.to_thread.run_sync(
-                    partial(self.pipeline.invoke, call.name, call.args, run.user, confirmation=confirmation)
+                result = await threads.run(
+                    partial(self.pipeline.invoke, call.name, call.args, run.user, confirmation=confirmation,
+                            session=Session(run.session_id, run.caller))
                 )
             except Exception as err:  # a system error (database down): raised after the others finish
                 failures.append(err)
@@ -244,16 +275,17 @@ class Agent:
             happened = _complete_prefix(run.messages, run.saved)
             if len(happened) > run.saved + 1:
                 with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(
+                    await threads.run(
                         partial(self.store.save_turn, run.session_id, run.user.name, happened[run.saved :])
                     )
             raise
 
     async def _finish(self, run: _Run) -> Turn:
-        await anyio.to_thread.run_sync(
+        await threads.run(
             partial(self.store.save_turn, run.session_id, run.user.name, run.messages[run.saved :],
                     pending=run.pending)
         )
+        total_ms = _ms_since(run.started)
         turn = Turn(
             session_id=run.session_id,
             answer=run.answer,
@@ -262,7 +294,8 @@ class Agent:
             pending=PendingAction(**{k: run.pending[k] for k in ("tool", "args", "preview", "message")})
             if run.pending else None,
             ungrounded=self._ungrounded(run) if run.answered_by_model else [],
-            timings=Timings(model_ms=run.model_ms, tool_ms=run.tool_ms, total_ms=_ms_since(run.started)),
+            timings=Timings(model_ms=run.model_ms, tool_ms=run.tool_ms, total_ms=total_ms,
+                            first_text_ms=run.first_text_ms if run.first_text_ms is not None else total_ms),
             usage=TurnUsage(
                 input_tokens=run.input_tokens, output_tokens=run.output_tokens,
                 cost_usd=cost_usd(self.provider.model, run.input_tokens, run.output_tokens)
@@ -270,6 +303,7 @@ class Agent:
             ),
             steps=run.steps,
         )
+        latency.log_turn(turn, run.user)
         if run.on_event is not None:
             await run.emit({"type": "answer", "turn": turn.model_dump(mode="json")})
         return turn
@@ -299,13 +333,15 @@ class Agent:
         stamp = (self.pipeline.facts_version, date.today())
         offer = self._offers.get(user)
         if offer is None or offer[0] != stamp:
-            tools = self.pipeline.tools_for(user)
+            tools = [t for t in self.pipeline.tools_for(user) if self.catalogs is None or t.catalog in self.catalogs]
             specs = [ToolSpec(t, input_schema(t, self.pipeline.guard_context(t.name))) for t in tools]
-            offer = self._offers[user] = (stamp, specs, prompts.system_prompt(self.pipeline, user, tools))
+            system = prompts.system_prompt(self.pipeline, user, tools)
+            offer = self._offers[user] = (stamp, specs, f"{system}\n\n{self.instructions}" if self.instructions
+                                          else system)
         return offer[1], offer[2]
 
-    def _today(self, specs: list[ToolSpec]) -> date:
-        days = {self.pipeline.today(s.name) for s in specs}
+    def _today(self, clocks: dict[str, date]) -> date:
+        days = set(clocks.values())
         return days.pop() if len(days) == 1 else self.pipeline.today()
 
 

@@ -3,7 +3,8 @@
 The system prompt holds what stays true for a whole conversation (the role,
 the rules, the clock, the week definition, the data's date ranges and valid
 values). The dynamic context is rebuilt before every model request and added
-to the newest user message: short reminders, what is in focus (the latest
+to the newest user message: short reminders, the catalogs' tool-calling rules
+and the conversation's state (the current order), what is in focus (the latest
 calls and the rows they found), and the `ai_instruction` texts of the newest
 results.
 """
@@ -115,9 +116,12 @@ def _data_facts(pipeline: Pipeline, tools: list[Tool]) -> str:
     return "Data (read from the database now):\n" + "\n".join(lines) if lines else ""
 
 
-def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] | None = None) -> str:
-    """The short context added to the newest user message before each model request."""
+def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] | None = None,
+                    catalog_rules: str = "") -> str:
+    """The short context added to the newest user message before each model request; `catalog_rules`
+    are the catalogs' rules and the conversation's state (`concierge.catalog.rules.context`)."""
     lines = ["[context] Numbers only from tool results; cite result ids; correct refused calls."]
+    lines += [catalog_rules] if catalog_rules else []
     lines += notes or []
     focus = _focus(messages)
     if focus:
@@ -154,6 +158,12 @@ def _focus(messages: list[Message]) -> list[str]:
 def _short(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
+
+
+PHONE = """\
+This conversation is a phone call: your answer is read aloud to the caller by a voice. Answer in one \
+or two short sentences in the caller's language, as you would say them: no lists, tables, markup or \
+result ids, numbers and times as they are said (18時30分, 6:30 pm). Ask one thing at a time."""
 
 
 # --- what the agent itself says to the user ------------------------------------

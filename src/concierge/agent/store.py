@@ -109,6 +109,22 @@ class ConversationStore:
                       "body": json.dumps(message_to_json(msg), ensure_ascii=False)} for msg in messages],
                 )
 
+    def amend_answer(self, session_id: str, user_name: str, text: str) -> bool:
+        """Replace the text of the conversation's newest answer (the phone: what the caller heard before
+        interrupting); False when it has no answer."""
+        with self.db.write() as conn:
+            cid = _conversation_id(conn, session_id, user_name)
+            if cid is None:
+                return False
+            row = conn.execute(
+                sa.select(_m.c.id, _m.c.body).where(_m.c.conversation_id == cid, _m.c.role == "assistant")
+                .order_by(_m.c.id.desc()).limit(1)).first()
+            if row is None:
+                return False
+            body = {**json.loads(row.body), "text": text}
+            conn.execute(_m.update().where(_m.c.id == row.id).values(body=json.dumps(body, ensure_ascii=False)))
+        return True
+
     def delete(self, session_id: str, user_name: str) -> bool:
         c, m = schema.conversations, schema.conversation_messages
         with self.db.write() as conn:

@@ -43,6 +43,7 @@ class Timings(BaseModel):
     model_ms: list[float] = Field(default_factory=list)  # one per model request
     tool_ms: list[float] = Field(default_factory=list)  # one per tool call
     total_ms: float = 0.0
+    first_text_ms: float | None = None  # from the turn's start to the first piece of its answer
 
 
 class TurnUsage(BaseModel):

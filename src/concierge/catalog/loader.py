@@ -171,6 +171,9 @@ def _check(spec: CatalogFile, file: str):
 
     if spec.demo_today and not _is_iso(spec.demo_today):
         yield problem("demo_today", "must be a date YYYY-MM-DD")
+    if spec.demo_time and not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", spec.demo_time):
+        yield problem("demo_time", "must be a time of day HH:MM")
+    yield from _check_rules(spec, problem)
     for name, tool in spec.tools.items():
         key = f"tools.{name}"
         if not re.match(NAME_PATTERN, name):
@@ -186,6 +189,32 @@ def _check(spec: CatalogFile, file: str):
         yield from _check_planner(spec, tool, key, problem)
         yield from _check_mode(tool, key, problem)
         yield from _check_answer(tool, key, problem)
+        yield from _check_rollup(spec, tool, key, problem)
+    for name, rollup in spec.rollups.items():
+        columns = [*rollup.group_by, *rollup.sums]
+        for column in sorted({c for c in columns if columns.count(c) > 1}):
+            yield problem(f"rollups.{name}", f"{column!r} is named twice")
+        if name == rollup.table:
+            yield problem(f"rollups.{name}.table", "a rollup is a table of its own; give it another name")
+
+
+def _check_rollup(spec: CatalogFile, tool: Tool, key: str, problem):
+    """A tool's rollup statement: a SELECT over a declared rollup, taking only the tool's parameters."""
+    if tool.rollup is None:
+        return
+    where = f"{key}.rollup"
+    if tool.rollup.table not in spec.rollups:
+        yield problem(f"{where}.table", f"{tool.rollup.table!r} is not declared under rollups "
+                                        f"({', '.join(spec.rollups) or 'none declared'})")
+    if tool.mode != "read" or tool.source is not None:
+        yield problem(where, "only a read tool of the business database reads a rollup")
+    if not re.match(r"^\s*(select|with)\b", tool.rollup.sql, re.I):
+        yield problem(f"{where}.sql", "a rollup statement is one SELECT (or WITH ... SELECT)")
+    elif not re.search(rf"\b{re.escape(tool.rollup.table)}\b", tool.rollup.sql):
+        yield problem(f"{where}.sql", f"reads no {tool.rollup.table}: the statement must read its rollup")
+    known = set(tool.params) | set(IDENTITY_PARAMS)
+    for used in sorted(set(SQL_PARAM.findall(tool.rollup.sql)) - known):
+        yield problem(f"{where}.sql", f":{used} is not a declared parameter")
 
 
 def _check_mode(tool: Tool, key: str, problem):
@@ -198,6 +227,10 @@ def _check_mode(tool: Tool, key: str, problem):
         yield problem(f"{key}.confirm", "only write tools need confirmation")
     if tool.mode == "read" and tool.generated:
         yield problem(f"{key}.generated", "only write tools generate values")
+    for i, check in enumerate(tool.checks):
+        if check.implied_by_rows and tool.mode != "read":
+            yield problem(f"{key}.checks.{i}.implied_by_rows", "only a read tool's rows can imply a check: "
+                          "a write's checks run before it writes")
 
 
 def _check_sql_mode(tool: Tool, key: str, problem):
@@ -283,13 +316,24 @@ def _default_problem(p: Param) -> str | None:
     return None
 
 
-def _check_sql(tool: Tool, key: str, problem):
-    known = set(tool.params) | set(IDENTITY_PARAMS) | set(tool.generated)
+def _sql_texts(tool: Tool, key: str) -> dict[str, str]:
+    """Every statement of a SQL tool, by its key."""
     texts = {f"{key}.sql": tool.sql}
     if tool.preview_sql:
         texts[f"{key}.preview_sql"] = tool.preview_sql
     for i, check in enumerate(tool.checks):
         texts[f"{key}.checks.{i}.sql"] = check.sql
+        if check.offer:
+            texts[f"{key}.checks.{i}.offer"] = check.offer
+    texts.update({f"{key}.then.{i}": statement for i, statement in enumerate(tool.then)})
+    return texts
+
+
+def _check_sql(tool: Tool, key: str, problem):
+    known = set(tool.params) | set(IDENTITY_PARAMS) | set(tool.generated)
+    texts = _sql_texts(tool, key)
+    if tool.then and tool.mode != "write":
+        yield problem(f"{key}.then", "only a write runs further statements")
     for where, sql in texts.items():
         for used in sorted(set(SQL_PARAM.findall(sql)) - known):
             yield problem(where, f":{used} is not a declared parameter")
@@ -356,7 +400,20 @@ def _columns(tool: Tool) -> set[str]:
     """The columns a tool's result may have: its declared ones (http) or the words of its SQL."""
     if tool.http is not None:
         return http_checks.columns(tool)
-    return set(_SQL_WORD.findall(" ".join([tool.sql, tool.preview_sql or ""])))
+    offers = [c.offer for c in tool.checks if c.offer]
+    return set(_SQL_WORD.findall(" ".join([tool.sql, tool.preview_sql or "", *tool.then, *offers])))
+
+
+def _check_rules(spec: CatalogFile, problem):
+    """`rules.state` names a read tool of the catalog that needs no argument."""
+    state = spec.rules.state if spec.rules else None
+    if state is None:
+        return
+    tool = spec.tools.get(state)
+    if tool is None:
+        yield problem("rules.state", f"no tool {state!r} in this catalog")
+    elif tool.mode != "read" or any(p.required for p in tool.params.values()):
+        yield problem("rules.state", "the state is read by a read tool that needs no argument")
 
 
 def _check_answer(tool: Tool, key: str, problem):
@@ -378,7 +435,7 @@ def _check_answer(tool: Tool, key: str, problem):
         elif status == "item":
             known, allowed = item_names, f"one of {', '.join(sorted(item_names)) or '(no summary declared)'}"
         else:
-            known = _answer_names(tool, columns)
+            known = _answer_names(tool, columns) | ({"each"} if status == "several" else set())
             allowed = ("period, period.previous, count, rows, message, the parameters "
                        f"({', '.join(tool.params) or 'none'}), total.<{'|'.join(shape.totals) or 'no totals'}>, "
                        f"summary.<{'|'.join(SUMMARY_KEYS) if summary else 'no summary'}>, first.<column>")

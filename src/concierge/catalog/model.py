@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
-IDENTITY_PARAMS = ("_user", "_role", "_all_rows", "_today")
+IDENTITY_PARAMS = ("_user", "_role", "_all_rows", "_today", "_now", "_session", "_caller")
 SQL_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)")
 
 
@@ -136,6 +136,12 @@ class ItemsExtract(Strict):
     counters: list[str] = Field(default_factory=list)  # added to the usual ones (個, 本, kg ...)
 
 
+class TimeExtract(Strict):
+    """A time of day as said (18時半, 6:30 pm, 午後7時), given as HH:MM."""
+
+    kind: Literal["time"]
+
+
 class CountExtract(Strict):
     """How many: the number after a cue (トップ5, top 3), or before a unit (30%, 4チャンネル); 1 after a
     superlative (いちばん, the worst)."""
@@ -147,12 +153,12 @@ class CountExtract(Strict):
 
 
 Extract = Annotated[
-    CodeExtract | DateExtract | EnumExtract | NameExtract | AmountExtract | ItemsExtract | CountExtract,
+    CodeExtract | DateExtract | EnumExtract | NameExtract | AmountExtract | ItemsExtract | CountExtract | TimeExtract,
     Field(discriminator="kind"),
 ]
 EXTRACT_TYPES = {  # extract kind -> the parameter types it can fill
     "code": ("string",), "date": ("date",), "enum": ("enum",), "name": ("string",),
-    "amount": ("integer",), "items": ("string",), "count": ("integer",),
+    "amount": ("integer",), "items": ("string",), "count": ("integer",), "time": ("string",),
 }
 
 
@@ -184,11 +190,16 @@ class Param(Strict):
 
 
 class Check(Strict):
-    """A precondition: the query must return a row, or the call ends with `error`."""
+    """A precondition: the query must return a row, or the call ends with `error`.
+
+    `implied_by_rows` (read tools): any row of the tool's own statement proves the check holds, so it
+    runs only when the statement returns none (to tell "no such customer" from "no sales")."""
 
     sql: str
     code: Literal["not_found"] = "not_found"
     message: Text
+    implied_by_rows: bool = False
+    offer: str | None = None  # a query whose rows come with the error: what the caller could have instead
 
 
 class Generated(Strict):
@@ -261,6 +272,8 @@ class Answer(Strict):
     item: Text | None = None  # one entry of a summary list ({summary.top_decreases})
     confirm: Text | None = None  # a write's preview, nothing written yet
     done: Text | None = None  # a write that was registered
+    each: Text | None = None  # one of several writes one request made, for {each} of `several`
+    several: Text | None = None  # several writes of one request, in one sentence (else `done` for each)
     refused: Text | None = None  # the call was refused ({message} says why)
     error: Text | None = None  # the call failed ({message} says why)
 
@@ -329,6 +342,23 @@ class HttpRequest(Strict):
     repeat: str | None = None
 
 
+class Rollup(Strict):
+    """A summary table the database keeps beside `table` (docs/catalog.md, "Rollups"): one row per distinct
+    `group_by`, with the sums of `sums` and how many rows of `table` it sums; kept current by triggers."""
+
+    table: str = Field(pattern=NAME_PATTERN)
+    group_by: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(min_length=1)
+    sums: list[Annotated[str, Field(pattern=NAME_PATTERN)]] = Field(min_length=1)
+
+
+class ToolRollup(Strict):
+    """A read tool's statement over one of the catalog's rollups, used instead of `sql` when every parameter
+    it leaves out (the grain it cannot answer) is null and the rollup is current."""
+
+    table: str
+    sql: str
+
+
 class AiInstruction(Strict):
     success: str | None = None
     empty: str | None = None
@@ -345,6 +375,8 @@ class Tool(Strict):
     ordered: list[tuple[str, str]] = Field(default_factory=list)
     checks: list[Check] = Field(default_factory=list)
     sql: str = ""  # a SQL tool's statement (required unless `source` names an http source)
+    then: list[str] = Field(default_factory=list)  # a write's further statements, in its one transaction
+    rollup: ToolRollup | None = None
     source: str | None = None  # a name under the catalog's `sources`; None: the business database
     http: HttpRequest | None = None
     status: StatusMap | None = None
@@ -361,14 +393,26 @@ class Role(Strict):
     all_rows: bool = True
 
 
+class Rules(Strict):
+    """When to call which tool, in both languages, and the read tool whose result is the conversation's state
+    (the current order): both added to the newest user message every turn (docs/catalog.md, "Rules")."""
+
+    when: list[Text] = Field(default_factory=list)
+    state: str | None = None
+    needs: list[str] = Field(default_factory=list)  # columns of the state still to fill: said as missing while empty
+
+
 class CatalogFile(Strict):
     catalog: str = Field(pattern=NAME_PATTERN)
     description: Text
     demo: str | None = None  # the name of the demo plug-in whose tables this catalog reads
     demo_today: str | None = None
+    demo_time: str | None = None  # HH:MM, the time of day of the demo's clock (`:_now`)
     roles: dict[str, Role]
     sources: dict[str, Source] = Field(default_factory=dict)
     tools: dict[str, Tool]
+    rules: Rules | None = None
+    rollups: dict[Annotated[str, Field(pattern=NAME_PATTERN)], Rollup] = Field(default_factory=dict)
     # Keys (tools.NAME.description, tools.NAME.params.P.description, tools.NAME.intents ...) whose text
     # `concierge init` drafted and a person has not reviewed yet: `concierge catalog check` lists them.
     review: list[str] = Field(default_factory=list)

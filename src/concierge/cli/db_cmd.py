@@ -11,7 +11,7 @@ from concierge.catalog.loader import load_catalog
 from concierge.cli.options import catalog_option, current_settings, database_option, state_options
 from concierge.demo.pos import csv_import as pos_import
 from concierge.errors import ConfigError
-from concierge.storage import passwords
+from concierge.storage import passwords, rollups
 from concierge.storage.database import Database
 from concierge.storage.migrate import ensure_state
 
@@ -64,6 +64,51 @@ def import_pos(file: Path) -> None:
         click.echo(f"loaded {count} rows from {file} into {database_}")
     finally:
         database_.dispose()
+
+
+@db.command("refresh")
+@catalog_option
+@database_option
+@click.option("--check", is_flag=True, help="Compare each rollup with its table summed anew; rebuild nothing. "
+              "Exit status 1 when one differs or is not current.")
+def refresh(check: bool) -> None:
+    """Build the summary tables (rollups) the catalogs declare, with the triggers that keep them current.
+
+    Run it after adding or changing a rollup in a catalog, and after writes that bypass triggers
+    (PostgreSQL's session_replication_role = replica, pg_restore --disable-triggers)."""
+    settings = current_settings()
+    declared = {(ref, name): r for ref in settings.catalogs for name, r in load_catalog(ref).spec.rollups.items()}
+    if not declared:
+        click.echo("the catalogs declare no rollups (docs/catalog.md, \"Rollups\"): nothing to build")
+        return
+    database_ = Database(settings.database)
+    try:
+        if check:
+            raise SystemExit(_check_rollups(database_, declared))
+        with database_.write() as conn:
+            built = [rollups.build(conn, name, r) for (_ref, name), r in declared.items()]
+        for b in built:
+            click.echo(f"{b.name}: {b.groups:,} rows summing {b.source_rows:,} rows of {b.table} "
+                       f"in {b.seconds:.2f} s ({database_})")
+    finally:
+        database_.dispose()
+
+
+def _check_rollups(database_: Database, declared: dict) -> int:
+    status = 0
+    with database_.read() as conn:
+        readable = rollups.current(conn, {name: r for (_ref, name), r in declared.items()})
+        for (ref, name), rollup in declared.items():
+            if name not in readable:
+                click.echo(f"{name} ({ref}): not current (missing, built from another declaration, or a trigger is "
+                           f"missing); tools read {rollup.table} instead. Run: concierge db refresh")
+                status = 1
+                continue
+            wrong = rollups.differences(conn, name, rollup)
+            click.echo(f"{name} ({ref}): " + ("matches " + rollup.table if not wrong else
+                       f"{wrong} group(s) differ from {rollup.table}. Run: concierge db refresh"))
+            status = status or (1 if wrong else 0)
+    return status
 
 
 @db.command("upgrade")

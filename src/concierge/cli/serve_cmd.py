@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from concierge.cli.options import current_settings, data_options, open_pipeline, provider_options, setting_option
 from concierge.errors import ConfigError
+from concierge.settings import PhoneSettings
 from concierge.storage import passwords
 
 
@@ -47,17 +50,32 @@ def serve() -> None:
     except ValueError as err:
         raise ConfigError(f"{err} (from {settings.sources['web.trusted_proxy']})") from None
     pipeline = open_pipeline(settings)
+    phone = _phone(settings.phone)
     try:
         new = passwords.generate_passwords(pipeline.state, pipeline.demo_users())
         if new:
             click.echo(passwords.describe(new))
         app = create_app(pipeline, provider.name, model=provider.model, base_url=provider.base_url, host=web.host,
                          allowed_hosts=web.allowed_hosts, secure_cookie=web.secure_cookie,
-                         trusted_proxy=web.trusted_proxy)
+                         trusted_proxy=web.trusted_proxy, phone=phone)
         shown = f"[{web.host}]" if ":" in web.host else web.host
         click.echo(f"concierge: open http://{shown}:{web.port}/ (provider {provider.name}; {pipeline.db}); "
                    f"MCP at http://{shown}:{web.port}/mcp; Ctrl+C stops")
+        if phone is not None:
+            token = "" if os.environ.get("TWILIO_AUTH_TOKEN") else (
+                "; set TWILIO_AUTH_TOKEN to take calls (every phone request is refused without it)")
+            click.echo(f"phone: Twilio webhook POST {phone.public_url or f'http://{shown}:{web.port}'}/phone/twiml "
+                       f"(docs/phone.md){token}")
         # X-Forwarded-* are the app's to read (concierge.web.proxy, from web.trusted_proxy only), not uvicorn's
         uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=False)
     finally:
         pipeline.close()
+
+
+def _phone(phone: PhoneSettings) -> PhoneSettings | None:
+    """The phone channel's settings when the `twilio` package is installed, else None (no /phone)."""
+    try:
+        import twilio  # noqa: F401
+    except ImportError:
+        return None
+    return phone

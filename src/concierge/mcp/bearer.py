@@ -9,12 +9,12 @@ every client sends first.
 
 from __future__ import annotations
 
-from anyio import to_thread
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from starlette.authentication import AuthCredentials, AuthenticationBackend
 from starlette.requests import HTTPConnection
 
+from concierge import threads
 from concierge.pipeline import audit
 from concierge.pipeline.result import new_result_id
 from concierge.storage import tokens
@@ -43,11 +43,11 @@ class TokenBackend(AuthenticationBackend):
             return None
         scheme, _, token = header.partition(" ")
         token = token.strip()
-        found = await to_thread.run_sync(tokens.check, self.db, token) if scheme.lower() == "bearer" else (
+        found = await threads.run(tokens.check, self.db, token) if scheme.lower() == "bearer" else (
             tokens.Check(None, "token_unknown"))
         if found.user_name is None:
             client = conn.client.host if conn.client else "unknown"
-            await to_thread.run_sync(self._record, found, f"{self.channel} {client}")
+            await threads.run(self._record, found, f"{self.channel} {client}")
             return None
         access = AccessToken(token=token, client_id=found.user_name, subject=found.user_name, scopes=[])
         return AuthCredentials([]), AuthenticatedUser(access)

@@ -19,17 +19,17 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from typing import Any, TypeVar
 
-import anyio
 import mcp_types as types
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from concierge import threads
 from concierge.errors import ConciergeError
 from concierge.mcp import resources
 from concierge.mcp.refusals import AuditRefusals
-from concierge.mcp.tools import call_result, confirmation_note, declaration, split_confirmation
+from concierge.mcp.tools import call_result, confirmation_note, declaration, header_schema, split_confirmation
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
 
@@ -55,11 +55,13 @@ def instructions(pipeline: Pipeline) -> str:
 def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]:
     """The low-level SDK server over `pipeline`; `user` acts when a request brings no token."""
     handlers = _Handlers(pipeline, user)
+    headers = {name: header_schema(tool) for name, tool in pipeline.tools.items()}
     server: Server[Any] = Server(
         "concierge",
         version=_version(),
         title="concierge",
         instructions=instructions(pipeline),
+        get_tool_input_schema=headers.get,  # the SDK's check of Mcp-Param-* headers, without a tools/list
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
         on_list_resources=handlers.list_resources,
@@ -119,7 +121,7 @@ class _Handlers:
 async def _in_thread(func: Callable[..., T], *args: Any) -> T:
     """Runs blocking pipeline work off the event loop; a system error becomes a one-line protocol error."""
     try:
-        return await anyio.to_thread.run_sync(func, *args)
+        return await threads.run(func, *args)
     except ConciergeError as err:
         log.error("%s", err)
         raise MCPError(code=types.INTERNAL_ERROR, message=str(err)) from None

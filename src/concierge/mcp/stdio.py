@@ -17,10 +17,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from enum import Enum
-from typing import Any, BinaryIO, Final, Literal
+from typing import Any, BinaryIO
 
 import anyio
 import mcp_types as types
@@ -28,12 +27,9 @@ from mcp.server import Server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from concierge.mcp import pipes
+
 MAX_FRAME_BYTES = 1 << 20
-class _Frame(Enum):
-    TOO_LONG = "too long"
-
-
-_TOO_LONG: Final = _Frame.TOO_LONG
 
 
 async def serve(server: Server[Any], *, max_frame_bytes: int = MAX_FRAME_BYTES) -> None:
@@ -58,7 +54,7 @@ def _claimed_std_streams() -> Iterator[tuple[BinaryIO, BinaryIO]]:
         sys.stdout.flush()
         os.dup2(wire_in.fileno(), 0)
         os.dup2(wire_out.fileno(), 1)
-        wire_out.close()  # wire_in stays open: a worker thread may still be blocked reading it
+        wire_out.close()  # wire_in stays open: a worker thread may still be blocked reading it (`pipes`)
 
 
 @asynccontextmanager
@@ -70,13 +66,13 @@ async def frame_streams(
     server_writes, to_wire = anyio.create_memory_object_stream[SessionMessage](0)
     replies = server_writes.clone()
 
-    async def read_loop() -> None:
+    async def read_loop(next_frame: Callable[[], Awaitable[pipes.Frame]]) -> None:
         async with to_server, replies:
             while True:
-                frame = await anyio.to_thread.run_sync(_read_frame, wire_in, max_frame_bytes, abandon_on_cancel=True)
+                frame = await next_frame()
                 if frame is None:
                     return
-                if frame is _TOO_LONG:
+                if frame is pipes.TOO_LONG:
                     await replies.send(_error(None, types.INVALID_REQUEST,
                                               f"Invalid request: message longer than {max_frame_bytes} bytes"))
                     continue
@@ -89,33 +85,16 @@ async def frame_streams(
                     continue
                 await to_server.send(SessionMessage(message))
 
-    async def write_loop() -> None:
+    async def write_loop(write: Callable[[bytes], Awaitable[None]]) -> None:
         async with to_wire:
             async for item in to_wire:
-                data = item.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-                await anyio.to_thread.run_sync(_write, wire_out, data)
+                await write(item.message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n")
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(read_loop)
-        tg.start_soon(write_loop)
+    async with pipes.frames(wire_in, max_frame_bytes) as next_frame, pipes.writer(wire_out) as write, \
+            anyio.create_task_group() as tg:
+        tg.start_soon(read_loop, next_frame)
+        tg.start_soon(write_loop, write)
         yield server_reads, server_writes
-
-
-def _read_frame(wire: BinaryIO, limit: int) -> bytes | Literal[_Frame.TOO_LONG] | None:
-    """One line; None at the end of input; `_TOO_LONG` (the rest skipped) past `limit` bytes."""
-    line = wire.readline(limit + 1)
-    if not line:
-        return None
-    if len(line) > limit and not line.endswith(b"\n"):
-        while line and not line.endswith(b"\n"):
-            line = wire.readline(1 << 16)
-        return _TOO_LONG
-    return line
-
-
-def _write(wire: BinaryIO, data: bytes) -> None:
-    wire.write(data)
-    wire.flush()
 
 
 def _rejection(frame: bytes) -> SessionMessage:

@@ -222,7 +222,8 @@ class _ToolCheck:
         values: dict[str, Any] = {}
         for pname, p in self.tool.params.items():
             values[pname] = self._sample(conn, pname, p, targets.get(pname, []))
-        values.update({"_user": CHECK_USER, "_role": self.tool.roles[0], "_all_rows": True, "_today": self.today})
+        values.update({"_user": CHECK_USER, "_role": self.tool.roles[0], "_all_rows": True, "_today": self.today,
+                       "_now": "12:00", "_session": "catalog-check", "_caller": None})
         stamp = datetime.now().strftime("%H%M%S")
         for gname, gen in self.tool.generated.items():
             values[gname] = f"{gen.prefix}{self.today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"

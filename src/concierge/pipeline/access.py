@@ -31,6 +31,19 @@ class User:
 
 
 @dataclass(frozen=True)
+class Session:
+    """The conversation (or phone call) a call belongs to: `:_session`, and the caller's number `:_caller`."""
+
+    id: str
+    caller: str | None = None
+
+
+def session_identity(user: User, session: Session | None) -> dict[str, object]:
+    """`:_session` and `:_caller`; without a conversation (the CLI, an MCP host) the user's own session."""
+    return {"_session": session.id if session else f"user:{user.name}", "_caller": session.caller if session else None}
+
+
+@dataclass(frozen=True)
 class Permitted:
     identity: dict[str, object]
 

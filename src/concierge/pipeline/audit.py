@@ -79,8 +79,7 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
         "source": _text(source)[:200] if source else None,
     }
     try:
-        with db.write() as conn:
-            conn.execute(_INSERT, entry)
+        db.insert(_INSERT, entry)  # committed before the call's result is returned
     except DatabaseError as err:  # the call's own outcome matters more than its audit line
         log.error("could not write the audit line for %s: %s", result_id, err)
 

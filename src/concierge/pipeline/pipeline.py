@@ -14,17 +14,18 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
 
 from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
-from concierge.catalog.model import Tool
+from concierge.catalog.model import SQL_PARAM, Tool
 from concierge.errors import CatalogError, CatalogProblem, ConciergeError, ConfigError, DatabaseError, ResultCode
 from concierge.language.dates import as_date
 from concierge.pipeline import access, audit, confirm, guard
-from concierge.pipeline.access import User
+from concierge.pipeline.access import Session, User
 from concierge.pipeline.bind import bind
 from concierge.pipeline.result import (
     ToolResult,
@@ -38,7 +39,7 @@ from concierge.pipeline.result import (
     totals_sql,
 )
 from concierge.services import Call, HttpCaller, ServiceError
-from concierge.storage import users
+from concierge.storage import rollups, users
 from concierge.storage.database import Database, normalise_url
 from concierge.storage.migrate import ensure_state
 
@@ -53,6 +54,7 @@ class _DataFacts:
 
     enum_values: dict[str, list[str]]
     date_ranges: dict[str, tuple[date, date]]
+    rollups: frozenset[str] = frozenset()  # the catalog's rollups that are current (storage.rollups)
 
 
 class Pipeline:
@@ -60,7 +62,7 @@ class Pipeline:
     (users, audit, confirmations, tokens, conversations): the same object unless a state database is given."""
 
     def __init__(self, catalogs: list[Catalog], db: Database, *, state: Database | None = None,
-                 today: date | None = None):
+                 today: date | None = None, use_rollups: bool = True):
         self.catalogs = catalogs
         self.db = db
         self.state = state or db
@@ -73,10 +75,11 @@ class Pipeline:
         self.http = HttpCaller(catalogs)  # the tools of `kind: http` sources (concierge.services)
         self._users: dict[str, User] = {}
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
+        self.use_rollups = use_rollups  # False: every tool reads its base tables (to compare, or to rule them out)
 
     @classmethod
     def open(cls, catalog_refs: list[str], database: str | None = None, *, state_database: str | None = None,
-             today: date | None = None) -> Pipeline:
+             today: date | None = None, use_rollups: bool = True) -> Pipeline:
         """Load and check the catalogs, connect, and make sure the state tables are at their revision.
 
         The state lives in `state_database` when given, else beside the business data. The embedded
@@ -99,12 +102,14 @@ class Pipeline:
                             f"run: concierge db init --catalog {cat.spec.demo} --database URL"
                         )
                     demo.install(db, cat.spec.demo, state_db=state)
+                elif db.is_sqlite:  # an embedded file from before its catalog declared rollups
+                    demo.ensure_rollups(db, cat.spec.demo)
         except BaseException:
             db.dispose()
             if state is not db:
                 state.dispose()
             raise
-        return cls(catalogs, db, state=state, today=today)
+        return cls(catalogs, db, state=state, today=today, use_rollups=use_rollups)
 
     def demo_users(self) -> list[str]:
         """The names of the users that the loaded demo catalogs bring (admin, tanaka, ...)."""
@@ -126,6 +131,13 @@ class Pipeline:
         if catalog and catalog.demo_today:
             return catalog.demo_today
         return date.today()
+
+    def now(self, tool: str | None = None) -> str:
+        """The clock's time of day, HH:MM: a demo catalog's `demo_time`, else the wall clock's."""
+        catalog = self._catalog_of.get(tool) if tool else None
+        if catalog and catalog.spec.demo_time:
+            return catalog.spec.demo_time
+        return datetime.now().strftime("%H:%M")
 
     def user(self, name: str) -> User:
         """The user called `name` (remembered for this pipeline's life); `UnknownUser` when there is none."""
@@ -182,18 +194,20 @@ class Pipeline:
                         low, high = conn.execute(sa.text(p.bounds.query)).one()
                         if low is not None:
                             ranges[p.bounds.query] = (as_date(low), as_date(high))
-            facts = self._facts[catalog.name] = _DataFacts(enums, ranges)
+                readable = rollups.current(conn, catalog.spec.rollups) if self.use_rollups else frozenset()
+            facts = self._facts[catalog.name] = _DataFacts(enums, ranges, readable)
         return facts
 
     # --- the pipeline ------------------------------------------------------------
     def invoke(self, name: str, args: Any, user: User, *, confirmation: str | confirm.Hashed | None = None,
-               source: str | None = None) -> ToolResult:
+               source: str | None = None, session: Session | None = None) -> ToolResult:
         """`confirmation`: the token a write's preview gave (or its hash, from the agent's conversation);
-        `source`: where the call came from, for the audit (``web 203.0.113.7``); None when unknown."""
+        `source`: where the call came from, for the audit (``web 203.0.113.7``); None when unknown;
+        `session`: the conversation (or phone call) it belongs to, for `:_session` and `:_caller`."""
         started = time.perf_counter()
         name, args, confirmation = _valid_unicode(name), _valid_unicode(args), _valid_unicode(confirmation)
         try:
-            result = self._invoke(name, args, user, confirmation)
+            result = self._invoke(name, args, user, confirmation, session)
         except ConciergeError as err:
             ms = (time.perf_counter() - started) * 1000
             audit.record(self.state, user=user.name, tool=name, args=args, decision="failed",
@@ -223,7 +237,8 @@ class Pipeline:
         return audit.refusal(self.state, user=name, tool=_valid_unicode(tool), code=code,
                              message=_valid_unicode(message), args=_valid_unicode(args), source=source)
 
-    def _invoke(self, name: str, args: Any, user: User, confirmation: str | confirm.Hashed | None) -> ToolResult:
+    def _invoke(self, name: str, args: Any, user: User, confirmation: str | confirm.Hashed | None,
+                session: Session | None = None) -> ToolResult:
         tool = self.tools.get(name)
         if tool is None:
             return _refused(name, args, guard.unknown_tool(name, self.tools))
@@ -238,7 +253,8 @@ class Pipeline:
         decision = guard.check_args(tool, args, ctx)
         if isinstance(decision, guard.Refused):
             return _refused(name, args, decision)
-        values = {**decision.args, **permission.identity, "_today": self.today(name)}
+        values = {**decision.args, **permission.identity, **access.session_identity(user, session),
+                  "_today": self.today(name), "_now": self.now(name)}
         if self.http.handles(tool):
             return self._http(tool, decision.args, values, user, confirmation)
         if tool.mode == "read":
@@ -284,26 +300,35 @@ class Pipeline:
 
     def _read(self, tool: Tool, args: dict, values: dict) -> ToolResult:
         with self.db.read() as conn:
-            failed = _failed_check(conn, tool, values)
+            failed = _failed_check(conn, tool, values, implied=False)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
             spec, bound = tool.result, _sql_values(tool, values)
+            statement = self._statement(tool, values)
             every = needs_every_row(spec)
             # Unless a summary compares every row, only the rows shown are fetched (one more says whether
             # there are more) and the database counts and totals all the matching rows itself. SQLite's
             # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
             # statement itself stops (one round trip, where a server-side cursor took three).
-            sql = tool.sql if every or self.db.is_sqlite else capped_sql(tool.sql, spec)
-            cursor = conn.execute(bind(tool, sql), bound)
-            columns = list(cursor.keys())
-            fetched = cursor.mappings().all() if every else cursor.mappings().fetchmany(spec.max_rows + 1)
-            cursor.close()
-            rows = [{k: plain(v) for k, v in r.items()} for r in fetched]
+            sql = statement if every or self.db.is_sqlite else capped_sql(statement, spec)
+            columns, fetched = self.db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
+            rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
+            failed = None if rows else _failed_check(conn, tool, values, implied=True)
+            if failed:
+                return failed.model_copy(update={"args": plain_args(args)})
             counted = None
             if not every and len(rows) > spec.max_rows:
-                sql = totals_sql(tool.sql, columns, spec, conn.dialect.identifier_preparer.quote)
+                sql = totals_sql(statement, columns, spec, conn.dialect.identifier_preparer.quote)
                 counted = counted_totals(conn.execute(bind(tool, sql), bound).one(), columns, spec)
         return self._ok(tool, args, columns, rows, counted)
+
+    def _statement(self, tool: Tool, values: dict) -> str:
+        """The tool's SQL, or its rollup statement when the rollup is current and can answer these values."""
+        if tool.rollup is None or tool.rollup.table not in self._data_facts(self._catalog_of[tool.name]).rollups:
+            return tool.sql
+        if any(values.get(p) is not None for p in below_grain(tool.sql, tool.rollup.sql)):
+            return tool.sql
+        return tool.rollup.sql
 
     def _preview(self, tool: Tool, args: dict, values: dict, user: User) -> ToolResult:
         separate = self.state is not self.db  # then the business data is only read here, the token kept apart
@@ -378,6 +403,11 @@ class Pipeline:
                     cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
                     columns = list(cursor.keys()) if cursor.returns_rows else []
                     rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
+                    for statement in tool.then:  # the rows of the last one that returns rows are the result
+                        cursor = conn.execute(bind(tool, statement), _sql_values(tool, values))
+                        if cursor.returns_rows:
+                            columns = list(cursor.keys())
+                            rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
                     stage["committing"] = True  # past here the write may have committed though an error says not
             except sa.exc.IntegrityError:
                 if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
@@ -406,6 +436,12 @@ class Pipeline:
             instruction = tool.ai_instruction.success if rows else tool.ai_instruction.empty
         return ToolResult(tool=tool.name, status="ok", args=plain_args(args), columns=columns,
                           ai_instruction=instruction, **shaped)
+
+
+@lru_cache(maxsize=256)
+def below_grain(sql: str, rollup_sql: str) -> frozenset[str]:
+    """The parameters a rollup statement leaves out: given any of them, only the base table can answer."""
+    return frozenset(SQL_PARAM.findall(sql)) - frozenset(SQL_PARAM.findall(rollup_sql))
 
 
 def _differs(url: str, db: Database) -> bool:
@@ -445,15 +481,24 @@ def _service_failed(tool: Tool, args: dict, err: ServiceError) -> ToolResult:
                       ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None)
 
 
-def _failed_check(conn: sa.Connection, tool: Tool, values: dict) -> ToolResult | None:
+def _failed_check(conn: sa.Connection, tool: Tool, values: dict, *, implied: bool | None = None) -> ToolResult | None:
+    """The error of the first of the tool's checks that fails, else None. `implied`: only the checks that
+    the tool's rows imply (True: run when it returned none) or only the others (False); None: all."""
     for check in tool.checks:
+        if implied is not None and check.implied_by_rows is not implied:
+            continue
         if conn.execute(bind(tool, check.sql), _sql_values(tool, values)).first() is None:
+            offered = conn.execute(bind(tool, check.offer), _sql_values(tool, values)) if check.offer else None
+            rows = [{k: plain(v) for k, v in r.items()} for r in offered.mappings()] if offered else []
             return ToolResult(
                 tool=tool.name,
                 status="error",
                 code=ResultCode.NOT_FOUND,
                 message=check.message.en,
                 message_ja=check.message.ja,
+                columns=list(rows[0]) if rows else [],
+                rows=rows,
+                row_count=len(rows),
                 ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,
             )
     return None

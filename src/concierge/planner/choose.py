@@ -31,6 +31,7 @@ from concierge.catalog.model import (
     EnumExtract,
     ItemsExtract,
     NameExtract,
+    TimeExtract,
     Tool,
 )
 from concierge.language.dates import normalise
@@ -169,7 +170,7 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
         if not values and not said:
             continue
         if lexicon.tools[name].mode == "write" and not _says_goods_or_money(slots, lexicon, name):
-            continue  # a write is chosen by its keyword, or by the goods and sums it records
+            continue  # a write is chosen by its keyword, or by the goods, sums or counts it records
         score = 2 * values + dates + said + similarity(slots.read_text, lexicon.tools[name])
         if score > best_score:
             best, best_score = name, score
@@ -186,13 +187,21 @@ def says_only_values(slots: Slots) -> bool:
     """A request that says only values (先月は？, and last month?, 麦茶です): a follow-up of the previous one,
     or the answer to what the planner asked."""
     said = [u.span for u in slots.unsure] + [(h.start, h.end) for h in slots.enums]
-    return bool(slots.dates or slots.codes or said or slots.amounts or slots.items) and not FILLER.sub(
+    return bool(slots.dates or slots.codes or said or slots.amounts or slots.items or slots.times) and not FILLER.sub(
         "", mask(slots.read_text, said))
 
 
 def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
-    kinds = {type(p.extract) for p in lexicon.tools[name].params.values()}
-    return bool((AmountExtract in kinds and slots.amounts) or (ItemsExtract in kinds and slots.items))
+    """Goods or a sum the write records, or how many of a value of the data (唐揚げ弁当2つ, two karaage bento)."""
+    params = lexicon.tools[name].params
+    kinds = {type(p.extract) for p in params.values()}
+    if (AmountExtract in kinds and slots.amounts) or (ItemsExtract in kinds and slots.items):
+        return True
+    counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
+                  for n, p in params.items())
+    return counted and any(p.required and isinstance(p.extract, EnumExtract) and p.enum is not None
+                           and p.enum.values is None and slots.enum_values(lexicon.enum_of[(name, n)].key)
+                           for n, p in params.items())
 
 
 def _topics(lexicon: Lexicon, text: str) -> list[str]:
@@ -220,6 +229,8 @@ def unmet(slots: Slots, lexicon: Lexicon, name: str) -> int:
             said = bool(slots.items or english_items(slots))
         elif isinstance(x, CountExtract):
             said = count(slots, lexicon, name, pname) is not None
+        elif isinstance(x, TimeExtract):
+            said = bool(slots.times)
         else:
             said = bool(slots.names)
         missing += not said
@@ -279,6 +290,8 @@ def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
             kinds.add(f"enum:{pname}")
         elif isinstance(x, CountExtract) and count(slots, lexicon, name, pname) is not None:
             kinds.add("count")
+        elif isinstance(x, TimeExtract) and slots.times:
+            kinds.add("time")
     return kinds
 
 

@@ -13,7 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from concierge.catalog.model import CodeExtract, CountExtract, EnumExtract, ItemsExtract, NameExtract, Param, Tool
+from concierge.catalog.model import (
+    CodeExtract,
+    CountExtract,
+    EnumExtract,
+    ItemsExtract,
+    NameExtract,
+    Param,
+    TimeExtract,
+    Tool,
+)
 from concierge.planner import fuzzy
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
@@ -61,6 +70,9 @@ class Lexicon:
         self.static_values: dict[str, list[str]] = {}  # enum group -> values declared in the catalog
         name_labels: set[str] = set()
         counters = list(COUNTERS)
+        self.takes_goods = False  # some tool records goods said with counters (キュウリ10本)
+        params = [p for t in self.tools.values() for p in t.params.values()]
+        self.takes_times = any(isinstance(p.extract, TimeExtract) for p in params)  # 18時半 is a time, not a count
         cues: dict[str, set[tuple[str, str]]] = {}
         for tool in self.tools.values():
             for phrase in tool.intents.keywords if tool.intents else []:
@@ -81,6 +93,7 @@ class Lexicon:
                 elif isinstance(x, EnumExtract):
                     self._add_enum(tool.name, pname, param, x)
                 elif isinstance(x, ItemsExtract):
+                    self.takes_goods = True
                     counters += [c for c in x.counters if c not in counters]
         self.cues: Phrases[frozenset[tuple[str, str]]] = Phrases({k: frozenset(v) for k, v in cues.items()})
         self.code_labels: Phrases[str] = Phrases({

@@ -27,6 +27,7 @@ from concierge.catalog.model import (
     ItemsExtract,
     NameExtract,
     Param,
+    TimeExtract,
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
@@ -295,8 +296,21 @@ def _carried(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, 
         return {}
     who = (CodeExtract, NameExtract)
     says_who = bool(slots.codes or slots.names)
+    # 丼は何がありますか after 唐揚げ弁当はありますか: a value of the data said names what this one is about
+    says_what = bool(_groups_said_to(tool, slots))
     return {k: v for k, v in last[1].items()
-            if not (says_who and k in tool.params and isinstance(tool.params[k].extract, who))}
+            if not (says_who and k in tool.params and isinstance(tool.params[k].extract, who))
+            and not (says_what and k in tool.params and _reads_data(tool.params[k]))}
+
+
+def _reads_data(param: Param) -> bool:
+    return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is None
+
+
+def _groups_said_to(tool: Tool, slots: Slots) -> set[str]:
+    """The enum groups read from the data, of this tool's parameters, whose values the request says."""
+    keys = {p.enum.key for p in tool.params.values() if _reads_data(p) and p.enum is not None}
+    return {key for h in slots.enums for key, _ in h.value if key in keys}
 
 
 def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
@@ -329,9 +343,10 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
             missing.append(pname)
     if missing:
         return Problem("missing", tool.name, tuple(missing))
-    paired = writes.pair(tool, slots, values, periods)
+    paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
+                         lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
     if isinstance(paired, writes.Unpaired):
-        return Problem("ambiguous", tool.name, paired.params)
+        return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
     request.values.update(values)
     request.values.update({k: [v] for k, v in periods[0].items()})
     for own, own_periods in paired or [(values, periods)]:
@@ -491,6 +506,8 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     if isinstance(x, CountExtract):
         n = count(slots, ctx.lexicon, tool.name, pname)
         return [n] if n is not None else []
+    if isinstance(x, TimeExtract):
+        return [slots.times[0][0]] if slots.times else []
     return []
 
 

@@ -16,6 +16,7 @@ from datetime import date
 from decimal import Decimal
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
+from concierge.language.times import find_times
 from concierge.planner.lexicon import PRONOUNS, Lexicon
 from concierge.planner.loose import Unsure, read_loosely
 from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, Hit, fold, mask, number, overlaps
@@ -92,6 +93,7 @@ class Slots:
     stray: list[str] = field(default_factory=list)  # a number said with a label no catalog knows (会員番号123)
     impossible: list[Impossible] = field(default_factory=list)  # 2025-02-30: refused, never replaced
     amounts: list[tuple[int, Span]] = field(default_factory=list)
+    times: list[tuple[str, Span]] = field(default_factory=list)  # times of day, HH:MM (18時半, 6:30 pm)
     items: list[tuple[str, Span]] = field(default_factory=list)
     codes: list[Code] = field(default_factory=list)
     enums: list[Hit[frozenset[tuple[str, str]]]] = field(default_factory=list)
@@ -115,9 +117,12 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.impossible = impossible_dates(text, today)
     taken: list[Span] = [(d.start_index, d.end_index) for d in slots.dates] + [
         (bad.start, bad.end) for bad in slots.impossible]
+    slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken))] if lexicon.takes_times else []
+    taken += [s for _, s in slots.times]
     slots.amounts = _amounts(mask(text, taken))
     taken += [s for _, s in slots.amounts]
-    slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary)
+    # Goods with counters only where a tool records them: else 大盛りで2つ is an option and a count.
+    slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary) if lexicon.takes_goods else []
     taken += [s for _, s in slots.items]
     slots.codes = _codes(text, slots.folded, taken, lexicon)
     code_spans = [(c.start, c.end) for c in slots.codes]
@@ -310,10 +315,11 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     cues, ones = lexicon.count_phrases(tool, pname)
     text = slots.read_text
     units = lexicon.count_units(tool, pname)
-    if units is not None:
+    if units is not None:  # 2つ, 30%; or two karaage bento: a number just before a value said
         m = units.search(text)
-        if m:
-            return int(m["n"])
+        said = int(m["n"]) if m else _before_value(slots, text)
+        if said is not None:
+            return said
     for hit in cues.find(text):
         m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
         if m and number(m["n"]):
@@ -333,6 +339,15 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     for hit in cues.find(text):  # worst selling dessert: one thing, said in the singular
         if hit.phrase.isascii() and _next_word(text, hit.end) == "singular":
             return 1
+    return None
+
+
+def _before_value(slots: Slots, text: str) -> int | None:
+    """Two karaage bento, 2 gyoza: a number said just before a value the request names."""
+    for hit in slots.enums:
+        m = re.search(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})\s+$", text[: hit.start])
+        if m and number(m["n"]) is not None:
+            return number(m["n"])
     return None
 
 

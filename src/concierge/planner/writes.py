@@ -3,33 +3,59 @@
 「0016にかぼちゃ4個を600円、0017にナス3個を300円で売った」 is two sales. Each code said gets the goods,
 the sum and the day said in the same order (the first goods and sum with the first code, and so on);
 when the counts do not line up, which belongs to which is asked, never guessed.
+
+「唐揚げ弁当を大盛りで2つと、のり弁当1つ」 is two writes of values read from the data (`each`): the message
+is cut between the values, at the と / 、 / and that joins them, and each value gets what is said in its
+own part (大盛り and 2 with 唐揚げ弁当, 1 with のり弁当), in the order said. A value said bare before a joiner
+while a later part says values (唐揚げ弁当とのり弁当を2つ) could take them or not: which is asked.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from concierge.catalog.model import AmountExtract, CodeExtract, ItemsExtract, Tool
+from concierge.catalog.model import AmountExtract, CodeExtract, EnumExtract, ItemsExtract, Tool
+from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots, english_item_groups
+
+# Between two values said, the last of these cuts the message: what follows it belongs to the next one.
+_JOINER = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])", re.IGNORECASE)
+
+Pairs = list[tuple[dict[str, list[Any]], list[dict[str, str]]]]
 
 
 @dataclass(frozen=True)
 class Unpaired:
-    """The codes said outnumber (or are outnumbered by) the goods or sums said with them."""
+    """The codes said outnumber (or are outnumbered by) the goods or sums said with them; or values said
+    after several data values (`said`) may belong to one of them or to all."""
 
     params: tuple[str, ...]
+    said: tuple[str, ...] = ()
 
 
-def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]]
-         ) -> list[tuple[dict[str, list[Any]], list[dict[str, str]]]] | Unpaired | None:
-    """One (values, periods) per write when several codes are said to a write tool; None when it is one write."""
+def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]], lexicon: Lexicon,
+         said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | Unpaired | None:
+    """One (values, periods) per write when several codes, or several values of the data, are said to a
+    write tool; None when it is one write. `said_in(text)`: the tool's values said in a part of the text."""
     if tool.mode != "write":
         return None
     codes = [n for n, p in tool.params.items() if isinstance(p.extract, CodeExtract) and len(values.get(n, [])) > 1]
-    if len(codes) != 1:
+    if len(codes) == 1:
+        return _by_code(tool, slots, values, periods, codes[0])
+    if codes:
         return None
-    code = codes[0]
+    keys = [n for n, p in tool.params.items() if p.required and isinstance(p.extract, EnumExtract)
+            and p.enum is not None and p.enum.values is None and len(values.get(n, [])) > 1]
+    if len(keys) != 1:
+        return None
+    return each(slots, values, periods, keys[0], lexicon.enum_of[(tool.name, keys[0])].key, said_in)
+
+
+def _by_code(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]],
+             code: str) -> Pairs | Unpaired:
     n = len(values[code])
     goods = next((p for p, param in tool.params.items() if isinstance(param.extract, ItemsExtract)), None)
     money = next((p for p, param in tool.params.items() if isinstance(param.extract, AmountExtract)), None)
@@ -46,3 +72,29 @@ def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[d
         day = [{k: days[i].range.start.isoformat() for k in periods[0]}] if len(days) == n and periods[0] else periods
         out.append((own, day))
     return out
+
+
+def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]], key: str, group: str,
+         said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | Unpaired | None:
+    """One write per value of parameter `key` (enum `group`) said, in the order said, each with the values
+    said in its own part."""
+    mine = set(values[key])
+    found = [(value, h.start, h.end) for h in slots.enums for g, value in sorted(h.value)
+             if g == group and value in mine]
+    hits = [hit for i, hit in enumerate(found) if not i or hit[1] >= found[i - 1][2]]  # one value per phrase
+    if len(hits) < 2:
+        return None
+    cuts = [0]
+    for (_, _, end), (_, start, _) in zip(hits, hits[1:], strict=False):
+        joiners = list(_JOINER.finditer(slots.text, end, start))
+        cuts.append(joiners[-1].end() if joiners else start)
+    cuts.append(len(slots.text))
+    parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key} for a, b in zip(cuts, cuts[1:],
+                                                                                            strict=False)]
+    for i, own in enumerate(parts):
+        later = sorted({p for part in parts[i + 1 :] for p in part})
+        if not own and later:
+            return Unpaired(tuple(later), tuple(dict.fromkeys(value for value, _, _ in hits)))
+    per_value = {p for part in parts for p in part}
+    shared = {p: v for p, v in values.items() if p != key and p not in per_value}
+    return [({**shared, **own, key: [value]}, periods) for (value, _, _), own in zip(hits, parts, strict=True)]

@@ -1,7 +1,8 @@
 """Engines and transactions on the embedded default (SQLite) or PostgreSQL.
 
-Reads run in read-only transactions with a statement timeout; each write
-runs in one transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
+Reads run in read-only transactions with a statement timeout, on connections
+of their own that are set up so once, when made (no statement per read sets
+them); each write runs in one transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
 writers queue instead of failing half-way). On SQLite this process's writers also
 queue on a lock of their own: SQLite's busy handler would sleep 1-100 ms between
 retries while another of our threads holds the write lock.
@@ -14,10 +15,11 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import platformdirs
 import sqlalchemy as sa
@@ -59,6 +61,7 @@ class Database:
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self._deadline = threading.local()
         self._readers: sa.pool.Pool | None = None
+        self._appender: sa.pool.Pool | None = None  # PostgreSQL: autocommit connections for `insert`
         self._writer = threading.RLock()
         self._write_conn: sa.Connection | None = None  # SQLite file: one connection, for writes in turn
         self._mode = threading.local()  # .write: what the transaction this thread begins next is for
@@ -69,6 +72,11 @@ class Database:
                 # connection makes SQLite prepare again every statement that connection has cached.
                 self._readers = self.engine.pool.recreate()
                 event.listen(self._readers, "connect", _read_only)
+        else:
+            self._readers = self.engine.pool.recreate()
+            event.listen(self._readers, "connect", _pg_reader(int(read_timeout_s * 1000)))
+            self._appender = self.engine.pool.recreate()
+            event.listen(self._appender, "connect", _autocommit)
 
     def __repr__(self) -> str:
         return f"Database({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -82,6 +90,9 @@ class Database:
         if self._readers is not None:
             self._readers.dispose()
             self._readers = self._readers.recreate()
+        if self._appender is not None:
+            self._appender.dispose()
+            self._appender = self._appender.recreate()
 
     def errors(self):
         """A context in which driver errors become DatabaseError, a failed connection with what to do."""
@@ -101,11 +112,7 @@ class Database:
                     self._deadline.at = None
                     if shared:
                         _on_driver(conn, "PRAGMA query_only = OFF")
-            else:
-                # One snapshot for the whole read: a capped result's rows and its totals (two statements)
-                # see the same data even while writes land between them.
-                conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(self.read_timeout_s * 1000)}")
+            else:  # read-only, REPEATABLE READ and the timeout are the connection's defaults (`_pg_reader`)
                 yield conn
 
     @contextmanager
@@ -134,13 +141,55 @@ class Database:
                     self._write_conn = None
                     conn.close()
 
+    def fetch(self, conn: sa.Connection, statement: sa.TextClause, values: dict,
+              limit: int | None = None) -> tuple[list[str], Sequence[Sequence[Any]]]:
+        """The column names and the rows (the first `limit`, or all) of a read statement on `conn`, run by the
+        driver itself: SQLAlchemy's work per statement costs more than a small indexed query does."""
+        with self._driver(conn, statement, values) as cursor:
+            columns = [d[0] for d in cursor.description]
+            return columns, cursor.fetchall() if limit is None else cursor.fetchmany(limit)
+
+    def insert(self, statement: sa.Insert, row: dict) -> None:
+        """One row, committed before this returns, run by the driver itself. On PostgreSQL the statement is
+        a transaction of its own on an autocommit connection: one round trip, where BEGIN, INSERT and COMMIT
+        take three."""
+        if self._appender is None:
+            with self.write() as conn, self._driver(conn, statement, row):
+                return
+        with _translate_errors(self.engine.url):
+            conn = sa.Connection(self.engine, connection=_checkout(self._appender, self.engine.dialect))
+        with conn, _translate_errors(), self._driver(conn, statement, row):
+            return
+
+    @contextmanager
+    def _driver(self, conn: sa.Connection, statement: sa.TextClause | sa.Insert, values: dict) -> Iterator[Any]:
+        """A cursor of the driver that ran `statement` with `values` bound as SQLAlchemy binds them. The
+        engine's cursor listeners see the statement (with no execution context); a driver error is raised
+        as SQLAlchemy raises it, and a lost connection is not given back to the pool."""
+        dialect = self.engine.dialect
+        keys = tuple(values) if isinstance(statement, sa.Insert) else ()
+        sql, processors = _compiled(statement, dialect, keys)
+        params = {k: processors[k](v) if k in processors else v for k, v in values.items()}
+        cursor = conn.connection.cursor()
+        try:
+            conn.dispatch.before_cursor_execute(conn, cursor, sql, params, None, False)
+            cursor.execute(sql, params)
+            conn.dispatch.after_cursor_execute(conn, cursor, sql, params, None, False)
+            yield cursor
+        except dialect.loaded_dbapi.Error as err:
+            if dialect.is_disconnect(err, conn.connection.dbapi_connection, cursor):
+                conn.invalidate(err)
+            raise sa.exc.DBAPIError.instance(sql, params, err, dialect.loaded_dbapi.Error, dialect=dialect) from err
+        finally:
+            cursor.close()
+
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sa.Connection]:
         with _translate_errors(self.engine.url):
             if write or self._readers is None:
                 conn = self.engine.connect()
             else:  # a connection of the engine (its listeners see it), from the readers' pool
-                conn = sa.Connection(self.engine, connection=_checkout(self._readers))
+                conn = sa.Connection(self.engine, connection=_checkout(self._readers, self.engine.dialect))
         self._mode.write = write
         try:
             yield conn
@@ -176,15 +225,48 @@ class Database:
             _on_driver(conn, "BEGIN" if write is False else "BEGIN IMMEDIATE")
 
 
+@lru_cache(maxsize=1024)
+def _compiled(statement: sa.TextClause | sa.Insert, dialect: sa.Dialect,
+              keys: tuple[str, ...]) -> tuple[str, dict[str, Callable[[Any], Any]]]:
+    """A statement's text for the driver (an insert's of the columns `keys`), and how SQLAlchemy converts
+    the value of each typed parameter."""
+    compiled = statement.compile(dialect=dialect, column_keys=list(keys) or None)
+    processors: dict[str, Callable[[Any], Any]] = {}
+    for name, bound in compiled.binds.items():
+        process = bound.type.dialect_impl(dialect).bind_processor(dialect)
+        if process is not None:
+            processors[name] = process
+    return compiled.string, processors
+
+
 def _read_only(dbapi_conn, _record) -> None:
     dbapi_conn.execute("PRAGMA query_only = ON")
 
 
-def _checkout(pool: sa.pool.Pool) -> sa.pool.PoolProxiedConnection:
+def _pg_reader(timeout_ms: int):
+    """Make a new PostgreSQL connection's transactions read-only, REPEATABLE READ (a capped result's rows
+    and its totals, two statements, see one snapshot even while writes land between them) and stopped
+    after `timeout_ms`."""
+
+    def on_connect(dbapi_conn, _record) -> None:
+        dbapi_conn.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        dbapi_conn.execute(f"SET statement_timeout = {timeout_ms}")
+        dbapi_conn.commit()
+
+    return on_connect
+
+
+def _autocommit(dbapi_conn, _record) -> None:
+    dbapi_conn.autocommit = True
+
+
+def _checkout(pool: sa.pool.Pool, dialect: sa.Dialect) -> sa.pool.PoolProxiedConnection:
+    """A connection of `pool`; a failure to connect raised as the engine would have raised it."""
+    base = dialect.loaded_dbapi.Error
     try:
         return pool.connect()
-    except sqlite3.Error as err:
-        raise sa.exc.DBAPIError.instance(None, None, err, sqlite3.Error) from err
+    except base as err:
+        raise sa.exc.DBAPIError.instance(None, None, err, base, dialect=dialect) from err
 
 
 def _on_driver(conn: sa.Connection, sql: str) -> None:

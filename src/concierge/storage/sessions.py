@@ -54,19 +54,22 @@ def check(db: Database, session_id: str) -> str | None:
     """The user name of a live session, else None (unknown, ended, expired, password changed, user gone)."""
     if not session_id or len(session_id) > 100:
         return None
-    table, users = schema.web_sessions, schema.users
-    query = (
-        sa.select(table.c.user_name, table.c.fingerprint, table.c.expires_at, users.c.password_hash)
-        .join(users, users.c.name == table.c.user_name)
-        .where(table.c.id_hash == _hash(session_id))
-    )
     with db.read() as conn:
-        row = conn.execute(query).first()
+        row = conn.execute(_CHECK, {"id_hash": _hash(session_id)}).first()
     if row is None or row.password_hash is None or _aware(row.expires_at) <= datetime.now(UTC):
         return None
     if passwords.fingerprint(row.password_hash) != row.fingerprint:
         return None
     return row.user_name
+
+
+# Built once (every request runs it): a statement object keeps its compiled form cached.
+_CHECK = (
+    sa.select(schema.web_sessions.c.user_name, schema.web_sessions.c.fingerprint, schema.web_sessions.c.expires_at,
+              schema.users.c.password_hash)
+    .join(schema.users, schema.users.c.name == schema.web_sessions.c.user_name)
+    .where(schema.web_sessions.c.id_hash == sa.bindparam("id_hash"))
+)
 
 
 def end(db: Database, session_id: str) -> bool:

@@ -81,16 +81,9 @@ def check(db: Database, token: str) -> Check:
     """The user the token stands for, or why it stands for no one; notes the use (at most once a minute)."""
     if not token.startswith(PREFIX) or len(token) > 200:
         return Check(None, "token_unknown")
-    tokens, users = schema.api_tokens, schema.users
-    digest = _hash(token)
-    query = (
-        sa.select(tokens.c.user_name, tokens.c.expires_at, tokens.c.revoked_at, tokens.c.last_used_at,
-                  users.c.name.label("user_exists"))
-        .outerjoin(users, tokens.c.user_name == users.c.name)
-        .where(tokens.c.token_hash == digest)
-    )
+    tokens, digest = schema.api_tokens, _hash(token)
     with db.read() as conn:
-        row = conn.execute(query).first()
+        row = conn.execute(_CHECK, {"token_hash": digest}).first()
     if row is None:
         return Check(None, "token_unknown")
     now, token_id = datetime.now(UTC), digest[:ID_LENGTH]
@@ -104,6 +97,15 @@ def check(db: Database, token: str) -> Check:
         with db.write() as conn:
             conn.execute(tokens.update().where(tokens.c.token_hash == digest).values(last_used_at=now))
     return Check(row.user_name, None, token_id, row.user_name)
+
+
+# Built once (every request runs it): a statement object keeps its compiled form cached.
+_CHECK = (
+    sa.select(schema.api_tokens.c.user_name, schema.api_tokens.c.expires_at, schema.api_tokens.c.revoked_at,
+              schema.api_tokens.c.last_used_at, schema.users.c.name.label("user_exists"))
+    .outerjoin(schema.users, schema.api_tokens.c.user_name == schema.users.c.name)
+    .where(schema.api_tokens.c.token_hash == sa.bindparam("token_hash"))
+)
 
 
 def verify(db: Database, token: str) -> str | None:

@@ -23,6 +23,7 @@ from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
 from concierge.protocol import Provider
+from concierge.settings import PhoneSettings
 from concierge.web import auth, chat, proxy, security
 from concierge.web.security import PAGE_HEADERS
 
@@ -69,11 +70,13 @@ def create_app(
     allowed_hosts: Sequence[str] = (),
     max_steps: int = 8,
     trusted_proxy: str = "",
+    phone: PhoneSettings | None = None,
 ) -> FastAPI:
     """The whole web process; `provider` (an object) wins over `provider_name` (tests pass a fake).
 
     `host` and `allowed_hosts` are the names the MCP endpoint accepts in a request's Host header;
-    `trusted_proxy` the addresses whose X-Forwarded-* headers are believed (`concierge.web.proxy`).
+    `trusted_proxy` the addresses whose X-Forwarded-* headers are believed (`concierge.web.proxy`);
+    `phone` serves the phone channel under /phone (`concierge.web.phone`, needs the `twilio` package).
     """
     owns_provider = provider is None
     provider = provider or make_provider(provider_name, model=model, base_url=base_url, pipeline=pipeline)
@@ -98,6 +101,10 @@ def create_app(
     app.state.web = state
     app.include_router(auth.router)
     app.include_router(chat.router)
+    if phone is not None:
+        from concierge.web.phone import install
+
+        install(app, state.agent, phone)
     _guard(app, skip=[mcp_http.path] if mcp_http is not None else [])
 
     @app.get("/", include_in_schema=False)

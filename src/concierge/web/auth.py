@@ -21,15 +21,15 @@ import json
 import os
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
 import platformdirs
-from anyio import to_thread
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
+from concierge import threads
 from concierge.errors import UnknownUser
 from concierge.pipeline import audit
 from concierge.pipeline.access import User
@@ -40,6 +40,7 @@ COOKIE = "concierge_session"
 MAX_AGE_S = int(sessions.MAX_AGE.total_seconds())
 ENV_SECRET = "CONCIERGE_SECRET"
 SIGN_IN_TOOL = "sign-in"  # the audit's name for a sign-in attempt
+VERIFIED_KEPT = 4096  # signed cookies remembered as checked (one per live session)
 
 
 def load_secret() -> bytes:
@@ -58,12 +59,17 @@ def load_secret() -> bytes:
 @dataclass(frozen=True)
 class Signer:
     secret: bytes
+    # cookies whose signature was checked, and their payloads: every request of a session brings the same one
+    _verified: dict[str, dict] = field(default_factory=dict, compare=False, repr=False)
 
     def dump(self, payload: dict) -> str:
         body = _b64(json.dumps(payload, separators=(",", ":")).encode())
         return f"{body}.{self._sign(body)}"
 
     def load(self, value: str) -> dict | None:
+        known = self._verified.get(value)
+        if known is not None:
+            return dict(known)
         body, _, signature = value.partition(".")
         if not body or not hmac.compare_digest(signature, self._sign(body)):
             return None
@@ -71,7 +77,12 @@ class Signer:
             payload = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
         except ValueError:
             return None
-        return payload if isinstance(payload, dict) else None
+        if not isinstance(payload, dict):
+            return None
+        if len(self._verified) >= VERIFIED_KEPT:
+            self._verified.clear()
+        self._verified[value] = payload
+        return dict(payload)
 
     def _sign(self, body: str) -> str:
         return _b64(hmac.new(self.secret, body.encode(), hashlib.sha256).digest())
@@ -118,7 +129,7 @@ async def current_user(request: Request) -> User:
     found = _cookie_session(request)
     if found is None:
         raise _unauthorized()
-    user = await to_thread.run_sync(_check, request.app.state.web, *found)
+    user = await threads.run(_check, request.app.state.web, *found)
     if user is None:
         raise _unauthorized()
     return user
@@ -156,23 +167,23 @@ def _refused_sign_in(request: Request, name: str, code: str, message: str) -> No
 async def login(body: SignIn, request: Request, response: Response) -> dict:
     web = request.app.state.web
     state, address = web.pipeline.state, client_address(request)
-    attempt = await to_thread.run_sync(throttle.begin, state, body.name, address)
+    attempt = await threads.run(throttle.begin, state, body.name, address)
     if not attempt.allowed:
         wait = attempt.retry_after_s
-        await to_thread.run_sync(_refused_sign_in, request, body.name, "sign_in_throttled",
+        await threads.run(_refused_sign_in, request, body.name, "sign_in_throttled",
                                  f"too many failed sign-ins; refused for {wait} s")
         raise HTTPException(status_code=429, headers={"Retry-After": str(wait)},
                             detail=f"too many failed sign-ins: try again in {wait} seconds")
-    fingerprint = await to_thread.run_sync(passwords.verify, state, body.name, body.password)
+    fingerprint = await threads.run(passwords.verify, state, body.name, body.password)
     if fingerprint is None:
-        await to_thread.run_sync(_refused_sign_in, request, body.name, "sign_in_failed", "wrong user name or password")
+        await threads.run(_refused_sign_in, request, body.name, "sign_in_failed", "wrong user name or password")
         raise HTTPException(status_code=401, detail="wrong user name or password")
-    await to_thread.run_sync(throttle.succeeded, state, body.name, address)
-    session_id = await to_thread.run_sync(lambda: sessions.start(state, body.name, fingerprint, source=source(request)))
+    await threads.run(throttle.succeeded, state, body.name, address)
+    session_id = await threads.run(lambda: sessions.start(state, body.name, fingerprint, source=source(request)))
     cookie = web.signer.dump({"u": body.name, "s": session_id, "t": int(time.time())})
     response.set_cookie(COOKIE, cookie, max_age=MAX_AGE_S, httponly=True, samesite="strict",
                         secure=web.secure_cookie or request.url.scheme == "https", path="/")
-    return web.describe(await to_thread.run_sync(web.pipeline.user, body.name))
+    return web.describe(await threads.run(web.pipeline.user, body.name))
 
 
 @router.post("/logout")
@@ -180,7 +191,7 @@ async def logout(request: Request, response: Response) -> dict:
     """Ends the session in the state database (every process), then forgets the cookie."""
     found = _cookie_session(request)
     if found is not None:
-        await to_thread.run_sync(sessions.end, request.app.state.web.pipeline.state, found[1])
+        await threads.run(sessions.end, request.app.state.web.pipeline.state, found[1])
     response.delete_cookie(COOKIE, path="/")
     return {"signed_out": True}
 

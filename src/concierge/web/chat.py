@@ -14,20 +14,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Annotated, Any
 
-from anyio import to_thread
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field, StringConstraints
-from starlette.responses import StreamingResponse
 
+from concierge import threads
 from concierge.agent.loop import EventHandler
 from concierge.agent.turn import Turn
 from concierge.errors import ConciergeError
 from concierge.pipeline.access import User
 from concierge.web import history
 from concierge.web.auth import SignedIn
+from concierge.web.events import EventStream
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api")
@@ -37,6 +37,7 @@ STREAMED = ("thinking", "tool_start", "tool_end")
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 PING_S = 10.0
 _PING: dict = {"type": "ping"}
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 _running: set[asyncio.Task] = set()  # turns in progress, kept referenced until they end
 
@@ -47,7 +48,7 @@ class Ask(BaseModel):
 
 
 @router.post("/chat")
-async def chat(body: Ask, request: Request, user: SignedIn) -> StreamingResponse:
+async def chat(body: Ask, request: Request, user: SignedIn) -> EventStream:
     agent = request.app.state.web.agent
     if body.session_id is not None:
         await _require_session(request, body.session_id, user)
@@ -55,7 +56,7 @@ async def chat(body: Ask, request: Request, user: SignedIn) -> StreamingResponse
 
 
 @router.post("/sessions/{session_id}/confirm")
-async def confirm(session_id: str, request: Request, user: SignedIn) -> StreamingResponse:
+async def confirm(session_id: str, request: Request, user: SignedIn) -> EventStream:
     agent = request.app.state.web.agent
     await _require_session(request, session_id, user)
     return _stream(lambda sink: agent.confirm(session_id, user, on_event=sink))
@@ -69,7 +70,7 @@ async def cancel(session_id: str, request: Request, user: SignedIn) -> dict:
 
 @router.get("/sessions")
 async def sessions(request: Request, user: SignedIn) -> list[dict]:
-    return await to_thread.run_sync(request.app.state.web.agent.store.list_sessions, user.name)
+    return await threads.run(request.app.state.web.agent.store.list_sessions, user.name)
 
 
 @router.get("/sessions/{session_id}")
@@ -77,7 +78,7 @@ async def session(session_id: str, request: Request, user: SignedIn) -> dict:
     """The conversation as exchanges (question, answer, calls) and the write still waiting for a yes."""
     store = request.app.state.web.agent.store
     await _require_session(request, session_id, user)
-    messages, pending = await to_thread.run_sync(store.resume, session_id, user.name)
+    messages, pending = await threads.run(store.resume, session_id, user.name)
     return {
         "session_id": session_id,
         "exchanges": [public_turn(e) for e in history.exchanges(messages)],
@@ -87,19 +88,20 @@ async def session(session_id: str, request: Request, user: SignedIn) -> dict:
 
 async def _require_session(request: Request, session_id: str, user: User) -> None:
     """404 unless the conversation is this user's: another user's behaves exactly as a missing one."""
-    if not await to_thread.run_sync(request.app.state.web.agent.store.exists, session_id, user.name):
+    if not await threads.run(request.app.state.web.agent.store.exists, session_id, user.name):
         pipeline, where = request.app.state.web.agent.pipeline, f"web {request.client.host if request.client else ''}"
-        await to_thread.run_sync(lambda: pipeline.record_refusal(  # audited: a probe of others' conversations shows
+        await threads.run(lambda: pipeline.record_refusal(  # audited: a probe of others' conversations shows
             user, f"{request.method} {request.url.path}", "not_found", "no such conversation of this user",
             source=where.strip()))
         raise HTTPException(status_code=404, detail="no such conversation")
 
 
-def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> StreamingResponse:
-    return StreamingResponse(_events(run), media_type="text/event-stream", headers=STREAM_HEADERS)
+def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> EventStream:
+    return EventStream(_events(run), headers=STREAM_HEADERS)
 
 
-async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterator[str]:
+async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncGenerator[tuple[str, bool], None]:
+    """The turn's events in batches, each with whether it is the last."""
     queue: asyncio.Queue[dict | None] = asyncio.Queue()
 
     answered: list[dict] = []  # the turn as the agent's own `answer` event has it, already plain
@@ -143,8 +145,8 @@ async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncIterat
                 batch.append(queue.get_nowait())
             ended = None in batch
             text = "".join(_encode(event) for event in batch[: batch.index(None) if ended else None] if event)
-            if text:
-                yield text
+            if text or ended:
+                yield text, ended
             if ended:
                 return
     finally:
@@ -182,6 +184,8 @@ def _public_pending(pending: dict | None) -> dict | None:
 
 
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json")
     if isinstance(value, dict):

@@ -46,8 +46,8 @@ class TrustedProxy:
         self.any, self.networks = parse_trusted(trusted)
 
     def trusts(self, address: str | None) -> bool:
-        if self.any:
-            return True
+        if self.any or not self.networks:
+            return self.any
         try:
             ip = ipaddress.ip_address(address or "")
         except ValueError:
@@ -55,8 +55,8 @@ class TrustedProxy:
         return any(ip in n for n in self.networks)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
+        if scope["type"] not in ("http", "websocket") or not any(n in _FORWARDED for n, _ in scope.get("headers", ())):
+            await self.app(scope, receive, send)  # nothing to believe or to remove
             return
         client = scope.get("client")
         headers = list(scope.get("headers", []))

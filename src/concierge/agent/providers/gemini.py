@@ -31,7 +31,9 @@ class GeminiProvider(BaseProvider):
 
     def __init__(self, model: str, *, api_key: str, base_url: str | None = None, timeout: float = 120.0):
         self.model = model
-        options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
+        # httpx2 as without aiohttp: the SDK switches to aiohttp when it is installed (the twilio package brings it)
+        options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000),
+                                    async_client_args={"transport": httpx2.AsyncHTTPTransport()})
         self.client = genai.Client(api_key=api_key, http_options=options)
         self._signatures: dict[str, bytes] = {}
         self._needs_signatures = not model.removeprefix("models/").startswith(("gemini-1", "gemini-2"))

@@ -1,7 +1,9 @@
 """Chat Completions: `tools`, `tool_calls`, `role: tool`.
 
 Also speaks to any OpenAI-compatible server (Ollama, llama.cpp server, vLLM,
-LM Studio) given its base URL, such as http://127.0.0.1:11434/v1.
+LM Studio) given its base URL, such as http://127.0.0.1:11434/v1. `stream` reads the
+same request as server-sent chunks, passing the answer's text on as it arrives
+(`concierge.agent.streaming`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from concierge.agent.providers.wire import (
     strict_schema,
     tool_output,
 )
+from concierge.agent.streaming import Speech
 from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "openai-chat"
@@ -33,17 +36,52 @@ class OpenAIChatProvider(SdkProvider):
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         with self.vendor_errors():
-            completion = await self.client.chat.completions.create(
-                model=self.model,
-                messages=to_messages(request),
-                tools=[
-                    {"type": "function", "function": {"name": t.name, "description": t.description,
-                                                      "parameters": strict_schema(t.input_schema),
-                                                      "strict": True}}
-                    for t in request.tools
-                ],
-            )
+            completion = await self.client.chat.completions.create(**self._body(request))
         return from_completion(completion)
+
+    async def stream(self, request: ModelRequest, speech: Speech) -> ModelReply:
+        text: list[str] = []
+        calls: dict[int, dict[str, str]] = {}  # index -> id, name, arguments as they grow
+        usage = None
+        with self.vendor_errors():
+            chunks = await self.client.chat.completions.create(
+                **self._body(request), stream=True, stream_options={"include_usage": True})
+            try:
+                async for chunk in chunks:
+                    usage = chunk.usage or usage
+                    delta = chunk.choices[0].delta if chunk.choices else None
+                    if delta is None:
+                        continue
+                    for part in delta.tool_calls or []:
+                        call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
+                        call["id"] = part.id or call["id"]
+                        if part.function is not None:
+                            call["name"] += part.function.name or ""
+                            call["arguments"] += part.function.arguments or ""
+                    if delta.content:
+                        text.append(delta.content)
+                        await speech.on_text(delta.content)
+                    if speech.stop.is_set() and not calls:
+                        break
+            finally:
+                await chunks.close()
+        return ModelReply(
+            text="".join(text) or None,
+            tool_calls=[ToolCall(c["id"] or f"call_{secrets.token_hex(6)}", c["name"], parse_arguments(c["arguments"]))
+                        for _, c in sorted(calls.items())],
+            usage=Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0) if usage else None,
+        )
+
+    def _body(self, request: ModelRequest) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "messages": to_messages(request),
+            "tools": [
+                {"type": "function", "function": {"name": t.name, "description": t.description,
+                                                  "parameters": strict_schema(t.input_schema), "strict": True}}
+                for t in request.tools
+            ],
+        }
 
 
 def to_messages(request: ModelRequest) -> list[dict[str, Any]]:

@@ -5,11 +5,26 @@ column, and then nothing of the file is loaded. Rows for a (store, day) that the
 file contains replace the rows already stored for that store and day, so
 re-importing an export is safe.
 
-The file is streamed: it is read, checked and written in batches of
-``BATCH_ROWS`` lines inside one transaction (SQLite ``executemany``, PostgreSQL
-``COPY``), so memory stays flat however big the file is, and a bad line rolls
-the whole transaction back. A line repeating the store, day and product of an
-earlier line is caught by the table's primary key, then located.
+The file is streamed in batches of ``BATCH_ROWS`` lines, each checked before the
+next is read, so memory stays flat however big the file is; everything happens
+in one transaction, so a bad line, or a crash, leaves the table as it was.
+
+- SQLite: the checked rows go to a temporary staging table on disk (keyed by
+  line number, no other index), then into pos_sales in one ``INSERT ... SELECT``
+  in key order, so that the primary key is appended to instead of updated at
+  random.
+- PostgreSQL: into an empty table, one ``COPY`` for the whole file, sent while
+  the next batch is read; over existing rows, one ``COPY`` into a temporary
+  staging table, then one ``DELETE`` of the days it holds and one ``INSERT ...
+  SELECT``. A batch whose every cell is already in the table's form is sent as
+  the file has it.
+
+Either way the stored rows of the file's (store, day)s are deleted first, and a
+line repeating the store, day and product of an earlier line is caught by the
+primary key, then located with both line numbers. Secondary indexes are built
+once after the rows when the table was empty, and when the file rewrites at
+least half of it (``REBUILD_SHARE``). The table's rollups (storage/rollups.py)
+are paused meanwhile, then summed again for the file's days.
 
 Checking a batch takes a fast path: each column's distinct raw texts are
 checked once (by the same rules as one line at a time, ``_cell``) and kept in a
@@ -22,8 +37,10 @@ gives the exact message, line and column.
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import islice
@@ -35,6 +52,7 @@ import sqlalchemy as sa
 
 from concierge.demo.pos import tables
 from concierge.errors import DatabaseError, DataImportError
+from concierge.storage import rollups
 from concierge.storage.database import Database
 
 COLUMNS = {  # CSV header -> column of pos_sales
@@ -49,11 +67,17 @@ COLUMNS = {  # CSV header -> column of pos_sales
 HEADERS = {column: header for header, column in COLUMNS.items()}
 # The order rows are written in: the primary key first (store, sale_date, product).
 INSERT_COLUMNS = ("store", "sale_date", "product", "category", "unit_price", "quantity", "amount")
+KEY = "store, sale_date, product"
 BATCH_ROWS = 5_000
 _CACHE_MAX = 50_000  # distinct raw texts remembered per column; beyond this the cache starts again
+ANALYZE_ROWS = 10_000  # an import at least this big refreshes the table's statistics (sampled: cheap)
+REBUILD_SHARE = 0.5  # a file rewriting this share of a table rebuilds its secondary indexes instead
+SQLITE_CACHE_KIB = 16 * 1024  # the import's page cache (a fixed size: memory stays flat)
+STAGING = "pos_import_staging"
 
 _DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
 _NUMBER = re.compile(r"-?\d+")
+_CSV_SPECIAL = re.compile(r'[,"\r\n]')
 
 
 def _cell(file: str, line: int, header: str, raw: str):
@@ -95,20 +119,27 @@ def _blank(cells: list[str]) -> bool:
 
 @dataclass
 class Batch:
-    """Checked rows in INSERT_COLUMNS order, the line of each, and the bad line that ended the file, if any."""
+    """Checked rows in INSERT_COLUMNS order, the line of each, and the bad line that ended the file, if any.
+
+    ``verbatim``: the batch's records as the file has them, where every cell is already the text a CSV
+    reader of the database takes for its value (and the file has no other columns)."""
 
     columns: list[Sequence[Any]]
     lines: Sequence[int]
     error: DataImportError | None = None
+    verbatim: list[list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.lines)
 
-    def rows(self) -> Iterator[tuple]:
-        return zip(*self.columns, strict=True)
-
-    def keys(self) -> Iterator[tuple]:
-        return zip(self.columns[0], self.columns[1], self.columns[2], strict=True)
+    def csv(self, order: Sequence[str]) -> str:
+        """The rows as CSV lines, their columns in `order`."""
+        if self.verbatim is not None:
+            return "\n".join(map(",".join, self.verbatim)) + "\n"
+        buffer = io.StringIO()
+        at = [INSERT_COLUMNS.index(c) for c in order]
+        csv.writer(buffer, lineterminator="\n").writerows(zip(*(self.columns[i] for i in at), strict=True))
+        return buffer.getvalue()
 
 
 @dataclass
@@ -121,7 +152,12 @@ class _Stream:
     index: dict[str, int] = field(default_factory=dict)
     width: int = 0
     _caches: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _same: dict[str, set[str]] = field(default_factory=dict)  # raw texts that are their own value
+    _verbatim: dict[str, set[str]] = field(default_factory=dict)  # raw texts that are their value's CSV text
+
+    @property
+    def file_columns(self) -> list[str]:
+        """The columns of pos_sales in the order the file has them."""
+        return [COLUMNS[h] for h in sorted(self.index, key=self.index.__getitem__)]
 
     def batches(self) -> Iterator[Batch]:
         self.name = str(self.path)
@@ -156,7 +192,7 @@ class _Stream:
         self.index = {h: header.index(h) for h in COLUMNS}
         self.width = len(header)
         self._caches = {h: {} for h in COLUMNS}
-        self._same = {h: set() for h in COLUMNS}
+        self._verbatim = {h: set() for h in COLUMNS}
 
     @staticmethod
     def _lines(start: int, cells: list[list[str]], single: bool) -> Sequence[int]:
@@ -176,31 +212,35 @@ class _Stream:
             return None
         raw = list(zip(*cells, strict=True))
         values: dict[str, Sequence[Any]] = {}
+        verbatim = self.width == len(COLUMNS)
         for header, i in self.index.items():
-            column, cache, same = raw[i], self._caches[header], self._same[header]
+            column, cache = raw[i], self._caches[header]
             distinct = set(column)
             missing = distinct.difference(cache)
             if missing and not self._learn(header, distinct if len(cache) + len(missing) > _CACHE_MAX else missing):
                 return None
-            # A text column whose every text is already clean goes as it is; numbers are compared as ints.
-            values[COLUMNS[header]] = column if distinct <= same else list(map(cache.__getitem__, column))
+            # Mapped even where the text is its own value: equal texts become one object, which the
+            # driver then encodes once.
+            values[COLUMNS[header]] = list(map(cache.__getitem__, column))
+            verbatim = verbatim and distinct <= self._verbatim[header]
         if not all(map(eq, values["amount"], map(mul, values["unit_price"], values["quantity"]))):
             return None
-        return Batch([values[c] for c in INSERT_COLUMNS], range(start, start + len(cells)))
+        return Batch([values[c] for c in INSERT_COLUMNS], range(start, start + len(cells)),
+                     verbatim=cells if verbatim else None)
 
     def _learn(self, header: str, texts: set[str]) -> bool:
         """Check each new raw text of a column once; False where one is bad (the line-by-line check says where)."""
-        cache, same = self._caches[header], self._same[header]
+        cache, verbatim = self._caches[header], self._verbatim[header]
         if len(cache) + len(texts) > _CACHE_MAX:
             cache.clear()
-            same.clear()
+            verbatim.clear()
         try:
             for text in texts:
                 value = _cell(self.name, 0, header, text)
                 value = value.isoformat() if isinstance(value, date) else value
                 cache[text] = value
-                if value == text:
-                    same.add(text)
+                if str(value) == text and not _CSV_SPECIAL.search(text):
+                    verbatim.add(text)
         except DataImportError:
             return False
         return True
@@ -248,122 +288,246 @@ def read_csv(path: Path) -> list[dict]:
 
 
 class _Duplicate(Exception):
-    """The primary key refused a batch: some line repeats the store, day and product of another."""
+    """The primary key refused the rows: some line repeats the store, day and product of another."""
+
+
+# The first line (below a bound) repeating the key of an earlier line, and that earlier line, in a table of
+# (line, store, sale_date, product).
+_FIRST_REPEAT = (
+    "SELECT line, first_line FROM (SELECT line, MIN(line) OVER (PARTITION BY {key}) AS first_line FROM {table} "
+    "WHERE line < {bound}) AS k WHERE line > first_line ORDER BY line LIMIT 1"
+)
+_NO_BOUND = 2**62
 
 
 class _Writer:
-    """Batches into pos_sales inside the caller's transaction, on the driver's own connection."""
+    """The rows of a stream into pos_sales inside the caller's transaction, on the driver's own connection.
 
-    def __init__(self, conn: sa.Connection, *, replace: bool):
+    ``write`` each batch, ``end`` the stream (False where the rows already repeat a key), then ``store``;
+    where anything fails, ``first_repeat`` says which line repeats which."""
+
+    def __init__(self, conn: sa.Connection, stream: _Stream, *, replace: bool):
+        self.conn = conn
         self.raw: Any = conn.connection.driver_connection
-        self.replace = replace  # the table had rows: delete the stored rows of each (store, day) first
-        self.cleared: set[tuple[str, str]] = set()
+        self.stream = stream
+        self.replace = replace  # the table had rows: delete the stored rows of the file's (store, day)s first
+        self.rebuild: list[str] = []  # CREATE INDEX statements to run once the rows are in
+        self.days: list[date] = []  # the file's days, where it replaced stored rows (for the rollups)
 
-    def write(self, batch: Batch) -> None:
-        days: set[tuple[str, str]] = set()
-        if self.replace:
-            days = set(zip(batch.columns[0], batch.columns[1], strict=True)).difference(self.cleared)
-        self._write(batch, sorted(days))
-        if days:
-            self.cleared.update(days)
-
-    def _write(self, batch: Batch, days: list[tuple[str, str]]) -> None:
+    def begin(self, stack: ExitStack) -> None:
         raise NotImplementedError
 
-    def stored(self, batch: Batch) -> set[tuple]:
-        """The keys of this batch's (store, day)s already in the table (written by earlier batches)."""
+    def write(self, batch: Batch) -> None:
+        raise NotImplementedError
+
+    def end(self) -> bool:
+        return True
+
+    def store(self) -> None:
+        raise NotImplementedError
+
+    def first_repeat(self, before: int | None) -> tuple[int, int] | None:
         raise NotImplementedError
 
 
 class _SQLiteWriter(_Writer):
-    def _write(self, batch: Batch, days: list[tuple[str, str]]) -> None:
+    def begin(self, stack: ExitStack) -> None:
+        cursor = self.raw.cursor()
+        cursor.execute(f"DROP TABLE IF EXISTS temp.{STAGING}")
+        cursor.execute(f"CREATE TEMP TABLE {STAGING} (line INTEGER PRIMARY KEY, store TEXT, sale_date TEXT, "
+                       "product TEXT, category TEXT, unit_price INTEGER, quantity INTEGER, amount INTEGER)")
+        stack.callback(cursor.execute, f"DROP TABLE IF EXISTS temp.{STAGING}")
+        self.cursor = cursor
+        self.insert = f"INSERT INTO temp.{STAGING} VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+    def write(self, batch: Batch) -> None:
+        self.cursor.executemany(self.insert, zip(batch.lines, *batch.columns, strict=True))
+
+    def store(self) -> None:
         import sqlite3
 
-        cursor = self.raw.cursor()
-        cursor.execute("SAVEPOINT pos_import_batch")  # a refused batch leaves none of its rows behind
-        if days:
-            cursor.executemany("DELETE FROM pos_sales WHERE store = ? AND sale_date = ?", days)
-        marks = ", ".join("?" for _ in INSERT_COLUMNS)
+        cursor, columns = self.cursor, ", ".join(INSERT_COLUMNS)
+        if self.replace:
+            staged = cursor.execute(f"SELECT COUNT(*) FROM temp.{STAGING}").fetchone()[0]
+            stored = cursor.execute("SELECT COUNT(*) FROM pos_sales").fetchone()[0]
+            if staged >= stored * REBUILD_SHARE:
+                self.rebuild = _drop_secondary_indexes(self.conn)
+            cursor.execute(f"DELETE FROM pos_sales WHERE (store, sale_date) IN "
+                           f"(SELECT store, sale_date FROM temp.{STAGING})")
+            days = cursor.execute(f"SELECT DISTINCT sale_date FROM temp.{STAGING}").fetchall()
+            self.days = [date.fromisoformat(day) for (day,) in days]
         try:
-            cursor.executemany(f"INSERT INTO pos_sales ({', '.join(INSERT_COLUMNS)}) VALUES ({marks})", batch.rows())
+            cursor.execute(f"INSERT INTO pos_sales ({columns}) SELECT {columns} FROM temp.{STAGING} ORDER BY {KEY}")
         except sqlite3.IntegrityError as err:
-            cursor.execute("ROLLBACK TO SAVEPOINT pos_import_batch")
             raise _Duplicate() from err
-        cursor.execute("RELEASE SAVEPOINT pos_import_batch")
 
-    def stored(self, batch: Batch) -> set[tuple]:
-        cursor = self.raw.cursor()
-        found: set[tuple] = set()
-        for store, day in set(zip(batch.columns[0], batch.columns[1], strict=True)):
-            cursor.execute("SELECT store, sale_date, product FROM pos_sales WHERE store = ? AND sale_date = ?",
-                           (store, day))
-            found.update(cursor.fetchall())
-        return found
+    def first_repeat(self, before: int | None) -> tuple[int, int] | None:
+        sql = _FIRST_REPEAT.format(key=KEY, table=f"temp.{STAGING}", bound=_NO_BOUND if before is None else before)
+        found = self.cursor.execute(sql).fetchone()
+        return (found[0], found[1]) if found else None
 
 
 class _PostgresWriter(_Writer):
-    def _write(self, batch: Batch, days: list[tuple[str, str]]) -> None:
+    def begin(self, stack: ExitStack) -> None:
+        self.cursor = stack.enter_context(self.raw.cursor())
+        self.cursor.execute("SAVEPOINT pos_import")
+        if self.replace:
+            self.cursor.execute(f"CREATE TEMP TABLE {STAGING} (LIKE pos_sales) ON COMMIT DROP")
+        self.copy_stack = stack.enter_context(ExitStack())
+        self.copy: Any = None  # begun with the first batch, once the header has said the columns' order
+        self.repeated = False  # the primary key refused the copy
+
+    def write(self, batch: Batch) -> None:
         import psycopg
 
-        with self.raw.cursor() as cursor:
-            cursor.execute("SAVEPOINT pos_import_batch")
-            try:
-                if days:
-                    cursor.execute(
-                        "DELETE FROM pos_sales p USING unnest(%s::text[], %s::date[]) AS d(store, day) "
-                        "WHERE p.store = d.store AND p.sale_date = d.day",
-                        ([s for s, _ in days], [d for _, d in days]),
-                    )
-                with cursor.copy(f"COPY pos_sales ({', '.join(INSERT_COLUMNS)}) FROM STDIN") as copy:
-                    for row in batch.rows():
-                        copy.write_row(row)
-            except psycopg.errors.UniqueViolation as err:
-                cursor.execute("ROLLBACK TO SAVEPOINT pos_import_batch")
-                raise _Duplicate() from err
-            cursor.execute("RELEASE SAVEPOINT pos_import_batch")
+        if self.copy is None:
+            self.order = self.stream.file_columns
+            target = STAGING if self.replace else "pos_sales"
+            self.copy = self.copy_stack.enter_context(
+                self.cursor.copy(f"COPY {target} ({', '.join(self.order)}) FROM STDIN (FORMAT csv)"))
+        try:
+            self.copy.write(batch.csv(self.order))
+        except psycopg.Error:  # the server ended the copy early: a refused key is named when it is closed
+            if not self.end():
+                raise _Duplicate() from None
+            raise
 
-    def stored(self, batch: Batch) -> set[tuple]:
-        days = sorted(set(zip(batch.columns[0], batch.columns[1], strict=True)))
-        with self.raw.cursor() as cursor:
-            cursor.execute(
-                "SELECT p.store, p.sale_date::text, p.product FROM pos_sales p "
-                "JOIN unnest(%s::text[], %s::date[]) AS d(store, day) ON p.store = d.store AND p.sale_date = d.day",
-                ([s for s, _ in days], [d for _, d in days]),
-            )
-            return set(cursor.fetchall())
+    def end(self) -> bool:
+        import psycopg
+
+        try:
+            self.copy_stack.close()
+        except psycopg.errors.UniqueViolation:
+            self.cursor.execute("ROLLBACK TO SAVEPOINT pos_import")
+            self.repeated = True
+        return not self.repeated
+
+    def store(self) -> None:
+        import psycopg
+
+        if not self.replace:
+            return
+        columns = ", ".join(INSERT_COLUMNS)
+        self.cursor.execute(f"ANALYZE {STAGING}")
+        self.cursor.execute(f"SELECT (SELECT reltuples FROM pg_class WHERE oid = '{STAGING}'::regclass), "
+                            "(SELECT reltuples FROM pg_class WHERE oid = 'pos_sales'::regclass)")
+        staged, stored = self.cursor.fetchone()
+        if stored >= 0 and staged >= stored * REBUILD_SHARE:  # stored < 0: never analysed, size unknown
+            self.rebuild = _drop_secondary_indexes(self.conn)
+        self.cursor.execute(f"DELETE FROM pos_sales p USING (SELECT DISTINCT store, sale_date FROM {STAGING}) d "
+                            "WHERE p.store = d.store AND p.sale_date = d.sale_date")
+        self.days = [day for (day,) in self.cursor.execute(f"SELECT DISTINCT sale_date FROM {STAGING}")]
+        try:
+            self.cursor.execute(f"INSERT INTO pos_sales ({columns}) SELECT {columns} FROM {STAGING}")
+        except psycopg.errors.UniqueViolation:
+            self.cursor.execute("ROLLBACK TO SAVEPOINT pos_import")
+            self.repeated = True
+            raise _Duplicate() from None
+
+    def first_repeat(self, before: int | None) -> tuple[int, int] | None:
+        """Where the copy was not refused and the staged rows hold no repeat, None; else the lines read
+        again (up to `before`) into a table of keys, and asked."""
+        if not self.repeated:
+            if not self.replace:
+                return None
+            self.cursor.execute(f"SELECT 1 FROM {STAGING} GROUP BY {KEY} HAVING COUNT(*) > 1 LIMIT 1")
+            if self.cursor.fetchone() is None:
+                return None
+            self.cursor.execute("ROLLBACK TO SAVEPOINT pos_import")
+        keys = "pos_import_keys"
+        self.cursor.execute(f"CREATE TEMP TABLE {keys} (line bigint, store text, sale_date date, product text) "
+                            "ON COMMIT DROP")
+        with self.cursor.copy(f"COPY {keys} (line, {KEY}) FROM STDIN") as copy:
+            for batch in _Stream(self.stream.path, self.stream.batch_rows).batches():
+                for line, store, day, product in zip(batch.lines, *batch.columns[:3], strict=True):
+                    if before is not None and line >= before:
+                        break
+                    copy.write_row((line, store, day, product))
+        self.cursor.execute(_FIRST_REPEAT.format(key=KEY, table=keys, bound=_NO_BOUND if before is None else before))
+        found = self.cursor.fetchone()
+        return (found[0], found[1]) if found else None
+
+
+def _drop_secondary_indexes(conn: sa.Connection) -> list[str]:
+    """Drop the table's indexes that enforce nothing (those it has, whichever version made them); returns
+    the statements that build them again."""
+    if conn.dialect.name == "sqlite":
+        found = conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'pos_sales' "
+            "AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name").all()
+    else:
+        found = conn.exec_driver_sql(
+            "SELECT i.relname, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
+            "WHERE x.indrelid = 'pos_sales'::regclass AND NOT x.indisunique ORDER BY i.relname").all()
+    quote = conn.dialect.identifier_preparer.quote
+    for name, _ in found:
+        conn.exec_driver_sql(f"DROP INDEX {quote(name)}")
+    return [sql for _, sql in found]
 
 
 def load(db: Database, path: Path, *, batch_rows: int = BATCH_ROWS) -> int:
-    """Check and load the export in one transaction; returns the number of rows loaded."""
+    """Check and load the export in one transaction; returns the number of rows loaded.
+
+    The table's rollups are paused meanwhile and summed again for the file's days (all days where the
+    table was empty), in the same transaction."""
     stream = _Stream(path, batch_rows)
-    with db.write() as conn:
+    with db.write() as conn, ExitStack() as settings:
+        if db.is_sqlite:
+            _import_cache(conn, settings)
         tables.metadata.create_all(conn, tables=[tables.pos_sales])
         had_rows = conn.execute(sa.select(sa.literal(1)).select_from(tables.pos_sales).limit(1)).first() is not None
-        writer = (_SQLiteWriter if db.is_sqlite else _PostgresWriter)(conn, replace=had_rows)
-        indexes = [] if had_rows else sorted(tables.pos_sales.indexes, key=lambda i: str(i.name))
-        for index in indexes:  # an empty table: its secondary indexes are built once, after the rows
-            index.drop(conn)
-        count = _write_all(stream, writer, path)
-        for index in indexes:
-            index.create(conn)
+        with rollups.paused(conn, "pos_sales") as touched:
+            writer = (_SQLiteWriter if db.is_sqlite else _PostgresWriter)(conn, stream, replace=had_rows)
+            if not had_rows:  # an empty table: its secondary indexes are built once, after the rows
+                writer.rebuild = _drop_secondary_indexes(conn)
+            count = _write_all(stream, writer, path)
+            for statement in writer.rebuild:
+                conn.exec_driver_sql(statement)
+            if had_rows:
+                touched.add("sale_date", writer.days)
+            else:
+                touched.everything = True
+        if count >= ANALYZE_ROWS:  # the planner (SQLite above all) picks indexes by these statistics
+            _analyze(conn, db.is_sqlite)
     return count
+
+
+def _import_cache(conn: sa.Connection, stack: ExitStack) -> None:
+    """SQLite: a bigger page cache for the import's connection (staging, sorting, index builds), until it ends."""
+    raw: Any = conn.connection.driver_connection
+    kept = raw.execute("PRAGMA cache_size").fetchone()[0]
+    raw.execute(f"PRAGMA cache_size = {-SQLITE_CACHE_KIB}")
+    stack.callback(raw.execute, f"PRAGMA cache_size = {int(kept)}")
 
 
 def _write_all(stream: _Stream, writer: _Writer, path: Path) -> int:
-    count = 0
-    for batch in stream.batches():
-        try:
-            writer.write(batch)
-        except _Duplicate:
-            raise _locate_duplicate(stream, batch, writer) from None
-        except Exception as err:  # a driver error on the raw connection (a value too long, ...)
-            if isinstance(err, DatabaseError) or not _is_driver_error(err):
-                raise
-            raise DatabaseError(f"{path}: the import failed: {str(err).strip().splitlines()[0]}") from err
-        if batch.error is not None:
-            raise batch.error
-        count += len(batch)
-    return count
+    count, error = 0, None
+    try:
+        with ExitStack() as stack:
+            writer.begin(stack)
+            try:
+                for batch in stream.batches():
+                    writer.write(batch)
+                    count += len(batch)
+                    if batch.error is not None:
+                        error = batch.error
+                        break
+                if writer.end() and error is None:
+                    writer.store()
+                    return count
+            except _Duplicate:
+                pass
+            repeat = writer.first_repeat(error.line if error is not None else None)
+    except Exception as err:  # a driver error on the raw connection (a value too long, ...)
+        if isinstance(err, DatabaseError) or not _is_driver_error(err):
+            raise
+        raise DatabaseError(f"{path}: the import failed: {str(err).strip().splitlines()[0]}") from err
+    if repeat is not None:
+        line, first = repeat
+        raise DataImportError(stream.name, line, "商品名", f"the same store, day and product as line {first}")
+    if error is not None:
+        raise error
+    raise DatabaseError(f"{path}: the table refused the rows")  # not reached: a refusal is a repeated key
 
 
 def _is_driver_error(err: Exception) -> bool:
@@ -374,24 +538,14 @@ def _is_driver_error(err: Exception) -> bool:
     return isinstance(err, sqlite3.Error | psycopg.Error)
 
 
-def _locate_duplicate(stream: _Stream, batch: Batch, writer: _Writer) -> DataImportError:
-    """The first line of the batch that repeats a key, within the batch or of a line written before it."""
-    stored = writer.stored(batch)
-    here: dict[tuple, int] = {}
-    for key, line in zip(batch.keys(), batch.lines, strict=True):
-        if key in here or key in stored:
-            first = here.get(key) or _first_line_of(stream, key)
-            return DataImportError(stream.name, line, "商品名", f"the same store, day and product as line {first}")
-        here[key] = line
-    return DataImportError(stream.name, batch.lines[0], "(row)", "the table refused these rows")  # not reached
-
-
-def _first_line_of(stream: _Stream, key: tuple) -> int:
-    for batch in _Stream(stream.path, stream.batch_rows).batches():
-        for other, line in zip(batch.keys(), batch.lines, strict=True):
-            if other == key:
-                return line
-    return 0
+def _analyze(conn: sa.Connection, sqlite: bool) -> None:
+    raw: Any = conn.connection.driver_connection
+    if sqlite:  # a bounded sample per index, as PostgreSQL's ANALYZE takes
+        raw.execute("PRAGMA analysis_limit = 1000")
+        raw.execute("ANALYZE pos_sales")
+        raw.execute("PRAGMA analysis_limit = 0")
+    else:
+        conn.exec_driver_sql("ANALYZE pos_sales")
 
 
 def write_csv(rows: Iterable[dict], path: Path) -> None:

@@ -15,7 +15,7 @@ from datetime import date
 
 from concierge.catalog.model import Tool
 from concierge.planner.answer.problems import NO_TOOL, problem_text
-from concierge.planner.answer.results import render, table
+from concierge.planner.answer.results import render, several, table
 from concierge.planner.answer.scene import label
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
@@ -72,10 +72,32 @@ def _request(request: Request, turn: _Turn) -> list[str]:
     if request.gate is not None and request.steps:
         out.append(_gate(request, turn))
     counting = bool(_COUNTING.search(request.text))
+    together = _written_together(request, turn)
     for index in request.steps:
-        if turn.states[index].status == DONE and index not in turn.shown:
+        if index in together:
+            out.append(together[index])
+        elif turn.states[index].status == DONE and index not in turn.shown:
             turn.shown.add(index)
             out += turn.render(index, counting)
+    return out
+
+
+def _written_together(request: Request, turn: _Turn) -> dict[int, str]:
+    """Several writes of one tool that the request made, said in one sentence at the first of them (the
+    tool's `several` template); the ones that failed are said after it, each on its own."""
+    by_tool: dict[str, list[int]] = {}
+    for index in request.steps:
+        state = turn.states[index]
+        if state.status == DONE and index not in turn.shown and all(r.ok for r in state.results):
+            by_tool.setdefault(turn.plan.steps[index].tool, []).append(index)
+    out = {}
+    for name, indexes in by_tool.items():
+        results = [r for i in indexes for r in turn.states[i].results]
+        today = turn.clocks.get(name, turn.today)
+        sentence = several(results, turn.lang, turn.tools.get(name), today=today)
+        if sentence is not None:
+            out[indexes[0]] = sentence
+            turn.shown.update(indexes)
     return out
 
 

@@ -31,6 +31,9 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, "forbidden", what=first_sentence(tool.description.get(lang)))
     if kind in ("missing", "ambiguous") and tool:
         labels = [label(tool, p, lang) for p in problem.params]
+        if kind == "ambiguous" and problem.candidates:  # 唐揚げ弁当とのり弁当を2つ: which takes the 2?
+            return phrase(lang, "unpaired", what=phrase(lang, "list").join(labels),
+                          values=phrase(lang, "list").join(problem.candidates))
         return phrase(lang, kind, what=phrase(lang, "list").join(labels))
     if kind == "not_taken":
         return phrase(lang, "not_taken", said=problem.said)

@@ -34,6 +34,23 @@ def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool =
     return _read(view, scene, counting)
 
 
+def several(results: list[ToolResult], lang: str, tool: Tool | None, *, today: date | None = None) -> str | None:
+    """Writes of one tool that one request made, in one sentence: the tool's `several` template with `{each}`
+    every write through `each`, the rest read from the last (唐揚げ弁当を2つ、のり弁当を1つ承りました。ただいまの
+    合計は1,830円です。); None when the tool declares no such templates or a result is not a written row."""
+    answer = tool.answer if tool is not None else None
+    if answer is None or answer.each is None or answer.several is None or len(results) < 2 \
+            or any(not isinstance(r.view(), Data) for r in results):
+        return None
+    today = today or date.today()
+    scenes = [Scene(tool, lang, today, {k: v for k, v in r.args.items() if v is not None}, r.rows, r.row_count)
+              for r in results]
+    joined = phrase(lang, "list").join(fill(answer.each.get(lang), s.resolve).strip() for s in scenes)
+    last = scenes[-1]
+    filled = fill(answer.several.get(lang), lambda n, f: joined if n == "each" else last.resolve(n, f)).strip()
+    return filled[:1].upper() + filled[1:] if lang == "en" else filled
+
+
 def _read(view: Data, scene: Scene, counting: bool) -> str:
     lang, tool = scene.lang, scene.tool
     if not view.rows and view.row_count == 0:
@@ -72,7 +89,8 @@ def _generic_none(scene: Scene) -> str:
 
 def _failure(view: Failure, result: ToolResult, tool: Tool | None, lang: str, today: date) -> str:
     why = _plain_names(view.text(lang).removeprefix(f"{result.tool}: "), tool, lang).rstrip("。. ")
-    scene = Scene(tool, lang, today, {k: v for k, v in result.args.items() if v is not None}, message=why)
+    scene = Scene(tool, lang, today, {k: v for k, v in result.args.items() if v is not None}, message=why,
+                  rows=list(result.rows), row_count=result.row_count)  # what a failed check offers instead
     status = "refused" if result.status == "refused" else "error"
     text = _templated(scene, status)
     if text is None:
@@ -209,4 +227,4 @@ def _plain_names(text: str, tool: Tool | None, lang: str) -> str:
     return text
 
 
-__all__ = ["ROWS_IN_SENTENCE", "render", "restate", "table"]
+__all__ = ["ROWS_IN_SENTENCE", "render", "restate", "several", "table"]

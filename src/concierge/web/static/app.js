@@ -400,12 +400,25 @@ function trace(turn) {
     el("summary", {}, `${t("trace")} · ${t("calls", calls.length)} · ${Math.round(totalMs * 10) / 10} ms`),
     calls.length ? el("div", { class: "table-wrap" }, el("table", { class: "data" },
       el("thead", {}, el("tr", {}, [t("tool"), t("args"), t("decision"), t("resultId"), t("rowCount"), t("ms")].map((h) => el("th", {}, h)))),
-      el("tbody", {}, rows))) : null);
+      el("tbody", {}, rows))) : null,
+    phases(turn.timings, calls));
   if ((turn.ungrounded || []).length) {
     details.append(el("p", { class: "ungrounded-list" }, t("ungrounded"), " ",
       turn.ungrounded.map((n) => [el("mark", { class: "ungrounded" }, n), " "])));
   }
   return details;
+}
+
+// Where the turn's time went: deciding (each model or planner request), each tool call, the first
+// piece of the answer, the whole turn.
+function phases(timings, calls) {
+  if (!timings) return null;
+  const ms = (v) => `${Math.round((v || 0) * 10) / 10} ms`;
+  const parts = [`${t("decide")} ${(timings.model_ms || []).map((v) => Math.round(v * 10) / 10).join(" + ") || 0} ms`,
+    ...calls.map((c) => `${c.name} ${ms(c.ms)}`)];
+  if (timings.first_text_ms !== null && timings.first_text_ms !== undefined) parts.push(`${t("firstText")} ${ms(timings.first_text_ms)}`);
+  parts.push(`${t("totalTime")} ${ms(timings.total_ms)}`);
+  return el("p", { class: "phases muted" }, parts.join(" · "));
 }
 
 // A write waiting for the user's yes: nothing is written until 確定 is pressed, once.

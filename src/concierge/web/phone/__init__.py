@@ -1,0 +1,111 @@
+"""The phone channel: Twilio ConversationRelay in front of the same agent and pipeline (docs/phone.md).
+
+    POST /phone/twiml   a call comes in: TwiML that connects it to the relay socket
+    WS   /phone/relay   the call as text: the caller's words in, the answer's sentences out (`relay`)
+    POST /phone/action  the relay session ended: TwiML that dials a person or hangs up
+
+Every request and the socket's handshake must carry a valid `X-Twilio-Signature` (`signature`);
+any other gets 403 and an audit line, and the socket is never accepted. Twilio does the speech:
+nothing here makes or hears audio.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+from anyio import to_thread
+from fastapi import APIRouter, FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection
+
+from concierge.agent import prompts
+from concierge.agent.loop import Agent
+from concierge.errors import UnknownUser
+from concierge.settings import PhoneSettings
+from concierge.web.phone import relay, twiml
+from concierge.web.phone.signature import HEADER, TOKEN_VARIABLE, Signatures
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/phone")
+XML = "application/xml"
+FORBIDDEN = "refused: the request does not carry a valid X-Twilio-Signature"
+
+
+@dataclass
+class PhoneState:
+    agent: Agent
+    settings: PhoneSettings
+    signatures: Signatures
+
+
+def install(app: FastAPI, agent: Agent, settings: PhoneSettings, signatures: Signatures | None = None) -> None:
+    """The phone routes on `app`, answered by an agent of their own over the same provider and store."""
+    phone_agent = Agent(agent.pipeline, agent.provider, store=agent.store, max_steps=agent.max_steps,
+                        catalogs=[settings.catalog] if settings.catalog else None, instructions=prompts.PHONE)
+    app.state.phone = PhoneState(phone_agent, settings, signatures or Signatures(public_url=settings.public_url))
+    app.include_router(router)
+
+
+@router.post("/twiml", name="phone_twiml")
+async def incoming(request: Request) -> Response:
+    phone: PhoneState = request.app.state.phone
+    refused = await _refused(request, phone, dict(parse_qsl((await request.body()).decode(), keep_blank_values=True)))
+    if refused is not None:
+        return refused
+    relay_url = phone.signatures.url(str(request.url_for("phone_relay")), websocket=True)
+    action_url = phone.signatures.url(str(request.url_for("phone_action")))
+    return Response(twiml.connect(phone.settings, relay_url, action_url), media_type=XML)
+
+
+@router.post("/action", name="phone_action")
+async def action(request: Request) -> Response:
+    """The relay session's end: HandoffData is what the relay sent with `end` (or nothing: a hang-up)."""
+    phone: PhoneState = request.app.state.phone
+    form = dict(parse_qsl((await request.body()).decode(), keep_blank_values=True))
+    refused = await _refused(request, phone, form)
+    if refused is not None:
+        return refused
+    try:
+        handoff = json.loads(form.get("HandoffData") or "{}")
+    except ValueError:
+        handoff = {}
+    reason = handoff.get("reason") if isinstance(handoff, dict) else None
+    log.info("phone call %s ended (%s): %s", form.get("CallSid"), form.get("SessionStatus"), reason or "hang-up")
+    return Response(twiml.after_session(phone.settings, handover=reason == "handover"), media_type=XML)
+
+
+@router.websocket("/relay", name="phone_relay")
+async def relay_socket(websocket: WebSocket) -> None:
+    phone: PhoneState = websocket.app.state.phone
+    url = phone.signatures.url(str(websocket.url), websocket=True)
+    if not phone.signatures.valid(url, {}, websocket.headers.get(HEADER)):
+        await _audit(websocket, "WS /phone/relay")
+        await websocket.close(code=1008)  # before accept: the client gets HTTP 403, no socket
+        return
+    try:
+        user = await to_thread.run_sync(phone.agent.pipeline.user, phone.settings.user)
+    except UnknownUser:
+        log.error("phone: no user %r (phone.user); `concierge user add %s --role ...`",
+                  phone.settings.user, phone.settings.user)
+        await websocket.close(code=1011)
+        return
+    await websocket.accept()
+    await relay.Call(relay.Phone(phone.agent, phone.settings, user), websocket).run()
+
+
+async def _refused(request: Request, phone: PhoneState, params: dict[str, str]) -> Response | None:
+    url = phone.signatures.url(str(request.url))
+    if phone.signatures.valid(url, params, request.headers.get(HEADER)):
+        return None
+    await _audit(request, f"{request.method} {request.url.path}")
+    detail = FORBIDDEN if phone.signatures.configured else f"{FORBIDDEN} ({TOKEN_VARIABLE} is not set)"
+    return JSONResponse({"detail": detail}, status_code=403)
+
+
+async def _audit(conn: HTTPConnection, what: str) -> None:
+    pipeline = conn.app.state.phone.agent.pipeline
+    where = f"phone {conn.client.host if conn.client else 'unknown'}"
+    await to_thread.run_sync(lambda: pipeline.record_refusal("?", what, "bad_signature", FORBIDDEN, source=where))

@@ -1,0 +1,29 @@
+"""The restaurant demo on a fresh database, once on SQLite and once on PostgreSQL, through the real pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from concierge import demo
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage.database import Database
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def restaurant(request) -> Iterator[Pipeline]:
+    url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
+    database = Database(url)
+    try:
+        demo.install(database, "restaurant")
+    finally:
+        database.dispose()
+    pipeline = Pipeline.open(["restaurant"], url)
+    yield pipeline
+    pipeline.close()
+
+
+@pytest.fixture
+def phone(restaurant):
+    return restaurant.user("phone")
