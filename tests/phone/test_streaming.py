@@ -13,6 +13,7 @@ from agent_fakes import streamed_calls, streamed_text
 from phone_caller import dial, stored_conversation
 
 from concierge.demo.restaurant import tables as restaurant
+from concierge.storage.state import audit as audit_table
 from concierge.web.phone.relay import session_for
 
 CALLER = "+819012345678"
@@ -87,9 +88,10 @@ def test_an_order_through_the_model_with_rules_and_state_every_request(llm_phone
 
     async def call():
         async with dial(llm_phone, caller=CALLER) as c:
-            return [await c.say("唐揚げ弁当を2つ"), await c.say("18時半に取りに行きます"), await c.say("はい")]
+            said = [await c.say("唐揚げ弁当を2つ"), await c.say("18時半に取りに行きます"), await c.say("はい")]
+            return [*said, c.call_sid]
 
-    added, read_back, done = asyncio.run(call())
+    added, read_back, done, call_sid = asyncio.run(call())
     assert added.tokens == ["唐揚げ弁当を2つ、合計1,380円です。", "お受け取りは何時ですか？", ""]
     assert "1,380円" in read_back.text and "18時30分" in read_back.text and read_back.text.endswith("？")
     assert done.tokens == ["ご注文を承りました。", "受付番号は1番です。", "18時30分にお待ちしております。", ""]
@@ -99,5 +101,9 @@ def test_an_order_through_the_model_with_rules_and_state_every_request(llm_phone
     engine = sa.create_engine(sqlite_url)
     with engine.connect() as conn:
         [order] = conn.execute(sa.select(restaurant.restaurant_orders)).mappings().all()
-    engine.dispose()
     assert (order["caller"], order["total"], order["pickup_time"]) == (CALLER, 1380, "18:30")
+    with engine.connect() as conn:  # the state read for each model request is audited as the agent's own
+        sources = conn.execute(sa.select(audit_table.c.source, audit_table.c.tool)).all()
+    engine.dispose()
+    context = {tool for source, tool in sources if source == f"context phone {call_sid}"}
+    assert context == {"read_order"}

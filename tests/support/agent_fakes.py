@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -62,11 +63,16 @@ def last_results(request: ModelRequest) -> list[dict]:
 @dataclass
 class Streamed:
     """A reply sent as server-sent events: each chunk as `data: {json}`, then `data: [DONE]`. A
-    `threading.Event` among the chunks holds the rest until the test sets it; `delay_s` waits before each."""
+    `threading.Event` among the chunks holds the rest until the test sets it; `delay_s` waits before each.
+    With `named`, each chunk is preceded by `event: <its "type">` (Anthropic, Responses); `done` is the
+    last data line (None: none, as Anthropic and Responses end)."""
 
     chunks: list[dict | threading.Event]
     delay_s: float = 0.0
     closed_early: bool = False  # the client went away before the last chunk
+    named: bool = False
+    done: str | None = "[DONE]"
+    over: threading.Event = field(default_factory=threading.Event)  # set when the server has stopped sending
 
 
 Reply = tuple[int, dict | Streamed] | Callable[[dict], tuple[int, dict | Streamed]]
@@ -107,16 +113,22 @@ class WireServer:
                 self.end_headers()
                 self.close_connection = True
                 try:
-                    for chunk in [*reply.chunks, "[DONE]"]:
+                    for chunk in [*reply.chunks, *([reply.done] if reply.done is not None else [])]:
                         if isinstance(chunk, threading.Event):
                             chunk.wait(30)
+                            if _hung_up(self.connection):
+                                reply.closed_early = True
+                                return
                             continue
                         time.sleep(reply.delay_s)
                         data = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False)
-                        self.wfile.write(f"data: {data}\n\n".encode())
+                        name = f"event: {chunk['type']}\n" if reply.named and isinstance(chunk, dict) else ""
+                        self.wfile.write(f"{name}data: {data}\n\n".encode())
                         self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     reply.closed_early = True
+                finally:
+                    reply.over.set()
 
             def log_message(self, *_args) -> None:
                 pass
@@ -128,6 +140,16 @@ class WireServer:
     def enqueue(self, *replies: Reply) -> WireServer:
         self.script.extend(replies)
         return self
+
+
+def _hung_up(connection: socket.socket) -> bool:
+    """Whether the client has closed its end (a held stream it stopped reading)."""
+    try:
+        return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
 
 
 # --- Chat Completions as a stream (stream=True) ---------------------------------------

@@ -196,7 +196,7 @@ class Agent:
     async def _rules(self, run: _Run) -> str:
         """The catalogs' tool-calling rules and the conversation's state (the current order), read anew before
         every model request; "" when no catalog declares rules (`concierge.catalog.rules`)."""
-        if not self._has_rules:
+        if not self._has_rules or not getattr(self.provider, "reads_context", True):
             return ""
         session = Session(run.session_id, run.caller)
         return await anyio.to_thread.run_sync(rules.context, self.pipeline, run.user, session, run.lang)
@@ -234,7 +234,9 @@ class Agent:
     async def _invoke_all(
         self, run: _Run, calls: list[ToolCall], *, confirmation: str | Hashed | None = None
     ) -> list[tuple[ToolResult, CallRecord]]:
-        """Run independent calls concurrently; results come back in the order of `calls`."""
+        """Run the calls of one reply, reads concurrently; a reply with a write runs its calls one after another
+        in the order the model gave them (setting a pickup time, then confirming the order). Results come back
+        in the order of `calls`."""
         done: list[tuple[ToolResult, CallRecord] | None] = [None] * len(calls)
         failures: list[BaseException] = []
 
@@ -256,6 +258,9 @@ class Agent:
 
         if len(calls) == 1:  # the usual case: no task group to set up
             await one(0, calls[0])
+        elif any(self._writes(call.name) for call in calls):  # a write may depend on the call before it
+            for i, call in enumerate(calls):
+                await one(i, call)
         else:
             async with anyio.create_task_group() as group:
                 for i, call in enumerate(calls):
@@ -265,6 +270,10 @@ class Agent:
         out = [d for d in done if d is not None]
         run.tool_ms.extend(record.ms for _, record in out)
         return out
+
+    def _writes(self, name: str) -> bool:
+        tool = self.pipeline.tools.get(name)
+        return tool is not None and tool.mode == "write"
 
     # --- ending a turn --------------------------------------------------------------
     async def _guarded(self, run: _Run, work: Awaitable[None]) -> None:

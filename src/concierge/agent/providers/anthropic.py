@@ -2,7 +2,8 @@
 
 Parallel tool use is on by default; all results of one reply go back in one
 user message of `tool_result` blocks (consecutive messages of one role are
-merged, which is what the API expects).
+merged, which is what the API expects). `stream` reads the same request as server-sent
+events, passing the answer's text on as it arrives (`concierge.agent.streaming`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import anthropic
 
 from concierge.agent.providers.base import SdkProvider
 from concierge.agent.providers.wire import messages_with_context, tool_output
+from concierge.agent.streaming import Speech
 from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "anthropic"
@@ -28,15 +30,36 @@ class AnthropicProvider(SdkProvider):
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         with self.vendor_errors():
-            message = await self.client.messages.create(
-                model=self.model,
-                max_tokens=MAX_TOKENS,
-                system=request.system,
-                messages=to_messages(request),
-                tools=[{"name": t.name, "description": t.description, "input_schema": t.input_schema}
-                       for t in request.tools],
-            )
+            message = await self.client.messages.create(**self._body(request))
         return from_message(message)
+
+    async def stream(self, request: ModelRequest, speech: Speech) -> ModelReply:
+        message = None
+        with self.vendor_errors():
+            async with self.client.messages.stream(**self._body(request)) as events:
+                async for event in events:
+                    if event.type == "message_start":
+                        message = events.current_message_snapshot  # the SDK adds each later event to it
+                    elif event.type == "text":
+                        await speech.on_text(event.text)
+                    if speech.stop.is_set() and not _asks_for_tools(message):
+                        break
+        return from_message(message) if message is not None else ModelReply(text=None)
+
+    def _body(self, request: ModelRequest) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "max_tokens": MAX_TOKENS,
+            "system": request.system,
+            "messages": to_messages(request),
+            "tools": [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                      for t in request.tools],
+        }
+
+
+def _asks_for_tools(message: Any) -> bool:
+    """Whether a reply being streamed has begun a tool call (then it is read to the end, calls whole)."""
+    return message is not None and any(block.type == "tool_use" for block in message.content)
 
 
 def to_messages(request: ModelRequest) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from concierge.agent.providers.wire import error_detail, http_error
 class BaseProvider:
     name: str = ""
     model: str = ""
+    reads_context: bool = True  # whether it reads `ModelRequest.context` (the catalogs' rules and the state)
 
     async def aclose(self) -> None:
         """Release what the provider opened (connections); it is not used afterwards."""

@@ -16,6 +16,7 @@ from concierge.protocol import ModelReply, ModelRequest
 class OfflineProvider(BaseProvider):
     name = "offline"
     model = "planner"
+    reads_context = False  # the planner reads the catalogs' declarations and the conversation itself
 
     def __init__(self, pipeline: Pipeline):
         self.planner = Planner(pipeline)

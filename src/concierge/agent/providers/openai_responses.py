@@ -2,11 +2,14 @@
 
 The conversation is sent whole on every request (`store=False`), so nothing
 depends on state kept at OpenAI and a restarted process continues as before.
+`stream` reads the same request as server-sent events, passing the answer's text on as
+it arrives (`concierge.agent.streaming`); the reply is the one `response.completed` carries.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import openai
@@ -18,6 +21,8 @@ from concierge.agent.providers.wire import (
     strict_schema,
     tool_output,
 )
+from concierge.agent.streaming import Speech
+from concierge.errors import ProviderError
 from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "openai"
@@ -32,20 +37,64 @@ class OpenAIResponsesProvider(SdkProvider):
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         with self.vendor_errors():
-            response = await self.client.responses.create(
-                model=self.model,
-                instructions=request.system,
-                input=to_items(request),
-                tools=[
-                    {"type": "function", "name": t.name, "description": t.description,
-                     "parameters": strict_schema(t.input_schema), "strict": True}
-                    for t in request.tools
-                ],
-                parallel_tool_calls=True,
-                store=False,
-            )
+            response = await self.client.responses.create(**self._body(request))
         return from_response(response)
 
+    async def stream(self, request: ModelRequest, speech: Speech) -> ModelReply:
+        text: list[str] = []
+        calls: dict[int, dict[str, str]] = {}  # output index -> call_id, name, arguments as they grow
+        with self.vendor_errors():
+            events = await self.client.responses.create(**self._body(request), stream=True)
+            try:
+                async for event in events:
+                    if event.type in ("response.output_text.delta", "response.refusal.delta"):
+                        text.append(event.delta)
+                        await speech.on_text(event.delta)
+                    elif event.type == "response.output_item.added" and event.item.type == "function_call":
+                        calls[event.output_index] = {"call_id": event.item.call_id, "name": event.item.name,
+                                                     "arguments": event.item.arguments}
+                    elif event.type == "response.function_call_arguments.delta" and event.output_index in calls:
+                        calls[event.output_index]["arguments"] += event.delta
+                    elif event.type in ("response.completed", "response.incomplete"):
+                        return from_response(event.response)
+                    elif event.type == "response.failed":
+                        error = event.response.error
+                        raise stream_error(error.message if error else None, error.code if error else None)
+                    elif event.type == "error":
+                        raise stream_error(event.message, event.code)
+                    if speech.stop.is_set() and not calls:
+                        break
+            finally:
+                await events.close()
+        return ModelReply(  # stopped, or the stream ended without its last event: what arrived
+            text="".join(text) or None,
+            tool_calls=[ToolCall(c["call_id"] or f"call_{secrets.token_hex(6)}", c["name"],
+                                 parse_arguments(c["arguments"])) for _, c in sorted(calls.items())],
+        )
+
+    def _body(self, request: ModelRequest) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "instructions": request.system,
+            "input": to_items(request),
+            "tools": [
+                {"type": "function", "name": t.name, "description": t.description,
+                 "parameters": strict_schema(t.input_schema), "strict": True}
+                for t in request.tools
+            ],
+            "parallel_tool_calls": True,
+            "store": False,
+        }
+
+
+_RETRYABLE_CODES = {"server_error", "rate_limit_exceeded", "vector_store_timeout"}
+
+
+def stream_error(message: str | None, code: str | None) -> ProviderError:
+    """A response that failed after its stream began (HTTP 200 already sent): the `error` event's code and message."""
+    reason = f"{code}: {message}" if code and message else message or code or "no reason given"
+    return ProviderError(f"{NAME}: the response failed while streaming: {reason}", provider=NAME,
+                         retryable=code is None or code in _RETRYABLE_CODES)
 
 def to_items(request: ModelRequest) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
