@@ -180,3 +180,159 @@ def streamed_calls(*calls: tuple[str, str, dict], delay_s: float = 0.0) -> Strea
         chunks.append(chat_chunk({"tool_calls": [{"index": index, "function": {"arguments": text[half:]}}]}))
     chunks.append(chat_chunk({}, "tool_calls", _USAGE))
     return Streamed(chunks, delay_s)
+
+
+# --- Anthropic Messages and OpenAI Responses, whole or streamed --------------------------
+# An answer is written as a list of pieces: text (consecutive pieces are one block of text), tool calls
+# (id, name, arguments), and Events that hold a stream there until the test sets them (a whole reply skips them).
+Piece = str | tuple[str, str, dict] | threading.Event
+USAGE_IN, USAGE_OUT = 300, 20
+
+
+def _grouped(pieces: tuple[Piece, ...]) -> list[list[str | threading.Event] | tuple[str, str, dict]]:
+    """The pieces as blocks: a list of text pieces (with the Events among them), or one tool call."""
+    blocks: list[list[str | threading.Event] | tuple[str, str, dict]] = []
+    for piece in pieces:
+        if isinstance(piece, tuple):
+            blocks.append(piece)
+        elif blocks and isinstance(blocks[-1], list):
+            blocks[-1].append(piece)
+        else:
+            blocks.append([piece])
+    return blocks
+
+
+def _halves(args: dict) -> list[str]:
+    text = json.dumps(args, ensure_ascii=False)
+    return [text[: len(text) // 2], text[len(text) // 2:]]
+
+
+def _text_of(block: list[str | threading.Event]) -> str:
+    return "".join(p for p in block if isinstance(p, str))
+
+
+def anthropic_message(*pieces: Piece) -> dict:
+    """The Messages API's reply to a request without `stream`."""
+    content = [{"type": "tool_use", "id": b[0], "name": b[1], "input": b[2]} if isinstance(b, tuple)
+               else {"type": "text", "text": _text_of(b)} for b in _grouped(pieces)]
+    stop = "tool_use" if any(isinstance(b, tuple) for b in _grouped(pieces)) else "end_turn"
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6", "content": content,
+            "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": USAGE_IN, "output_tokens": USAGE_OUT}}
+
+
+def anthropic_stream(*pieces: Piece, delay_s: float = 0.0) -> Streamed:
+    """The same reply as Anthropic streams it: message_start, each block's start / deltas / stop (tool input as
+    input_json_delta in two parts), message_delta with the stop reason and output tokens, message_stop."""
+    whole = anthropic_message(*pieces)
+    start = {**whole, "content": [], "stop_reason": None, "usage": {"input_tokens": USAGE_IN, "output_tokens": 1}}
+    chunks: list[dict | threading.Event] = [{"type": "message_start", "message": start}, {"type": "ping"}]
+    for index, block in enumerate(_grouped(pieces)):
+        if isinstance(block, tuple):
+            call_id, name, args = block
+            chunks.append({"type": "content_block_start", "index": index,
+                           "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}}})
+            chunks += [{"type": "content_block_delta", "index": index,
+                        "delta": {"type": "input_json_delta", "partial_json": part}} for part in ["", *_halves(args)]]
+        else:
+            chunks.append({"type": "content_block_start", "index": index,
+                           "content_block": {"type": "text", "text": ""}})
+            chunks += [p if isinstance(p, threading.Event) else
+                       {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": p}}
+                       for p in block]
+        chunks.append({"type": "content_block_stop", "index": index})
+    chunks.append({"type": "message_delta", "delta": {"stop_reason": whole["stop_reason"], "stop_sequence": None},
+                   "usage": {"output_tokens": USAGE_OUT}})
+    chunks.append({"type": "message_stop"})
+    return Streamed(chunks, delay_s, named=True, done=None)
+
+
+def _responses_items(pieces: tuple[Piece, ...]) -> list[dict]:
+    return [{"type": "function_call", "id": f"fc_{b[0]}", "call_id": b[0], "name": b[1],
+             "arguments": json.dumps(b[2], ensure_ascii=False), "status": "completed"} if isinstance(b, tuple)
+            else {"type": "message", "id": f"msg_{i}", "role": "assistant", "status": "completed",
+                  "content": [{"type": "output_text", "text": _text_of(b), "annotations": [], "logprobs": []}]}
+            for i, b in enumerate(_grouped(pieces))]
+
+
+def responses_body(*pieces: Piece, status: str = "completed", output: list[dict] | None = None) -> dict:
+    """The Responses API's reply to a request without `stream` (and the `response` its stream events carry)."""
+    done = status == "completed"
+    return {"id": "resp_1", "object": "response", "created_at": 1_747_000_000, "status": status,
+            "model": "gpt-4.1-mini", "output": _responses_items(pieces) if output is None else output,
+            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "store": False, "error": None,
+            "incomplete_details": None, "instructions": None, "metadata": {}, "temperature": 1.0, "top_p": 1.0,
+            "usage": {"input_tokens": USAGE_IN, "input_tokens_details": {"cached_tokens": 0},
+                      "output_tokens": USAGE_OUT, "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": USAGE_IN + USAGE_OUT} if done else None}
+
+
+def responses_stream(*pieces: Piece, delay_s: float = 0.0) -> Streamed:
+    """The same reply as the Responses API streams it: response.created / in_progress, per item
+    output_item.added, its content part or argument deltas and their done events, output_item.done, then
+    response.completed with the whole response and its usage."""
+    events: list[dict | threading.Event] = [{"type": "response.created", "response": responses_body(
+        status="in_progress", output=[])}, {"type": "response.in_progress", "response": responses_body(
+        status="in_progress", output=[])}]
+    for index, (block, item) in enumerate(zip(_grouped(pieces), _responses_items(pieces), strict=True)):
+        if isinstance(block, tuple):
+            events.append({"type": "response.output_item.added", "output_index": index,
+                           "item": {**item, "arguments": "", "status": "in_progress"}})
+            events += [{"type": "response.function_call_arguments.delta", "item_id": item["id"],
+                        "output_index": index, "delta": part} for part in _halves(block[2])]
+            events.append({"type": "response.function_call_arguments.done", "item_id": item["id"],
+                           "output_index": index, "name": item["name"], "arguments": item["arguments"]})
+        else:
+            part = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
+            where = {"item_id": item["id"], "output_index": index, "content_index": 0}
+            events.append({"type": "response.output_item.added", "output_index": index,
+                           "item": {**item, "content": [], "status": "in_progress"}})
+            events.append({"type": "response.content_part.added", **where, "part": part})
+            events += [p if isinstance(p, threading.Event) else
+                       {"type": "response.output_text.delta", **where, "delta": p, "logprobs": []} for p in block]
+            events.append({"type": "response.output_text.done", **where, "text": _text_of(block), "logprobs": []})
+            events.append({"type": "response.content_part.done", **where, "part": item["content"][0]})
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    events.append({"type": "response.completed", "response": responses_body(*pieces)})
+    numbered = iter(range(len(events)))
+    return Streamed([e if isinstance(e, threading.Event) else {**e, "sequence_number": next(numbered)}
+                     for e in events], delay_s, named=True, done=None)
+
+
+# --- Gemini (generateContent, and streamGenerateContent?alt=sse) ----------------------------
+def _gemini_chunk(parts: list[dict], usage: dict, finish: str | None = None) -> dict:
+    candidate = {"content": {"role": "model", "parts": parts}, "index": 0,
+                 **({"finishReason": finish} if finish else {})}
+    return {"candidates": [candidate], "usageMetadata": usage, "modelVersion": "gemini-2.5-flash",
+            "responseId": "resp-gm-1"}
+
+
+_GEMINI_USAGE = {"promptTokenCount": USAGE_IN, "candidatesTokenCount": USAGE_OUT,
+                 "totalTokenCount": USAGE_IN + USAGE_OUT}
+
+
+def _gemini_part(piece: str | tuple[str, str, dict]) -> dict:
+    if isinstance(piece, tuple):
+        return {"functionCall": {"id": piece[0], "name": piece[1], "args": piece[2]}}
+    return {"text": piece}
+
+
+def gemini_body(*pieces: Piece) -> dict:
+    """Gemini's reply to generateContent: text (one part per block of text) and function calls."""
+    parts = [_gemini_part(b if isinstance(b, tuple) else _text_of(b)) for b in _grouped(pieces)]
+    return _gemini_chunk(parts, _GEMINI_USAGE, "STOP")
+
+
+def gemini_stream(*pieces: Piece, delay_s: float = 0.0) -> Streamed:
+    """The same reply as streamGenerateContent sends it: one chunk per piece of text or call (`data:` lines, no
+    event names, no end marker), the prompt's tokens on each, the finish reason and all counts on the last."""
+    sent = [p for p in pieces if not isinstance(p, threading.Event)]
+    chunks: list[dict | threading.Event] = []
+    for piece in pieces:
+        if isinstance(piece, threading.Event):
+            chunks.append(piece)
+            continue
+        last = piece is sent[-1]
+        usage = _GEMINI_USAGE if last else {"promptTokenCount": USAGE_IN, "totalTokenCount": USAGE_IN}
+        chunks.append(_gemini_chunk([_gemini_part(piece)], usage, "STOP" if last else None))
+    return Streamed(chunks, delay_s, done=None)

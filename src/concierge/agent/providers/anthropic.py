@@ -13,8 +13,9 @@ from typing import Any
 import anthropic
 
 from concierge.agent.providers.base import SdkProvider
-from concierge.agent.providers.wire import messages_with_context, tool_output
+from concierge.agent.providers.wire import error_detail, messages_with_context, stream_error, tool_output
 from concierge.agent.streaming import Speech
+from concierge.errors import ProviderError
 from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "anthropic"
@@ -36,14 +37,19 @@ class AnthropicProvider(SdkProvider):
     async def stream(self, request: ModelRequest, speech: Speech) -> ModelReply:
         message = None
         with self.vendor_errors():
-            async with self.client.messages.stream(**self._body(request)) as events:
-                async for event in events:
-                    if event.type == "message_start":
-                        message = events.current_message_snapshot  # the SDK adds each later event to it
-                    elif event.type == "text":
-                        await speech.on_text(event.text)
-                    if speech.stop.is_set() and not _asks_for_tools(message):
-                        break
+            try:
+                async with self.client.messages.stream(**self._body(request)) as events:
+                    async for event in events:
+                        if event.type == "message_start":
+                            message = events.current_message_snapshot  # the SDK adds each later event to it
+                        elif event.type == "text":
+                            await speech.on_text(event.text)
+                        if speech.stop.is_set() and not _asks_for_tools(message):
+                            break
+            except anthropic.APIStatusError as err:
+                if err.status_code != 200:  # refused before the stream began: as `complete`
+                    raise
+                raise _failed(err.body) from err  # an `error` event in the stream (overloaded, …)
         return from_message(message) if message is not None else ModelReply(text=None)
 
     def _body(self, request: ModelRequest) -> dict[str, Any]:
@@ -55,6 +61,16 @@ class AnthropicProvider(SdkProvider):
             "tools": [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
                       for t in request.tools],
         }
+
+
+_RETRYABLE_TYPES = {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
+
+
+def _failed(body: object) -> ProviderError:
+    error = body.get("error") if isinstance(body, dict) else None
+    kind = error.get("type") if isinstance(error, dict) else None
+    return stream_error(NAME, f"{kind}: {error_detail(body)}" if kind else error_detail(body),
+                        retryable=kind is None or kind in _RETRYABLE_TYPES)
 
 
 def _asks_for_tools(message: Any) -> bool:

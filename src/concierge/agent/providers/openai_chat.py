@@ -15,6 +15,7 @@ from typing import Any
 import openai
 
 from concierge.agent.providers.base import SdkProvider
+from concierge.agent.providers.openai_responses import stream_failed
 from concierge.agent.providers.wire import (
     messages_with_context,
     parse_arguments,
@@ -47,7 +48,7 @@ class OpenAIChatProvider(SdkProvider):
             chunks = await self.client.chat.completions.create(
                 **self._body(request), stream=True, stream_options={"include_usage": True})
             try:
-                async for chunk in chunks:
+                async for chunk in _mid_stream_errors(chunks):
                     usage = chunk.usage or usage
                     delta = chunk.choices[0].delta if chunk.choices else None
                     if delta is None:
@@ -82,6 +83,18 @@ class OpenAIChatProvider(SdkProvider):
                 for t in request.tools
             ],
         }
+
+
+async def _mid_stream_errors(chunks: Any) -> Any:
+    """The chunks; an `error` the server streams after the reply began (the SDK raises a bare `APIError`)
+    becomes a ProviderError, as the Responses adapter reports one."""
+    try:
+        async for chunk in chunks:
+            yield chunk
+    except openai.APIStatusError:
+        raise
+    except openai.APIError as err:
+        raise stream_failed(err.message, err.code, NAME) from err
 
 
 def to_messages(request: ModelRequest) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from concierge.agent.providers.base import SdkProvider
 from concierge.agent.providers.wire import (
     messages_with_context,
     parse_arguments,
+    stream_error,
     strict_schema,
     tool_output,
 )
@@ -59,9 +60,9 @@ class OpenAIResponsesProvider(SdkProvider):
                         return from_response(event.response)
                     elif event.type == "response.failed":
                         error = event.response.error
-                        raise stream_error(error.message if error else None, error.code if error else None)
+                        raise stream_failed(error.message if error else None, error.code if error else None)
                     elif event.type == "error":
-                        raise stream_error(event.message, event.code)
+                        raise stream_failed(event.message, event.code)
                     if speech.stop.is_set() and not calls:
                         break
             finally:
@@ -90,11 +91,12 @@ class OpenAIResponsesProvider(SdkProvider):
 _RETRYABLE_CODES = {"server_error", "rate_limit_exceeded", "vector_store_timeout"}
 
 
-def stream_error(message: str | None, code: str | None) -> ProviderError:
-    """A response that failed after its stream began (HTTP 200 already sent): the `error` event's code and message."""
+def stream_failed(message: str | None, code: str | None, provider: str = NAME) -> ProviderError:
+    """An OpenAI reply that failed after its stream began (an `error` event), as a ProviderError of `provider`."""
     reason = f"{code}: {message}" if code and message else message or code or "no reason given"
-    return ProviderError(f"{NAME}: the response failed while streaming: {reason}", provider=NAME,
-                         retryable=code is None or code in _RETRYABLE_CODES)
+    return stream_error(provider, reason, retryable=code is None or code in _RETRYABLE_CODES)
+
+
 
 def to_items(request: ModelRequest) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []

@@ -130,6 +130,12 @@ def http_error(provider: str, status: int | None, message: str, url: str | None 
                          provider=provider, status=status, retryable=retryable)
 
 
+def stream_error(provider: str, reason: str, *, retryable: bool) -> ProviderError:
+    """A reply that failed after its stream began (HTTP 200 already sent): the reason its error event gives."""
+    return ProviderError(f"{provider}: the reply failed while streaming: {reason}", provider=provider,
+                         retryable=retryable)
+
+
 def _hint(provider: str, status: int | None) -> str:
     """What the person can do about it."""
     if status in (401, 403):
