@@ -282,6 +282,8 @@ def _enum(p: Param):
         yield "enum", "an enum declares either values or a query, or an http listing (enum.http)"
         return
     yield from http_checks.enum_problems(p.enum)
+    if p.enum.synonyms_query is not None and p.enum.query is None:
+        yield "enum.synonyms_query", "synonyms are read from the data beside values read from it: declare enum.query"
     if p.enum.values is not None:
         for syn, target in p.enum.synonyms.items():
             if target not in p.enum.values:
@@ -345,7 +347,8 @@ def _check_sql(tool: Tool, key: str, problem):
         if not gname.startswith("_"):
             yield problem(f"{key}.generated.{gname}", "generated values start with _ so no caller can set them")
     for pname, p in tool.params.items():
-        data_queries = {"bounds": p.bounds.query if p.bounds else None, "enum": p.enum.query if p.enum else None}
+        data_queries = {"bounds": p.bounds.query if p.bounds else None, "enum": p.enum.query if p.enum else None,
+                        "enum.synonyms": p.enum.synonyms_query if p.enum else None}
         for what, query in data_queries.items():
             if query and SQL_PARAM.findall(query):
                 yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")

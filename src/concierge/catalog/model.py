@@ -65,6 +65,8 @@ class EnumSource(Strict):
     id: str | None = None  # http: the field sent in its place
     ttl: int = Field(default=60, ge=0, le=86_400)  # http: seconds the values are kept
     synonyms: dict[str, str] = Field(default_factory=dict)
+    # More synonyms read from the data with `query`'s: rows of (what is said, the value), e.g. English names
+    synonyms_query: str | None = None
 
     @property
     def key(self) -> str:

@@ -57,6 +57,8 @@ class GuardContext:
     today: date
     enum_values: Mapping[str, list[str]] = field(default_factory=dict)  # `EnumSource.key` -> values
     date_ranges: Mapping[str, tuple[date, date]] = field(default_factory=dict)  # data query -> range
+    # `EnumSource.key` -> what is said -> the value, read with `synonyms_query`
+    enum_synonyms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -358,7 +360,7 @@ def _enum(param: Param, value: Any, ctx: GuardContext) -> str:
         if _fold(candidate) == key:
             return candidate
     assert param.enum is not None
-    for synonym, target in param.enum.synonyms.items():
+    for synonym, target in [*param.enum.synonyms.items(), *ctx.enum_synonyms.get(param.enum.key, {}).items()]:
         if _fold(synonym) == key and target in values:
             return target
     raise _Bad(f"{_shown(value)} is not a valid value; valid: {', '.join(values)}",

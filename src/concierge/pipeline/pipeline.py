@@ -54,6 +54,7 @@ class _DataFacts:
 
     enum_values: dict[str, list[str]]
     date_ranges: dict[str, tuple[date, date]]
+    enum_synonyms: dict[str, dict[str, str]]
     rollups: frozenset[str] = frozenset()  # the catalog's rollups that are current (storage.rollups)
 
 
@@ -162,14 +163,16 @@ class Pipeline:
         catalogs = [self._catalog_of[key]] if key else self.catalogs
         enums: dict[str, list[str]] = {}
         ranges: dict[str, tuple[date, date]] = {}
+        synonyms: dict[str, dict[str, str]] = {}
         for catalog in catalogs:
             facts = self._data_facts(catalog)
             enums.update(facts.enum_values)
             ranges.update(facts.date_ranges)
+            synonyms.update(facts.enum_synonyms)
         listed = [self.tools[key]] if key else [t for c in catalogs for t in c.tools.values()]
         http_enums, expires = self.http.enum_values(listed, strict=key is not None)
         enums.update(http_enums)
-        ctx = guard.GuardContext(today, enums, ranges)
+        ctx = guard.GuardContext(today, enums, ranges, synonyms)
         self._contexts[key] = (version, ctx, expires)
         return ctx
 
@@ -185,17 +188,20 @@ class Pipeline:
     def _data_facts(self, catalog: Catalog) -> _DataFacts:
         facts = self._facts.get(catalog.name)
         if facts is None:
-            enums, ranges = {}, {}
+            enums, ranges, synonyms = {}, {}, {}
             with self.db.read() as conn:
                 for p in (p for t in catalog.tools.values() for p in t.params.values()):
                     if p.enum and p.enum.query and p.enum.query not in enums:
                         enums[p.enum.query] = [str(v) for v in conn.scalars(sa.text(p.enum.query)) if v is not None]
+                    if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
+                        rows = conn.execute(sa.text(p.enum.synonyms_query)).all()
+                        synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
                     if p.bounds and p.bounds.query and p.bounds.query not in ranges:
                         low, high = conn.execute(sa.text(p.bounds.query)).one()
                         if low is not None:
                             ranges[p.bounds.query] = (as_date(low), as_date(high))
                 readable = rollups.current(conn, catalog.spec.rollups) if self.use_rollups else frozenset()
-            facts = self._facts[catalog.name] = _DataFacts(enums, ranges, readable)
+            facts = self._facts[catalog.name] = _DataFacts(enums, ranges, synonyms, readable)
         return facts
 
     # --- the pipeline ------------------------------------------------------------

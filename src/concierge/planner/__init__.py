@@ -31,9 +31,10 @@ class Planner:
         self.pipeline = pipeline
         self.lexicon = Lexicon(pipeline.tools)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
-        values = pipeline.guard_context().enum_values
-        self.lexicon.enum_phrases(values)  # read the data's values now, and their readings (loads the dictionary)
-        self.lexicon.matchers(values)
+        ctx = pipeline.guard_context()
+        # read the data's values now, and their readings (loads the dictionary)
+        self.lexicon.enum_phrases(ctx.enum_values, ctx.enum_synonyms)
+        self.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
         self._plans: OrderedDict[tuple, Plan] = OrderedDict()
 
@@ -41,11 +42,13 @@ class Planner:
         """The plan for the turn's message, and where that message is in the conversation."""
         start = progress.turn_start(request.messages)
         text = request.messages[start].text or "" if start >= 0 else ""
+        facts = self.pipeline.guard_context()
         ctx = Context(
             lexicon=self.lexicon,
             offered={spec.name for spec in request.tools},
             today=request.today,
-            enum_values=dict(self.pipeline.guard_context().enum_values),
+            enum_values=dict(facts.enum_values),
+            enum_synonyms={k: dict(v) for k, v in facts.enum_synonyms.items()},
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable),
             clocks=dict(request.clocks),
         )
@@ -73,7 +76,8 @@ class Planner:
 
     def _built(self, text: str, ctx: Context) -> Plan:
         key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
-               tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())))
+               tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())),
+               tuple((k, tuple(sorted(v.items()))) for k, v in sorted(ctx.enum_synonyms.items())))
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = build(normalise(text), ctx)

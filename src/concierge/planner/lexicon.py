@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from concierge.catalog.model import (
     CodeExtract,
@@ -29,6 +30,8 @@ from concierge.planner.loose import Known
 from concierge.planner.text import Phrases, fold, normalise
 
 KEYWORD, TOPIC = "keyword", "topic"
+Synonyms = Mapping[str, Mapping[str, str]]  # enum group key -> what is said -> the value (read from the data)
+_NONE: Synonyms = {}
 # Counters that follow a quantity in Japanese; a catalog adds its own with `extract.counters`.
 COUNTERS = ["個", "本", "玉", "袋", "箱", "束", "株", "枚", "パック", "kg", "キロ", "g", "グラム", "房", "ケース",
             "匹", "尾", "杯", "缶", "セット", "点", "つ", "台", "冊", "粒", "切れ", "カゴ", "籠", "ケ", "コ", "把",
@@ -124,10 +127,12 @@ class Lexicon:
         group.members.add((tool, pname))
         self.enum_of[(tool, pname)] = group
 
-    def enum_phrases(self, values: Mapping[str, list[str]]) -> Phrases[frozenset[tuple[str, str]]]:
+    def enum_phrases(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE
+                     ) -> Phrases[frozenset[tuple[str, str]]]:
         """Every enum value and synonym of the catalog -> the (group key, value) pairs it says, one per
-        group (`which day` is the day of every summary that groups by day); values read from the data."""
-        cache_key = tuple((k, tuple(v)) for k, v in sorted(values.items()))
+        group (`which day` is the day of every summary that groups by day); values, and more synonyms,
+        read from the data."""
+        cache_key = (_key_of(values), _key_of(synonyms))
         found = self._enum_phrases.get(cache_key)
         if found is None:
             said: dict[str, dict[str, str]] = {}  # phrase (folded) -> group key -> value
@@ -136,20 +141,20 @@ class Lexicon:
                 for value in valid:
                     if fold(value).strip() not in _FUNCTION_WORDS:  # a grade "A" is not the article in "a list"
                         said.setdefault(_phrase_key(value), {}).setdefault(key, value)
-                for synonym, value in group.synonyms.items():
+                for synonym, value in [*group.synonyms.items(), *synonyms.get(key, {}).items()]:
                     if value in valid:
                         said.setdefault(_phrase_key(synonym), {}).setdefault(key, value)
             found = self._enum_phrases[cache_key] = Phrases(
                 {phrase: frozenset(by_group.items()) for phrase, by_group in said.items() if phrase})
         return found
 
-    def matchers(self, values: Mapping[str, list[str]]) -> dict[str, Matcher]:
+    def matchers(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE) -> dict[str, Matcher]:
         """A loose matcher per enum group whose values are read from the data (products, categories)."""
-        cache_key = tuple((k, tuple(v)) for k, v in sorted(values.items()))
+        cache_key = (_key_of(values), _key_of(synonyms))
         found = self._matchers.get(cache_key)
         if found is None:
             found = self._matchers[cache_key] = {
-                key: fuzzy.matcher(values[key], group.synonyms)
+                key: fuzzy.matcher(values[key], {**group.synonyms, **synonyms.get(key, {})})
                 for key, group in self.enums.items()
                 if key not in self.static_values and values.get(key)}
         return found
@@ -218,3 +223,9 @@ def _code_regex(pattern: str) -> re.Pattern[str]:
     body = pattern.removeprefix("^").removesuffix("$")
     unit = r"(?!\s*(?:年|月|日|円|件|個|本|%|時|分|歳|人|名|位|yen\b|days?\b|years?\b))"
     return re.compile(rf"(?<![0-9A-Za-z])(?:{body})(?![0-9A-Za-z]){unit}")
+
+
+def _key_of(mapping: Mapping[str, Any]) -> tuple:
+    """A mapping of lists or of mappings as a hashable cache key."""
+    return tuple((k, tuple(sorted(v.items())) if isinstance(v, Mapping) else tuple(v))
+                 for k, v in sorted(mapping.items()))

@@ -133,6 +133,7 @@ class Context:
     today: date
     enum_values: dict[str, list[str]]
     memory: Memory = field(default_factory=Memory)
+    enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
 
@@ -167,7 +168,7 @@ def build(text: str, ctx: Context) -> Plan:
 
 def _read(text: str, ctx: Context) -> Slots:
     if text not in ctx.read:
-        ctx.read[text] = read(text, ctx.today, ctx.lexicon, ctx.enum_values, _focus(ctx))
+        ctx.read[text] = read(text, ctx.today, ctx.lexicon, ctx.enum_values, _focus(ctx), ctx.enum_synonyms)
     return ctx.read[text]
 
 
@@ -402,7 +403,7 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
         return Problem("not_taken", tool.name, said=stray[0])
     loose = [(n, ctx.lexicon.enum_of[(tool.name, n)].key) for n, p in tool.params.items()
              if isinstance(p.extract, EnumExtract) and ctx.lexicon.enum_of[(tool.name, n)].key in ctx.lexicon.matchers(
-                 ctx.enum_values)]
+                 ctx.enum_values, ctx.enum_synonyms)]
     for pname, group in loose:
         unsure = next((u for u in slots.unsure if u.group == group), None)
         if unsure is not None:  # 先週のコーヒーとお茶: coffee is clear, which tea is asked

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.times import find_times
-from concierge.planner.lexicon import PRONOUNS, Lexicon
+from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, read_loosely
 from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, Hit, fold, mask, number, overlaps
 
@@ -111,7 +111,7 @@ class Slots:
 
 
 def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]],
-         focus: DateRange | None = None) -> Slots:
+         focus: DateRange | None = None, enum_synonyms: Synonyms | None = None) -> Slots:
     slots = Slots(text, fold(text), focus=focus)
     slots.dates = find_dates(text, today, focus)
     slots.impossible = impossible_dates(text, today)
@@ -129,8 +129,9 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     taken += code_spans
     slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
     slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
-    exact = lexicon.enum_phrases(enum_values).find(mask(slots.folded, taken))
-    loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values), lexicon.known)
+    synonyms = enum_synonyms or {}
+    exact = lexicon.enum_phrases(enum_values, synonyms).find(mask(slots.folded, taken))
+    loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
     slots.enums = sorted(loose.hits, key=lambda h: h.start)
     slots.understood, slots.unsure, slots.unknown = loose.understood, loose.unsure, loose.unknown
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]

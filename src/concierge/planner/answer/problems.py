@@ -49,7 +49,6 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
 
 def _value(problem: Problem, lang: str, tool: Tool | None) -> str:
     name = label(tool, problem.params[0], lang) if tool and problem.params else phrase(lang, "value")
-    name = re.sub(r"^(?:the|a|an)\s+", "", name, flags=re.IGNORECASE)  # "a {label}" reads "a product's name"
     values = phrase(lang, "list").join(problem.candidates)
     if problem.kind == "which_value":
         return phrase(lang, "which_value", said=problem.said, label=name, values=values)

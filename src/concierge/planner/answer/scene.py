@@ -123,5 +123,7 @@ def label(tool: Tool | None, name: str, lang: str) -> str:
 
 
 def description_label(description: str) -> str:
-    """The first words of a description: up to a bracket, a comma, an example or a format (YYYY-MM-DD)."""
-    return re.split(r"[(（,、]|\s+Y{4}-|\s+(?:such as|e\.g\.|like)\s", description, maxsplit=1)[0].strip()
+    """The first words of a description: up to a bracket, a comma, an example or a format (YYYY-MM-DD),
+    without a leading article (the sentences put their own: "the item's name", "a product's name")."""
+    words = re.split(r"[(（,、]|\s+Y{4}-|\s+(?:such as|e\.g\.|like)\s", description, maxsplit=1)[0].strip()
+    return re.sub(r"^(?:the|a|an)\s+", "", words, flags=re.IGNORECASE)
