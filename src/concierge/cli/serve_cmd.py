@@ -7,7 +7,8 @@ import os
 import click
 
 from concierge.cli.options import current_settings, data_options, open_pipeline, provider_options, setting_option
-from concierge.errors import ConfigError
+from concierge.errors import ConfigError, UnknownUser
+from concierge.pipeline.pipeline import Pipeline
 from concierge.settings import PhoneSettings
 from concierge.storage import passwords
 
@@ -62,14 +63,25 @@ def serve() -> None:
         click.echo(f"concierge: open http://{shown}:{web.port}/ (provider {provider.name}; {pipeline.db}); "
                    f"MCP at http://{shown}:{web.port}/mcp; Ctrl+C stops")
         if phone is not None:
-            token = "" if os.environ.get("TWILIO_AUTH_TOKEN") else (
-                "; set TWILIO_AUTH_TOKEN to take calls (every phone request is refused without it)")
-            click.echo(f"phone: Twilio webhook POST {phone.public_url or f'http://{shown}:{web.port}'}/phone/twiml "
-                       f"(docs/phone.md){token}")
+            click.echo(_phone_line(pipeline, phone, phone.public_url or f"http://{shown}:{web.port}"))
         # X-Forwarded-* are the app's to read (concierge.web.proxy, from web.trusted_proxy only), not uvicorn's
         uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=False)
     finally:
         pipeline.close()
+
+
+def _phone_line(pipeline: Pipeline, phone: PhoneSettings, base: str) -> str:
+    """Where Twilio calls in, and what would keep a call from being taken."""
+    blocked = []
+    try:
+        pipeline.user(phone.user)
+    except UnknownUser:
+        blocked.append(f"no user {phone.user!r} (phone.user) takes the calls: `concierge user add {phone.user} "
+                       f"--role ...`, or serve a catalog with phone users (--catalog restaurant)")
+    if not os.environ.get("TWILIO_AUTH_TOKEN"):
+        blocked.append("set TWILIO_AUTH_TOKEN (every phone request is refused without it)")
+    state = f"; calls are refused until: {'; '.join(blocked)}" if blocked else ""
+    return f"phone: Twilio webhook POST {base}/phone/twiml (docs/phone.md){state}"
 
 
 def _phone(phone: PhoneSettings) -> PhoneSettings | None:
