@@ -177,6 +177,13 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
     return best
 
 
+def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
+    """The write a text with no keyword asks for by what it records (one nori bento, かぼちゃ4個を600円で),
+    or None."""
+    best = _best_by_values(slots, lexicon, offered)
+    return best if best is not None and lexicon.tools[best].mode == "write" else None
+
+
 FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
                      r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
                      r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"

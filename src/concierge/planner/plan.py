@@ -32,7 +32,14 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import DateRange, find_dates, resolve
 from concierge.planner import writes
-from concierge.planner.choose import choose, keyword_parts, keyword_tools, refusal, says_only_values
+from concierge.planner.choose import (
+    choose,
+    keyword_parts,
+    keyword_tools,
+    recorded_write,
+    refusal,
+    says_only_values,
+)
 from concierge.planner.conditions import Condition
 from concierge.planner.lexicon import KEYWORD, Lexicon
 from concierge.planner.scope import out_of_scope
@@ -199,6 +206,9 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
         elif _beyond_tools(_read(said, ctx), ctx) is not None and out:  # あと来月の予測も: declined on its own
             out.append(_Draft([*waiting, said]))
         elif _asks(_read(said, ctx), ctx):
+            if waiting and _records_another_write(waiting, said, ctx):  # one nori bento. Pickup at 6:30 pm
+                out.append(_Draft(waiting))
+                waiting = []
             parts = _parts(said, ctx)
             out.append(_Draft([*waiting, parts[0]]))
             out += [_Draft([part], sibling=True) for part in parts[1:]]
@@ -214,6 +224,13 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
     if waiting:
         out.append(_Draft(waiting))
     return out
+
+
+def _records_another_write(waiting: list[str], said: str, ctx: Context) -> bool:
+    """Whether the clauses before a keyword ask for a write of their own, by what they record, that the
+    keyword's tools are not: then they are a request of their own, never dropped into the keyword's."""
+    recorded = recorded_write(_read("。".join(waiting), ctx), ctx.lexicon, ctx.offered)
+    return recorded is not None and recorded not in keyword_tools(_read(said, ctx), ctx.lexicon, ctx.offered)
 
 
 def _parts(said: str, ctx: Context) -> list[str]:

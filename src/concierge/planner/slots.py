@@ -344,12 +344,23 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
 
 
 def _before_value(slots: Slots, text: str) -> int | None:
-    """Two karaage bento, 2 gyoza: a number said just before a value the request names."""
+    """Two karaage bento, 2 gyoza: a number said just before a value the request names; else just after it
+    (nori bento x2, nori bento two please, karaage bento, two of them)."""
     for hit in slots.enums:
         m = re.search(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})\s+$", text[: hit.start])
         if m and number(m["n"]) is not None:
             return number(m["n"])
+    for hit in slots.enums:
+        m = _COUNT_AFTER.match(text, hit.end)
+        if m and number(m["n"]) is not None:
+            return number(m["n"])
     return None
+
+
+# after a value: x2, × 2, "two", ", two of them"; not a time, a price or a date (6:30, 2 yen, 2nd)
+_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})(?![0-9.:/]|\s*(?:yen|円|時|pm|am|st|nd|rd|th)\b)"
+                          r"(?=\s+(?:please|of\s+(?:them|those|each)|each|and|pieces?|portions?)\b|\s*[,.!?]|\s*$)",
+                          re.IGNORECASE)
 
 
 # 3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word.
