@@ -20,10 +20,11 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
-from concierge import demo as concierge_demo
+from concierge.catalog.loader import load_catalog
 from concierge.demo.farm import tables as farm_tables
 from concierge.demo.pos import csv_import as pos_import
 from concierge.demo.pos import tables as pos_tables
+from concierge.storage import rollups
 from concierge.storage.database import Database
 from concierge.storage.state import create_state
 
@@ -171,7 +172,7 @@ def ensure_rollups(url: str, demo: str) -> None:
     db = Database(url)
     try:
         started = time.perf_counter()
-        if not concierge_demo.ensure_rollups(db, demo):
+        if not rollups.ensure(db, load_catalog(demo).spec.rollups):
             return
         if not db.is_sqlite:
             with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:

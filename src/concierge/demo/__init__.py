@@ -54,35 +54,14 @@ def install(db: Database, name: str, *, replace: bool = False, state_db: Databas
         if replace:
             plugin.metadata.drop_all(conn, tables=list(reversed(tables)))
         plugin.metadata.create_all(conn, tables=tables)
+        declared = load_catalog(str(plugin.catalog)).spec.rollups
         if conn.scalar(sa.select(sa.func.count()).select_from(tables[0])):
-            _ensure_rollups(conn, plugin)
+            rollups.build_missing(conn, declared)
             return {t.name: conn.scalar(sa.select(sa.func.count()).select_from(t)) or 0 for t in tables}
         data = plugin.generate()
         for table in tables:
             if data.get(table.name):  # a table that starts empty (a demo's orders) gets no insert
                 conn.execute(table.insert(), data[table.name])
-        _ensure_rollups(conn, plugin)
+        rollups.build_missing(conn, declared)
     add_users(state_db or db, plugin)
     return {t.name: len(data.get(t.name, [])) for t in tables}
-
-
-def ensure_rollups(db: Database, name: str) -> list[str]:
-    """Build the demo catalog's rollups that are missing or were built from another declaration; their names."""
-    plugin = demo(name)
-    declared = load_catalog(str(plugin.catalog)).spec.rollups
-    if not declared:
-        return []
-    with db.read() as conn:
-        if rollups.current(conn, declared) == frozenset(declared):
-            return []
-    with db.write() as conn:
-        return _ensure_rollups(conn, plugin)
-
-
-def _ensure_rollups(conn: sa.Connection, plugin: Demo) -> list[str]:
-    declared = load_catalog(str(plugin.catalog)).spec.rollups
-    readable = rollups.current(conn, declared)
-    missing = [n for n in declared if n not in readable]
-    for rollup_name in missing:
-        rollups.build(conn, rollup_name, declared[rollup_name])
-    return missing

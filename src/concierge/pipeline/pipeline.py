@@ -104,7 +104,7 @@ class Pipeline:
                         )
                     demo.install(db, cat.spec.demo, state_db=state)
                 elif db.is_sqlite:  # an embedded file from before its catalog declared rollups
-                    demo.ensure_rollups(db, cat.spec.demo)
+                    rollups.ensure(db, cat.spec.rollups)
         except BaseException:
             db.dispose()
             if state is not db:

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 
 from concierge.catalog.model import Rollup
 from concierge.errors import ConfigError
+from concierge.storage.database import Database
 
 RECORDS = "concierge_rollups"
 _FORMAT = 1  # bump when the triggers or the table layout change: older builds stop being read
@@ -82,6 +83,26 @@ def build(conn: sa.Connection, name: str, rollup: Rollup) -> Built:
 
 def build_all(conn: sa.Connection, rollups: dict[str, Rollup]) -> list[Built]:
     return [build(conn, name, rollup) for name, rollup in rollups.items()]
+
+
+def build_missing(conn: sa.Connection, rollups: dict[str, Rollup]) -> list[str]:
+    """Build the rollups that are not current (missing, or built from another declaration); their names."""
+    readable = current(conn, rollups)
+    missing = [name for name in rollups if name not in readable]
+    for name in missing:
+        build(conn, name, rollups[name])
+    return missing
+
+
+def ensure(db: Database, rollups: dict[str, Rollup]) -> list[str]:
+    """`build_missing`, taking the write lock only when one is not current."""
+    if not rollups:
+        return []
+    with db.read() as conn:
+        if current(conn, rollups) == frozenset(rollups):
+            return []
+    with db.write() as conn:
+        return build_missing(conn, rollups)
 
 
 def current(conn: sa.Connection, rollups: dict[str, Rollup]) -> frozenset[str]:
