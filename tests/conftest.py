@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pytest
 from agent_fakes import ScriptedProvider, WireServer
+from demo_databases import with_demos
 from pg_databases import fresh_database
 
-from concierge import demo
 from concierge.pipeline.pipeline import Pipeline
-from concierge.storage.database import Database
 
 FARM_TODAY = date(2025, 5, 15)
 POS_TODAY = date(2026, 8, 31)
@@ -115,12 +114,7 @@ def sqlite_url(tmp_path) -> str:
 def db_url(request) -> str:
     """A fresh database with both demos installed, once on SQLite and once on PostgreSQL."""
     url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
-    database = Database(url)
-    try:
-        demo.install(database, "farm")
-        demo.install(database, "pos")
-    finally:
-        database.dispose()
+    with_demos(url, "farm", "pos")
     return url
 
 

@@ -14,7 +14,9 @@ Errors of the *system* raise, and all derive from `ConciergeError`::
      │    └── UnknownUser      no user of that name
      ├── DatabaseError         database unreachable, timed out, or failed
      │    ├── DataImportError  an import file has a bad row (line, column)
+     │    ├── WriteOutcomeUnknown  the connection failed as a write committed: it may have been done
      │    └── StateSchemaError concierge's own tables are behind or ahead of this version
+     ├── TurnFailedAfterWrite  a conversation's turn failed after one of its writes was done
      └── ProviderError         an LLM provider failed (HTTP error, missing key)
 """
 
@@ -33,6 +35,7 @@ class ResultCode(StrEnum):
     NOT_PERMITTED = "not_permitted"
     NOT_FOUND = "not_found"
     CONFIRMATION_INVALID = "confirmation_invalid"
+    PREVIEW_CHANGED = "preview_changed"  # what a yes confirmed no longer holds: nothing written, a new preview
 
 
 class ConciergeError(Exception):
@@ -73,6 +76,19 @@ class DatabaseError(ConciergeError):
     pass
 
 
+class WriteOutcomeUnknown(DatabaseError):
+    """The connection was lost while a write committed: it may have been written. The person is told so,
+    with how to check, never that nothing happened (re-entering it could write it twice)."""
+
+    def __init__(self, tool: str, result_id: str, cause: str):
+        self.tool, self.result_id = tool, result_id
+        super().__init__(
+            f"the write of {tool} may have been done: the database connection failed as it committed ({cause}). "
+            f"Check before repeating it: look for it in the data, or in `concierge audit` (result {result_id})")
+        self.message_ja = (f"{tool} の書き込みは、確定の途中で接続が切れたため、済んでいる可能性があります。"
+                           f"もう一度入力する前に、データで確かめてください（監査の結果ID {result_id}）。")
+
+
 class DataImportError(DatabaseError):
     def __init__(self, file: str, line: int, column: str, message: str):
         self.file, self.line, self.column = file, line, column
@@ -81,6 +97,19 @@ class DataImportError(DatabaseError):
 
 class StateSchemaError(DatabaseError):
     """The state tables are at another revision than this concierge's; the message names the command to run."""
+
+
+class TurnFailedAfterWrite(ConciergeError):
+    """A conversation's turn failed after one of its writes was done: the person must hear that it was done."""
+
+    def __init__(self, written: list[tuple[str, str]], cause: str):
+        self.written = written
+        done = ", ".join(f"{tool} (result {result_id})" for tool, result_id in written)
+        super().__init__(f"{done} was written; after that the request failed: {cause}. "
+                         "Do not enter it again: it is done.")
+        done_ja = "、".join(f"{tool}（結果ID {result_id}）" for tool, result_id in written)
+        self.message_ja = (f"{done_ja} は書き込み済みです。その後の処理でエラーになりました。"
+                           "同じ内容をもう一度入力しないでください。")
 
 
 class ProviderError(ConciergeError):

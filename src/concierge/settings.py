@@ -92,6 +92,12 @@ class PhoneSettings(_Frozen):
     end_tool: str = "end_call"  # a successful call of this tool ends the call after its answer
     handover_tool: str = "handover"  # ... and of this one hands the call to staff_number
     discard_tool: str = "discard_order"  # called when a call ends: throws away its order not placed; "" none
+    # limits of one server process (docs/phone.md): a prompt longer than this (its partial prompts together) is not
+    # run, the caller is asked to say it shorter; calls at once in all and from one number; a call's length
+    max_prompt_chars: int = Field(default=1000, ge=1)
+    max_calls: int = Field(default=20, ge=1)
+    max_calls_per_caller: int = Field(default=2, ge=1)
+    max_call_s: float = Field(default=900.0, gt=0)  # 15 minutes; then the call is ended with a goodbye
 
     @field_validator("public_url")
     @classmethod

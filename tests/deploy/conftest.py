@@ -10,11 +10,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
+from demo_databases import with_demos
 from proxy_harness import Replicas, nginx, nginx_binary
 from web_fakes import concierge_serve, with_passwords
-
-from concierge import demo
-from concierge.storage.database import Database
 
 
 @pytest.fixture
@@ -26,12 +24,7 @@ def nginx_bin() -> str:
 @pytest.fixture
 def replicated_url(pg_url) -> str:
     """A fresh PostgreSQL database with both demos and the demo users' known passwords."""
-    database = Database(pg_url)
-    try:
-        demo.install(database, "farm")
-        demo.install(database, "pos")
-    finally:
-        database.dispose()
+    with_demos(pg_url, "farm", "pos")
     return with_passwords(pg_url)
 
 

@@ -5,19 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from demo_databases import with_demos
 
-from concierge import demo
 from concierge.pipeline.pipeline import Pipeline
-from concierge.storage.database import Database
 
 
 @pytest.fixture
 def farm_pg(pg_url) -> Iterator[Pipeline]:
-    database = Database(pg_url)
-    try:
-        demo.install(database, "farm")
-    finally:
-        database.dispose()
+    with_demos(pg_url, "farm")
     pipeline = Pipeline.open(["farm"], pg_url)
     try:
         yield pipeline

@@ -137,7 +137,9 @@ def call_and_check(pipeline, users, seen, call) -> ToolResult:
         assert result.code == ResultCode.NOT_FOUND, result
     if result.status == "refused" and result.code in REFUSED_UNSEEN:
         run = [s for s in seen if not s.upper().startswith("BEGIN")]
-        assert len(run) == 1 and run[0].startswith("INSERT INTO concierge_audit"), (call, run)
+        # the caller's rights, read as they are now, and the audit line: nothing of the business data
+        assert len(run) == 2 and run[0].startswith("SELECT concierge_users.") and run[1].startswith(
+            "INSERT INTO concierge_audit"), (call, run)
     return result
 
 

@@ -1,9 +1,11 @@
 """API tokens: created for a user, stored hashed, verified back to that user; listed, revoked, expired, and
-refused at once with an audit line."""
+refused at once with an audit line, bounded per client address (a flood of guessed tokens is its first lines
+and one summary line that counts the rest)."""
 
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import httpx2
@@ -154,3 +156,40 @@ def test_revoke_names_what_is_wrong_with_an_id(sqlite_url):
         refused = run_cli("token", "revoke", given, "--database", sqlite_url)
         assert refused.exit_code == 2 and says in refused.output, refused.output
     assert listed(sqlite_url)[0]["state"] == "active"
+
+
+FLOOD = 600  # requests: thirty times the lines a window writes one by one
+
+
+def test_a_flood_of_guessed_tokens_adds_a_bounded_number_of_audit_rows(db_url, provider):
+    """The red team's flood: unauthenticated requests to /mcp, with guessed tokens and with none."""
+    made = run_cli("token", "create", "--user", "tanaka", "--database", db_url)
+    assert made.exit_code == 0, made.output
+    with live(db_url, provider) as base, httpx2.Client(base_url=base, timeout=60) as http:
+        def guess(i: int) -> int:
+            headers = {**MCP_HEADERS, "Authorization": f"Bearer ct_guess-{i:05d}"} if i % 4 else MCP_HEADERS
+            return http.post("/mcp", json=INITIALIZE, headers=headers).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(guess, range(FLOOD)))
+        assert set(codes) == {401}
+        assert call_mcp(base, made.stdout.strip()) == 200  # the owner of a real token is not held up
+        db = Database(db_url)
+        try:
+            revoked = tokens.create(db, "suzuki")
+            tokens.revoke(db, tokens.list_tokens(db, "suzuki")[0].id)
+        finally:
+            db.dispose()
+        assert call_mcp(base, revoked) == 401  # another kind of refusal has lines of its own
+    rows = refusals(db_url)
+    lines = [r for r in rows if "more" not in json.loads(r["args"])]
+    [summary] = [r for r in rows if "more" in json.loads(r["args"])]
+    guessed = sum(1 for i in range(FLOOD) if i % 4)  # a request without a token is not audited at all
+    assert len(rows) == audit.NOISE_LINES + 2
+    assert (summary["user_name"], summary["decision"], summary["source"]) == (
+        "?", "refused:token_unknown", "mcp-http 127.0.0.1")
+    assert json.loads(summary["args"])["more"] == guessed - audit.NOISE_LINES
+    assert summary["message"].startswith(f"and {guessed - audit.NOISE_LINES} more like this from mcp-http 127.0.0.1")
+    assert [r["decision"] for r in lines].count("refused:token_unknown") == audit.NOISE_LINES
+    assert ("suzuki", "refused:token_revoked") in [(r["user_name"], r["decision"]) for r in lines]
+

@@ -16,14 +16,13 @@ import httpx2
 import pytest
 import uvicorn
 from db_faults import database_down
+from demo_databases import with_demos
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from concierge import demo
 from concierge.mcp.http import MAX_SESSIONS, SESSIONS_PER_USER, build_http
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
-from concierge.storage.database import Database
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -105,11 +104,7 @@ def served_mcp(url: str) -> Iterator[tuple[str, str]]:
 
 @pytest.mark.postgres
 def test_the_database_down_is_a_503_json_rpc_error_and_then_it_works_again(pg_url, pg_server):
-    database = Database(pg_url)
-    try:
-        demo.install(database, "farm")
-    finally:
-        database.dispose()
+    with_demos(pg_url, "farm")
     call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
             "params": {"name": "get_customers", "arguments": {"code_customer": "0015"}}}
     with served_mcp(pg_url) as (url, token), httpx2.Client(headers={"Authorization": f"Bearer {token}"}) as http:

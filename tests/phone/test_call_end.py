@@ -8,12 +8,10 @@ import asyncio
 import time
 
 import sqlalchemy as sa
-from phone_caller import dial
+from phone_caller import audit_lines, dial
 
 from concierge.demo.restaurant import tables as restaurant
-from concierge.pipeline import audit
-from concierge.storage.database import Database
-from concierge.web.phone.relay import session_for
+from concierge.web.phone.identity import session_for
 
 CALLER = "+819012345678"
 ORDER = ("唐揚げ弁当を大盛りで2つと、ウーロン茶を3本ください", "18時半に受け取りに行きます", "以上でお願いします")
@@ -29,24 +27,16 @@ def _rows(url: str, table: sa.Table, session: str | None = None) -> list[dict]:
         engine.dispose()
 
 
-def _audit(url: str) -> list[dict]:
-    db = Database(url)
-    try:
-        return audit.latest(db, 1000)[::-1]
-    finally:
-        db.dispose()
-
-
 def _after_the_call_ended(url: str, call_sid: str) -> list[dict]:
     """The audit once the server has closed the call: its discard line is the last thing a call writes."""
     source = f"phone {call_sid}"
     deadline = time.monotonic() + 30  # the server finishes the call after the socket closes; wait for it
     while time.monotonic() < deadline:
-        lines = _audit(url)
+        lines = audit_lines(url)
         if any(line["tool"] == "discard_order" and line["source"] == source for line in lines):
             return lines
         time.sleep(0.05)
-    raise AssertionError(f"the call {call_sid} never discarded its draft: {_audit(url)[-5:]}")
+    raise AssertionError(f"the call {call_sid} never discarded its draft: {audit_lines(url)[-5:]}")
 
 
 def test_a_dropped_call_leaves_no_draft_row(restaurant_phone, sqlite_url):

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from phone_caller import dial, stored_conversation
 
 from concierge.demo.farm import tables as farm
-from concierge.web.phone.relay import session_for
+from concierge.web.phone.identity import session_for
 
 SALE = "販売登録して。0016のお客様に先週火曜日かぼちゃ4個を600円で売った"
 CALLER = "+819012345678"

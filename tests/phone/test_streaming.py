@@ -14,7 +14,7 @@ from phone_caller import dial, stored_conversation
 
 from concierge.demo.restaurant import tables as restaurant
 from concierge.storage.state import audit as audit_table
-from concierge.web.phone.relay import session_for
+from concierge.web.phone.identity import session_for
 
 CALLER = "+819012345678"
 

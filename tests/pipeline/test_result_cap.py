@@ -11,6 +11,7 @@ from sqlalchemy import event
 
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import users
 
 ROWS = 50_000
 CATALOG = """
@@ -86,6 +87,7 @@ def big(request, tmp_path):
     path = tmp_path / "big.yaml"
     path.write_text(CATALOG, encoding="utf-8")
     pipeline = Pipeline.open([str(path)], url)
+    users.add(pipeline.state, ADMIN.name, ADMIN.role)
     try:
         yield url, pipeline
     finally:

@@ -5,20 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from demo_databases import with_demos
 
-from concierge import demo
 from concierge.pipeline.pipeline import Pipeline
-from concierge.storage.database import Database
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def restaurant(request) -> Iterator[Pipeline]:
     url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
-    database = Database(url)
-    try:
-        demo.install(database, "restaurant")
-    finally:
-        database.dispose()
+    with_demos(url, "restaurant")
     pipeline = Pipeline.open(["restaurant"], url)
     yield pipeline
     pipeline.close()

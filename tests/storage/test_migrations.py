@@ -19,6 +19,8 @@ from concierge.protocol import Message
 from concierge.storage import migrate, passwords, state, tokens, users
 from concierge.storage.database import Database, embedded_url
 
+HEAD = migrate.head()
+
 
 def run(*args: str) -> tuple[int, str]:
     result = run_cli(*args)
@@ -58,7 +60,7 @@ def test_a_state_database_of_the_previous_layout_is_upgraded_and_loses_nothing(s
 
     code, out = run("db", "upgrade", "--state-database", state_url)
     assert code == 0, out
-    assert "unversioned (a release before versioning) -> 0003" in out
+    assert f"unversioned (a release before versioning) -> {HEAD}" in out
     assert rows_of(state_url) == before  # every row of every table, in the columns it had
 
     db = Database(state_url)
@@ -99,7 +101,7 @@ def test_an_empty_state_database_is_created_at_head_and_matches_the_tables_of_th
     try:
         assert migrate.inspect(db).kind == "empty"
         migrate.ensure_state(db)
-        assert (migrate.inspect(db).current, migrate.head()) == ("0003", "0003")
+        assert (migrate.inspect(db).current, migrate.head()) == (HEAD, HEAD)
         with db.read() as conn:
             context = MigrationContext.configure(conn, opts={"version_table": state.VERSION_TABLE})
             assert compare_metadata(context, state.metadata) == []
@@ -116,12 +118,12 @@ def test_a_state_database_behind_is_refused_with_the_command_to_run(state_url):
         db.dispose()
     with pytest.raises(StateSchemaError) as refused:
         Pipeline.open(["farm"], state_url)
-    assert "are at revision 0001; this concierge needs revision 0003" in str(refused.value)
+    assert f"are at revision 0001; this concierge needs revision {HEAD}" in str(refused.value)
     assert "run `concierge db upgrade --state-database " in str(refused.value)
     code, out = run("token", "create", "--user", "admin", "--database", state_url)
     assert code == 2 and "concierge db upgrade --state-database" in out, out
     code, out = run("db", "upgrade", "--database", state_url)
-    assert code == 0 and "0001 -> 0003" in out, out
+    assert code == 0 and f"0001 -> {HEAD}" in out, out
 
 
 def test_a_state_database_ahead_is_refused_and_not_upgraded(state_url):
@@ -133,7 +135,7 @@ def test_a_state_database_ahead_is_refused_and_not_upgraded(state_url):
     finally:
         db.dispose()
     with pytest.raises(StateSchemaError, match=r"revision 0099, which this concierge does not know .*"
-                       r"`concierge db downgrade 0003 --state-database "):
+                       rf"`concierge db downgrade {HEAD} --state-database "):
         Pipeline.open(["farm"], state_url)
     for command in (["db", "upgrade"], ["audit"], ["db", "downgrade", "0001"]):
         code, out = run(*command, "--database", state_url)
@@ -145,7 +147,7 @@ def test_downgrade_is_supported_down_to_0001_and_up_again_keeps_the_data(state_u
     before = rows_of(state_url)
     assert run("db", "upgrade", "--state-database", state_url)[0] == 0
     code, out = run("db", "downgrade", "0001", "--state-database", state_url)
-    assert code == 0 and "0003 -> 0001" in out, out
+    assert code == 0 and f"{HEAD} -> 0001" in out, out
     db = Database(state_url)
     try:
         with db.read() as conn:

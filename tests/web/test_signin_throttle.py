@@ -1,5 +1,7 @@
-"""Guessing passwords: throttled per account and per client address, counted in the state database (so every
-server process counts together), and every failed or refused sign-in audited without the password."""
+"""Guessing passwords: the failing address is throttled first (for the account it tries, and over all accounts),
+the account itself only when many addresses fail it, so a stranger at one address cannot lock a known user
+out. Counted in the state database (every server process counts together); failed and refused sign-ins, and
+each address or account that starts to wait, audited without the password, in bounded lines."""
 
 from __future__ import annotations
 
@@ -61,8 +63,24 @@ def audit_rows(url: str) -> list[dict]:
         db.dispose()
 
 
-def test_300_wrong_passwords_are_throttled_and_then_the_right_one_waits_too(any_web_url, provider, http):
-    free = throttle.FREE["user"]
+def more_of(row: dict) -> int | None:
+    """How many lines a summary line of the audit counts (None: the row is a line of its own)."""
+    args = json.loads(row["args"])
+    return args["more"] if row["user_name"] == "?" and isinstance(args, dict) and "more" in args else None
+
+
+def told(rows: list[dict], decision: str) -> int:
+    """How many sign-ins of `decision` the audit tells of: its lines, and what its summary lines count."""
+    return sum(more_of(r) or 1 for r in rows if r["decision"] == decision)
+
+
+def proxied(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+def test_300_wrong_passwords_from_one_address_make_it_wait_and_then_the_right_one_waits_too(any_web_url, provider,
+                                                                                             http):
+    free = throttle.FREE["pair"]
     with live(any_web_url, provider) as base:
         answers = [login(http, base, "admin", WRONG) for _ in range(300)]
         codes = [a.status_code for a in answers]
@@ -75,29 +93,70 @@ def test_300_wrong_passwords_are_throttled_and_then_the_right_one_waits_too(any_
         time_passes(any_web_url)
         assert login(http, base, "admin", WRONG).status_code == 401
         right = login(http, base, "admin", PASSWORDS["admin"])
-        assert right.status_code == 429, "the right password got through while the account must wait"
+        assert right.status_code == 429, "the right password got through from the address that must wait"
         wait = throttle.FIRST_DELAY_S * 2 ** (allowed + 1 - free)  # twice the wait before
         assert 1 <= int(right.headers["Retry-After"]) <= wait
-        assert waits_of(any_web_url)["user:admin"] == timedelta(seconds=wait)
+        assert waits_of(any_web_url)["pair:admin|127.0.0.1"] == timedelta(seconds=wait)
 
         time_passes(any_web_url)
         assert login(http, base, "admin", PASSWORDS["admin"]).status_code == 200
-        assert login(http, base, "admin", WRONG).status_code == 401  # a success starts the account from zero
+        assert login(http, base, "admin", WRONG).status_code == 401  # a success starts the address from zero
 
     rows = [r for r in audit_rows(any_web_url) if r["tool"] == "sign-in"]
-    decisions = [r["decision"] for r in rows]
-    assert decisions.count("refused:sign_in_failed") == allowed + 2
-    assert decisions.count("refused:sign_in_throttled") == 300 - allowed + 1
-    assert {(r["user_name"], r["source"]) for r in rows} == {("admin", "web 127.0.0.1")}
+    assert told(rows, "refused:sign_in_failed") == allowed + 2
+    assert told(rows, "refused:sign_in_throttled") == 300 - allowed + 1
+    assert len(rows) <= 2 * (audit.NOISE_LINES + 1) + 1, "one address grew the audit past its bound"
+    [throttled] = [r for r in rows if r["decision"].startswith("throttled:")]
+    assert throttled["decision"] == "throttled:address" and throttled["user_name"] == "admin"
+    assert f"{free} failed sign-ins of admin from 127.0.0.1" in throttled["message"]
+    assert {r["source"] for r in rows} == {"web 127.0.0.1"}
+    assert {r["user_name"] for r in rows} <= {"admin", "?"}
     assert all(r["at"] is not None for r in rows)
     for r in rows:  # never the password tried
         assert WRONG not in json.dumps(r, default=str) and PASSWORDS["admin"] not in json.dumps(r, default=str)
 
 
-def test_the_count_is_shared_by_every_server_process(any_web_url, provider, http):
+def test_a_stranger_at_one_address_cannot_lock_a_known_user_out(any_web_url, provider, http):
+    """The red team's attack: 300 guesses at admin's password from one address. Only that address waits."""
+    stranger, admin = proxied("203.0.113.7"), proxied("198.51.100.9")
+    with live(any_web_url, provider, trusted_proxy="127.0.0.1") as base:
+        codes = [login(http, base, "admin", WRONG, **stranger).status_code for _ in range(300)]
+        assert codes[:throttle.FREE["pair"]] == [401] * throttle.FREE["pair"] and codes[-1] == 429
+        assert login(http, base, "admin", PASSWORDS["admin"], **stranger).status_code == 429
+        assert login(http, base, "admin", PASSWORDS["admin"], **admin).status_code == 200, "the admin is locked out"
+        assert login(http, base, "admin", WRONG, **proxied("192.0.2.44")).status_code == 401  # not refused: no wait
+    rows = [r for r in audit_rows(any_web_url) if r["decision"].startswith("throttled:")]
+    assert [(r["decision"], r["user_name"], r["source"]) for r in rows] == [
+        ("throttled:address", "admin", "web 203.0.113.7")]
+
+
+def test_many_addresses_failing_one_account_slow_the_account_in_every_process(any_web_url, provider, http):
+    spread = throttle.FREE["user"]
+    with ExitStack() as stack:
+        a, b = (stack.enter_context(live(any_web_url, provider, trusted_proxy="127.0.0.1")) for _ in range(2))
+        for i in range(spread - 1):
+            assert login(http, a if i % 2 else b, "tanaka", WRONG, **proxied(f"203.0.113.{i + 1}")).status_code == 401
+        assert login(http, a, "tanaka", PASSWORDS["tanaka"], **proxied("198.51.100.1")).status_code == 200
+        assert login(http, b, "tanaka", WRONG, **proxied("203.0.113.100")).status_code == 401  # the spread-th
+        for base in (a, b):  # now the account itself waits, whoever asks, in every process
+            slowed = login(http, base, "tanaka", PASSWORDS["tanaka"], **proxied("198.51.100.2"))
+            assert slowed.status_code == 429
+            assert 1 <= int(slowed.headers["Retry-After"]) <= throttle.MAX_DELAY_S["user"]
+        assert login(http, b, "suzuki", PASSWORDS["suzuki"], **proxied("203.0.113.1")).status_code == 200
+        time_passes(any_web_url)
+        assert login(http, b, "tanaka", PASSWORDS["tanaka"], **proxied("198.51.100.2")).status_code == 200
+        assert login(http, a, "tanaka", WRONG, **proxied("203.0.113.102")).status_code == 401
+        assert login(http, a, "tanaka", PASSWORDS["tanaka"], **proxied("198.51.100.3")).status_code == 429, (
+            "a success forgot the other addresses that failed")
+    [line] = [r for r in audit_rows(any_web_url) if r["decision"] == "throttled:account"]
+    assert line["user_name"] == "tanaka" and f"from {spread} different addresses" in line["message"]
+    assert line["source"] == "web 203.0.113.100"
+
+
+def test_the_count_of_one_address_is_shared_by_every_server_process(any_web_url, provider, http):
     with ExitStack() as stack:
         a, b = (stack.enter_context(live(any_web_url, provider)) for _ in range(2))
-        for i in range(throttle.FREE["user"]):
+        for i in range(throttle.FREE["pair"]):
             assert login(http, a if i % 2 else b, "tanaka", WRONG).status_code == 401
         assert login(http, a, "tanaka", PASSWORDS["tanaka"]).status_code == 429
         assert login(http, b, "tanaka", PASSWORDS["tanaka"]).status_code == 429
@@ -117,7 +176,7 @@ def test_guesses_sent_all_at_once_are_counted_as_fully_as_one_by_one(any_web_url
         for t in threads:
             t.join(timeout=120)
     assert len(results) == 30
-    assert results.count(401) == throttle.FREE["user"] and results.count(429) == 30 - throttle.FREE["user"]
+    assert results.count(401) == throttle.FREE["pair"] and results.count(429) == 30 - throttle.FREE["pair"]
 
 
 def test_one_address_trying_many_accounts_is_throttled(web_url, provider, http):
@@ -127,14 +186,17 @@ def test_one_address_trying_many_accounts_is_throttled(web_url, provider, http):
         assert codes == [401] * free
         assert login(http, base, "suzuki", PASSWORDS["suzuki"]).status_code == 429  # this address must wait
         # a client naming another address of its own is still this address: no proxy is trusted
-        spoofed = login(http, base, "tanaka", PASSWORDS["tanaka"], **{"X-Forwarded-For": "198.51.100.9"})
+        spoofed = login(http, base, "tanaka", PASSWORDS["tanaka"], **proxied("198.51.100.9"))
         assert spoofed.status_code == 429
-    assert {r["source"] for r in audit_rows(web_url) if r["tool"] == "sign-in"} == {"web 127.0.0.1"}
+    rows = [r for r in audit_rows(web_url) if r["tool"] == "sign-in"]
+    assert {r["source"] for r in rows} == {"web 127.0.0.1"}
+    [line] = [r for r in rows if r["decision"] == "throttled:address_all"]
+    assert line["user_name"] == f"guess{free - 1}" and "whatever the account" in line["message"]
 
 
 def test_behind_a_trusted_proxy_the_client_address_it_names_is_counted_and_audited(web_url, provider, http):
     with live(web_url, provider, trusted_proxy="127.0.0.1") as base:
-        attacker, colleague = {"X-Forwarded-For": "203.0.113.7"}, {"X-Forwarded-For": "198.51.100.9"}
+        attacker, colleague = proxied("203.0.113.7"), proxied("198.51.100.9")
         for i in range(throttle.FREE["addr"]):
             assert login(http, base, f"guess{i}", WRONG, **attacker).status_code == 401
         assert login(http, base, "suzuki", PASSWORDS["suzuki"], **attacker).status_code == 429
@@ -147,7 +209,7 @@ def test_a_new_password_set_by_an_admin_lifts_the_wait(web_url, provider, http):
     from concierge.storage import passwords
 
     with live(web_url, provider) as base:
-        for _ in range(throttle.FREE["user"] + 1):
+        for _ in range(throttle.FREE["pair"] + 1):
             login(http, base, "tanaka", WRONG)
         assert login(http, base, "tanaka", PASSWORDS["tanaka"]).status_code == 429
         db = Database(web_url)
@@ -162,8 +224,9 @@ def test_a_new_password_set_by_an_admin_lifts_the_wait(web_url, provider, http):
 
 
 def test_the_delays_grow_and_are_capped():
-    free = throttle.FREE["user"]
+    free = throttle.FREE["pair"]
     first = throttle.FIRST_DELAY_S
     assert [throttle.delay_s(n, free) for n in range(1, free + 4)] == [0] * (free - 1) + [first, 2 * first, 4 * first,
                                                                                           8 * first]
-    assert throttle.delay_s(free + 40, free) == throttle.MAX_DELAY_S
+    assert throttle.delay_s(free + 40, free) == throttle.MAX_DELAY_S["pair"]
+    assert throttle.delay_s(40, throttle.FREE["user"], throttle.MAX_DELAY_S["user"]) == throttle.MAX_DELAY_S["user"]

@@ -15,12 +15,11 @@ import pytest
 import sqlalchemy as sa
 from agent_fakes import answer, calls
 from db_faults import database_down
+from demo_databases import with_demos
 from web_fakes import PASSWORDS, events, farm_sales, live, with_passwords
 
-from concierge import demo
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import state as schema
-from concierge.storage.database import Database
 from concierge.web.security import MAX_API_BODY_BYTES
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
@@ -144,12 +143,7 @@ def test_every_html_answer_has_the_page_headers_and_every_answer_nosniff(served)
 
 @pytest.mark.postgres
 def test_the_database_down_is_503_with_a_json_message_and_then_it_works_again(pg_url, pg_server, provider):
-    database = Database(pg_url)
-    try:
-        demo.install(database, "farm")
-        demo.install(database, "pos")
-    finally:
-        database.dispose()
+    with_demos(pg_url, "farm", "pos")
     url = with_passwords(pg_url)
     with live(url, provider) as base, signed_in(base, "admin") as client:
         with database_down(pg_server, url):

@@ -18,6 +18,7 @@ write that already ran is never forgotten.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -32,8 +33,9 @@ from concierge import threads
 from concierge.agent import grounding, latency, prompts, streaming
 from concierge.agent.pricing import cost_usd
 from concierge.agent.store import ConversationStore, new_session_id
-from concierge.agent.turn import CallRecord, PendingAction, Timings, Turn, TurnUsage
+from concierge.agent.turn import CallRecord, PendingAction, Timings, Turn, TurnUsage, check_message
 from concierge.catalog import rules
+from concierge.errors import ConciergeError, ResultCode, TurnFailedAfterWrite
 from concierge.language.detect import Lang, language
 from concierge.pipeline.access import Session, User
 from concierge.pipeline.confirm import Hashed, hashed
@@ -115,6 +117,7 @@ class Agent:
         speech: streaming.Speech | None = None,
         caller: str | None = None,
     ) -> Turn:
+        check_message(text)  # the one length limit of every channel (MESSAGE_CHARS)
         history: list[Message] = []
         dropped = None
         if session_id is None:  # a new id: nothing is stored under it yet
@@ -142,9 +145,12 @@ class Agent:
                    speech=speech, caller=caller)
 
         async def confirmed() -> None:
-            [(_, record)] = await self._invoke_all(run, [call], confirmation=_pending_token(pending))
+            [(result, record)] = await self._invoke_all(run, [call], confirmation=_pending_token(pending))
             run.calls.append(record)
             run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
+            if result.status == "confirm":  # what the card showed has changed: nothing written, a new card
+                self._wait_for_yes(run, call, result)
+                return
             await self._loop(run, [], auto_confirm=False)
 
         await self._guarded(run, confirmed())
@@ -220,8 +226,14 @@ class Agent:
             run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
         if waiting is None:
             return False
-        call, result = waiting
-        message = prompts.preview_message(self.pipeline.tools[call.name], run.lang)
+        self._wait_for_yes(run, *waiting)
+        return True
+
+    def _wait_for_yes(self, run: _Run, call: ToolCall, result: ToolResult) -> None:
+        """End the turn on the write's preview: the conversation keeps it (with its token's hash) for a yes."""
+        tool = self.pipeline.tools[call.name]
+        message = (prompts.changed_preview_message(tool, run.lang) if result.code == ResultCode.PREVIEW_CHANGED
+                   else prompts.preview_message(tool, run.lang))
         run.pending = {
             "tool": call.name, "args": result.args, "preview": result.preview or {}, "message": message,
             "token_hash": hashed(result.confirmation_token or "").digest, "lang": run.lang,
@@ -229,7 +241,6 @@ class Agent:
         }
         run.answer = prompts.preview_answer(message, result.preview or {})
         run.messages.append(Message("assistant", text=run.answer))
-        return True
 
     async def _invoke_all(
         self, run: _Run, calls: list[ToolCall], *, confirmation: str | Hashed | None = None
@@ -280,13 +291,16 @@ class Agent:
         """Run the turn; if the provider or the database fails, keep what already happened."""
         try:
             await work
-        except BaseException:
+        except BaseException as err:
             happened = _complete_prefix(run.messages, run.saved)
             if len(happened) > run.saved + 1:
-                with anyio.CancelScope(shield=True):
+                with anyio.CancelScope(shield=True), contextlib.suppress(ConciergeError):
                     await threads.run(
                         partial(self.store.save_turn, run.session_id, run.user.name, happened[run.saved :])
                     )
+            written = [c for c in run.calls if c.status == "ok" and self.pipeline.tools[c.name].mode == "write"]
+            if written and isinstance(err, ConciergeError):  # never let a later failure read as "nothing happened"
+                raise TurnFailedAfterWrite([(c.name, c.result_id) for c in written], str(err)) from err
             raise
 
     async def _finish(self, run: _Run) -> Turn:

@@ -173,6 +173,13 @@ def preview_message(tool: Tool, lang: Lang) -> str:
     return f"Nothing is written yet. Run {tool.name} with these values?"
 
 
+def changed_preview_message(tool: Tool, lang: Lang) -> str:
+    if lang == "ja":
+        return (f"確認した後に内容が変わったため、何も書き込んでいません。新しい内容で {tool.name} を実行して"
+                "よろしいですか？")
+    return f"Nothing was written: the values changed after you saw them. Run {tool.name} with these values now?"
+
+
 def preview_answer(message: str, preview: dict[str, Any]) -> str:
     lines = [message] + [f"- {key}: {value}" for key, value in preview.items()]
     return "\n".join(lines)

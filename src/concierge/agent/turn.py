@@ -1,8 +1,12 @@
-"""What one turn of a conversation returns: the answer and how it was reached.
+"""What one turn of a conversation returns: the answer and how it was reached; and how long its message may be.
 
 The CLI prints it, the web page streams it, `eval` scores it. The
 confirmation token of a pending write is never part of it: it stays in the
 conversation store, on the server.
+
+`MESSAGE_CHARS` is the one limit on a message's length, on every channel: the web chat's request
+model, `concierge ask` / `concierge chat`, the phone's prompts, and `Agent.ask` itself, which refuses a
+longer one with `MessageTooLong` whatever channel it came from.
 """
 
 from __future__ import annotations
@@ -11,8 +15,29 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from concierge.language.detect import Lang
+from concierge.errors import ConciergeError
+from concierge.language.detect import Lang, language
 from concierge.pipeline.result import ToolResult
+
+MESSAGE_CHARS = 4000  # the most characters of one message a user may send, on any channel
+
+
+class MessageTooLong(ConciergeError):
+    """A message longer than MESSAGE_CHARS: refused before anything plans or calls a tool."""
+
+    def __init__(self, chars: int, lang: Lang):
+        self.chars, self.lang = chars, lang
+        self.message_en = (f"The message is too long ({chars:,} characters; at most {MESSAGE_CHARS:,}). "
+                           "Please shorten it, or split it into several messages.")
+        self.message_ja = (f"メッセージが長すぎます（{chars:,}文字、上限は{MESSAGE_CHARS:,}文字）。"
+                           "短くするか、いくつかに分けて送ってください。")
+        super().__init__(self.message_ja if lang == "ja" else self.message_en)
+
+
+def check_message(text: str) -> None:
+    """Raise `MessageTooLong` (in the message's language) for a message past MESSAGE_CHARS."""
+    if len(text) > MESSAGE_CHARS:
+        raise MessageTooLong(len(text), language(text[:MESSAGE_CHARS]))
 
 
 class CallRecord(BaseModel):

@@ -3,6 +3,8 @@
 The answer goes to stdout; progress (each tool call), ungrounded numbers,
 timings and the session id go to stderr, so `concierge ask ... > answer.txt`
 keeps only the answer. `--json` prints the whole turn to stdout instead.
+A question longer than `MESSAGE_CHARS` (the limit of every channel) is refused before
+anything opens: `ask` exits 2, `chat` says so and waits for the next line.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import click
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
-from concierge.agent.turn import Turn
+from concierge.agent.turn import MessageTooLong, Turn, check_message
 from concierge.cli.options import (
     acting_user,
     current_settings,
@@ -54,6 +56,7 @@ def _agent_options(fn):
 @_agent_options
 def ask(question: str, **options: Any) -> None:
     """Ask one question; the model (or the offline planner) answers through the declared tools."""
+    check_message(question)
     anyio.run(_session, {**options, "settings": current_settings()}, [question])
 
 
@@ -101,6 +104,11 @@ async def _next_question(questions: list[str] | None) -> str | None:
             return None
         if line.strip().lower() in EXIT_WORDS:
             return None
+        try:
+            check_message(line.strip())
+        except MessageTooLong as err:
+            click.echo(str(err), err=True)
+            continue
         if line.strip():
             return line.strip()
 

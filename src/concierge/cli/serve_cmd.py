@@ -6,8 +6,10 @@ import os
 
 import click
 
+from concierge.cli.audit_cmd import describe_unknown
 from concierge.cli.options import current_settings, data_options, open_pipeline, provider_options, setting_option
 from concierge.errors import ConfigError, UnknownUser
+from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
 from concierge.settings import PhoneSettings
 from concierge.storage import passwords
@@ -40,6 +42,7 @@ def serve() -> None:
         import uvicorn
 
         from concierge.web import create_app
+        from concierge.web.phone.gate import MAX_MESSAGE_BYTES
         from concierge.web.proxy import parse_trusted
     except ImportError as err:
         raise ConfigError(f"the web server needs {err.name}: pip install 'concierge[web]'") from None
@@ -53,6 +56,9 @@ def serve() -> None:
     pipeline = open_pipeline(settings)
     phone = _phone(settings.phone)
     try:
+        unknown = audit.reconcile(pipeline.state)
+        if unknown:
+            click.echo(describe_unknown(unknown))
         new = passwords.generate_passwords(pipeline.state, pipeline.demo_users())
         if new:
             click.echo(passwords.describe(new))
@@ -65,7 +71,10 @@ def serve() -> None:
         if phone is not None:
             click.echo(_phone_line(pipeline, phone, phone.public_url or f"http://{shown}:{web.port}"))
         # X-Forwarded-* are the app's to read (concierge.web.proxy, from web.trusted_proxy only), not uvicorn's
-        uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=False)
+        # the phone relay's messages are small: a larger frame is refused before it is read (one byte over the
+        # relay's own limit, so that the relay is the one that says why it closes)
+        uvicorn.run(app, host=web.host, port=web.port, log_level="warning", proxy_headers=False,
+                    ws_max_size=MAX_MESSAGE_BYTES + 1)
     finally:
         pipeline.close()
 

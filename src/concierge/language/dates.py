@@ -45,6 +45,7 @@ The conventions are those of spec/dates.md; every component must resolve dates t
 """
 from __future__ import annotations
 
+import bisect
 import calendar
 import re
 import unicodedata
@@ -565,11 +566,12 @@ def _candidates(text: str, today: date) -> list[_Hit]:
             result = fn(m, today)
             if result is not None:
                 found.append((m.start(), m.end(), order, result))
-    chosen: list[tuple[int, int, int, _Found]] = []
+    chosen: list[tuple[int, int, int, _Found]] = []  # in text order: a long request has many
     for cand in sorted(found, key=lambda c: (c[0] - c[1], c[0], c[2])):
-        if all(cand[1] <= s or cand[0] >= e for s, e, _, _ in chosen):
-            chosen.append(cand)
-    return [_Hit(s, e, f) for s, e, _, f in sorted(chosen, key=lambda c: c[0])]
+        at = bisect.bisect_left(chosen, cand[0], key=lambda c: c[0])
+        if (at == 0 or chosen[at - 1][1] <= cand[0]) and (at == len(chosen) or cand[1] <= chosen[at][0]):
+            chosen.insert(at, cand)
+    return [_Hit(s, e, f) for s, e, _, f in chosen]
 
 
 def _reference(found: _Relative, earlier: list[DateMatch], focus: DateRange | None, today: date) -> DateRange | None:
@@ -669,9 +671,9 @@ def _open_span(text: str, match: DateMatch, point: str, today: date) -> DateMatc
 
 
 def _merge(text: str, matches: list[DateMatch], points: dict[int, str], today: date) -> list[DateMatch]:
-    out, i = [], 0
+    out, i, k = [], 0, 0
     while i < len(matches):
-        k = i  # a run X と Y (と Z) followed by の2ヶ月間 / の期間 is one period
+        k = max(k, i)  # a run X と Y (と Z) followed by の2ヶ月間 / の期間 is one period; its end found once
         while k + 1 < len(matches) and _joined_as_list(text, matches[k], matches[k + 1]):
             k += 1
         suffix = _PERIOD_SUFFIX.match(text, matches[k].end_index) if k > i else None

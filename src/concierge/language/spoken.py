@@ -17,12 +17,16 @@ The words follow spec/dates.md read backwards, relative to the configured clock 
 
 Dates leave out the year when it is the current one; other years keep it
 (2024/12/30〜2025/1/5, Dec 30, 2024 – Jan 5, 2025).
+
+Things said aloud besides periods (the phone, `concierge.web.phone.speech`): a list of items as one
+phrase (`listing`: 唐揚げ弁当、のり弁当ほか3件 / karaage bento, nori bento and 3 more) and a price in yen
+(`yen`: 150円 / 150 yen).
 """
 
 from __future__ import annotations
 
 import calendar
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -85,6 +89,27 @@ def period(start: date, end: date, today: date, lang: str) -> str:
         if text is not None:
             return text
     return _dates(start, end, today, span.ja)
+
+
+LISTED = 5  # items named in a listing; the rest are counted
+
+
+def listing(names: Sequence[str], lang: str, shown: int = LISTED) -> str:
+    """Items as one phrase: 「A、B、C」, "A, B and C"; more than `shown`, the first `shown` and how many
+    more: 「A、B、C、D、Eほか3件」, "A, B, C, D, E and 3 more"."""
+    named, more = list(names[:shown]), max(len(names) - shown, 0)
+    if lang == "ja":
+        return "、".join(named) + (f"ほか{more}件" if more else "")
+    if more:
+        return f"{', '.join(named)} and {more} more"
+    if len(named) <= 1:
+        return "".join(named)
+    return f"{', '.join(named[:-1])} and {named[-1]}"
+
+
+def yen(amount: int | str, lang: str) -> str:
+    """A price as it is said: 150円, 1,380円; 150 yen."""
+    return f"{amount}円" if lang == "ja" else f"{amount} yen"
 
 
 # --- dates --------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ exist (25時, 18:75) is not read as a time.
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 from dataclasses import dataclass
 
@@ -28,9 +30,10 @@ class TimeMatch:
 def find_times(text: str) -> list[TimeMatch]:
     """Every time of day said in `text` (normalised: ASCII digits), in order, without overlaps."""
     found: list[TimeMatch] = []
+    spans: list[tuple[int, int]] = []  # of those found, in order: a long request says many
     for pattern in (_JA, _CLOCK, _EN, _EN_AT):
         for m in pattern.finditer(text):
-            if any(m.start() < t.end and t.start < m.end() for t in found):
+            if _overlaps(spans, m.start(), m.end()):
                 continue
             minute = 30 if m.groupdict().get("half") else int(m.groupdict().get("m") or 0)
             marker = (m.groupdict().get("pre") or m.groupdict().get("post") or "").lower()
@@ -38,7 +41,14 @@ def find_times(text: str) -> list[TimeMatch]:
                            marker in ("am", "a.m.", "午前", "朝"))
             if value is not None:
                 found.append(TimeMatch(value, m.start(), m.end()))
+                bisect.insort(spans, m.span())
     return sorted(found, key=lambda t: t.start)
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps one of `spans` (in order, none overlapping another)."""
+    at = bisect.bisect_right(spans, (start, math.inf))
+    return (at > 0 and spans[at - 1][1] > start) or (at < len(spans) and spans[at][0] < end)
 
 
 def _clock(hour: int, minute: int, afternoon: bool, morning: bool) -> str | None:

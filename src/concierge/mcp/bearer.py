@@ -3,8 +3,10 @@
 A token that is unknown, revoked, expired or of a removed user gets 401 (from the SDK's
 `RequireAuthMiddleware`) and leaves an audit line: whose token it was when we know it, the token's ID
 (never the token), the client address (a trusted proxy's X-Forwarded-For applied by `concierge.web.proxy`
-when served by `concierge serve`) and when. A request with no token at all is not audited: it is what
-every client sends first.
+when served by `concierge serve`) and when. Those lines are a stranger's, so they are bounded per client
+address and refusal (`concierge.pipeline.audit.stranger`): a flood of guessed tokens is its first lines and
+one summary line that counts the rest. A request with no token at all is not audited: it is what every
+client sends first.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from starlette.requests import HTTPConnection
 
 from concierge import threads
 from concierge.pipeline import audit
-from concierge.pipeline.result import new_result_id
 from concierge.storage import tokens
 from concierge.storage.database import Database
 
@@ -54,6 +55,6 @@ class TokenBackend(AuthenticationBackend):
 
     def _record(self, found: tokens.Check, source: str) -> None:
         code = found.refusal or "token_unknown"
-        audit.record(self.db, user=found.owner or UNKNOWN_USER, tool=TOOL,
-                     args={"token_id": found.token_id} if found.token_id else {}, decision=f"refused:{code}",
-                     result_id=new_result_id(), rows=0, ms=0.0, message=_MESSAGES[code], source=source)
+        audit.stranger(self.db, kind=TOOL, user=found.owner or UNKNOWN_USER, tool=TOOL,
+                       args={"token_id": found.token_id} if found.token_id else {}, decision=f"refused:{code}",
+                       message=_MESSAGES[code], source=source)

@@ -19,14 +19,38 @@ _AMOUNT_WORDS = ("total", "amount", "revenue", "sales", "price", "cost", "value"
 _DATE_WORDS = ("ordered", "order", "date", "created", "sold", "sale", "paid", "placed", "booked", "at", "on", "day")
 
 
+# A colon that begins a word, where catalog SQL (`catalog.model.SQL_PARAM`, and `sa.text`, which runs it) reads
+# a `:name` parameter: a colon after a letter or digit (a:b, made:on) is not one, after a space or sign (a :b) is.
+_PARAM_LIKE = re.compile(r"(?<![:\w]):\w")
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a name the loader reads as a column of the result
+
+
 class Dialect:
+    """The SQL a drafted catalog writes for one database: plain SQL text, which the pipeline runs through
+    `sa.text` (that escapes a ``%`` for the driver, so nothing here may escape it first)."""
+
     def __init__(self, name: str):
         self.name = name
         self.sqlite = name == "sqlite"
-        self._quote = (sqlite.dialect() if self.sqlite else postgresql.dialect()).identifier_preparer.quote
+        # PostgreSQL's default driver dialect doubles a % in names: the named paramstyle writes them as they are
+        dialect = sqlite.dialect() if self.sqlite else postgresql.dialect(paramstyle="named")
+        self._quote = dialect.identifier_preparer.quote
+
+    def writable(self, identifier: str) -> bool:
+        """Whether catalog SQL can name it: anything but, on SQLite, a name with a colon that begins a word
+        (PostgreSQL writes that colon as an escape; SQLite has none)."""
+        return not self.sqlite or not _PARAM_LIKE.search(identifier)
 
     def q(self, identifier: str) -> str:
-        return self._quote(identifier)
+        """The identifier as catalog SQL names it: quoted where it must be (spaces, quotes, capitals, reserved
+        words, any script), with a colon that begins a word as ``U&"\\003A"`` on PostgreSQL, so that it is
+        never read as a parameter. A name that `writable` refuses is a ValueError."""
+        if not _PARAM_LIKE.search(identifier):
+            return self._quote(identifier)
+        if self.sqlite:
+            raise ValueError(f"{identifier!r} cannot be named in catalog SQL on SQLite")
+        escaped = identifier.replace("\\", "\\\\").replace('"', '""').replace(":", "\\003A")
+        return f'U&"{escaped}"'
 
     def text(self, expr: str, col: Column) -> str:
         """The column as text, for comparing with a string parameter."""
@@ -76,6 +100,11 @@ class Dialect:
         return (f"SELECT CAST(date_trunc('year', MIN({c})) AS DATE), "
                 f"CAST(GREATEST(date_trunc('year', MAX({c})), date_trunc('year', CURRENT_DATE + INTERVAL '1 year')) "
                 f"+ INTERVAL '1 year' - INTERVAL '1 day' AS DATE) FROM {t}")
+
+
+def plain(identifier: str) -> bool:
+    """Whether a column keeps its own name in a drafted tool's result (else it is given one in words)."""
+    return _PLAIN.fullmatch(identifier) is not None
 
 
 # --- what a table offers -------------------------------------------------------------------------

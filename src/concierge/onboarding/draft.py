@@ -8,6 +8,13 @@ Where a table has a date and an amount (its own, or one join away), an aggregate
 counts them by a chosen column or by day or month over a period. No identifier is ever taken from
 a parameter: the grouping is `CASE :group_by WHEN 'status' THEN ... END`. Never a write tool.
 
+Any name the database has is named in the SQL as its dialect quotes it (`columns.Dialect.q`): a
+space, a quote, ``%(x)s``, a colon, any script, a reserved word. A column whose name is not a plain
+SQL word (``a b``, ``it's``, ``名前``) keeps it in the labels and is given one in words in the result
+(``t."a b" AS a_b``), the name answers and the loader read. On SQLite a name with a colon that
+begins a word (``a :b``) cannot be written without being read as a parameter: such a table or column
+is left out, and the draft's header says so.
+
 Every text drafted here (descriptions, planner intents and extract keys) is listed in the
 catalog's `review:` list, so `concierge catalog check` can tell a person what to read.
 `write_draft` writes the file with a hash of what was drafted in its header, so a later `init`
@@ -18,7 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,6 +40,7 @@ from concierge.onboarding.columns import (
     display_column,
     enum_columns,
     name_columns,
+    plain,
 )
 from concierge.onboarding.glossary import japanese as glossary_japanese
 from concierge.onboarding.glossary import plural
@@ -51,6 +60,7 @@ class Draft:
     text: str  # the catalog YAML, without the header
     tools: tuple[str, ...]
     review: tuple[str, ...]
+    left_out: tuple[str, ...] = ()  # tables and columns SQLite SQL cannot name (``table``, ``table.column``)
 
     @property
     def digest(self) -> str:
@@ -89,10 +99,12 @@ class _Tool:
 
 class _Drafter:
     def __init__(self, schema: Schema, name: str):
+        self.sql = Dialect(schema.dialect)
+        schema, self.left_out = _writable(schema, self.sql)
         self.schema = schema
         self.name = name
-        self.sql = Dialect(schema.dialect)
         self.tables = {t.name: t for t in schema.tables}
+        self.result_names = {t.name: _result_names(t) for t in schema.tables}  # table -> column -> its name
         self.tool_names: dict[str, str] = {}  # table -> its read tool
         self.review: list[str] = ["description"]
         used: set[str] = set()
@@ -146,17 +158,21 @@ class _Drafter:
                  f"# {len(self.schema.tables)} tables and views, {len(tools)} read tools, no write tool.\n"
                  "# Read it, fix what the draft got wrong, and remove the keys you reviewed from `review:`.\n"
                  "# Writes are declared by a person (docs/catalog.md, \"Declaring a write\").\n")
+        if self.left_out:
+            intro += ("# Left out, as SQLite SQL cannot name them (a colon that begins a word reads as a :parameter;"
+                      " rename them to draft them):\n" + "".join(f"#   {n}\n" for n in self.left_out))
         text = intro + _dump(body)
-        return Draft(slug(self.name, "business"), text, tuple(tools), tuple(self.review))
+        return Draft(slug(self.name, "business"), text, tuple(tools), tuple(self.review), self.left_out)
 
     # --- the read tool of a table ------------------------------------------------------------------
     def read_tool(self, table: Table) -> dict[str, Any]:
         sql, q = self.sql, self.sql.q
         noun = self.noun(table)
         tool = _Tool(self.tool_names[table.name])
-        select = [f"t.{q(c.name)}" for c in table.columns]
+        names = self.result_names[table.name]
+        select = [_selected(f"t.{q(c.name)}", names[c.name], c.name, q) for c in table.columns]
         joins: list[str] = []
-        taken = {c.name for c in table.columns}
+        taken = set(names.values())
         filters: list[str] = []
         if len(table.primary_key) == 1:
             pk = table.column(table.primary_key[0])
@@ -199,12 +215,11 @@ class _Drafter:
         lines.append(f"ORDER BY {order}")
         result: dict[str, Any] = {"max_rows": READ_MAX_ROWS}
         if amounts:
-            result["totals"] = {c.name: "sum" for c in amounts}
-        result["labels"] = {c.name: column_label(c.name, c.comment, noun) for c in table.columns}
-        for line in select:
-            if " AS " in line:  # the name joined in next to a foreign key
-                alias = line.rsplit(" AS ", 1)[1].strip('"`[]')
-                result["labels"][alias] = column_label(alias, None, noun)
+            result["totals"] = {names[c.name]: "sum" for c in amounts}
+        result["labels"] = {names[c.name]: column_label(c.name, c.comment, noun) for c in table.columns}
+        for line in select[len(table.columns):]:  # the names joined in next to foreign keys (words: slugs)
+            alias = line.rsplit(" AS ", 1)[1].strip('"')
+            result["labels"][alias] = column_label(alias, None, noun)
         self.review.append(f"tools.{tool.name}.result.labels")
         comment = english(table.comment)
         totals = f", and the totals of {', '.join(c.name for c in amounts)}" if amounts else ""
@@ -288,7 +303,7 @@ class _Drafter:
                 x["refer"] += [noun.ja]
             if via is not None and table.name in self.name_params:
                 x["lookup"] = {"tool": self.tool_names[table.name], "arg": self.name_params[table.name],
-                               "column": key.name}
+                               "column": self.result_names[table.name].get(key.name, key.name)}
             spec["extract"] = x
         return spec
 
@@ -357,14 +372,16 @@ class _Drafter:
         used_joins |= {alias} | {a for a, _ in amounts}
         self.period(tool, dtable, dcol, date_expr, extract=True)
         self.summary_filters(tool, table, joins)
-        count_col = _unique(slug(noun.many, "rows"), {slug(c.name, "x") for _, c in amounts} | {"group_value"})
+        owners = {"t": table, **{j.alias: j.table for j in joins}}
+        taken = {"group_value"}
+        summed = [(_unique(self.result_names[owners[a].name][c.name], taken), a, c) for a, c in amounts]
+        count_col = _unique(slug(noun.many, "rows"), taken | {slug(c.name, "x") for _, c in amounts})
         _group_by(tool, groups)
-        ranks = _rank_by(tool, noun, count_col, [c for _, c in amounts], groups)
+        ranks = _rank_by(tool, noun, count_col, [(n, c) for n, _, c in summed], groups)
         _top_n(tool, groups)
         case = "\n".join(f"            WHEN '{v}' THEN {g.expr}" for v, g in groups.items())
-        sums = [f"SUM({a}.{q(c.name)}) AS {q(c.name)}" for a, c in amounts]
-        measures = {ranks[0]: "COUNT(*)", **{v: f"SUM({a}.{q(c.name)})" for v, (a, c) in zip(ranks[1:], amounts,
-                                                                                           strict=True)}}
+        sums = [f"SUM({a}.{q(c.name)}) AS {q(n)}" for n, a, c in summed]
+        measures = {ranks[0]: "COUNT(*)", **{n: f"SUM({a}.{q(c.name)})" for n, a, c in summed}}
         rank = "\n".join(f"              WHEN :rank_by = '{v}' THEN -COALESCE({m}, 0)" for v, m in measures.items())
         first = f"{amounts[0][0]}.{q(amounts[0][1].name)}"
         lines = [f"SELECT CASE :group_by\n{case}\n       END AS group_value,",
@@ -395,10 +412,10 @@ class _Drafter:
             "ordered": tool.ordered,
             "sql": "\n".join(lines) + "\n",
             "result": {"max_rows": SUMMARY_MAX_ROWS,
-                       "totals": {count_col: "sum", **{c.name: "sum" for _, c in amounts}},
+                       "totals": {count_col: "sum", **{n: "sum" for n, _, _ in summed}},
                        "labels": {"group_value": {"ja": "区分", "en": "group"},
                                   count_col: {"ja": f"{noun.ja}の件数", "en": f"number of {noun.many}"},
-                                  **{c.name: column_label(c.name, c.comment, noun) for _, c in amounts}}},
+                                  **{n: column_label(c.name, c.comment, noun) for n, _, c in summed}}},
             "intents": summary_intents(noun, groups, [c for _, c in amounts]),
         }
 
@@ -552,24 +569,26 @@ def _group_by(tool: _Tool, groups: dict[str, _Group]) -> None:
     tool.review += [f"tools.{tool.name}.params.group_by.description", f"tools.{tool.name}.params.group_by.extract"]
 
 
-def _rank_by(tool: _Tool, noun: Noun, count_col: str, amounts: list[Column], groups: dict[str, _Group]) -> list[str]:
+def _rank_by(tool: _Tool, noun: Noun, count_col: str, amounts: list[tuple[str, Column]],
+             groups: dict[str, _Group]) -> list[str]:
     """Which figure ranks the groups: the count (the most orders, most often) or one of the sums (the highest
-    order total). Its values are no words a request says by accident (a value said is a value chosen)."""
+    order total), each sum by its name in the result. Its values are no words a request says by accident (a
+    value said is a value chosen)."""
     count_value = f"count_of_{count_col}"
-    values = [count_value, *(c.name for c in amounts)]
+    values = [count_value, *(name for name, _ in amounts)]
     taken = {p for v, g in groups.items() for p in _group_phrases(v, g)}
     synonyms = {p: count_value for p in _COUNT_RANKS}
     for many in noun.plurals:
         synonyms.update({f"most {many}": count_value, f"largest number of {many}": count_value})
     synonyms.update({f"{ja}が": count_value for ja in noun.japanese_forms})
-    for col in amounts:
+    for name, col in amounts:
         cw = " ".join(words(col.name))
         for phrase in (f"highest {cw}", f"largest {cw}", f"biggest {cw}", f"most {cw}", f"top {cw}", f"by {cw}"):
             if phrase not in taken:
-                synonyms.setdefault(phrase, col.name)
+                synonyms.setdefault(phrase, name)
         cnoun = Noun.of(col.name, col.comment, countable=False)
         for ja in cnoun.japanese_forms:
-            synonyms.update({f"{ja}が": col.name, f"{ja}順": col.name, f"{ja}の多い": col.name})
+            synonyms.update({f"{ja}が": name, f"{ja}順": name, f"{ja}の多い": name})
     tool.params["rank_by"] = {
         "type": "enum", "nullable": True,
         "enum": {"values": values},
@@ -644,6 +663,44 @@ def _unique(name: str, taken) -> str:
     if isinstance(taken, set):
         taken.add(out)
     return out
+
+
+def _result_names(table: Table) -> dict[str, str]:
+    """The name each column has in a tool's result: its own where the loader reads it as a column (a plain SQL
+    word), else its words (`a b` -> a_b, `%(x)s` -> x_s; `名前` -> column), unique in the table."""
+    taken = {c.name for c in table.columns if plain(c.name)}
+    return {c.name: c.name if plain(c.name) else _unique(slug(c.name, "column"), taken) for c in table.columns}
+
+
+def _selected(expr: str, name: str, column: str, q: Callable[[str], str]) -> str:
+    """A column of the SELECT list, given its result name where that is not its own."""
+    return expr if name == column else f"{expr} AS {q(name)}"
+
+
+def _writable(schema: Schema, sql: Dialect) -> tuple[Schema, tuple[str, ...]]:
+    """The schema without what its dialect's catalog SQL cannot name (`Dialect.writable`), and what that is
+    (``table``, ``table.column``): a key or index on a column left out goes with it."""
+    gone = {t.name for t in schema.tables if not sql.writable(t.name)}
+    left_out = [t.name for t in schema.tables if t.name in gone]
+    tables = []
+    for t in schema.tables:
+        if t.name in gone:
+            continue
+        lost = {c.name for c in t.columns if not sql.writable(c.name)}
+        left_out += [f"{t.name}.{c.name}" for c in t.columns if c.name in lost]
+        tables.append(_without(t, lost, gone, sql))
+    return replace(schema, tables=tuple(tables)), tuple(left_out)
+
+
+def _without(table: Table, lost: set[str], gone: set[str], sql: Dialect) -> Table:
+    """`table` without its columns `lost`, and without its foreign keys to them or to the tables `gone`."""
+    if not lost and not any(fk.table in gone for fk in table.foreign_keys):
+        return table
+    fks = tuple(fk for fk in table.foreign_keys if fk.table not in gone and not lost & set(fk.columns)
+                and all(sql.writable(r) for r in fk.referred))
+    return replace(table, columns=tuple(c for c in table.columns if c.name not in lost), foreign_keys=fks,
+                   primary_key=() if lost & set(table.primary_key) else table.primary_key,
+                   indexes=tuple(ix for ix in table.indexes if not lost & set(ix.columns)))
 
 
 def draft_catalog(schema: Schema, name: str | None = None) -> Draft:

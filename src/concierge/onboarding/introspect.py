@@ -4,7 +4,9 @@ values of low-cardinality text columns, the first and last date of date columns)
 
 Everything is computed by the database: `COUNT(*)`, `MIN`/`MAX`, and `SELECT DISTINCT ... LIMIT`
 that stops as soon as a column has shown more values than an enum may have. No row is scanned in
-Python, so a table of 10^7 rows costs a few aggregate queries. The result is plain frozen
+Python, so a table of 10^7 rows costs a few aggregate queries. The queries are SQLAlchemy Core, so
+that the dialect quotes every name (a space, a quote, ``%(x)s``, a colon, any script, a reserved
+word) and no name is ever read as SQL text or as a parameter. The result is plain frozen
 dataclasses (`Schema` > `Table` > `Column`) that `onboarding.draft` reads.
 """
 
@@ -96,7 +98,6 @@ class Schema:
 def introspect(db: Database) -> Schema:
     """Read the schema of the database's default schema (PostgreSQL: the search path's first, `public`)."""
     engine = db.engine
-    quote = engine.dialect.identifier_preparer.quote
     try:
         inspector = sa.inspect(engine)
         names = [(n, False) for n in inspector.get_table_names()] + [(n, True) for n in inspector.get_view_names()]
@@ -106,7 +107,7 @@ def introspect(db: Database) -> Schema:
             for name, is_view in sorted(names, key=lambda n: (n[1], n[0])):
                 if name in state or name.startswith(("sqlite_", "alembic_", "concierge_")):
                     continue
-                tables.append(_table(conn, inspector, quote, name, is_view))
+                tables.append(_table(conn, inspector, name, is_view))
     except sa.exc.SQLAlchemyError as err:
         raise DatabaseError(f"could not read the schema of {db}: {err.__class__.__name__}: {err}") from None
     return Schema(engine.dialect.name, _database_name(engine.url), tuple(tables))
@@ -126,7 +127,7 @@ def _database_name(url: sa.URL) -> str:
     return url.database or "database"
 
 
-def _table(conn: sa.Connection, inspector, quote, name: str, is_view: bool) -> Table:
+def _table(conn: sa.Connection, inspector, name: str, is_view: bool) -> Table:
     pk = tuple(inspector.get_pk_constraint(name).get("constrained_columns") or ()) if not is_view else ()
     fks = () if is_view else tuple(
         ForeignKey(tuple(fk["constrained_columns"]), fk["referred_table"], tuple(fk["referred_columns"]))
@@ -138,13 +139,11 @@ def _table(conn: sa.Connection, inspector, quote, name: str, is_view: bool) -> T
         comment = inspector.get_table_comment(name).get("text")
     except NotImplementedError:  # SQLite keeps no comments
         comment = None
-    table_sql = quote(name)
-    rows = int(conn.execute(sa.text(f"SELECT COUNT(*) FROM {table_sql}")).scalar() or 0)
+    table = sa.table(name)
+    rows = int(conn.scalar(sa.select(sa.func.count()).select_from(table)) or 0)
     fk_columns = {c for fk in fks for c in fk.columns}
-    columns = []
-    for col in inspector.get_columns(name):
-        columns.append(_column(conn, table_sql, quote(col["name"]), col, rows, col["name"] in pk,
-                               col["name"] in fk_columns, conn.dialect.name))
+    columns = [_column(conn, table, col, rows, primary=col["name"] in pk, foreign=col["name"] in fk_columns)
+               for col in inspector.get_columns(name)]
     return Table(name, is_view, tuple(columns), pk, fks, indexes, rows, comment or None)
 
 
@@ -166,9 +165,10 @@ def _kind(type_: sa.types.TypeEngine) -> Kind:
     return "other"
 
 
-def _column(conn: sa.Connection, table: str, col: str, info: dict, rows: int, primary: bool, foreign: bool,
-            dialect: str) -> Column:
+def _column(conn: sa.Connection, table: sa.TableClause, info: dict, rows: int, *, primary: bool,
+            foreign: bool) -> Column:
     type_ = info["type"]
+    dialect = conn.dialect.name
     kind = _kind(type_)
     base = Column(
         name=info["name"], type_name=_type_name(type_, conn), kind=kind, nullable=bool(info.get("nullable", True)),
@@ -179,10 +179,11 @@ def _column(conn: sa.Connection, table: str, col: str, info: dict, rows: int, pr
     stored_as_text = kind == "text" or (dialect == "sqlite" and kind in ("date", "timestamp"))
     if rows == 0:
         return base
+    col: sa.ColumnClause = sa.column(info["name"])
+    present = sa.select(col).select_from(table).where(col.is_not(None))
     samples: tuple[str, ...] = ()
     if stored_as_text:
-        samples = tuple(str(v) for v in conn.scalars(
-            sa.text(f"SELECT {col} FROM {table} WHERE {col} IS NOT NULL LIMIT {TEXT_SAMPLE}")))
+        samples = tuple(str(v) for v in conn.scalars(present.limit(TEXT_SAMPLE)))
         isos = [_ISO.fullmatch(s.strip()) for s in samples]
         if samples and all(isos):
             timed = any(m and m["time"] for m in isos)
@@ -191,13 +192,12 @@ def _column(conn: sa.Connection, table: str, col: str, info: dict, rows: int, pr
         elif kind in ("date", "timestamp"):  # a SQLite date column holding something else (epoch numbers ...)
             return replace(base, kind="other")
     if kind in ("date", "timestamp"):
-        low, high = conn.execute(sa.text(f"SELECT MIN({col}), MAX({col}) FROM {table}")).one()
+        low, high = conn.execute(sa.select(sa.func.min(col), sa.func.max(col)).select_from(table)).one()
         return replace(base, first=_iso(low), last=_iso(high))
     if kind == "text":
         values = None
         if not primary and not foreign:
-            found = [str(v) for v in conn.scalars(sa.text(
-                f"SELECT DISTINCT {col} FROM {table} WHERE {col} IS NOT NULL LIMIT {ENUM_MAX_VALUES + 1}"))]
+            found = [str(v) for v in conn.scalars(present.distinct().limit(ENUM_MAX_VALUES + 1))]
             if 0 < len(found) <= ENUM_MAX_VALUES and len(found) * 2 <= rows:
                 values = tuple(sorted(found))
         return replace(base, values=values, samples=samples[:20])

@@ -3,7 +3,15 @@
 `record` writes the line of a call `Pipeline.invoke` ran. `refusal` writes the line of a request refused
 before it reached the pipeline: the planner declining a tool the user is not offered or a request no tool
 serves, the MCP SDK rejecting a request's params, the web API refusing a conversation that is not the
-user's. Its decision is ``refused:<code>``, as the pipeline's own refusals are.
+user's. Its decision is ``refused:<code>``, as the pipeline's own refusals are. `stranger` writes the line
+of a request refused before anyone signed in (a failed sign-in, a guessed bearer token, a cross-site
+write), bounded per client address and kind: the first lines of each minute, then one summary line that
+counts the rest, so that a stranger cannot grow the audit without bound.
+
+A write's line survives a crash: where the state lives beside the data it is written inside the write's
+own transaction (`record_in`), so a committed write always has it; where the state has a database of its
+own, a write-ahead line (`intend`, decision ``pending``) is committed before the write and settled after
+it (`settle`), and `reconcile` marks the lines a stopped process left pending as ``unknown``.
 
 `source` is the channel and client of a line (``mcp-http 127.0.0.1``); a channel sets it once for all that
 one request does with ``with audit.source(...)``, so the layers below need not pass it along. Text is kept
@@ -13,23 +21,32 @@ stored escaped, so reading the audit cannot be turned around by what a client se
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 
 from concierge.errors import DatabaseError
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
 log = logging.getLogger(__name__)
+PENDING = "pending"  # a write-ahead line: the write has not reported its outcome yet
+UNKNOWN = "unknown"  # the write's process stopped before its outcome was known: it may have been written
+UNKNOWN_MESSAGE = ("the process stopped between this write and its outcome: it may have been written; "
+                   "check the data before repeating it")
+RECONCILE_AFTER = timedelta(minutes=5)  # longer than any write may run (the statement timeout is far shorter)
 _INSERT = schema.audit.insert()  # built once, so its compiled form is found without keying a new statement
 _SOURCE: ContextVar[str | None] = ContextVar("concierge_audit_source", default=None)
 # NUL, C0 and C1 controls but tab and newline, and the bidirectional embeddings, overrides and isolates
@@ -50,6 +67,31 @@ def current_source() -> str | None:
     return _SOURCE.get()
 
 
+@dataclass
+class CallLine:
+    """The audit line of one call, filled in as the call goes; `written` once a line of it is in the audit."""
+
+    user: str
+    tool: str
+    args: Any
+    source: str | None
+    started: float
+    result_id: str = field(default_factory=lambda: "r_" + secrets.token_hex(5))
+    written: bool = False
+
+    def elapsed_ms(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 3)
+
+    def fields(self, *, decision: str, result_id: str, rows: int, message: str | None) -> dict[str, Any]:
+        return {"user": self.user, "tool": self.tool, "args": self.args, "decision": decision,
+                "result_id": result_id, "rows": rows, "ms": self.elapsed_ms(), "message": message,
+                "source": self.source}
+
+    def intent(self) -> dict[str, Any]:
+        return {"user": self.user, "tool": self.tool, "args": self.args, "result_id": self.result_id,
+                "source": self.source}
+
+
 def refusal(db: Database, *, user: str, tool: str, code: str, message: str, args: Any = None,
             source: str | None = None, result_id: str | None = None) -> str:
     """The audit line of a request refused before the pipeline ran it; returns its result id.
@@ -65,10 +107,72 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
            ms: float, message: str | None, source: str | None = None) -> None:
     """One audit line in the state database `db`; `source`: the channel and client, when known
     (else the one set with `source`)."""
+    entry = _entry(user=user, tool=tool, args=args, decision=decision, result_id=result_id, rows=rows, ms=ms,
+                   message=message, source=source)
+    try:
+        db.insert(_INSERT, entry)  # committed before the call's result is returned
+    except DatabaseError as err:  # the call's own outcome matters more than its audit line
+        log.error("could not write the audit line for %s: %s", result_id, err)
+
+
+def record_in(conn: sa.Connection, *, user: str, tool: str, args: Any, decision: str, result_id: str, rows: int,
+              ms: float, message: str | None, source: str | None = None) -> None:
+    """The audit line of a write, inside the write's own transaction (the state beside the data): the line
+    commits with the write or not at all, so a committed write always has its line."""
+    conn.execute(_INSERT, _entry(user=user, tool=tool, args=args, decision=decision, result_id=result_id,
+                                 rows=rows, ms=ms, message=message, source=source))
+
+
+def intend(db: Database, *, user: str, tool: str, args: Any, result_id: str, source: str | None = None) -> None:
+    """The write-ahead line of a write to a database that does not hold the state: committed before the
+    write starts (it raises when it cannot be written, and then nothing is written), settled after it."""
+    db.insert(_INSERT, _entry(user=user, tool=tool, args=args, decision=PENDING, result_id=result_id, rows=0,
+                              ms=0.0, message="the write is under way", source=source))
+
+
+def settle(db: Database, result_id: str, *, decision: str, rows: int, ms: float, message: str | None) -> bool:
+    """The outcome of a write whose line `intend` wrote; False when it could not be recorded (the line stays
+    pending, and `reconcile` reports it)."""
+    table = schema.audit
+    try:
+        with db.write() as conn:
+            conn.execute(table.update().where(table.c.result_id == result_id, table.c.decision == PENDING)
+                         .values(decision=decision, rows=rows, ms=round(ms, 3),
+                                 message=_text(message) if message else message))
+    except DatabaseError as err:
+        log.error("could not record the outcome of write %s: %s", result_id, err)
+        return False
+    return True
+
+
+def was_recorded(db: Database, result_id: str) -> bool:
+    """Whether the line of `result_id` exists: for a write audited inside its own transaction, whether the
+    write committed. Raises `DatabaseError` when the database cannot be asked."""
+    table = schema.audit
+    with db.read() as conn:
+        return conn.scalar(sa.select(table.c.id).where(table.c.result_id == result_id)) is not None
+
+
+def reconcile(db: Database, *, older_than: timedelta = RECONCILE_AFTER) -> list[dict[str, Any]]:
+    """Writes whose process stopped between their write-ahead line and their outcome: each becomes
+    ``unknown`` (it may have been written) and is returned, for a person to check against the data."""
+    table = schema.audit
+    cutoff = datetime.now(UTC) - older_than
+    with db.write() as conn:
+        stale = conn.execute(sa.select(table).where(table.c.decision == PENDING, table.c.at < cutoff)
+                             .order_by(table.c.id)).mappings().all()
+        if stale:
+            conn.execute(table.update().where(table.c.id.in_([r["id"] for r in stale]))
+                         .values(decision=UNKNOWN, message=UNKNOWN_MESSAGE))
+    return [{**dict(r), "decision": UNKNOWN, "message": UNKNOWN_MESSAGE} for r in stale]
+
+
+def _entry(*, user: str, tool: str, args: Any, decision: str, result_id: str, rows: int, ms: float,
+           message: str | None, source: str | None) -> dict[str, Any]:
     source = source or _SOURCE.get()
-    entry = {
+    return {
         "at": datetime.now(UTC),
-        "user_name": user,
+        "user_name": _text(user)[:50],
         "tool": _text(str(tool))[:100],
         "args": _INVISIBLE.sub(_json_escape, json.dumps(args, ensure_ascii=False, default=str))[:10_000],
         "decision": decision,
@@ -78,10 +182,6 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
         "message": _text(message) if message else message,
         "source": _text(source)[:200] if source else None,
     }
-    try:
-        db.insert(_INSERT, entry)  # committed before the call's result is returned
-    except DatabaseError as err:  # the call's own outcome matters more than its audit line
-        log.error("could not write the audit line for %s: %s", result_id, err)
 
 
 def _text(text: str) -> str:
@@ -105,3 +205,112 @@ def latest(db: Database, limit: int = 20) -> list[dict[str, Any]]:
     with db.read() as conn:
         rows = conn.execute(sa.select(table).order_by(table.c.id.desc()).limit(limit)).mappings().all()
     return [dict(r) for r in rows]
+
+
+# --- refusals of strangers: bounded per source and kind -------------------------------------------------
+NOISE_LINES = 20  # lines of one source and kind written one by one in each window
+NOISE_WINDOW = timedelta(minutes=1)
+_NOISE_KEPT = timedelta(hours=1)  # the counts of windows older than this are deleted
+
+
+def stranger(db: Database, *, kind: str, user: str, tool: str, decision: str, message: str, source: str,
+             args: Any = None) -> None:
+    """The audit line of a request refused before anyone was signed in (a failed sign-in, an unknown bearer
+    token, a cross-site write), bounded so that a stranger cannot grow the audit without bound.
+
+    In each window of `NOISE_WINDOW` from the first, a (source, kind, decision) has its first `NOISE_LINES`
+    lines written one by one; the rest of the window is counted into one summary line, kept up to date in
+    place: ``and 512 more like this from web 203.0.113.7 since 12:00:05 UTC`` (tool `kind`, user ``?``, the
+    same decision, ``{"more": 512, ...}`` as its arguments). The counts are in the state database, so every
+    server process counts together. An IPv6 client is counted by its /64 (one host holds that many).
+    `kind` names the channel (``sign-in``): never text the client chose, or each new text would count anew."""
+    try:
+        written = _counted(db, kind, decision, source)
+    except DatabaseError as err:  # as for `record`: the request's own answer matters more
+        log.error("could not count the audit line of %s from %s: %s", kind, source, err)
+        return
+    if written:
+        record(db, user=user, tool=tool, args=args if args is not None else {}, decision=decision,
+               result_id="r_" + secrets.token_hex(5), rows=0, ms=0.0, message=message, source=source)
+
+
+@dataclass(frozen=True)
+class _Window:
+    source: str  # the source as counted (an IPv6 client by its /64)
+    kind: str  # the channel and decision
+    start: datetime
+    lines: int
+    more: int
+    summary_id: int | None
+
+
+def _counted(db: Database, kind: str, decision: str, source: str) -> bool:
+    """Count one line of (source, kind, decision); True when it is to be written, False when the window's
+    summary line counted it."""
+    now = datetime.now(UTC)
+    table = schema.audit_noise
+    with db.write() as conn:
+        window = _noise_window(conn, _text(noise_source(source))[:200], f"{kind} {decision}"[:100], now)
+        this = table.update().where(table.c.source == window.source, table.c.kind == window.kind)
+        if window.lines < NOISE_LINES:
+            conn.execute(this.values(lines=window.lines + 1))
+            return True
+        summary_id = _summarised(conn, window, kind, decision, now)
+        conn.execute(this.values(more=window.more + 1, summary_id=summary_id))
+    return False
+
+
+def noise_source(source: str) -> str:
+    """The source a stranger's lines are counted by: ``web 2001:db8:1:2::/64`` for any client of that /64,
+    else the source itself."""
+    channel, _, address = source.rpartition(" ")
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return source
+    if isinstance(ip, ipaddress.IPv4Address) or ip.ipv4_mapped is not None:
+        return source
+    return f"{channel} {ipaddress.ip_network(f'{ip}/64', strict=False)}".strip()
+
+
+def _noise_window(conn: sa.Connection, source: str, kind: str, now: datetime) -> _Window:
+    """The current window of (source, kind), its row made or started anew if need be, locked until commit."""
+    table = schema.audit_noise
+    insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
+    conn.execute(insert.values(source=source, kind=kind, window_start=now, lines=0, more=0, summary_id=None)
+                 .on_conflict_do_nothing())
+    row = conn.execute(sa.select(table.c.window_start, table.c.lines, table.c.more, table.c.summary_id)
+                       .where(table.c.source == source, table.c.kind == kind).with_for_update()).one()
+    start = row.window_start if row.window_start.tzinfo else row.window_start.replace(tzinfo=UTC)
+    if now - start < NOISE_WINDOW:
+        return _Window(source, kind, start, row.lines, row.more, row.summary_id)
+    conn.execute(table.update().where(table.c.source == source, table.c.kind == kind)
+                 .values(window_start=now, lines=0, more=0, summary_id=None))
+    old = (sa.select(table.c.source, table.c.kind).where(table.c.window_start < now - _NOISE_KEPT)
+           .with_for_update(skip_locked=True))  # another process's row in use is left to a later window
+    conn.execute(table.delete().where(sa.tuple_(table.c.source, table.c.kind).in_(old)))
+    return _Window(source, kind, now, 0, 0, None)
+
+
+def _summarised(conn: sa.Connection, window: _Window, kind: str, decision: str, now: datetime) -> int:
+    """The window's summary line, written or brought up to date to count one more; its id."""
+    more = window.more + 1
+    args = {"more": more, "since": window.start.isoformat(timespec="seconds"),
+            "last": now.isoformat(timespec="seconds")}
+    message = (f"and {more} more like this from {window.source} since {window.start:%H:%M:%S} UTC "
+               f"(the first {NOISE_LINES} of each {_minutes(NOISE_WINDOW)} are written one by one)")
+    if window.summary_id is None:
+        entry = _entry(user="?", tool=kind, args=args, decision=decision, result_id="r_" + secrets.token_hex(5),
+                       rows=0, ms=0.0, message=message, source=window.source)
+        return conn.execute(_INSERT.returning(schema.audit.c.id), entry).scalar_one()
+    table = schema.audit
+    kept = conn.execute(table.update().where(table.c.id == window.summary_id)
+                        .values(args=json.dumps(args), message=_text(message))).rowcount
+    if not kept:  # the line was deleted meanwhile (the audit pruned): the count starts a line anew
+        return _summarised(conn, replace(window, summary_id=None), kind, decision, now)
+    return window.summary_id
+
+
+def _minutes(window: timedelta) -> str:
+    minutes = window.total_seconds() / 60
+    return "minute" if minutes == 1 else f"{minutes:g} minutes"

@@ -9,6 +9,11 @@ the state has a database of its own, the token is redeemed there first and
 given back (`restore`) when the write fails before its commit: a crash in
 between leaves the token used and nothing written, never a second write. A
 replay, or the token with other arguments or another user, is refused.
+
+A token also binds what the person was shown: the `digest` of the preview. A
+write whose preview, read again inside its transaction, differs (another client
+added to the same order) writes nothing and answers with the new preview and a
+new token; the old token is retired.
 """
 
 from __future__ import annotations
@@ -47,18 +52,54 @@ def _hash(token: str | Hashed) -> str:
     return token.digest if isinstance(token, Hashed) else hashlib.sha256(str(token).encode()).hexdigest()
 
 
-def issue(conn: sa.Connection, user: str, tool: str, args: dict[str, Any]) -> str:
+def digest(preview: dict[str, Any]) -> str:
+    """What a person was shown before saying yes, as one value: the preview's rows and totals."""
+    return hashlib.sha256(canonical(preview).encode()).hexdigest()
+
+
+def issue(conn: sa.Connection, user: str, tool: str, args: dict[str, Any], shown: str | None = None) -> str:
+    """A new token for this call; `shown`: the `digest` of the preview it was issued with."""
     token = "cf_" + secrets.token_urlsafe(18)
     conn.execute(
         schema.confirmations.insert().values(
-            token_hash=_hash(token), user_name=user, tool=tool, args=canonical(args), created_at=datetime.now(UTC)
+            token_hash=_hash(token), user_name=user, tool=tool, args=canonical(args), created_at=datetime.now(UTC),
+            preview_digest=shown,
         )
     )
     return token
 
 
+def shown(conn: sa.Connection, token: str | Hashed) -> str | None:
+    """The digest of the preview the token was issued with; None for an unknown token or one without."""
+    table = schema.confirmations
+    return conn.scalar(sa.select(table.c.preview_digest).where(table.c.token_hash == _hash(token)))
+
+
+def retire(conn: sa.Connection, token: str | Hashed) -> None:
+    """Make a token unusable: its preview no longer holds, and a new token replaces it."""
+    table = schema.confirmations
+    conn.execute(table.update().where(table.c.token_hash == _hash(token), table.c.used_at.is_(None))
+                 .values(used_at=datetime.now(UTC)))
+
+
 def redeem(conn: sa.Connection, token: str | Hashed, user: str, tool: str, args: dict[str, Any]) -> str | None:
     """Use the token for this exact call; returns why it cannot be used, or None."""
+    why = check(conn, token, user, tool, args)
+    if why:
+        return why
+    table = schema.confirmations
+    used = conn.execute(
+        table.update()
+        .where(table.c.token_hash == _hash(token), table.c.used_at.is_(None))
+        .values(used_at=datetime.now(UTC))
+    )
+    if used.rowcount != 1:
+        return "this confirmation token was already used; the write it confirmed has been done"
+    return None
+
+
+def check(conn: sa.Connection, token: str | Hashed, user: str, tool: str, args: dict[str, Any]) -> str | None:
+    """Why the token cannot confirm this exact call, or None; the token is not used."""
     table = schema.confirmations
     row = conn.execute(sa.select(table).where(table.c.token_hash == _hash(token))).mappings().first()
     if row is None or row["user_name"] != user:
@@ -75,13 +116,6 @@ def redeem(conn: sa.Connection, token: str | Hashed, user: str, tool: str, args:
         created = created.replace(tzinfo=UTC)
     if datetime.now(UTC) - created > TOKEN_TTL:
         return "this confirmation token has expired; call the tool without a token for a new preview"
-    used = conn.execute(
-        table.update()
-        .where(table.c.token_hash == row["token_hash"], table.c.used_at.is_(None))
-        .values(used_at=datetime.now(UTC))
-    )
-    if used.rowcount != 1:
-        return "this confirmation token was already used; the write it confirmed has been done"
     return None
 
 

@@ -12,7 +12,7 @@ import logging
 import re
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
@@ -22,7 +22,15 @@ import sqlalchemy as sa
 from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
 from concierge.catalog.model import SQL_PARAM, Tool
-from concierge.errors import CatalogError, CatalogProblem, ConciergeError, ConfigError, DatabaseError, ResultCode
+from concierge.errors import (
+    CatalogError,
+    CatalogProblem,
+    ConciergeError,
+    ConfigError,
+    DatabaseError,
+    ResultCode,
+    WriteOutcomeUnknown,
+)
 from concierge.language.dates import as_date
 from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import Session, User
@@ -55,7 +63,8 @@ class _DataFacts:
     enum_values: dict[str, list[str]]
     date_ranges: dict[str, tuple[date, date]]
     enum_synonyms: dict[str, dict[str, str]]
-    rollups: frozenset[str] = frozenset()  # the catalog's rollups that are current (storage.rollups)
+    # the catalog's rollups that are built; whether one may be read is asked by each read (storage.rollups)
+    rollups: dict[str, rollups.ReadCheck] = field(default_factory=dict)
 
 
 class Pipeline:
@@ -74,7 +83,6 @@ class Pipeline:
         self._facts: dict[str, _DataFacts] = {}
         self._contexts: dict[str | None, tuple[int, guard.GuardContext, float]] = {}
         self.http = HttpCaller(catalogs)  # the tools of `kind: http` sources (concierge.services)
-        self._users: dict[str, User] = {}
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
         self.use_rollups = use_rollups  # False: every tool reads its base tables (to compare, or to rule them out)
 
@@ -141,14 +149,25 @@ class Pipeline:
         return datetime.now().strftime("%H:%M")
 
     def user(self, name: str) -> User:
-        """The user called `name` (remembered for this pipeline's life); `UnknownUser` when there is none."""
-        if name not in self._users:
-            record = users.get(self.state, name)
-            self._users[name] = User(record.name, record.role, record.display_name)
-        return self._users[name]
+        """The user called `name` as the state database has them now; `UnknownUser` when there is none.
+        Never remembered: a role changed or a user removed, by any process, counts at the next request."""
+        record = users.get(self.state, name)
+        return User(record.name, record.role, record.display_name)
+
+    def as_now(self, user: User) -> User | None:
+        """`user` with the role the state database gives them at this moment; None once they are removed.
+        Every call is decided on this, so a `User` held by a long-lived caller (a stdio MCP server, a phone
+        call, a conversation waiting for a yes) never keeps rights that were taken away."""
+        record = users.find(self.state, user.name)
+        if record is None:
+            return None
+        if record.role == user.role and record.display_name == user.display_name:
+            return user
+        return User(record.name, record.role, record.display_name)
 
     def tools_for(self, user: User) -> list[Tool]:
-        return access.visible_tools(user, self.tools, self.roles)
+        current = self.as_now(user)
+        return access.visible_tools(current, self.tools, self.roles) if current else []
 
     def guard_context(self, tool: str | None = None) -> guard.GuardContext:
         """Today and the values read from the data: of the tool's catalog, or of all catalogs. Enums read
@@ -200,7 +219,7 @@ class Pipeline:
                         low, high = conn.execute(sa.text(p.bounds.query)).one()
                         if low is not None:
                             ranges[p.bounds.query] = (as_date(low), as_date(high))
-                readable = rollups.current(conn, catalog.spec.rollups) if self.use_rollups else frozenset()
+                readable = rollups.read_checks(conn, catalog.spec.rollups) if self.use_rollups else {}
             facts = self._facts[catalog.name] = _DataFacts(enums, ranges, synonyms, readable)
         return facts
 
@@ -212,26 +231,19 @@ class Pipeline:
         `session`: the conversation (or phone call) it belongs to, for `:_session` and `:_caller`."""
         started = time.perf_counter()
         name, args, confirmation = _valid_unicode(name), _valid_unicode(args), _valid_unicode(confirmation)
+        line = audit.CallLine(user.name, name, args, source, started)
+        session = Session(_valid_unicode(session.id), _valid_unicode(session.caller)) if session else None
         try:
-            result = self._invoke(name, args, user, confirmation, session)
+            result = self._invoke(name, args, user, confirmation, session, line)
         except ConciergeError as err:
-            ms = (time.perf_counter() - started) * 1000
-            audit.record(self.state, user=user.name, tool=name, args=args, decision="failed",
-                         result_id=new_result_id(), rows=0, ms=ms, message=str(err), source=source)
+            if not line.written:
+                audit.record(self.state, **line.fields(decision="failed", result_id=new_result_id(), rows=0,
+                                                       message=str(err)))
             raise
-        result.ms = round((time.perf_counter() - started) * 1000, 3)
-        audit.record(
-            self.state,
-            source=source,
-            user=user.name,
-            tool=name,
-            args=args,
-            decision=result.status if result.code is None else f"{result.status}:{result.code}",
-            result_id=result.result_id,
-            rows=result.row_count,
-            ms=result.ms,
-            message=result.message,
-        )
+        result.ms = line.elapsed_ms()
+        if not line.written:  # a write's line was written with the write (`_write_data`)
+            audit.record(self.state, **line.fields(decision=decision_of(result), result_id=result.result_id,
+                                                   rows=result.row_count, message=result.message))
         return result
 
     def record_refusal(self, user: User | str, tool: str, code: str, message: str, *, args: Any = None,
@@ -243,8 +255,13 @@ class Pipeline:
         return audit.refusal(self.state, user=name, tool=_valid_unicode(tool), code=code,
                              message=_valid_unicode(message), args=_valid_unicode(args), source=source)
 
-    def _invoke(self, name: str, args: Any, user: User, confirmation: str | confirm.Hashed | None,
-                session: Session | None = None) -> ToolResult:
+    def _invoke(self, name: str, args: Any, held: User, confirmation: str | confirm.Hashed | None,
+                session: Session | None, line: audit.CallLine) -> ToolResult:
+        user = self.as_now(held)  # rights as they are now, not as they were when the caller got `held`
+        if user is None:
+            return ToolResult(tool=name, status="refused", code=ResultCode.NOT_PERMITTED,
+                              message=f"user {held.name} no longer exists; nothing was run",
+                              message_ja=f"ユーザー {held.name} はもう登録されていないため、何も実行していません。")
         tool = self.tools.get(name)
         if tool is None:
             return _refused(name, args, guard.unknown_tool(name, self.tools))
@@ -267,7 +284,7 @@ class Pipeline:
             return self._read(tool, decision.args, values)
         if tool.confirm and confirmation is None:
             return self._preview(tool, decision.args, values, user)
-        return self._write(tool, decision.args, values, user, confirmation)
+        return self._write(tool, decision.args, values, user, confirmation, line)
 
     def _http(self, tool: Tool, args: dict, values: dict, user: User,
               confirmation: str | confirm.Hashed | None) -> ToolResult:
@@ -310,7 +327,7 @@ class Pipeline:
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
             spec, bound = tool.result, _sql_values(tool, values)
-            statement = self._statement(tool, values)
+            statement = self._statement(tool, values, conn)
             every = needs_every_row(spec)
             # Unless a summary compares every row, only the rows shown are fetched (one more says whether
             # there are more) and the database counts and totals all the matching rows itself. SQLite's
@@ -328,58 +345,59 @@ class Pipeline:
                 counted = counted_totals(conn.execute(bind(tool, sql), bound).one(), columns, spec)
         return self._ok(tool, args, columns, rows, counted)
 
-    def _statement(self, tool: Tool, values: dict) -> str:
-        """The tool's SQL, or its rollup statement when the rollup is current and can answer these values."""
-        if tool.rollup is None or tool.rollup.table not in self._data_facts(self._catalog_of[tool.name]).rollups:
+    def _statement(self, tool: Tool, values: dict, conn: sa.Connection | None = None) -> str:
+        """The tool's SQL, or its rollup statement when the rollup can answer these values and is current as
+        the read sees it: asked in the read's transaction `conn` (or in a read of its own), every time."""
+        if tool.rollup is None or any(values.get(p) is not None for p in below_grain(tool.sql, tool.rollup.sql)):
             return tool.sql
-        if any(values.get(p) is not None for p in below_grain(tool.sql, tool.rollup.sql)):
+        check = self._data_facts(self._catalog_of[tool.name]).rollups.get(tool.rollup.table)
+        if check is None:
             return tool.sql
-        return tool.rollup.sql
+        if conn is None:
+            with self.db.read() as own:
+                return tool.rollup.sql if check.holds(self.db, own) else tool.sql
+        return tool.rollup.sql if check.holds(self.db, conn) else tool.sql
 
-    def _preview(self, tool: Tool, args: dict, values: dict, user: User) -> ToolResult:
+    def _preview(self, tool: Tool, args: dict, values: dict, user: User, *, changed: bool = False) -> ToolResult:
+        """What the write would do, and a token bound to the call and to this preview (its digest): a token
+        redeemed after what the preview reads has changed writes nothing and gets a new preview instead."""
         separate = self.state is not self.db  # then the business data is only read here, the token kept apart
         with self.db.read() if separate else self.db.write() as conn:
             failed = _failed_check(conn, tool, values)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
-            if tool.preview_sql is None:  # the loader refuses such a catalog; a Tool made in code may lack it
-                raise CatalogError([CatalogProblem(tool.catalog, f"tools.{tool.name}.preview_sql",
-                                                   "a tool that needs confirmation must declare preview_sql")])
-            row = conn.execute(bind(tool, tool.preview_sql), _sql_values(tool, values)).mappings().first()
+            preview = _preview_row(conn, tool, values)
             if not separate:
-                token = confirm.issue(conn, user.name, tool.name, plain_args(args))
+                token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(preview))
         if separate:
             with self.state.write() as conn:
-                token = confirm.issue(conn, user.name, tool.name, plain_args(args))
-        return ToolResult(
-            tool=tool.name,
-            status="confirm",
-            args=plain_args(args),
-            preview={k: plain(v) for k, v in (row or {}).items()},
-            confirmation_token=token,
-            message=(
-                "Nothing is written yet. Show this preview to the user; when they confirm, call "
-                f"{tool.name} again with the same arguments and this confirmation token."
-            ),
-        )
+                token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(preview))
+        return _confirm_result(tool, args, preview, token, changed=changed)
 
     def _write(self, tool: Tool, args: dict, values: dict, user: User,
-               confirmation: str | confirm.Hashed | None) -> ToolResult:
+               confirmation: str | confirm.Hashed | None, line: audit.CallLine) -> ToolResult:
         """One database: the token is redeemed inside the write's transaction (exactly once). A state
         database of its own: the token is redeemed there first, and given back when the write fails
         before its commit (at most once: a crash in between leaves it used and nothing written)."""
         separate = tool.confirm and self.state is not self.db
+        shown = None
         if separate:
             with self.state.write() as conn:
+                shown = confirm.shown(conn, confirmation or "")
                 why = confirm.redeem(conn, confirmation or "", user.name, tool.name, plain_args(args))
             if why:
                 return _invalid_confirmation(tool, args, why)
-        redeem = (confirmation or "") if tool.confirm and not separate else None
-        stage = {"committing": False}
+        token = (confirmation or "") if tool.confirm else None
+        stage = _WriteStage(token=token if not separate else None, shown=shown, separate=self.state is not self.db)
         try:
-            return self._write_data(tool, args, values, user, redeem, stage)
+            return self._write_data(tool, args, values, user, stage, line)
         except BaseException as err:
-            token_works = not separate or (not stage["committing"] and self._give_back(confirmation or ""))
+            if stage.committing and isinstance(err, DatabaseError):
+                return self._unsure(tool, args, line, stage, err)
+            token_works = not separate or (not stage.committing and self._give_back(confirmation or ""))
+            if stage.separate and line.written:
+                audit.settle(self.state, line.result_id, decision="failed", rows=0, ms=line.elapsed_ms(),
+                             message=str(err))
             refused = _refused_write(err)
             if refused is None:
                 raise
@@ -391,38 +409,111 @@ class Pipeline:
                 f"(docs/deploy.md){hint}"
             ) from err
 
-    def _write_data(self, tool: Tool, args: dict, values: dict, user: User, redeem: str | confirm.Hashed | None,
-                    stage: dict) -> ToolResult:
-        """The write in one transaction; `redeem`: the confirmation token to use inside it, if any."""
+    def _write_data(self, tool: Tool, args: dict, values: dict, user: User, stage: _WriteStage,
+                    line: audit.CallLine) -> ToolResult:
+        """The write in one transaction, with its audit line where the state lives beside the data (else after
+        a write-ahead line in the state database); `stage.token`: the confirmation to redeem inside it."""
+        if stage.separate:
+            audit.intend(self.state, **line.intent())
+            line.written = True
         for attempt in range(UNIQUE_CODE_ATTEMPTS):
-            values = {**values, **_generated(tool, self.today(tool.name))}
-            stage["committing"] = False
+            stage.committing = False
             try:
                 with self.db.write() as conn:
-                    if redeem is not None:
-                        why = confirm.redeem(conn, redeem, user.name, tool.name, plain_args(args))
-                        if why:
-                            return _invalid_confirmation(tool, args, why)
-                    failed = _failed_check(conn, tool, values)
-                    if failed:
-                        return failed.model_copy(update={"args": plain_args(args)})
-                    cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
-                    columns = list(cursor.keys()) if cursor.returns_rows else []
-                    rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
-                    for statement in tool.then:  # the rows of the last one that returns rows are the result
-                        cursor = conn.execute(bind(tool, statement), _sql_values(tool, values))
-                        if cursor.returns_rows:
-                            columns = list(cursor.keys())
-                            rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
-                    stage["committing"] = True  # past here the write may have committed though an error says not
+                    refusal = self._before_write(conn, tool, args, values, user, stage)
+                    if refusal is not None:
+                        return self._settled(refusal, line, stage)
+                    result = self._run_write(conn, tool, args, {**values, **_generated(tool, self.today(tool.name))})
+                    result.result_id = line.result_id
+                    if not stage.separate:
+                        audit.record_in(conn, **line.fields(decision="ok", result_id=result.result_id,
+                                                            rows=result.row_count, message=None))
+                    stage.committing = True  # past here the write may have committed though an error says not
             except sa.exc.IntegrityError:
                 if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
                     log.warning("generated code collided in %s; retrying", tool.name)
                     continue
                 raise
+            line.written = True
+            if stage.separate:
+                audit.settle(self.state, line.result_id, decision="ok", rows=result.row_count, ms=line.elapsed_ms(),
+                             message=None)
             self.refresh(tool.catalog)
-            return self._ok(tool, args, columns, rows)
+            return result
         raise AssertionError("unreachable")
+
+    def _settled(self, result: ToolResult, line: audit.CallLine, stage: _WriteStage) -> ToolResult:
+        """A write that ended before writing: its write-ahead line (if any) gets the outcome."""
+        if stage.separate:
+            audit.settle(self.state, line.result_id, decision=decision_of(result), rows=result.row_count,
+                         ms=line.elapsed_ms(), message=result.message)
+            result.result_id = line.result_id
+        return result
+
+    def _before_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict, user: User,
+                      stage: _WriteStage) -> ToolResult | None:
+        """Inside the write's transaction: the preview the token was shown with, the token, the checks. A
+        result means nothing is written: a refusal, or a new preview when what was shown has changed."""
+        if stage.token is not None:
+            why = confirm.check(conn, stage.token, user.name, tool.name, plain_args(args))
+            if why:
+                return _invalid_confirmation(tool, args, why)
+        if tool.confirm and tool.preview_sql is not None:
+            shown = stage.shown if stage.separate else confirm.shown(conn, stage.token or "")
+            now = _preview_row(conn, tool, values)
+            if shown is not None and confirm.digest(now) != shown:
+                return self._changed_preview(conn, tool, args, user, stage, now)
+        if stage.token is not None:
+            why = confirm.redeem(conn, stage.token, user.name, tool.name, plain_args(args))
+            if why:
+                return _invalid_confirmation(tool, args, why)
+        failed = _failed_check(conn, tool, values)
+        return failed.model_copy(update={"args": plain_args(args)}) if failed else None
+
+    def _changed_preview(self, conn: sa.Connection, tool: Tool, args: dict, user: User, stage: _WriteStage,
+                         now: dict[str, Any]) -> ToolResult:
+        """The preview as it is now, with a new token; the old token is retired."""
+        if stage.separate:
+            with self.state.write() as state:
+                token = confirm.issue(state, user.name, tool.name, plain_args(args), confirm.digest(now))
+        else:
+            confirm.retire(conn, stage.token or "")
+            token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(now))
+        return _confirm_result(tool, args, now, token, changed=True)
+
+    def _run_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict) -> ToolResult:
+        cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
+        columns = list(cursor.keys()) if cursor.returns_rows else []
+        rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
+        for statement in tool.then:  # the rows of the last one that returns rows are the result
+            cursor = conn.execute(bind(tool, statement), _sql_values(tool, values))
+            if cursor.returns_rows:
+                columns = list(cursor.keys())
+                rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
+        return self._ok(tool, args, columns, rows)
+
+    def _unsure(self, tool: Tool, args: dict, line: audit.CallLine, stage: _WriteStage,
+                err: DatabaseError) -> ToolResult:
+        """The connection failed while the write committed. Beside the state, its audit line commits with it, so
+        asking for that line settles it; else (or when the database cannot be asked) the outcome is unknown."""
+        if not stage.separate:
+            try:
+                written = audit.was_recorded(self.state, line.result_id)
+            except DatabaseError:
+                written = None
+            if written is False:
+                raise DatabaseError(f"the write of {tool.name} was not done ({err}); nothing was written: "
+                                    "it can be tried again") from err
+            if written:
+                line.written = True
+                self.refresh(tool.catalog)
+                return ToolResult(result_id=line.result_id, tool=tool.name, status="ok", args=plain_args(args),
+                                  message=f"{tool.name} was written (the connection was lost as it committed)")
+        else:
+            audit.settle(self.state, line.result_id, decision=audit.UNKNOWN, rows=0, ms=line.elapsed_ms(),
+                         message=str(err))
+            line.written = True
+        raise WriteOutcomeUnknown(tool.name, line.result_id, str(err)) from err
 
     def _give_back(self, token: str | confirm.Hashed) -> bool:
         """Make a token redeemed for a write that did not happen usable again; False when that failed."""
@@ -452,6 +543,39 @@ def below_grain(sql: str, rollup_sql: str) -> frozenset[str]:
 
 def _differs(url: str, db: Database) -> bool:
     return normalise_url(url) != db.url
+
+
+@dataclass
+class _WriteStage:
+    """Where a write is: the token to redeem inside its transaction, the digest of the preview its token was
+    shown with (read before, where the state has a database of its own), and whether it is committing."""
+
+    token: str | confirm.Hashed | None
+    shown: str | None
+    separate: bool  # the state (tokens, audit) lives in a database of its own
+    committing: bool = False
+
+
+def decision_of(result: ToolResult) -> str:
+    return result.status if result.code is None else f"{result.status}:{result.code}"
+
+
+def _preview_row(conn: sa.Connection, tool: Tool, values: dict) -> dict[str, Any]:
+    if tool.preview_sql is None:  # the loader refuses such a catalog; a Tool made in code may lack it
+        raise CatalogError([CatalogProblem(tool.catalog, f"tools.{tool.name}.preview_sql",
+                                           "a tool that needs confirmation must declare preview_sql")])
+    row = conn.execute(bind(tool, tool.preview_sql), _sql_values(tool, values)).mappings().first()
+    return {k: plain(v) for k, v in (row or {}).items()}
+
+
+def _confirm_result(tool: Tool, args: dict, preview: dict[str, Any], token: str, *, changed: bool) -> ToolResult:
+    again = (f"call {tool.name} again with the same arguments and this confirmation token.")
+    message = (f"Nothing was written: what the preview reads changed after it was shown. Show this new preview "
+               f"to the user; when they confirm, {again}" if changed else
+               f"Nothing is written yet. Show this preview to the user; when they confirm, {again}")
+    return ToolResult(tool=tool.name, status="confirm", args=plain_args(args), preview=preview,
+                      confirmation_token=token, message=message,
+                      code=ResultCode.PREVIEW_CHANGED if changed else None)
 
 
 def _invalid_confirmation(tool: Tool, args: dict, why: str) -> ToolResult:

@@ -9,13 +9,15 @@ the answer built from the results. It never reads the database itself.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
+import threading
 from collections import OrderedDict
 
 from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
-from concierge.planner import answer, progress, refusals
+from concierge.planner import answer, budget, progress, refusals
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.text import normalise
@@ -24,6 +26,7 @@ from concierge.protocol import ModelReply, ModelRequest, ToolCall
 __all__ = ["Planner"]
 
 PLANS_KEPT = 256
+log = logging.getLogger(__name__)
 
 
 class Planner:
@@ -37,6 +40,7 @@ class Planner:
         self.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
         self._plans: OrderedDict[tuple, Plan] = OrderedDict()
+        self._plans_lock = threading.Lock()  # requests are planned in worker threads, several at once
 
     def plan(self, request: ModelRequest) -> tuple[Plan, int]:
         """The plan for the turn's message, and where that message is in the conversation."""
@@ -62,12 +66,12 @@ class Planner:
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
         """The previous request completed by this turn, when the previous turn asked something and this one
         only gives values: かぼちゃ4個を600円で売った -> (which customer?) -> 0016です; 先週のお茶の売上 ->
-        (麦茶 or 緑茶?) -> 麦茶."""
+        (麦茶 or 緑茶?) -> 麦茶; 商品ランキングの売上 -> (the product ランキング?) -> 『ランキング』です."""
         asked = _asked(self._built(said_before, ctx))
         if asked is None:
             return None
         answer = _ANSWER_FILLER.sub("", text).strip()
-        if asked.said and asked.kind in ("which_value", "unknown_value") and answer:
+        if asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
             joined_text = said_before.replace(asked.said, answer, 1)
         else:
             joined_text = f"{said_before}。{text}"
@@ -78,17 +82,29 @@ class Planner:
         key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
                tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())),
                tuple((k, tuple(sorted(v.items()))) for k, v in sorted(ctx.enum_synonyms.items())))
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._plans[key] = build(normalise(text), ctx)
+        with self._plans_lock:
+            plan = self._plans.get(key)
+            if plan is not None:
+                self._plans.move_to_end(key)
+                return plan
+        plan = build(normalise(text), ctx)  # outside the lock: another request's plan never waits for this one
+        with self._plans_lock:
+            self._plans[key] = plan
             if len(self._plans) > PLANS_KEPT:
                 self._plans.popitem(last=False)
-        else:
-            self._plans.move_to_end(key)
         return plan
 
     def reply(self, request: ModelRequest) -> ModelReply:
-        plan, start = self.plan(request)
+        """The next tool calls, or the answer; within the planning budget, else the answer that the request is
+        too long to work out (`budget`), audited as a request the planner declined."""
+        try:
+            with budget.within():
+                plan, start = self.plan(request)
+        except budget.PlanTooLong as err:
+            text = _said(request)
+            log.warning("the planner gave up on a request of %d characters from %s: %s", len(text), request.user, err)
+            refusals.record_too_long(self.pipeline, request, text, err)
+            return ModelReply(text=budget.too_long_text(language(text)))
         made = progress.calls_made(request.messages[start + 1 :]) if start >= 0 else []
         calls, states = progress.advance(plan, made, self.pipeline.tools)
         if calls:
@@ -104,10 +120,16 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
-_ASKS = ("missing", "ambiguous", "which_value", "unknown_value")
+_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value")
 _ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|それは|あ、)"
                             r"|(?:の方|のほう)?(?:です|でお願いします|でお願い|で|にして"
                             r"|ください|please|i mean)?[。.!！?？\s]*$", re.IGNORECASE)
+
+
+def _said(request: ModelRequest) -> str:
+    """The text of the turn's message."""
+    start = progress.turn_start(request.messages)
+    return request.messages[start].text or "" if start >= 0 else ""
 
 
 def _asked(plan: Plan) -> Problem | None:

@@ -37,7 +37,7 @@ from concierge.catalog.model import (
 from concierge.language.dates import normalise
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import fold, mask
+from concierge.planner.text import Disjoint, fold, mask
 
 _SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
                   r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
@@ -83,17 +83,24 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
             groups.append((joined.end() if joined else 0, named))
         end = hit.end
 
-    def rank(tool: str, named: list[str]) -> tuple:
-        kinds = _kinds(slots, lexicon, tool) - _said_by_keyword(slots, lexicon, tool, hits)
-        return (tool in offered, named.count(tool), -unmet(slots, lexicon, tool),
-                (len(kinds), _takes_dates_said(slots, lexicon, tool)), -named.index(tool))
+    # What a tool's rank takes from the request is worked out once per tool, not once per time it is named.
+    unmet_by = functools.cache(lambda tool: unmet(slots, lexicon, tool))
 
-    parts = [Part(max(named, key=functools.partial(rank, named=named)), start) for start, named in groups]
+    @functools.cache
+    def fit(tool: str) -> tuple:
+        kinds = _kinds(slots, lexicon, tool) - _said_by_keyword(slots, lexicon, tool, hits)
+        return tool in offered, -unmet_by(tool), (len(kinds), _takes_dates_said(slots, lexicon, tool))
+
+    def rank(tool: str, named: list[str]) -> tuple:
+        may_call, unfilled, takes = fit(tool)
+        return may_call, named.count(tool), unfilled, takes, -named.index(tool)
+
+    parts = [Part(max(dict.fromkeys(named), key=functools.partial(rank, named=named)), start)
+             for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
     # farm's 売上): a part the request cannot fill gives way to one of another catalog it can.
-    fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet(slots, lexicon, p.tool)}
-    kept = [p for p in parts if not fillable or not unmet(slots, lexicon, p.tool)
-            or lexicon.tools[p.tool].catalog in fillable]
+    fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet_by(p.tool)}
+    kept = [p for p in parts if not fillable or not unmet_by(p.tool) or lexicon.tools[p.tool].catalog in fillable]
     return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
 
 
@@ -106,9 +113,9 @@ def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
     if _SQL.search(slots.text):
         return "sql"
     hits = lexicon.cues.find(slots.cue_text)
-    covered = [(h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value)]
+    covered = Disjoint((h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value))
     for m in _CHANGE.finditer(slots.text):
-        if not any(s <= m.start() and m.end() <= e for s, e in covered):
+        if not covered.within(m.start(), m.end()):
             return "change"
     return None
 
@@ -187,7 +194,8 @@ def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
 FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
                      r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
                      r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
-                     r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]")
+                     r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]"
+                     r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
 
 
 def says_only_values(slots: Slots) -> bool:
@@ -248,7 +256,7 @@ def _said_by_keyword(slots: Slots, lexicon: Lexicon, name: str, hits: list) -> s
     """Kinds of value said only by the tool's own keyword: トップ3 is a ranking's keyword, its count and its
     order, said once; it is not three reasons to rank (先週売上が落ちた商品トップ3 compares)."""
     tool = lexicon.tools[name]
-    spans = [(h.start, h.end) for h in hits if (name, KEYWORD) in h.value]
+    spans = Disjoint((h.start, h.end) for h in hits if (name, KEYWORD) in h.value)
     phrases = {h.phrase for h in hits if (name, KEYWORD) in h.value}
     out = set()
     for pname, p in tool.params.items():
@@ -258,7 +266,7 @@ def _said_by_keyword(slots: Slots, lexicon: Lexicon, name: str, hits: list) -> s
         elif isinstance(x, EnumExtract):
             key = lexicon.enum_of[(name, pname)].key
             mine = [h for h in slots.enums if any(k == key for k, _ in h.value)]
-            if mine and all(any(s <= h.start and h.end <= e for s, e in spans) for h in mine):
+            if mine and all(spans.within(h.start, h.end) for h in mine):
                 out.add(f"enum:{pname}")
     return out
 

@@ -22,17 +22,19 @@ The dictionary loads on the first value or word with a kanji (under a second, on
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from concierge.planner.text import fold
+from concierge.planner import budget
+from concierge.planner.text import Disjoint, fold
 
 __all__ = ["Candidate", "Found", "Matcher", "candidates", "contains_value", "fold_word", "matcher"]
 
@@ -134,10 +136,10 @@ class Matcher:
         self._lookup = self._tiers_by_lookup()
         self._typos = _TypoIndex(self._typo_strings())
         self._longest = max(map(len, self._lookup), default=0)
-        self._cache: dict[tuple[str, bool], list[Candidate]] = {}  # (folded word, typo allowed)
-        # edits of a misspelt word: a span weighs its length less twice its edits, so ハンバーグ弁当売上
-        # is not ハンバーグ弁当 misspelt, while ハンバーク弁当 outweighs its part 弁当
-        self._edits: dict[str, int] = {}
+        # (folded word, typo allowed) -> (candidates, edits of a misspelt word): a span weighs its length less
+        # twice its edits, so ハンバーグ弁当売上 is not ハンバーグ弁当 misspelt, while ハンバーク弁当 outweighs its part
+        # 弁当. One entry holds both, so that threads planning at once never see one without the other.
+        self._cache: dict[tuple[str, bool], tuple[list[Candidate], int]] = {}
 
     def _tiers_by_lookup(self) -> dict[str, list[Candidate]]:
         """The best tier of every form a lookup finds: exact, synonym, reading of kana, part."""
@@ -195,52 +197,59 @@ class Matcher:
         folded = fold(text)
         stop = _stop_words(known if isinstance(known, frozenset) else frozenset(known))
         hits: list[tuple[int, int, int, list[Candidate]]] = []  # (start, end, weight, candidates)
-        for start, end, level in _spans(text, folded):  # cached: every value set reads the same request
+        # cached: every value set of the same length bound reads the same request
+        for start, end, level in _spans(text, folded, self._longest + 3):
             key = folded[start:end]
             if " " in key or "\u3000" in key:
                 key = "".join(key.split())
-            if not key or len(key) > self._longest + 3:
+            if not key:
                 continue
-            found = self._cheap(key) if level == WEAK else self._match(key, typo=level == CLEAN)
+            found, edits = (self._cheap(key), 0) if level == WEAK else self._matched(key, typo=level == CLEAN)
             if found and not (key in stop and found[0].how in ("part", "typo")):
-                hits.append((start, end, len(key) - 2 * self._edits.get(key, 0), found))
-        chosen: list[tuple[int, int, int, list[Candidate]]] = []
-        for hit in sorted(hits, key=lambda h: (-h[2], TIERS.index(h[3][0].how), h[0])):
-            if all(hit[1] <= c[0] or c[1] <= hit[0] for c in chosen):
-                chosen.append(hit)
-        return [Found(s, e, text[s:e], tuple(c)) for s, e, _, c in sorted(chosen)]
+                hits.append((start, end, len(key) - 2 * edits, found))
+        best_first = sorted(hits, key=lambda h: (-h[2], TIERS.index(h[3][0].how), h[0]))
+        taken = Disjoint()
+        kept = [hit for hit in best_first if taken.add(hit[0], hit[1])]  # none overlapping a better one
+        return [Found(s, e, text[s:e], tuple(c)) for s, e, _, c in sorted(kept)]
 
     # --- tiers ---------------------------------------------------------------------------------
 
     def _match(self, w: str, typo: bool = True) -> list[Candidate]:
-        if (w, typo) not in self._cache:
+        return self._matched(w, typo)[0]
+
+    def _matched(self, w: str, typo: bool) -> tuple[list[Candidate], int]:
+        """The candidates of the best tier, and the edits of a misspelling (0 for any other tier); remembered
+        for the next 8192 words (each step one dict operation: safe with several threads)."""
+        found = self._cache.get((w, typo))
+        if found is None:
             if len(self._cache) > 8192:
                 self._cache.clear()
-                self._edits.clear()
-            self._cache[(w, typo)] = self._cheap(w) or self._dear(w, typo) if w else []
-        return self._cache[(w, typo)]
+            cheap = self._cheap(w) if w else []
+            found = self._cache[(w, typo)] = (cheap, 0) if cheap or not w else self._dear(w, typo)
+        return found
 
     def _cheap(self, w: str) -> list[Candidate]:
         """Tiers found by looking the folded word up: exact, synonym, reading of kana, part."""
         return self._lookup.get(w, [])
 
-    def _dear(self, w: str, typo: bool) -> list[Candidate]:
-        """Tiers that read kanji, strip particles and honorifics, or measure edit distance."""
+    def _dear(self, w: str, typo: bool) -> tuple[list[Candidate], int]:
+        """Tiers that read kanji, strip particles and honorifics, or measure edit distance (with the edits)."""
+        budget.check()
         readings = _join(_units(w)) if any(map(_is_kanji, w)) else ()
         found = [v for r in readings for v in self._reading.get(r, [])]
         if found:
-            return self._ranked(found, "reading")
+            return self._ranked(found, "reading"), 0
         parts = self._parts([v for r in readings for v in self._part.get(r, [])], len(w))
         for variant in _variants(w):
             parts = parts or self._parts(self._exact.get(variant, []), len(variant))
             parts = parts or self._cheap(variant)
         if parts:
-            return [Candidate(c.value, "part", min(c.score, 0.85)) for c in parts]
-        return self._typo(w, readings) if typo else []
+            return [Candidate(c.value, "part", min(c.score, 0.85)) for c in parts], 0
+        return self._typo(w, readings) if typo else ([], 0)
 
-    def _typo(self, w: str, readings: Iterable[str]) -> list[Candidate]:
+    def _typo(self, w: str, readings: Iterable[str]) -> tuple[list[Candidate], int]:
         if len(w) < 3 or w in _ENGLISH:
-            return []
+            return [], 0
         allowed = _allowed_edits(len(w))
         near: dict[str, tuple[int, float]] = {}
         for form in dict.fromkeys([w, *readings]):
@@ -250,10 +259,10 @@ class Matcher:
                     if value not in near or (distance, -score) < (near[value][0], -near[value][1]):
                         near[value] = (distance, score)
         if not near:
-            return []
-        closest = self._edits[w] = min(d for d, _ in near.values())
+            return [], 0
+        closest = min(d for d, _ in near.values())
         return sorted((Candidate(v, "typo", round(s, 3)) for v, (d, s) in near.items() if d == closest),
-                      key=lambda c: (-c.score, self._order[c.value]))
+                      key=lambda c: (-c.score, self._order[c.value])), closest
 
     def _ranked(self, values: Iterable[str], how: str) -> list[Candidate]:
         return [Candidate(v, how, _SCORES[how]) for v in sorted(set(values), key=self._order.__getitem__)]
@@ -441,23 +450,44 @@ WEAK, GLUED, CLEAN = 0, 1, 2  # how far a span is read: looked up / read and str
 
 
 @lru_cache(maxsize=512)
-def _spans(text: str, folded: str) -> tuple[tuple[int, int, int], ...]:
-    """(start, end, level) of every stretch that may be a word. A span is WEAK when an end falls
-    inside a run of kanji or katakana (only looked up), GLUED when it holds a particle standing
-    between words (鮭のおにぎり: read, stripped, never measured), else CLEAN."""
+def _spans(text: str, folded: str, longest: int) -> tuple[tuple[int, int, int], ...]:
+    """(start, end, level) of every stretch that may be a word, of at most `longest` letters (spaces not
+    counted: no value is longer). A span is WEAK when an end falls inside a run of kanji or katakana (only
+    looked up), GLUED when it holds a particle standing between words (鮭のおにぎり: read, stripped, never
+    measured), else CLEAN. Bounded in length, the spans of a request grow with its length, not its square."""
+    letters = list(itertools.accumulate((not ch.isspace() for ch in text), initial=0))  # letters before each
     spans: list[tuple[int, int, int]] = []
     for m in _WORD.finditer(text):
         cuts = _cuts(text, folded, m.start(), m.end())
         glue = _glue(folded, cuts)
-        for (i, kind_i), (j, kind_j) in itertools.combinations(cuts, 2):
-            if text[i].isspace() or text[j - 1].isspace():
+        glue_starts = [a for a, _ in glue]
+        for k, (i, kind_i) in enumerate(cuts[:-1]):  # the last cut ends the run
+            budget.check()
+            if text[i].isspace():
                 continue
-            strong = kind_i != "weak" and kind_j != "weak"
-            if j - i == 1 and not (strong and _is_kanji(text[i])):
-                continue  # one kanji may name a value when it stands alone (茶の売上), one kana never
-            level = WEAK if not strong else GLUED if any(i <= a and b <= j for a, b in glue) else CLEAN
-            spans.append((i, j, level))
+            for j, kind_j in _ends(cuts, k, letters, longest):
+                strong = kind_i != "weak" and kind_j != "weak"
+                if text[j - 1].isspace() or (j - i == 1 and not (strong and _is_kanji(text[i]))):
+                    continue  # one kanji may name a value when it stands alone (茶の売上), one kana never
+                level = WEAK if not strong else GLUED if _holds(glue, glue_starts, i, j) else CLEAN
+                spans.append((i, j, level))
     return tuple(spans)
+
+
+def _ends(cuts: Sequence[tuple[int, str]], k: int, letters: Sequence[int], longest: int
+          ) -> Iterator[tuple[int, str]]:
+    """The cuts after cuts[k] that end a span of at most `longest` letters from it."""
+    start = letters[cuts[k][0]]
+    for end in range(k + 1, len(cuts)):
+        if letters[cuts[end][0]] - start > longest:
+            return
+        yield cuts[end]
+
+
+def _holds(glue: Sequence[tuple[int, int]], starts: Sequence[int], i: int, j: int) -> bool:
+    """Whether text[i:j] holds one of the particles `glue` (in order, none overlapping; `starts` their starts)."""
+    first = bisect.bisect_left(starts, i)  # the first particle from i on ends soonest
+    return first < len(glue) and glue[first][1] <= j
 
 
 _WORD = re.compile(r"[^\W_]+(?:\s+[^\W\d_][^\W_]*)*")  # a run of word characters, or of words in Latin letters
@@ -477,7 +507,7 @@ def _cuts(text: str, folded: str, start: int, end: int) -> list[tuple[int, str]]
             cuts.append((p, "script"))
         elif after in ("kanji", "kata"):
             cuts.append((p, "weak"))
-        elif after == "hira" and (folded.startswith(_AFTER_NOUN, p) or folded[start:p].endswith(_PARTICLES)):
+        elif after == "hira" and (folded.startswith(_AFTER_NOUN, p) or folded.endswith(_PARTICLES, start, p)):
             cuts.append((p, "particle"))
     cuts.append((end, "edge"))
     return cuts

@@ -27,7 +27,7 @@ from concierge.catalog.model import (
 from concierge.planner import fuzzy
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
-from concierge.planner.text import Phrases, fold, normalise
+from concierge.planner.text import WORD_LIMIT, Phrases, fold, normalise
 
 KEYWORD, TOPIC = "keyword", "topic"
 Synonyms = Mapping[str, Mapping[str, str]]  # enum group key -> what is said -> the value (read from the data)
@@ -61,6 +61,7 @@ class EnumGroup:
     key: str
     synonyms: dict[str, str] = field(default_factory=dict)
     members: set[tuple[str, str]] = field(default_factory=set)  # (tool, param)
+    labels: set[str] = field(default_factory=set)  # words naming what its values are (商品名, 商品, product), folded
 
 
 class Lexicon:
@@ -105,12 +106,15 @@ class Lexicon:
         nouns = "|".join(re.escape(n) for n in sorted(self.refer, key=len, reverse=True))
         self.referring = re.compile(rf"{DETERMINERS}\s*(?P<noun>{nouns})", re.IGNORECASE) if nouns else None
         said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
-        self.goods = re.compile(rf"(?P<noun>[{NOUN_CHARS}]+)\s*[をが]?\s*(?P<qty>\d+(?:\.\d+)?)\s*(?P<counter>{said})"
-                                r"(?![A-Za-z])")  # キュウリ10本, トマトを2個
+        self.goods = re.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[をが]?\s*(?P<qty>\d+(?:\.\d+)?)"
+                                rf"\s*(?P<counter>{said})(?![A-Za-z])")  # キュウリ10本, トマトを2個
         count_words = {w for t in self.tools.values() for p in t.params.values()
                        if isinstance(p.extract, CountExtract) for w in p.extract.cues + p.extract.one}
         self.vocabulary = {fold(normalise(w)) for w in [*self.cues.values, *count_words,
                                                          *(s for g in self.enums.values() for s in g.synonyms)]}
+        # Words of the question's frame: a value of the data that is one is read as that value only where the
+        # sentence places it as one (planner/frame.py).
+        self.frame: Phrases[str] = Phrases({w: w for w in self._frame_words(count_words, name_labels)})
         self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
@@ -125,7 +129,17 @@ class Lexicon:
         group.synonyms.update(param.enum.synonyms)
         group.synonyms.update(x.synonyms)
         group.members.add((tool, pname))
+        group.labels.update(_labels(self.tools[tool], pname, param))
         self.enum_of[(tool, pname)] = group
+
+    def _frame_words(self, count_words: set[str], name_labels: set[str]) -> set[str]:
+        """The keywords and topics of every tool, the cues of its counts, the values and synonyms its catalog
+        lists (desc, トップ), the labels of its codes and names, and the words of any request (GENERIC_WORDS);
+        never the synonyms of values read from the data (お弁当 is the category 弁当, not a word of the frame)."""
+        listed = [word for key, group in self.enums.items() if key in self.static_values
+                  for word in [*group.synonyms, *self.static_values[key]]]
+        labels = [label for kind in self.codes.values() for label in kind.labels]
+        return {*self.cues.values, *count_words, *listed, *labels, *name_labels, *GENERIC_WORDS}
 
     def enum_phrases(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE
                      ) -> Phrases[frozenset[tuple[str, str]]]:
@@ -207,6 +221,20 @@ def _described(tools) -> set[str]:
         for text in texts:
             words.update(re.findall(r"[A-Za-z0-9]*[ァ-ヺー一-龯々]{2,}", text or ""))
     return {fold(normalise(w)) for w in words}
+
+
+def _labels(tool: Tool, pname: str, param: Param) -> set[str]:
+    """What an enum parameter's values are called: its column's label in the results, the first words of its
+    descriptions and its name (商品名, product name, product), each also without 名 / name (商品)."""
+    said = [tool.result.labels[pname].get(lang) for lang in ("ja", "en")] if pname in tool.result.labels else []
+    said += [re.split(r"[(（,、:：]", text, maxsplit=1)[0] for text in (param.description.ja, param.description.en)]
+    said.append(pname.replace("_", " "))
+    words = {" ".join(fold(normalise(w)).split()) for w in said if w}
+    words |= {_NAME_SUFFIX.sub("", w) for w in words}
+    return {re.sub(r"^(?:the|a|an)\s+", "", w) for w in words if w}
+
+
+_NAME_SUFFIX = re.compile(r"(?:の名前|名|'s name|\s+names?)$")
 
 
 @lru_cache(maxsize=64)  # read once per count parameter, not at every request

@@ -19,7 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from concierge.planner.fuzzy import Candidate, Found, Matcher
-from concierge.planner.text import MASK, Hit, fold, mask
+from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
 Span = tuple[int, int]
 _NOUN = re.compile(r"[ァ-ヺー一-龯々ぁ-ゖA-Za-z]")
@@ -63,9 +63,11 @@ class Known:
 def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[str, str]]]],
                  matchers: dict[str, Matcher], known: Known) -> Loose:
     out = Loose()
-    masked = mask(text, taken)
-    for hit in exact:  # a word around it never runs into another value (おにぎりと|弁当)
-        word = _whole_word(mask(masked, [(h.start, h.end) for h in exact if h is not hit]), hit.start, hit.end)
+    # a word around a value never runs into another value (おにぎりと|弁当); the values found never overlap, so
+    # masking them all leaves each one's surroundings as masking the others would
+    apart = mask(text, taken + [(h.start, h.end) for h in exact])
+    for hit in exact:
+        word = _whole_word(apart, hit.start, hit.end)
         other = _other_group(text, word, hit, matchers) if word[1] - word[0] > hit.end - hit.start else None
         if other is None:
             out.hits.append(hit)
@@ -192,10 +194,10 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
              for key, matcher in matchers.items() if _sure(c := matcher.match(m.group()))]
     found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.words)]
     chosen: list[tuple[str, Found]] = []
+    spans = Disjoint()
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
-        apart = all(f.end <= c.start or c.end <= f.start for _, c in chosen)
-        if not single and _plausible(f) and apart and MASK not in f.said:
+        if not single and _plausible(f) and MASK not in f.said and spans.add(f.start, f.end):
             chosen.append((key, f))
     return chosen
 
@@ -225,6 +227,7 @@ def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:
 def _unknown(masked: str, known: Known) -> list[tuple[str, Span]]:
     """Words left that look like a value: a katakana word, or a noun just before の売上 / の日別 …"""
     out: list[tuple[str, Span]] = []
+    spans = Disjoint()
     before = [m for m in _BEFORE_TOPIC.finditer(masked)
               if masked[m.end():m.end() + 1] == MASK or fold(masked[m.end():m.end() + 8]).startswith(known.long)]
     for m in [*_UNKNOWN_WORD.finditer(masked), *before]:
@@ -233,6 +236,6 @@ def _unknown(masked: str, known: Known) -> list[tuple[str, Span]]:
         word = fold(said)
         if word in known.words or any(word in k or k in word for k in known.long):
             continue
-        if all(not (s < start + len(said) and start < e) for _, (s, e) in out):
+        if spans.add(start, start + len(said)):
             out.append((said, (start, start + len(said))))
     return sorted(out, key=lambda u: u[1][0])

@@ -13,6 +13,7 @@ a check, and the calls of the request it governs wait for that check to hold.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -31,7 +32,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
-from concierge.planner import writes
+from concierge.planner import budget, writes
 from concierge.planner.choose import (
     choose,
     keyword_parts,
@@ -47,7 +48,8 @@ from concierge.planner.segments import clauses
 from concierge.planner.slots import Slots, count, english_items, read
 from concierge.planner.text import fold, mask
 
-MAX_CALLS_PER_REQUEST = 10
+MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
+MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
 _SMALL_TALK = re.compile(r"(?P<thanks>ありがと|感謝|(?<![a-z])thank|(?<![a-z])thx)"
                          r"|(?P<greeting>こんにちは|こんばんは|おはよう|はじめまして|(?<![a-z])(?:hello|hi|hey)(?![a-z]))",
                          re.IGNORECASE)
@@ -86,9 +88,12 @@ class Problem:
     kinds: refused_sql, refused_change, unrelated (greeting, thanks), forbidden, missing, ambiguous (which
     earlier customer?), unchecked (its condition could not be checked); unknown_value (a word that looks like
     a value matches nothing: `said`, `params`), which_value (it matches several: `said`, `candidates`),
+    which_reading (a value of the data that is also a word of the question, 商品ランキングの売上: `said`, the value
+    in `candidates`),
     impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
     advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes),
-    not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`)."""
+    not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`),
+    too_many (more calls than one request makes, or more requests than one message: `reason`)."""
 
     kind: str
     tool: str | None = None
@@ -155,7 +160,10 @@ class _Draft:
 def build(text: str, ctx: Context) -> Plan:
     plan = Plan()
     drafts = _drafts(text, ctx)
+    if len(drafts) > MAX_REQUESTS_PER_MESSAGE:
+        return _too_many_requests(text, len(drafts))
     for i, draft in enumerate(drafts):
+        budget.check()
         slots = _read("。".join(draft.texts), ctx)
         if draft.sibling and not (slots.codes or slots.names):
             said = _read("。".join(drafts[i - 1].texts), ctx)
@@ -171,6 +179,16 @@ def build(text: str, ctx: Context) -> Plan:
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
     return plan
+
+
+def _too_many_requests(text: str, said: int) -> Plan:
+    """The plan of a message that asks for more than MAX_REQUESTS_PER_MESSAGE things: none of them, and why."""
+    most = MAX_REQUESTS_PER_MESSAGE
+    return Plan([Request(text, problems=[Problem("too_many", reason=(
+        ("ja", f"このメッセージには{said}件のご依頼があり、一度にお答えできるのは{most}件までです。"
+               f"{most}件以内ずつに分けてお送りください。"),
+        ("en", f"This message asks for {said} things, and I can answer at most {most} in one message. "
+               f"Please split it into messages of {most} requests or fewer.")))])])
 
 
 def _read(text: str, ctx: Context) -> Slots:
@@ -200,6 +218,7 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
     out: list[_Draft] = []
     waiting: list[str] = []
     for clause in clauses(text):
+        budget.check()
         said = text[clause.start : clause.end]
         if clause.condition is not None:
             out.append(_Draft([*waiting, said], clause.condition))
@@ -268,6 +287,10 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(Problem((small_talk.lastgroup if small_talk else None) or "unrelated"))
         return
     request.tools = choice.tools
+    twofold = _twofold(slots, ctx, choice.tools)
+    if twofold is not None:
+        request.problems.append(twofold)
+        return
     for name in choice.tools:
         tool = ctx.lexicon.tools[name]
         if name not in ctx.offered or (request.condition and tool.mode != "read"):
@@ -277,6 +300,19 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         problem = _plan_call(plan, request, tool, slots, ctx, ahead, base)
         if problem:
             request.problems.append(problem)
+
+
+def _twofold(slots: Slots, ctx: Context, chosen: tuple[str, ...]) -> Problem | None:
+    """A value of the data that is also a word of the question, where the sentence leaves open which it is
+    (商品ランキングの売上): asked, naming both readings, when a tool of the chosen ones' catalogs takes it."""
+    catalogs = {ctx.lexicon.tools[t].catalog for t in chosen}
+    for word in slots.twofold:
+        takers = sorted((t not in chosen, t, p) for t, p in ctx.lexicon.enums[word.group].members
+                        if t in ctx.offered and ctx.lexicon.tools[t].catalog in catalogs)
+        if takers:
+            _, tool, pname = takers[0]
+            return Problem("which_reading", tool, (pname,), said=word.said, candidates=(word.value,))
+    return None
 
 
 _BEYOND = {"correction": "cannot_change", "delete": "refused_change"}
@@ -365,11 +401,30 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
                          lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
     if isinstance(paired, writes.Unpaired):
         return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
+    return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)])
+
+
+def _add_calls(plan: Plan, request: Request, tool: Tool, values: dict[str, list[Any]], periods: list[dict[str, str]],
+               calls: list[tuple[dict[str, list[Any]], list[dict[str, str]]]]) -> Problem | None:
+    """The request's steps: one call per combination of the values and periods of each set in `calls`. More
+    than MAX_CALLS_PER_REQUEST make none, and the request says so: a value said is never dropped unsaid."""
+    wanted = sum(math.prod(len(v) for v in own.values()) * len(own_periods) for own, own_periods in calls)
+    if wanted > MAX_CALLS_PER_REQUEST:
+        return _too_many_calls(tool, values, wanted)
     request.values.update(values)
     request.values.update({k: [v] for k, v in periods[0].items()})
-    for own, own_periods in paired or [(values, periods)]:
+    for own, own_periods in calls:
         _add_steps(plan, request, tool, own, own_periods)
     return None
+
+
+def _too_many_calls(tool: Tool, values: dict[str, list[Any]], wanted: int) -> Problem:
+    several = tuple(name for name, said in values.items() if len(said) > 1)
+    return Problem("too_many", tool.name, several, reason=(
+        ("ja", f"このご依頼には{wanted}件の問い合わせが必要ですが、一度にできるのは{MAX_CALLS_PER_REQUEST}件までです。"
+               "値の数を減らすか、いくつかに分けてお送りください。"),
+        ("en", f"This request would take {wanted} separate lookups, and I can make at most {MAX_CALLS_PER_REQUEST} at "
+               "once. Please ask for fewer values, or split it into several messages.")))
 
 
 def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], dated: list[str]
@@ -446,10 +501,9 @@ def _values_said(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], d
 
 def _add_steps(plan: Plan, request: Request, tool: Tool, values: dict[str, list[Any]],
                periods: list[dict[str, str]]) -> None:
-    """One call per combination of the values and periods said (at most MAX_CALLS_PER_REQUEST)."""
+    """One call per combination of the values and periods said (`_add_calls` counted them)."""
     names = list(values)
-    combos = itertools.product(itertools.product(*values.values()), periods)
-    for combo, period in itertools.islice(combos, MAX_CALLS_PER_REQUEST):
+    for combo, period in itertools.product(itertools.product(*values.values()), periods):
         chosen = dict(zip(names, combo, strict=True))
         args = {k: v for k, v in chosen.items() if not isinstance(v, Ref)}
         refs = {k: v for k, v in chosen.items() if isinstance(v, Ref)}

@@ -4,7 +4,8 @@ The planner declines before any call reaches `Pipeline.invoke`: a tool the user 
 (``refused:not_permitted``), a write asked under a condition (``refused:conditional_write``), a request
 to run SQL or to delete or change data, which no tool does (``refused:unknown_tool``, with ``[sql]`` or
 ``[change]`` where a tool's name would be), and one no tool can answer (a forecast, advice, a general
-question: ``[out_of_scope]``). The line keeps the request's words, shortened.
+question: ``[out_of_scope]``), and one too long to work out within the planner's budget (``refused:too_long``,
+``[too_long]``). The line keeps the request's words, shortened.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ def record(pipeline: Pipeline, plan: Plan, request: ModelRequest) -> None:
                 tool, code, message = refused
                 pipeline.record_refusal(request.user, tool, code, message,
                                         args={"request": part.text[:REQUEST_CHARS]})
+
+
+def record_too_long(pipeline: Pipeline, request: ModelRequest, text: str, err: Exception) -> None:
+    """The audit line of a request the planner gave up on past its budget (`planner.budget`)."""
+    pipeline.record_refusal(request.user, "[too_long]", "too_long", f"the planner declined: {err}",
+                            args={"request": text[:REQUEST_CHARS], "chars": len(text)})
 
 
 def _refusal(problem: Problem, offered: set[str]) -> tuple[str, str, str] | None:

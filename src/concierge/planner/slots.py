@@ -3,7 +3,8 @@
 `read` finds what any tool might take, in an order that keeps them apart: dates first
 (so 2025年 is not a code), then sums of money (1,500円), goods with their counters
 (キュウリ10本), codes by the parameters' patterns and labels (顧客コード0009, customer 9),
-enum values and synonyms, names (佐藤さん, Mr. Smith, John Smith) and referring
+enum values and synonyms (a value of the data that is a word of the question only where the
+sentence places it as one: planner/frame.py), names (佐藤さん, Mr. Smith, John Smith) and referring
 phrases (そのお客様, that customer). What only one tool needs (a count, goods said in
 English) is read later, for that tool, by `count` and `english_items`.
 """
@@ -17,9 +18,10 @@ from decimal import Decimal
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.times import find_times
+from concierge.planner.frame import Twofold, place
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, read_loosely
-from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, Hit, fold, mask, number, overlaps
+from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, fold, mask, number, overlaps
 
 Span = tuple[int, int]
 
@@ -29,8 +31,8 @@ _AMOUNT = re.compile(
     r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
     re.IGNORECASE,
 )
-_LABELLED_NUMBER = re.compile(r"[ァ-ヺー一-龯々A-Za-z]*(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)"
-                             r"\s*[:：#]?\s*\d+")
+_LABELLED_NUMBER = re.compile(rf"[ァ-ヺー一-龯々A-Za-z]{{0,{WORD_LIMIT}}}"
+                             r"(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
 _DAYS_OF_WEEK = re.compile(r"土日|週末|平日|祝日|(?:[月火水木金土日]曜日?(?:だけ|のみ|ごと))"
                            r"|(?<![a-z])(?:weekends?|weekdays?|holidays)(?![a-z])", re.IGNORECASE)
 # A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
@@ -103,6 +105,7 @@ class Slots:
     understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value) read loosely
     unsure: list[Unsure] = field(default_factory=list)  # words naming several values: asked
     unknown: list[tuple[str, Span]] = field(default_factory=list)  # words that look like a value, name none
+    twofold: list[Twofold] = field(default_factory=list)  # a value that is also a word of the question: asked
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
 
@@ -129,22 +132,32 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     taken += code_spans
     slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
     slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
-    synonyms = enum_synonyms or {}
-    exact = lexicon.enum_phrases(enum_values, synonyms).find(mask(slots.folded, taken))
-    loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
-    slots.enums = sorted(loose.hits, key=lambda h: h.start)
-    slots.understood, slots.unsure, slots.unknown = loose.understood, loose.unsure, loose.unknown
+    named = _enums(slots, taken, lexicon, enum_values, enum_synonyms or {})
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
-    slots.names = _names(text, slots.folded, taken, lexicon)
+    slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon)
     name_spans = [s for _, s in slots.names]
     if lexicon.referring:
         for m in lexicon.referring.finditer(slots.folded):
             slots.referred |= lexicon.refer[m.group("noun")]
     slots.pronoun = PRONOUNS.search(mask(text, name_spans)) is not None
-    slots.cue_text = mask(slots.folded, code_spans + name_spans)
+    slots.cue_text = mask(slots.folded, code_spans + name_spans + named)
     enum_spans = {(h.start, h.end) for h in slots.enums}
     slots.read_text = mask(slots.folded, [s for s in taken if s not in enum_spans] + name_spans)
     return slots
+
+
+def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[str, list[str]],
+           synonyms: Synonyms) -> list[Span]:
+    """The enum values said, exactly or loosely, less the values of the data that are words of the question
+    where the sentence does not place them as values (planner/frame.py); the spans of those it names."""
+    text, masked = slots.text, mask(slots.folded, taken)
+    exact = lexicon.enum_phrases(enum_values, synonyms).find(masked)
+    loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
+    placed = place(text, masked, loose.hits, lexicon)
+    slots.enums = sorted(placed.hits, key=lambda h: h.start)
+    slots.understood = [u for u in loose.understood if u not in placed.dropped]
+    slots.unsure, slots.unknown, slots.twofold = loose.unsure, loose.unknown, placed.asked
+    return placed.named
 
 
 def _amounts(text: str) -> list[tuple[int, Span]]:
@@ -196,7 +209,7 @@ def _clean_noun(noun: str, glued: bool) -> str:
     for i in range(len(noun) - 2, 0, -1):
         if noun[i] in _PARTICLES and _KANJI_KANA_LATIN.match(noun[i - 1]):
             return noun[i + 1 :]
-    if glued and noun[0] in _PARTICLES and len(noun) > 2 and noun[1] != "ん":
+    if glued and len(noun) > 2 and noun[0] in _PARTICLES and noun[1] != "ん":  # "" once を is stripped
         return noun[1:]
     return noun
 
@@ -325,7 +338,7 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
         if m and number(m["n"]):
             return number(m["n"])
-        m = re.search(rf"(?P<n>{NUMBER_WORD})\s*$", text[: hit.start])
+        m = _number_before(_NUMBER_AT_END, text, hit.start, spaced=False)
         if m and number(m["n"]) and hit.phrase.isascii():
             return number(m["n"])
     m = _HOW_MANY_RANKED.search(text)
@@ -347,7 +360,7 @@ def _before_value(slots: Slots, text: str) -> int | None:
     """Two karaage bento, 2 gyoza: a number said just before a value the request names; else just after it
     (nori bento x2, nori bento two please, karaage bento, two of them)."""
     for hit in slots.enums:
-        m = re.search(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})\s+$", text[: hit.start])
+        m = _number_before(_COUNT_AT_END, text, hit.start, spaced=True)
         if m and number(m["n"]) is not None:
             return number(m["n"])
     for hit in slots.enums:
@@ -355,6 +368,23 @@ def _before_value(slots: Slots, text: str) -> int | None:
         if m and number(m["n"]) is not None:
             return number(m["n"])
     return None
+
+
+_NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
+_COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
+_NUMBER_WORD_CHARS = 6  # the longest number word: twelve
+
+
+def _number_before(pattern: re.Pattern[str], text: str, end: int, spaced: bool) -> re.Match[str] | None:
+    """What `pattern.search(text[:end])` finds of a number word said just before `end`, spaces between (at
+    least one when `spaced`), looking only at the few characters before `end`: not the whole text once for
+    each word a long request says."""
+    stop = end
+    while stop > 0 and text[stop - 1].isspace():
+        stop -= 1
+    if spaced and stop == end:
+        return None
+    return pattern.search(text, max(0, stop - _NUMBER_WORD_CHARS), stop)
 
 
 # after a value: x2, × 2, "two", ", two of them"; not a time, a price or a date (6:30, 2 yen, 2nd)

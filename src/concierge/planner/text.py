@@ -9,6 +9,7 @@ katakana into hiragana, so プリン and ぷりん, Top and top compare equal.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -16,10 +17,14 @@ from typing import Generic, TypeVar
 
 from concierge.language.dates import normalise
 
-__all__ = ["EN_NUMBER", "NUMBER_WORD", "Hit", "Phrases", "fold", "mask", "normalise", "number", "overlaps"]
+__all__ = ["EN_NUMBER", "NUMBER_WORD", "WORD_LIMIT", "Disjoint", "Hit", "Phrases", "fold", "mask", "normalise",
+           "number", "overlaps"]
 
 T = TypeVar("T")
 MASK = "\x00"  # stands for a span already read; no phrase or value matches across it
+# The most letters a pattern reads as one word before what it looks for (the noun before a count, the prefix of a
+# label): bounded, so that a long run of letters is not read again from each of its positions.
+WORD_LIMIT = 40
 
 _KATAKANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
 _ASCII_SUFFIX = r"(?:s|es|ed|d|ing)?"  # "drop" finds drops, dropped is listed on its own
@@ -46,6 +51,36 @@ def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
 
 def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     return any(span[0] < e and s < span[1] for s, e in spans)
+
+
+class Disjoint:
+    """Spans none of which overlap another, kept in order: adding one, or asking whether one is contained in
+    one of them, takes the time of a binary search, not a scan (a long request has many)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        for start, end in spans:
+            self.add(start, end)
+
+    def free(self, start: int, end: int) -> bool:
+        """Whether [start, end) overlaps none of the spans."""
+        at = bisect.bisect_right(self._starts, start)
+        return (at == 0 or self._ends[at - 1] <= start) and (at == len(self._starts) or end <= self._starts[at])
+
+    def add(self, start: int, end: int) -> bool:
+        """Adds [start, end) if it overlaps none of the spans; whether it did."""
+        if not self.free(start, end):
+            return False
+        at = bisect.bisect_right(self._starts, start)
+        self._starts.insert(at, start)
+        self._ends.insert(at, end)
+        return True
+
+    def within(self, start: int, end: int) -> bool:
+        """Whether [start, end) lies inside one of the spans."""
+        at = bisect.bisect_right(self._starts, start)
+        return at > 0 and end <= self._ends[at - 1]
 
 
 def number(word: str) -> int | None:

@@ -161,8 +161,23 @@ class Database:
         with conn, _translate_errors(), self._driver(conn, statement, row):
             return
 
+    def lookup(self, statement: sa.Select, values: dict) -> dict[str, Any] | None:
+        """The first row of one read by key, or None: one statement where a read transaction sends three
+        (PostgreSQL: on an autocommit connection; SQLite: a lone SELECT, which opens no transaction)."""
+        pool = self._appender if self._appender is not None else self._readers
+        if pool is None:  # an in-memory SQLite database: its one connection
+            with self.read() as shared:
+                found = shared.execute(statement, values).mappings().first()
+            return None if found is None else dict(found)
+        with _translate_errors(self.engine.url):
+            conn = sa.Connection(self.engine, connection=_checkout(pool, self.engine.dialect))
+        with conn, _translate_errors(), self._driver(conn, statement, values) as cursor:
+            row = cursor.fetchone()
+            return None if row is None else dict(zip([d[0] for d in cursor.description], row, strict=True))
+
     @contextmanager
-    def _driver(self, conn: sa.Connection, statement: sa.TextClause | sa.Insert, values: dict) -> Iterator[Any]:
+    def _driver(self, conn: sa.Connection, statement: sa.TextClause | sa.Insert | sa.Select,
+                values: dict) -> Iterator[Any]:
         """A cursor of the driver that ran `statement` with `values` bound as SQLAlchemy binds them. The
         engine's cursor listeners see the statement (with no execution context); a driver error is raised
         as SQLAlchemy raises it, and a lost connection is not given back to the pool."""
@@ -226,7 +241,7 @@ class Database:
 
 
 @lru_cache(maxsize=1024)
-def _compiled(statement: sa.TextClause | sa.Insert, dialect: sa.Dialect,
+def _compiled(statement: sa.TextClause | sa.Insert | sa.Select, dialect: sa.Dialect,
               keys: tuple[str, ...]) -> tuple[str, dict[str, Callable[[Any], Any]]]:
     """A statement's text for the driver (an insert's of the columns `keys`), and how SQLAlchemy converts
     the value of each typed parameter."""

@@ -8,9 +8,17 @@ PostgreSQL, so a COPY of thousands of rows costs one grouped upsert.
 
 Which rollups may be read is recorded in ``concierge_rollups`` beside them, with the definition each
 was built from: a rollup is read only while its record matches the catalog's declaration and all its
-triggers are in place (`current`); anything else reads the base table. A bulk load pauses the
-triggers and rebuilds the groups it touched (`paused`), in the caller's transaction, so a failed load
-leaves table, rollup and triggers as they were.
+triggers are in place and enabled (`current`); anything else reads the base table. A reader asks this in
+its own transaction, right before it reads (`ReadCheck`), so that it sees record, triggers and rows as
+of one snapshot. A bulk load pauses the triggers and rebuilds the groups it touched (`paused`), in the
+caller's transaction, so a failed load leaves table, rollup and triggers as they were.
+
+A rebuild never leaves a reader a window. A rollup built before from the same declaration keeps its
+table: its rows are deleted and summed again in the builder's transaction (DELETE + INSERT ... SELECT;
+never TRUNCATE, which PostgreSQL does not keep for older snapshots), so every snapshot sees all the old
+rows or all the new ones. Otherwise (the first build, another declaration: other columns) the table is
+dropped and created anew; a reader whose snapshot predates that commit either finds no matching record
+or, on PostgreSQL, a table its snapshot does not know, and reads the base table (`ReadCheck`).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 
 import sqlalchemy as sa
 
@@ -67,14 +76,24 @@ def trigger_names(name: str, dialect: str) -> list[str]:
 
 
 def build(conn: sa.Connection, name: str, rollup: Rollup) -> Built:
-    """(Re)create rollup `name` from its table, with its triggers and its record, in `conn`'s transaction."""
+    """(Re)build rollup `name` from its table, with its triggers and its record, in `conn`'s transaction:
+    in place when it was built from this declaration before, else as a new table (the module's docstring).
+
+    On PostgreSQL the table's writers wait from the start (SHARE ROW EXCLUSIVE: no write falls between the
+    sum and the triggers) and its readers never do (nothing here locks the table against them, so a reader
+    that holds the rollup and then reads the table cannot deadlock with a build); readers of the rollup wait
+    only while a new table replaces it (DROP TABLE)."""
     started = time.perf_counter()
     _check_columns(conn, name, rollup)
-    _drop_triggers(conn, name, rollup.table)
-    _drop_table(conn, name)
-    _create_table(conn, name, rollup)
+    if conn.dialect.name != "sqlite":  # SQLite's writers already wait: the transaction began IMMEDIATE
+        conn.execute(sa.text(f"LOCK TABLE {_quoted(conn, rollup.table)} IN SHARE ROW EXCLUSIVE MODE"))
+    if _built_from(conn, name, rollup):
+        conn.execute(sa.text(f"DELETE FROM {_quoted(conn, name)}"))  # older snapshots keep seeing the old rows
+    else:
+        _drop_table(conn, name)
+        _create_table(conn, name, rollup)
     conn.execute(sa.text(_fill_sql(conn, name, rollup)))
-    _create_triggers(conn, name, rollup)
+    _put_triggers(conn, name, rollup)
     source_rows = int(conn.scalar(sa.text(f"SELECT COUNT(*) FROM {_quoted(conn, rollup.table)}")) or 0)
     _record(conn, name, rollup, source_rows)
     groups = int(conn.scalar(sa.text(f"SELECT COUNT(*) FROM {_quoted(conn, name)}")) or 0)
@@ -115,6 +134,36 @@ def current(conn: sa.Connection, rollups: dict[str, Rollup]) -> frozenset[str]:
     dialect = conn.dialect.name
     triggers = _existing_triggers(conn, [t for n in wanted for t in trigger_names(n, dialect)])
     return frozenset(n for n in wanted if set(trigger_names(n, dialect)) <= triggers)
+
+
+class ReadCheck:
+    """Whether a reader may read rollup `name` now, asked in the reader's own transaction right before the
+    read: one statement that sees the record and the triggers as the read will (`holds`).
+
+    On PostgreSQL it also holds the rollup's lock until the transaction ends (a rebuild cannot replace the
+    table before the read), and it refuses a table created after the reader's snapshot: the name resolves
+    to the newest table, whose rows such a snapshot cannot see (it would read an empty rollup)."""
+
+    def __init__(self, dialect: sa.Dialect, name: str, rollup: Rollup):
+        self.statement = _check_statement(dialect, name, rollup.table)
+        triggers = trigger_names(name, dialect.name)
+        self.values = {"name": name, "fingerprint": fingerprint(rollup), "base": rollup.table,
+                       "rollup": dialect.identifier_preparer.quote(name), "triggers": len(triggers),
+                       **{f"t{i}": t for i, t in enumerate(triggers)}}
+
+    def holds(self, db: Database, conn: sa.Connection) -> bool:
+        _columns, rows = db.fetch(conn, self.statement, self.values)
+        return bool(rows and rows[0][0])
+
+
+def read_checks(conn: sa.Connection, rollups: dict[str, Rollup]) -> dict[str, ReadCheck]:
+    """A `ReadCheck` for each declared rollup that has a record and a table (whether it is current is
+    for each read to ask); none while the records table is missing."""
+    inspector = sa.inspect(conn)
+    if not rollups or not inspector.has_table(RECORDS):
+        return {}
+    recorded = set(conn.scalars(sa.select(_records.c.name).where(_records.c.name.in_(list(rollups)))))
+    return {n: ReadCheck(conn.dialect, n, r) for n, r in rollups.items() if n in recorded and inspector.has_table(n)}
 
 
 def differences(conn: sa.Connection, name: str, rollup: Rollup) -> int:
@@ -201,6 +250,61 @@ def _sum_type(kind: sa.types.TypeEngine) -> sa.types.TypeEngine:
     return sa.BigInteger() if isinstance(kind, sa.Integer) else kind
 
 
+def _built_from(conn: sa.Connection, name: str, rollup: Rollup) -> bool:
+    """Whether the rollup's table is there with the layout of this declaration, recorded as built from it."""
+    inspector = sa.inspect(conn)
+    if not inspector.has_table(RECORDS) or not inspector.has_table(name):
+        return False
+    recorded = conn.scalar(sa.select(_records.c.fingerprint).where(_records.c.name == name))
+    columns = {c["name"] for c in inspector.get_columns(name)}
+    return recorded == fingerprint(rollup) and columns == {*rollup.group_by, *rollup.sums, "source_rows"}
+
+
+def _put_triggers(conn: sa.Connection, name: str, rollup: Rollup) -> None:
+    """The rollup's triggers on its table as this declaration makes them, enabled. SQLite drops and creates
+    them (a reader's snapshot holds the schema as well). PostgreSQL replaces the function and enables or
+    creates each trigger, dropping only those left on another table: DROP TRIGGER would lock the table
+    against its readers until the transaction ends."""
+    if conn.dialect.name == "sqlite":
+        _drop_triggers(conn, name, rollup.table)
+        _create_triggers(conn, name, rollup)
+        return
+    q = _quoter(conn)
+    function, triggers = _postgres_triggers(conn, name, rollup)
+    statement = sa.text("SELECT tgname, tgrelid::regclass::text, tgrelid = to_regclass(:t) FROM pg_trigger "
+                        "WHERE NOT tgisinternal AND tgname IN :names").bindparams(sa.bindparam("names", expanding=True))
+    present: set[str] = set()
+    for trigger, table, on_table in conn.execute(statement, {"t": q(rollup.table), "names": list(triggers)}):
+        if on_table:
+            present.add(trigger)
+        else:  # left on the table the rollup summed before
+            conn.exec_driver_sql(f"DROP TRIGGER {q(trigger)} ON {table}")
+    conn.exec_driver_sql(function)
+    for trigger, create in triggers.items():
+        conn.exec_driver_sql(f"ALTER TABLE {q(rollup.table)} ENABLE TRIGGER {q(trigger)}"
+                             if trigger in present else create)
+
+
+@lru_cache(maxsize=256)
+def _check_statement(dialect: sa.Dialect, name: str, table: str) -> sa.TextClause:
+    """`ReadCheck`'s statement: 1 when the record is of this fingerprint and every trigger is there and
+    enabled (and, on PostgreSQL, the rollup is the table this snapshot knows), else 0 or no row."""
+    count = len(trigger_names(name, dialect.name))
+    names = ", ".join(f":t{i}" for i in range(count))
+    record = f"FROM {RECORDS} AS r WHERE r.name = :name AND r.fingerprint = :fingerprint"
+    if dialect.name == "sqlite":
+        return sa.text(f"SELECT COUNT(*) {record} AND (SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' "
+                       f"AND tbl_name = :base AND name IN ({names})) = :triggers")
+    held = dialect.identifier_preparer.quote(name)
+    return sa.text(
+        # pg_class read in this snapshot: no row for a table made after it; the join on the rollup takes its lock
+        f"SELECT COUNT(*) FROM {RECORDS} AS r JOIN pg_class AS c ON c.oid = to_regclass(:rollup) "
+        f"LEFT JOIN (SELECT 1 FROM {held} LIMIT 1) AS held ON TRUE "
+        "WHERE r.name = :name AND r.fingerprint = :fingerprint AND (SELECT COUNT(*) FROM pg_trigger "
+        f"WHERE NOT tgisinternal AND tgenabled IN ('O', 'A') AND tgrelid = to_regclass(:base) "
+        f"AND tgname IN ({names})) = :triggers")
+
+
 def _drop_table(conn: sa.Connection, name: str) -> None:
     conn.execute(sa.text(f"DROP TABLE IF EXISTS {_quoted(conn, name)}"))
 
@@ -247,7 +351,8 @@ def _existing_triggers(conn: sa.Connection, names: list[str]) -> set[str]:
     if conn.dialect.name == "sqlite":
         sql = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN :names"
     else:
-        sql = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D' AND tgname IN :names"
+        # 'O' and 'A' fire in a normal session; 'D' (DISABLE TRIGGER) and 'R' (replica only) do not
+        sql = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal AND tgenabled IN ('O', 'A') AND tgname IN :names"
     statement = sa.text(sql).bindparams(sa.bindparam("names", expanding=True))
     return set(conn.scalars(statement, {"names": names}))
 
@@ -264,8 +369,11 @@ def _drop_triggers(conn: sa.Connection, name: str, table: str) -> None:
 
 
 def _create_triggers(conn: sa.Connection, name: str, rollup: Rollup) -> None:
-    statements = _sqlite_triggers(conn, name, rollup) if conn.dialect.name == "sqlite" else \
-        _postgres_triggers(conn, name, rollup)
+    if conn.dialect.name == "sqlite":
+        statements = _sqlite_triggers(conn, name, rollup)
+    else:
+        function, triggers = _postgres_triggers(conn, name, rollup)
+        statements = [function, *triggers.values()]
     for statement in statements:
         conn.exec_driver_sql(statement)
 
@@ -296,7 +404,8 @@ def _sqlite_triggers(conn: sa.Connection, name: str, rollup: Rollup) -> list[str
     ]
 
 
-def _postgres_triggers(conn: sa.Connection, name: str, rollup: Rollup) -> list[str]:
+def _postgres_triggers(conn: sa.Connection, name: str, rollup: Rollup) -> tuple[str, dict[str, str]]:
+    """The trigger function's CREATE OR REPLACE, and each trigger's CREATE by its name."""
     q = _quoter(conn)
     r, t, function = q(name), q(rollup.table), q(name + "_keep")
     keys = ", ".join(q(c) for c in rollup.group_by)
@@ -324,13 +433,11 @@ def _postgres_triggers(conn: sa.Connection, name: str, rollup: Rollup) -> list[s
       RETURN NULL;
     END"""
     insert, update, delete, truncate = trigger_names(name, "postgresql")
-    return [
-        f"CREATE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $body${body}$body$",
-        f"CREATE TRIGGER {q(insert)} AFTER INSERT ON {t} REFERENCING NEW TABLE AS new_rows "
-        f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()",
-        f"CREATE TRIGGER {q(update)} AFTER UPDATE ON {t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows "
-        f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()",
-        f"CREATE TRIGGER {q(delete)} AFTER DELETE ON {t} REFERENCING OLD TABLE AS old_rows "
-        f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()",
-        f"CREATE TRIGGER {q(truncate)} AFTER TRUNCATE ON {t} FOR EACH STATEMENT EXECUTE FUNCTION {function}()",
-    ]
+    run = f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+    return f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $body${body}$body$", {
+        insert: f"CREATE TRIGGER {q(insert)} AFTER INSERT ON {t} REFERENCING NEW TABLE AS new_rows {run}",
+        update: f"CREATE TRIGGER {q(update)} AFTER UPDATE ON {t} REFERENCING OLD TABLE AS old_rows "
+                f"NEW TABLE AS new_rows {run}",
+        delete: f"CREATE TRIGGER {q(delete)} AFTER DELETE ON {t} REFERENCING OLD TABLE AS old_rows {run}",
+        truncate: f"CREATE TRIGGER {q(truncate)} AFTER TRUNCATE ON {t} {run}",
+    }

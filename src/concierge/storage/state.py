@@ -1,4 +1,5 @@
-"""concierge's own tables: users, audit, confirmations, API tokens, web sessions, sign-in throttle, conversations.
+"""concierge's own tables: users, audit, confirmations, API tokens, web sessions, sign-in throttle, audit noise,
+conversations.
 
 They may live beside the business data (one URL, one deployment: the embedded default) or in a
 database of their own (`state_database`), so that concierge can read a company's data through a
@@ -47,6 +48,9 @@ audit = sa.Table(
     sa.Column("source", sa.String(200), nullable=True),  # 0002: channel and client ("web 203.0.113.7")
 )
 
+# One-time tokens: a write's confirmation (tool = the write's name, see pipeline/confirm.py), and the phone's
+# markers of a used call credential (tool "phone call") and of a signed webhook seen (tool "phone webhook"),
+# see web/phone/credential.py: no tool name has a space, so a marker can never confirm a write.
 confirmations = sa.Table(
     "concierge_confirmations",
     metadata,
@@ -56,6 +60,7 @@ confirmations = sa.Table(
     sa.Column("args", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("preview_digest", sa.String(64), nullable=True),  # 0004: what was shown (confirm.digest)
 )
 
 api_tokens = sa.Table(
@@ -94,7 +99,21 @@ signin_throttle = sa.Table(
     sa.Index("ix_concierge_signin_throttle_last", "last_at"),
 )
 
-STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle]
+# 0005: the audit lines of unauthenticated refusals, counted per source and kind in a window of time (a
+# stranger's flood is written as its first lines and one summary line), see `concierge.pipeline.audit.stranger`
+audit_noise = sa.Table(
+    "concierge_audit_noise",
+    metadata,
+    sa.Column("source", sa.String(200), primary_key=True),  # "web 203.0.113.7"; an IPv6 client by its /64
+    sa.Column("kind", sa.String(100), primary_key=True),  # "sign-in refused:sign_in_failed"
+    sa.Column("window_start", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("lines", sa.Integer, nullable=False),  # written one by one in this window
+    sa.Column("more", sa.Integer, nullable=False),  # counted into the summary line
+    sa.Column("summary_id", sa.Integer, nullable=True),  # concierge_audit.id of this window's summary line
+    sa.Index("ix_concierge_audit_noise_window", "window_start"),
+)
+
+STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise]
 
 # Conversations of the agent: one row per (user, session id), its messages in order.
 conversations = sa.Table(

@@ -35,6 +35,17 @@ def get(db: Database, name: str) -> UserRecord:
     return UserRecord(row["name"], row["role"], row["display_name"], row["password_hash"] is not None)
 
 
+def find(db: Database, name: str) -> UserRecord | None:
+    """The user called `name` as the state database has them now, or None (no listing of the others)."""
+    row = db.lookup(_BY_NAME, {"name": name})  # read at every call: one statement, no transaction
+    return None if row is None else UserRecord(row["name"], row["role"], row["display_name"],
+                                               row["password_hash"] is not None)
+
+
+_BY_NAME = sa.select(state.users.c.name, state.users.c.role, state.users.c.display_name,
+                     state.users.c.password_hash).where(state.users.c.name == sa.bindparam("name"))
+
+
 def all_users(db: Database) -> list[UserRecord]:
     with db.read() as conn:
         rows = conn.execute(sa.select(state.users).order_by(state.users.c.name)).mappings().all()

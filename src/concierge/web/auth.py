@@ -6,9 +6,13 @@ session up (one indexed read): a bad signature, an old cookie, or a session that
 (sign-out, a password change, the user removed, ``concierge user sign-out NAME``) answer 401. Nothing the
 browser sends besides the cookie says who the user is.
 
-Sign-in attempts go through the throttle (`concierge.storage.throttle`): per account and per client
-address, counted in the state database; a refused attempt answers 429 with ``Retry-After``. Every failed
-or refused sign-in leaves an audit line (the name tried, the client address, when), never the password.
+Sign-in attempts go through the throttle (`concierge.storage.throttle`): the failing address first (per
+account, and over all accounts), the account itself only when many addresses fail it; counted in the state
+database. A refused attempt answers 429 with ``Retry-After``. A failed or refused sign-in leaves an audit
+line (the name tried, the client address, when; never the password), and so does an address or an account
+that starts to wait (``throttled:address``, ``throttled:address_all``, ``throttled:account``). These lines
+are a stranger's, so they are bounded per client address and kind (`concierge.pipeline.audit.stranger`):
+a flood of guesses is its first lines and one summary line that counts the rest.
 The client address is the peer's, or what a trusted proxy says (`concierge.web.proxy`).
 """
 
@@ -33,7 +37,6 @@ from concierge import threads
 from concierge.errors import UnknownUser
 from concierge.pipeline import audit
 from concierge.pipeline.access import User
-from concierge.pipeline.result import new_result_id
 from concierge.storage import passwords, sessions, throttle
 
 COOKIE = "concierge_session"
@@ -156,11 +159,34 @@ class SignIn(BaseModel):
 router = APIRouter(prefix="/api")
 
 
-def _refused_sign_in(request: Request, name: str, code: str, message: str) -> None:
-    """The audit line of a failed or throttled sign-in: who was tried, from where; never the password."""
-    audit.record(request.app.state.web.pipeline.state, user=name, tool=SIGN_IN_TOOL, args={},
-                 decision=f"refused:{code}", result_id=new_result_id(), rows=0, ms=0.0, message=message,
-                 source=source(request))
+# a key of the throttle that starts to wait: its audit decision, and what its line says
+_THROTTLED = {
+    "pair": ("throttled:address", "{failures} failed sign-ins of {name} from {address}: that address waits {wait} s "
+             "before it may try {name} again (other addresses still sign in)"),
+    "addr": ("throttled:address_all", "{failures} failed sign-ins from {address}, whatever the account: that "
+             "address waits {wait} s before any sign-in"),
+    "user": ("throttled:account", "failed sign-ins of {name} from {failures} different addresses: the account waits "
+             "{wait} s, from every address"),
+}
+_WAITING = {"pair": "this address must wait before trying this account again",
+            "addr": "this address must wait before any sign-in",
+            "user": "the account must wait: it failed from many addresses"}
+
+
+def _audit_sign_in(request: Request, name: str, decision: str, message: str) -> None:
+    """An audit line of a sign-in (the name tried, from where; never the password), bounded per address."""
+    audit.stranger(request.app.state.web.pipeline.state, kind=SIGN_IN_TOOL, user=name, tool=SIGN_IN_TOOL,
+                   decision=decision, message=message, source=source(request))
+
+
+def _failed_sign_in(request: Request, name: str, attempt: throttle.Attempt) -> None:
+    """The line of a wrong password, and one for each key of the throttle this failure makes wait."""
+    _audit_sign_in(request, name, "refused:sign_in_failed", "wrong user name or password")
+    address = client_address(request) or throttle.UNKNOWN_ADDRESS
+    for started in attempt.throttled:
+        decision, text = _THROTTLED[started.kind]
+        _audit_sign_in(request, name, decision,
+                       text.format(failures=started.failures, name=name, address=address, wait=started.wait_s))
 
 
 @router.post("/login")
@@ -170,15 +196,15 @@ async def login(body: SignIn, request: Request, response: Response) -> dict:
     attempt = await threads.run(throttle.begin, state, body.name, address)
     if not attempt.allowed:
         wait = attempt.retry_after_s
-        await threads.run(_refused_sign_in, request, body.name, "sign_in_throttled",
-                                 f"too many failed sign-ins; refused for {wait} s")
+        await threads.run(_audit_sign_in, request, body.name, "refused:sign_in_throttled",
+                          f"too many failed sign-ins; {_WAITING[attempt.waiting or 'pair']}: refused for {wait} s")
         raise HTTPException(status_code=429, headers={"Retry-After": str(wait)},
                             detail=f"too many failed sign-ins: try again in {wait} seconds")
     fingerprint = await threads.run(passwords.verify, state, body.name, body.password)
     if fingerprint is None:
-        await threads.run(_refused_sign_in, request, body.name, "sign_in_failed", "wrong user name or password")
+        await threads.run(_failed_sign_in, request, body.name, attempt)
         raise HTTPException(status_code=401, detail="wrong user name or password")
-    await threads.run(throttle.succeeded, state, body.name, address)
+    await threads.run(throttle.succeeded, state, body.name, address, attempt)
     session_id = await threads.run(lambda: sessions.start(state, body.name, fingerprint, source=source(request)))
     cookie = web.signer.dump({"u": body.name, "s": session_id, "t": int(time.time())})
     response.set_cookie(COOKIE, cookie, max_age=MAX_AGE_S, httponly=True, samesite="strict",

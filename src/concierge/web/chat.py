@@ -7,6 +7,10 @@ comment every 10 seconds while nothing else happens (a model thinking) keeps
 proxies from closing it. Events already waiting go out in one write. The browser
 never sees a confirmation token: the agent keeps it with the conversation, so a
 confirmation can only be the user's yes to the card the server showed.
+
+A message is at most `MESSAGE_CHARS` long (the limit of every channel). A user has at most
+`TURNS_PER_USER` turns in progress at once: one more is refused at once with 429 and a message in
+both languages to wait for the answer in progress, never queued behind them.
 """
 
 from __future__ import annotations
@@ -14,15 +18,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from concierge import threads
 from concierge.agent.loop import EventHandler
-from concierge.agent.turn import Turn
+from concierge.agent.turn import MESSAGE_CHARS, Turn
 from concierge.errors import ConciergeError
 from concierge.pipeline.access import User
 from concierge.web import history
@@ -38,12 +43,15 @@ STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 PING_S = 10.0
 _PING: dict = {"type": "ping"}
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+TURNS_PER_USER = 2  # turns of one user in progress at once (two tabs); one more is refused, never queued
+BUSY = ("前の質問への回答をまだ作成中です。その回答が届いてから、次の質問を送ってください。 / "
+        "An answer to your earlier message is still being worked out; please wait for it before sending another.")
 
 _running: set[asyncio.Task] = set()  # turns in progress, kept referenced until they end
 
 
 class Ask(BaseModel):
-    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MESSAGE_CHARS)]
     session_id: str | None = Field(default=None, max_length=100)
 
 
@@ -52,14 +60,15 @@ async def chat(body: Ask, request: Request, user: SignedIn) -> EventStream:
     agent = request.app.state.web.agent
     if body.session_id is not None:
         await _require_session(request, body.session_id, user)
-    return _stream(lambda sink: agent.ask(body.text, user, session_id=body.session_id, on_event=sink))
+    return _stream(request.app, user, lambda sink: agent.ask(body.text, user, session_id=body.session_id,
+                                                               on_event=sink))
 
 
 @router.post("/sessions/{session_id}/confirm")
 async def confirm(session_id: str, request: Request, user: SignedIn) -> EventStream:
     agent = request.app.state.web.agent
     await _require_session(request, session_id, user)
-    return _stream(lambda sink: agent.confirm(session_id, user, on_event=sink))
+    return _stream(request.app, user, lambda sink: agent.confirm(session_id, user, on_event=sink))
 
 
 @router.post("/sessions/{session_id}/cancel")
@@ -96,14 +105,52 @@ async def _require_session(request: Request, session_id: str, user: User) -> Non
         raise HTTPException(status_code=404, detail="no such conversation")
 
 
-def _stream(run: Callable[[EventHandler], Awaitable[Turn]]) -> EventStream:
-    return EventStream(_events(run), headers=STREAM_HEADERS)
+class Turns:
+    """The turns each user has in progress on this server (touched on the event loop only)."""
+
+    def __init__(self) -> None:
+        self.running: Counter[str] = Counter()
+
+    def take(self, name: str) -> bool:
+        """One more turn of the user, unless TURNS_PER_USER are in progress."""
+        if self.running[name] >= TURNS_PER_USER:
+            return False
+        self.running[name] += 1
+        return True
+
+    def give_back(self, name: str) -> None:
+        self.running[name] -= 1
+        if self.running[name] <= 0:
+            del self.running[name]
 
 
-async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncGenerator[tuple[str, bool], None]:
-    """The turn's events in batches, each with whether it is the last."""
+def turns_of(app: FastAPI) -> Turns:
+    """The app's count of turns in progress, made on first use."""
+    turns = getattr(app.state, "chat_turns", None)
+    if turns is None:
+        turns = app.state.chat_turns = Turns()
+    return turns
+
+
+def _stream(app: FastAPI, user: User, run: Callable[[EventHandler], Awaitable[Turn]]) -> EventStream:
+    """Start the user's turn and stream its events; 429 when the user has TURNS_PER_USER turns in progress.
+
+    The turn starts now and runs on when the browser goes away (a phone losing its connection): its answer
+    and any write it did are saved with the conversation, to be seen on the next visit. Its place among
+    the user's turns in progress is given back when it ends, whether or not its events were read."""
+    turns = turns_of(app)
+    if not turns.take(user.name):
+        raise HTTPException(status_code=429, detail=BUSY, headers={"Retry-After": "1"})
     queue: asyncio.Queue[dict | None] = asyncio.Queue()
+    task = asyncio.create_task(_produce(run, queue))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    task.add_done_callback(lambda _: turns.give_back(user.name))
+    return EventStream(_events(queue), headers=STREAM_HEADERS)
 
+
+async def _produce(run: Callable[[EventHandler], Awaitable[Turn]], queue: asyncio.Queue[dict | None]) -> None:
+    """Run the turn, putting its events on `queue`, then its answer (or error), then None."""
     answered: list[dict] = []  # the turn as the agent's own `answer` event has it, already plain
 
     async def sink(event: dict) -> None:
@@ -113,24 +160,21 @@ async def _events(run: Callable[[EventHandler], Awaitable[Turn]]) -> AsyncGenera
         elif kind == "answer" and isinstance(event.get("turn"), dict):
             answered.append(event["turn"])
 
-    async def produce() -> None:
-        try:
-            turn = await run(sink)
-            shown = _public(answered[-1]) if answered else public_turn(turn)
-            queue.put_nowait({"type": "answer", "turn": shown})
-        except ConciergeError as err:
-            queue.put_nowait({"type": "error", "message": str(err)})
-        except Exception:
-            log.exception("the agent failed")
-            queue.put_nowait({"type": "error", "message": "internal error; the server log has the details"})
-        finally:
-            queue.put_nowait(None)
+    try:
+        turn = await run(sink)
+        shown = _public(answered[-1]) if answered else public_turn(turn)
+        queue.put_nowait({"type": "answer", "turn": shown})
+    except ConciergeError as err:
+        queue.put_nowait({"type": "error", "message": str(err)})
+    except Exception:
+        log.exception("the agent failed")
+        queue.put_nowait({"type": "error", "message": "internal error; the server log has the details"})
+    finally:
+        queue.put_nowait(None)
 
-    # The turn runs on when the browser goes away (a phone losing its connection): its answer
-    # and any write it did are saved with the conversation, to be seen on the next visit.
-    task = asyncio.create_task(produce())
-    _running.add(task)
-    task.add_done_callback(_running.discard)
+
+async def _events(queue: asyncio.Queue[dict | None]) -> AsyncGenerator[tuple[str, bool], None]:
+    """The turn's events in batches, each with whether it is the last; a ping while nothing happens."""
     loop = asyncio.get_running_loop()
 
     def ping() -> None:

@@ -17,6 +17,10 @@ Each defence is a plain ASGI middleware (none buffers a response, so event strea
 - `database_unavailable`: the state or business database down is 503 with a JSON message,
   not a bare 500; the next request after it is back works, as before.
 
+Every refusal of the edge (403, 413, 422) is audited: who the cookie claims, from where, what. It comes
+before any session is checked, so its lines are bounded per client address and refusal
+(`concierge.pipeline.audit.stranger`): a flood is its first lines and one summary line that counts the rest.
+
 The MCP endpoint has its own body limit and origin check (`concierge.mcp.http`), so `BodyLimit`
 and `SameOrigin` leave its path alone.
 """
@@ -32,6 +36,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from concierge.pipeline import audit
 
 MAX_API_BODY_BYTES = 64 * 1024  # a chat question is at most 4,000 characters
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -58,6 +64,7 @@ def _skipped(scope: Scope, skip: Iterable[str]) -> bool:
 
 
 REFUSAL_CODES = {403: "cross_site", 413: "too_large", 422: "invalid_request"}
+EDGE_KIND = "web-edge"  # the audit's name for the refusals of the edge, counted together per address
 
 
 async def _refuse(status: int, detail: str, scope: Scope, receive: Receive, send: Send) -> None:
@@ -66,15 +73,16 @@ async def _refuse(status: int, detail: str, scope: Scope, receive: Receive, send
 
 
 async def audit_refusal(request: Request, status: int, detail: str) -> None:
-    """Every request the edge refuses leaves an audit line: who the cookie claims, from where, what."""
+    """Every request the edge refuses is audited: who the cookie claims, from where, what. It is refused before
+    any session is checked, so its lines are bounded per client address and refusal (`audit.stranger`)."""
     web = getattr(getattr(request.scope.get("app"), "state", None), "web", None)
     if web is None:  # not mounted in the concierge app (a bare middleware under test)
         return
     from concierge.web.auth import claimed_user, source
 
-    await to_thread.run_sync(lambda: web.pipeline.record_refusal(
-        claimed_user(request), f"{request.method} {request.url.path}", REFUSAL_CODES.get(status, str(status)),
-        detail, source=source(request)))
+    await to_thread.run_sync(lambda: audit.stranger(
+        web.pipeline.state, kind=EDGE_KIND, user=claimed_user(request), tool=f"{request.method} {request.url.path}",
+        decision=f"refused:{REFUSAL_CODES.get(status, str(status))}", message=detail, source=source(request)))
 
 
 class BodyLimit:

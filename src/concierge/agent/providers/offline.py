@@ -2,11 +2,14 @@
 
 No key, no network, no model: a fresh install answers common requests at once. It is
 just another provider, so the loop has no special case; like any model it only asks
-for tool calls, which the loop runs through the pipeline.
+for tool calls, which the loop runs through the pipeline. Planning is CPU work: it runs in
+a worker thread (`concierge.threads.run`), never on the event loop, so a long message
+delays no other request; the planner bounds it by its own budget (`concierge.planner.budget`).
 """
 
 from __future__ import annotations
 
+from concierge import threads
 from concierge.agent.providers.base import BaseProvider
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import Planner
@@ -22,4 +25,4 @@ class OfflineProvider(BaseProvider):
         self.planner = Planner(pipeline)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        return self.planner.reply(request)
+        return await threads.run(self.planner.reply, request)

@@ -27,6 +27,8 @@ def problem_text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
 def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     tool = tools.get(problem.tool or "")
     kind = problem.kind
+    if kind == "too_many":  # the reason says how many, and what to do
+        return _reason(problem, lang)
     if kind == "forbidden" and tool:
         return phrase(lang, "forbidden", what=first_sentence(tool.description.get(lang)))
     if kind in ("missing", "ambiguous") and tool:
@@ -37,7 +39,7 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, kind, what=phrase(lang, "list").join(labels))
     if kind == "not_taken":
         return phrase(lang, "not_taken", said=problem.said)
-    if kind in ("unknown_value", "which_value", "impossible_value"):
+    if kind in ("unknown_value", "which_value", "which_reading", "impossible_value"):
         return _value(problem, lang, tool)
     if kind in ("out_of_scope", "cannot_change"):
         reason = _reason(problem, lang) or phrase(lang, f"{kind}_default")
@@ -52,6 +54,8 @@ def _value(problem: Problem, lang: str, tool: Tool | None) -> str:
     values = phrase(lang, "list").join(problem.candidates)
     if problem.kind == "which_value":
         return phrase(lang, "which_value", said=problem.said, label=name, values=values)
+    if problem.kind == "which_reading":  # the value, or the word as the question uses it
+        return phrase(lang, "which_reading", said=problem.said, label=name, values=values, word=problem.said.lower())
     if problem.kind == "unknown_value":
         text = phrase(lang, "unknown_value", said=problem.said, label=name)
         return f"{text} {phrase(lang, 'near', values=values)}" if values else text

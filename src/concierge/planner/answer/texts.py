@@ -52,6 +52,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
                       "{said}を外すか、言い直してください。"),
         "which_value": "『{said}』に当たる{label}が複数あります: {values}。どれですか？",
+        "which_reading": ("『{said}』は{label}の『{values}』のことですか、それとも言葉どおりの「{word}」ですか？"
+                          "{label}の『{values}』でしたら、『{values}』と括弧を付けて答えてください。"),
         "impossible_value": "{reason}{label}を確かめてもう一度どうぞ。",
         "impossible_default": "『{said}』はそのままでは受け付けられません。",
         "out_of_scope": "{reason}",
@@ -111,6 +113,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
                       "Please ask without it, or rephrase."),
         "which_value": '"{said}" matches several {label} values: {values}. Which one do you mean?',
+        "which_reading": ('By "{said}", do you mean the {label} "{values}", or {word} in its ordinary sense? '
+                          'If you mean the {label}, reply with it in quotes: "{values}".'),
         "impossible_value": "{reason}Please check the {label} and ask again.",
         "impossible_default": '"{said}" cannot be taken as given.',
         "out_of_scope": "{reason}",

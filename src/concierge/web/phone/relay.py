@@ -1,11 +1,19 @@
 """One phone call over Twilio ConversationRelay: the caller's words in, spoken answers out.
 
 Twilio turns speech into `prompt` messages and reads the `text` tokens sent back; this module is
-the conversation in between. From Twilio: `setup` (callSid, from, to, customParameters), `prompt`
+the conversation in between, for a call already admitted by its `setup` (`gate`): the socket speaks for
+that call only, and a second `setup` is refused and changes nothing. From Twilio: `prompt`
 (voicePrompt, lang, last: false only with partial prompts), `interrupt` (utteranceUntilInterrupt,
 durationUntilInterruptMs, a number or a string), `dtmf` (digit), `error` (description). Anything
-else, and anything that is not a JSON object, is ignored: a message never ends the call. To Twilio:
-`text` (token, last, interruptible, preemptible), `end` (handoffData, a JSON-encoded string).
+else, and anything that is not a JSON object, is ignored: a message never ends the call (one over
+`gate.MAX_MESSAGE_BYTES` closes the socket). To Twilio: `text` (token, last, interruptible, preemptible),
+`end` (handoffData, a JSON-encoded string).
+
+Limits (`Limits`, from `phone.*`): a prompt longer than `max_prompt_chars` — its partial prompts
+together, which are buffered only up to that — is never run: the caller hears "please say it shorter";
+at most `MAX_WAITING` prompts (or digits, interrupts) wait behind a running turn (more are dropped);
+an answer is interrupted once; a call `max_call_s` long
+is ended with a goodbye (`end` with reason `time_limit`) and its socket closed.
 
 Each prompt is one agent turn, in order (a worker takes them one at a time). The answer is sent
 sentence by sentence as the agent has it (a model's stream, or the planner's whole answer); an
@@ -15,7 +23,8 @@ request. The conversation is stored as the phone user's, one per caller number a
 that drops stops speaking; a turn already running ends as it would (a confirmed write stays
 written, a previewed one is never run). When the call is over, however it ended, the catalog's
 `phone.discard_tool` throws away what the call wrote and did not place (the restaurant's draft order),
-through the pipeline like every call. The audit lines of a call carry `phone <CallSid>` as their source.
+through the pipeline like every call, for the call the socket was admitted for and no other. The audit
+lines of a call carry `phone <CallSid>` as their source.
 """
 
 from __future__ import annotations
@@ -28,20 +37,22 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import anyio
 from anyio import to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from concierge.agent import latency
 from concierge.agent.loop import Agent
 from concierge.agent.streaming import Speech
-from concierge.agent.turn import Turn
+from concierge.agent.turn import MESSAGE_CHARS, Turn
 from concierge.errors import ConciergeError
 from concierge.language.detect import Lang, language
 from concierge.pipeline import audit
 from concierge.pipeline.access import Session, User
 from concierge.planner.answer import render
 from concierge.settings import PhoneSettings
-from concierge.web.phone import speech, twiml
+from concierge.web.phone import gate, speech, twiml
+from concierge.web.phone.identity import CallIdentity
 
 log = logging.getLogger(__name__)
 Action = Literal["end", "handover"]
@@ -63,18 +74,27 @@ def yes_or_no(text: str) -> bool | None:
     return None
 
 
-def session_for(caller: str, call_sid: str) -> str:
-    """The conversation of one call: the caller's digits and the call's id."""
-    digits = re.sub(r"\D", "", caller) or "anonymous"
-    return f"tel{digits}_{re.sub(r'[^0-9A-Za-z]', '', call_sid)[:40] or 'call'}"
-
-
 def duration_ms(value: Any) -> float | None:
     """durationUntilInterruptMs: a number in one of Twilio's documents, a string in another."""
     try:
         return float(value)
     except (TypeError, ValueError):
         return None
+
+
+MAX_WAITING = 3  # prompts, digits and interrupts queued behind a running turn; more are dropped
+
+
+@dataclass(frozen=True)
+class Limits:
+    # a prompt (its partial prompts together) longer than this is not run: `phone.max_prompt_chars`, and never
+    # more than any channel's message (`agent.turn.MESSAGE_CHARS`)
+    prompt_chars: int
+    call_s: float  # a call this long is ended
+
+    @classmethod
+    def of(cls, settings: PhoneSettings) -> Limits:
+        return cls(min(settings.max_prompt_chars, MESSAGE_CHARS), settings.max_call_s)
 
 
 @dataclass
@@ -84,6 +104,10 @@ class Phone:
     agent: Agent
     settings: PhoneSettings
     user: User
+
+    @property
+    def limits(self) -> Limits:
+        return Limits.of(self.settings)
 
     def action(self, turn: Turn) -> Action | None:
         """Whether the turn ended the call or asked for a person: a successful end or handover tool call."""
@@ -145,28 +169,45 @@ class Speaker:
 class Call:
     phone: Phone
     websocket: WebSocket
-    session_id: str = ""
-    caller: str = ""
-    call_sid: str = ""
+    identity: CallIdentity  # the call the socket was admitted for (`gate.admit`): it never changes
     lang: Lang = "ja"
     closed: bool = False
     ended: bool = False
     partial: list[str] = field(default_factory=list)
+    partial_chars: int = 0
+    too_long: bool = False  # the prompt being heard is over the limit: its pieces are no longer kept
+    second_setup: bool = False  # one was refused (and audited) already; more are ignored
     speaker: Speaker | None = None
     work: asyncio.Queue[tuple[str, Any, float] | None] = field(default_factory=asyncio.Queue)
+
+    @property
+    def call_sid(self) -> str:
+        return self.identity.call_sid
+
+    @property
+    def caller(self) -> str:
+        return self.identity.caller
+
+    @property
+    def session_id(self) -> str:
+        return self.identity.session_id
+
+    @property
+    def source(self) -> str:
+        """Where the call's audit lines come from."""
+        return self.identity.source
 
     async def run(self) -> None:
         self.lang = "ja" if twiml.lang_of(self.phone.settings.language) == "ja" else "en"
         worker = asyncio.create_task(self._worker())
         try:
-            while True:
-                try:
-                    raw = await self.websocket.receive_text()
-                except (WebSocketDisconnect, RuntimeError, KeyError):
-                    return
-                message = _message(raw)
-                if message is not None:
-                    self._on(message)
+            with anyio.move_on_after(self.phone.limits.call_s) as timer:
+                while (raw := await gate.receive(self.websocket)) is not None:
+                    message = gate.message_of(raw)
+                    if message is not None:
+                        await self._on(message)
+            if timer.cancelled_caught:
+                await self._time_up()
         finally:
             self.closed = True
             if self.speaker is not None:
@@ -175,38 +216,71 @@ class Call:
             await worker  # a turn already running ends and is saved; nothing more is said
             await self._discard()
 
-    def _on(self, message: dict[str, Any]) -> None:
+    async def _on(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "setup":
-            self.call_sid = str(message.get("callSid") or "")
-            self.caller = str(message.get("from") or "")
-            self.session_id = session_for(self.caller, self.call_sid)
+            await self._second_setup(message)
         elif kind == "prompt":
-            self.partial.append(str(message.get("voicePrompt") or ""))
-            if message.get("last", True) is not False:
-                text, self.partial = "".join(self.partial).strip(), []
-                if text:
-                    self.work.put_nowait(("prompt", text, time.perf_counter()))
+            self._prompt(message)
         elif kind == "interrupt":
             self._interrupted(str(message.get("utteranceUntilInterrupt") or ""),
                               duration_ms(message.get("durationUntilInterruptMs")))
         elif kind == "dtmf":
             digit = str(message.get("digit") or "")
             if digit and digit == self.phone.settings.handover_digit:
-                self.work.put_nowait(("handover", None, time.perf_counter()))
+                self._queue("handover", None)
         elif kind == "error":
             log.warning("phone call %s: Twilio reports an error: %s", self.call_sid, message.get("description"))
 
-    @property
-    def source(self) -> str:
-        """Where the call's audit lines come from."""
-        return f"phone {self.call_sid or 'call'}"
+    async def _second_setup(self, message: dict[str, Any]) -> None:
+        """The socket is this call's: another setup changes nothing; the first such is audited."""
+        if self.second_setup:
+            return
+        self.second_setup = True
+        await gate.refuse(self.websocket, self.phone.agent.pipeline, "second_setup",
+                          f"a second setup on the socket of call {self.call_sid}: ignored",
+                          CallIdentity.of(message.get("callSid"), message.get("from")), close_code=0)
+
+    def _prompt(self, message: dict[str, Any]) -> None:
+        """A prompt, or a piece of one (last: false): kept up to the limit, queued when it is whole."""
+        piece = str(message.get("voicePrompt") or "")
+        self.partial_chars += len(piece)
+        if self.partial_chars > self.phone.limits.prompt_chars:
+            self.too_long, self.partial = True, []
+        elif not self.too_long:
+            self.partial.append(piece)
+        if message.get("last", True) is False:
+            return
+        text, too_long = "".join(self.partial).strip(), self.too_long
+        self.partial, self.partial_chars, self.too_long = [], 0, False
+        if too_long:
+            log.info("phone call %s: a prompt over %d characters, not run", self.call_sid,
+                     self.phone.limits.prompt_chars)
+            self._queue("too_long", None)
+        elif text:
+            self._queue("prompt", text)
+
+    def _queue(self, kind: str, value: Any) -> None:
+        if self.work.qsize() >= MAX_WAITING:
+            log.warning("phone call %s: %d things wait already; %s dropped", self.call_sid, MAX_WAITING, kind)
+            return
+        self.work.put_nowait((kind, value, time.perf_counter()))
+
+    async def _time_up(self) -> None:
+        """The call has lasted `phone.max_call_s`: a goodbye, `end`, and the socket closed."""
+        log.info("phone call %s: ended after %g s, the longest a call may last", self.call_sid,
+                 self.phone.limits.call_s)
+        if self.speaker is not None:
+            self.speaker.speech.stop.set()
+        await self._end("time_limit", TIME_UP_WORDS[self.lang])
+        self.closed = True  # a turn still running ends quietly
+        await gate.close(self.websocket, 1000, "call time limit")
 
     async def _discard(self) -> None:
         """The call is over: what it wrote and did not place is thrown away (`phone.discard_tool`), so a call
         that drops leaves no half-written row; a placed order is not the call's any more and stays."""
         name, pipeline, user = self.phone.settings.discard_tool, self.phone.agent.pipeline, self.phone.user
-        if not name or not self.session_id or name not in {t.name for t in pipeline.tools_for(user)}:
+        if not name or name not in {t.name for t in pipeline.tools_for(user)}:
             return
         session = Session(self.session_id, self.caller or None)
         try:
@@ -220,12 +294,12 @@ class Call:
 
     def _interrupted(self, heard: str, after_ms: float | None) -> None:
         speaker = self.speaker
-        if speaker is None:
+        if speaker is None or speaker.interrupted:  # an answer is interrupted once
             return
         log.info("phone call %s: interrupted after %s ms", self.call_sid, after_ms)
         speaker.interrupt(heard)
         if speaker.done:  # the answer was all sent and is saved: keep only what was heard of it
-            self.work.put_nowait(("heard", heard, time.perf_counter()))
+            self._queue("heard", heard)
 
     async def _worker(self) -> None:
         while (item := await self.work.get()) is not None:
@@ -242,6 +316,8 @@ class Call:
     async def _handle(self, kind: str, value: Any, at: float) -> None:
         if kind == "prompt":
             await self._turn(value, at)
+        elif kind == "too_long":
+            await self.send({"type": "text", "token": TOO_LONG_WORDS[self.lang], "last": True, "interruptible": True})
         elif kind == "handover":
             await self._end("handover", twiml.HANDOVER_WORDS[self.lang])
         elif kind == "heard":
@@ -249,7 +325,6 @@ class Call:
 
     async def _turn(self, text: str, at: float) -> None:
         agent, user = self.phone.agent, self.phone.user
-        self.session_id = self.session_id or session_for(self.caller, self.call_sid or f"{id(self):x}")
         lang: Lang = language(text) if re.search(r"[A-Za-z\u3040-\u30ff\u4e00-\u9fff]", text) else self.lang
         if lang != self.lang:  # the caller speaks the other language: Twilio's voice and ears follow
             code = LANGUAGES[lang] if twiml.lang_of(self.phone.settings.language) != lang \
@@ -308,11 +383,23 @@ class Call:
 LANGUAGES: dict[str, str] = {"ja": "ja-JP", "en": "en-US"}
 _ASK = {"ja": "よろしいですか？", "en": " Is that right?"}
 _SORRY = {"ja": "申し訳ありません。ただいまお受けできません。", "en": "Sorry, we cannot take your call right now."}
+# what the caller hears when a prompt is over `phone.max_prompt_chars`, when the call reaches `phone.max_call_s`,
+# and when there is no line for the call (`phone.max_calls`, `phone.max_calls_per_caller`)
+TOO_LONG_WORDS = {"ja": "申し訳ありません、一度に伺える長さを超えました。短く区切っておっしゃってください。",
+                  "en": "Sorry, that was too long for me. Could you say it more briefly?"}
+TIME_UP_WORDS = {"ja": "お時間になりましたので、これで失礼いたします。お電話ありがとうございました。",
+                 "en": "We have reached the time limit for this call. Thank you for calling, goodbye."}
+BUSY_WORDS = {"ja": "ただいま電話が大変混み合っております。しばらくしてからおかけ直しください。",
+              "en": "Sorry, all our lines are busy. Please call again a little later."}
 
 
-def _message(raw: str) -> dict[str, Any] | None:
-    try:
-        message = json.loads(raw)
-    except ValueError:
-        return None
-    return message if isinstance(message, dict) else None
+async def busy(websocket: WebSocket, call: CallIdentity, lang: Lang) -> None:
+    """No line for the call (`Lines.take`): the caller hears so, the relay session ends, the socket closes."""
+    handoff = {"reason": "busy", "callSid": call.call_sid, "sessionId": call.session_id}
+    for message in ({"type": "text", "token": BUSY_WORDS[lang], "last": True, "interruptible": False},
+                    {"type": "end", "handoffData": json.dumps(handoff, ensure_ascii=False)}):
+        try:
+            await websocket.send_text(json.dumps(message, ensure_ascii=False))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            break
+    await gate.close(websocket, 1000, "busy")

@@ -23,6 +23,7 @@ HEADER = "x-twilio-signature"
 class Signatures:
     def __init__(self, token: str | None = None, public_url: str = ""):
         token = os.environ.get(TOKEN_VARIABLE, "") if token is None else token
+        self.token = token  # also the key of the call credentials (`credential`)
         self.validator = RequestValidator(token) if token else None
         self.public_url = public_url
 

@@ -1,7 +1,8 @@
 """The TwiML this server answers Twilio with, built with the `twilio` package (which escapes the text).
 
 - a call comes in: `<Connect action=".../phone/action"><ConversationRelay url="wss://.../phone/relay"
-  language=... welcomeGreeting=... interruptible="any" .../></Connect>`;
+  language=... welcomeGreeting=... interruptible="any" ...><Parameter name="concierge_call" value=.../>
+  </ConversationRelay></Connect>` (the call credential, `credential`);
 - the relay session ended (`end` sent, or the caller hung up): `<Dial>` the staff number for a
   handover when one is set, else `<Hangup/>`.
 """
@@ -28,10 +29,11 @@ def lang_of(language: str) -> str:
     return "ja" if language.lower().startswith("ja") else "en"
 
 
-def connect(settings: PhoneSettings, relay_url: str, action_url: str) -> str:
+def connect(settings: PhoneSettings, relay_url: str, action_url: str, parameters: dict[str, str] | None = None) -> str:
+    """`parameters`: `<Parameter>` children, which Twilio passes to the socket in `setup.customParameters`."""
     response = VoiceResponse()
     connect = Connect(action=action_url)
-    connect.conversation_relay(
+    relay = connect.conversation_relay(
         url=relay_url,
         language=settings.language,
         welcome_greeting=greeting(settings),
@@ -39,6 +41,8 @@ def connect(settings: PhoneSettings, relay_url: str, action_url: str) -> str:
         welcome_greeting_interruptible="any",
         dtmf_detection=True,
     )
+    for name, value in (parameters or {}).items():
+        relay.parameter(name=name, value=value)
     response.append(connect)
     return str(response)
 

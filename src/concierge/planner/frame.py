@@ -1,0 +1,160 @@
+"""Values of the data that are also words of the question: the request's structure outranks the data.
+
+A POS export can carry products named 売上, 全商品, ランキング or Sales. A value read from the data whose
+words are all words of the question's frame (the catalogs' keywords, topics and count cues, the values
+and labels they list, the words of any request: `Lexicon.frame`) is read as that value only where the
+sentence places it as one:
+
+- quoted: 『売上』の売上, 「ランキング」, "Total";
+- named: 売上という商品, 商品名が売上, 商品名: 売上, the product named Total, product Sales (a label of its values
+  just before it, with a space, and the name capitalised).
+
+Where a label of its values starts a compound with it and the question is about it (商品ランキングの売上:
+the sales of the product ランキング, or the product ranking by sales?), or where a word in Latin letters is
+capitalised inside the sentence as a name is (total sales of Sales), the sentence leaves it open and the
+planner asks, naming both readings. Anywhere else it is the question's own word: 先週の売上は？ asks for
+the sales of every product, 先週の売上ランキング for the ranking, 全商品ランキング and product sales are the
+question's words too. A value placed as one is no keyword.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from functools import lru_cache
+
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.text import Hit
+
+Span = tuple[int, int]
+EnumHit = Hit[frozenset[tuple[str, str]]]
+
+# Marks that set a word apart as said: 『売上』, 「ランキング」, "Total" (not brackets: 売上（合計） is a note).
+QUOTES = {"「": "」", "『": "』", '"': '"', "'": "'", "“": "”", "‘": "’", "【": "】", "《": "》", "〈": "〉"}
+# Said between a value and a label of its values after it: 売上という商品, 売上って商品.
+NAMED_AFTER = ("という", "っていう", "と言う", "といった", "と呼ばれる", "って")
+# Said between a label of its values and the value after it: 商品名が売上, 商品: 売上, product named Sales.
+NAMED_BEFORE = (r"\s*[:：=]\s*", r"\s+(?:named|called)\s+", r"(?<=名)\s*[がは]\s*")
+# After a word placed as what the question is about: 商品ランキングの売上 (the sales of the product ランキング?).
+OWNED = "の"
+_PARTICLES = "のはがをにでともへや"
+_ENDS = ".!?。！？:：、,"  # what a sentence or a phrase starts after
+_LOOK_BACK = 40  # characters before a word where its label is looked for (no label is longer)
+# What may stand between words of the frame inside one value: 売上の合計, Total Sales.
+_BETWEEN = set(" \u3000・-のと")
+
+
+class Placement(Enum):
+    NAMED = "named"  # the sentence says it is the value
+    OPEN = "open"  # the sentence leaves it open: asked
+    FRAME = "frame"  # a word of the question
+
+
+@dataclass(frozen=True)
+class Twofold:
+    """A word that is a value of the data and a word of the question, which the sentence leaves open."""
+
+    said: str
+    span: Span
+    group: str
+    value: str
+
+
+@dataclass
+class Placed:
+    hits: list[EnumHit] = field(default_factory=list)  # the values read, the question's own words taken out
+    named: list[Span] = field(default_factory=list)  # words of the frame named as values: no keyword there
+    asked: list[Twofold] = field(default_factory=list)
+    dropped: list[tuple[str, str]] = field(default_factory=list)  # (words said, value): read as the question's
+
+
+def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Placed:
+    """The enum values read (`hits`, positions in `text`), each value of the data that is also a word of the
+    frame kept, asked about or given back to the question as its placement in the sentence says.
+    `masked` is the folded text with what was read before the values masked (dates, codes)."""
+    in_frame = _in_frame(len(text), lexicon.frame.find(masked))
+    out = Placed()
+    for hit in hits:
+        data = frozenset((key, value) for key, value in hit.value if key not in lexicon.static_values)
+        if not data or not _framed(text, hit.start, hit.end, in_frame):
+            out.hits.append(hit)
+            continue
+        labels = frozenset(label for key, _ in data for label in lexicon.enums[key].labels)
+        how = _placement(text, masked, hit.start, hit.end, labels)
+        if how is Placement.NAMED:
+            out.hits.append(hit)
+            out.named.append((hit.start, hit.end))
+            continue
+        if hit.value - data:  # トップ: also a value the catalog lists (an order), which stays
+            out.hits.append(replace(hit, value=hit.value - data))
+        said = text[hit.start:hit.end]
+        out.dropped += [(said, value) for _, value in data]
+        if how is Placement.OPEN:
+            out.asked += [Twofold(said, (hit.start, hit.end), key, value) for key, value in sorted(data)]
+    return out
+
+
+def _in_frame(size: int, frame: list[Hit[str]]) -> list[bool]:
+    """For each position of the text, whether a word of the frame covers it."""
+    covered = [False] * size
+    for hit in frame:
+        covered[hit.start:hit.end] = [True] * (hit.end - hit.start)
+    return covered
+
+
+def _framed(text: str, start: int, end: int, in_frame: list[bool]) -> bool:
+    """Whether the words at text[start:end] are all words of the frame (ランキング, 売上合計, Total Sales)."""
+    inside = range(start, end)
+    return any(in_frame[i] for i in inside) and all(in_frame[i] or text[i] in _BETWEEN for i in inside)
+
+
+def _placement(text: str, folded: str, start: int, end: int, labels: frozenset[str]) -> Placement:
+    """How the sentence places the word at text[start:end]: as a value, leaving it open, or not at all."""
+    if _quoted(text, start, end) or _named_after(folded, end, labels):
+        return Placement.NAMED
+    m = _label_before(labels).search(folded, max(0, start - _LOOK_BACK), start)
+    if m is not None and (m["named"] or (m["gap"] and not text[start:end].islower())):
+        return Placement.NAMED  # 商品名が売上, product Sales, 商品 売上
+    if m is not None and not m["gap"] and _starts_word(folded, m.start()) and folded.startswith(OWNED, end):
+        return Placement.OPEN  # 商品ランキングの売上: the product ranking, or the product ランキング?
+    if _capitalised_within(text, start, end):
+        return Placement.OPEN  # total sales of Sales: sales, or the product Sales?
+    return Placement.FRAME  # 全商品ランキング, 売れ筋商品ランキング, 商品売上, product sales
+
+
+def _capitalised_within(text: str, start: int, end: int) -> bool:
+    """A word in Latin letters capitalised inside a sentence, as a name is (not at its start)."""
+    before = text[max(0, start - _LOOK_BACK):start].rstrip()
+    return text[start:end].isascii() and text[start:start + 1].isupper() and bool(before) and before[-1] not in _ENDS
+
+
+def _starts_word(folded: str, i: int) -> bool:
+    """Whether a word starts at folded[i]: at the start, after a particle, a space or a sign."""
+    before = folded[i - 1] if i > 0 else ""
+    return not before or before in _PARTICLES or not (before.isalnum() or "ぁ" <= before <= "ゖ")
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    opening = text[start - 1] if start > 0 else ""
+    return opening in QUOTES and text[end:end + 1] == QUOTES[opening]
+
+
+def _named_after(folded: str, end: int, labels: frozenset[str]) -> bool:
+    return bool(labels) and _label_after(labels).match(folded, end) is not None
+
+
+@lru_cache(maxsize=64)
+def _label_before(labels: frozenset[str]) -> re.Pattern[str]:
+    """A label just before a position: named (商品名が, product named ), after a space, or glued (商品)."""
+    return re.compile(rf"(?<![a-z]){_any(labels)}(?:(?P<named>{'|'.join(NAMED_BEFORE)})|(?P<gap>\s+)|)$")
+
+
+@lru_cache(maxsize=64)
+def _label_after(labels: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(rf"\s*(?:{'|'.join(NAMED_AFTER)})\s*{_any(labels)}")
+
+
+def _any(labels: frozenset[str]) -> str:
+    said = "|".join(re.escape(label) for label in sorted(labels, key=len, reverse=True))
+    return f"(?:{said})" if said else "(?!)"
