@@ -39,7 +39,9 @@ class ResultCode(StrEnum):
 
 
 class ConciergeError(Exception):
-    """Base of every error the system raises."""
+    """Base of every error the system raises; `message_ja`: its text in Japanese, where it has one."""
+
+    message_ja: str | None = None
 
 
 @dataclass(frozen=True)

@@ -298,16 +298,24 @@ class Agent:
                     await threads.run(
                         partial(self.store.save_turn, run.session_id, run.user.name, happened[run.saved :])
                     )
-            written = [c for c in run.calls if c.status == "ok" and self.pipeline.tools[c.name].mode == "write"]
-            if written and isinstance(err, ConciergeError):  # never let a later failure read as "nothing happened"
-                raise TurnFailedAfterWrite([(c.name, c.result_id) for c in written], str(err)) from err
+            self._raise_if_written(run, err)
             raise
 
+    def _raise_if_written(self, run: _Run, err: BaseException) -> None:
+        """A failure after one of the turn's writes was done is never told as if nothing had happened."""
+        written = [c for c in run.calls if c.status == "ok" and self.pipeline.tools[c.name].mode == "write"]
+        if written and isinstance(err, ConciergeError):
+            raise TurnFailedAfterWrite([(c.name, c.result_id) for c in written], str(err)) from err
+
     async def _finish(self, run: _Run) -> Turn:
-        await threads.run(
-            partial(self.store.save_turn, run.session_id, run.user.name, run.messages[run.saved :],
-                    pending=run.pending)
-        )
+        try:
+            await threads.run(
+                partial(self.store.save_turn, run.session_id, run.user.name, run.messages[run.saved :],
+                        pending=run.pending)
+            )
+        except ConciergeError as err:
+            self._raise_if_written(run, err)
+            raise
         total_ms = _ms_since(run.started)
         turn = Turn(
             session_id=run.session_id,

@@ -164,8 +164,9 @@ async def _produce(run: Callable[[EventHandler], Awaitable[Turn]], queue: asynci
         turn = await run(sink)
         shown = _public(answered[-1]) if answered else public_turn(turn)
         queue.put_nowait({"type": "answer", "turn": shown})
-    except ConciergeError as err:
-        queue.put_nowait({"type": "error", "message": str(err)})
+    except ConciergeError as err:  # in both languages where the error has a Japanese text
+        said = f"{err.message_ja}\n{err}" if err.message_ja and err.message_ja != str(err) else str(err)
+        queue.put_nowait({"type": "error", "message": said})
     except Exception:
         log.exception("the agent failed")
         queue.put_nowait({"type": "error", "message": "internal error; the server log has the details"})

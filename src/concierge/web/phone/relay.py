@@ -45,7 +45,7 @@ from concierge.agent import latency
 from concierge.agent.loop import Agent
 from concierge.agent.streaming import Speech
 from concierge.agent.turn import MESSAGE_CHARS, Turn
-from concierge.errors import ConciergeError
+from concierge.errors import ConciergeError, TurnFailedAfterWrite, WriteOutcomeUnknown
 from concierge.language.detect import Lang, language
 from concierge.pipeline import audit
 from concierge.pipeline.access import Session, User
@@ -309,6 +309,10 @@ class Call:
             try:
                 with audit.source(self.source):
                     await self._handle(kind, value, at)
+            except (TurnFailedAfterWrite, WriteOutcomeUnknown) as err:  # never "we cannot take your call" then
+                log.error("phone call %s: the turn failed after its write: %s", self.call_sid, err)
+                words = _PLACED_THEN_FAILED if isinstance(err, TurnFailedAfterWrite) else _MAYBE_PLACED
+                await self._end("handover", words[self.lang])
             except Exception:
                 log.exception("phone call %s: the turn failed", self.call_sid)
                 await self._end("error", _SORRY[self.lang])
@@ -383,6 +387,14 @@ class Call:
 LANGUAGES: dict[str, str] = {"ja": "ja-JP", "en": "en-US"}
 _ASK = {"ja": "よろしいですか？", "en": " Is that right?"}
 _SORRY = {"ja": "申し訳ありません。ただいまお受けできません。", "en": "Sorry, we cannot take your call right now."}
+# a write was done and then the turn failed; a write's outcome is unknown: the caller is told, then handed over
+_PLACED_THEN_FAILED = {"ja": "ご注文は承りました。この後の処理で不具合がありましたので、係の者におつなぎします。",
+                       "en": "Your order has been placed. Something went wrong after that; let me put you through "
+                             "to a member of staff."}
+_MAYBE_PLACED = {"ja": "ご注文が確定したかどうか、こちらで確認できませんでした。重ねてのご注文はなさらず、"
+                       "係の者におつなぎしますのでお待ちください。",
+                 "en": "I could not confirm whether your order went through. Please do not order it again; let me "
+                       "put you through to a member of staff."}
 # what the caller hears when a prompt is over `phone.max_prompt_chars`, when the call reaches `phone.max_call_s`,
 # and when there is no line for the call (`phone.max_calls`, `phone.max_calls_per_caller`)
 TOO_LONG_WORDS = {"ja": "申し訳ありません、一度に伺える長さを超えました。短く区切っておっしゃってください。",
