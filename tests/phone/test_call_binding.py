@@ -25,6 +25,7 @@ from phone_caller import (
     post_signed,
     relay_socket,
     setup,
+    signed,
     until_closed,
 )
 
@@ -150,6 +151,19 @@ def test_a_replayed_twiml_request_gets_403(restaurant_phone, sqlite_url):
     assert refusal["tool"] == "POST /phone/twiml"
     forged = httpx2.post(url, data=params, headers={"X-Twilio-Signature": "Zm9yZ2Vk"})
     assert forged.status_code == 403 and len(_refusals(sqlite_url, "replayed")) == 1  # a bad signature first
+
+
+def test_a_replay_changed_where_the_signature_stays_the_same_gets_403(restaurant_phone):
+    """Twilio signs the names and values run together: an empty field added, or a name's end moved into its
+    value, keeps the signature. Such a copy of a call's webhook must not get a credential for that call."""
+    url, params = f"{restaurant_phone}/phone/twiml", call_params()
+    signature = signed(TOKEN, url, params)
+    first = httpx2.post(url, data=params, headers={"X-Twilio-Signature": signature}, timeout=30)
+    padded = httpx2.post(url, content=(str(httpx2.QueryParams(params)) + "&=").encode(),
+                         headers={"X-Twilio-Signature": signature,
+                                  "Content-Type": "application/x-www-form-urlencoded"}, timeout=30)
+    assert (first.status_code, padded.status_code) == (200, 403), padded.text
+    assert PARAMETER not in padded.text
 
 
 def test_a_lone_surrogate_in_from_is_replaced_and_the_confirmation_is_audited(restaurant_phone, sqlite_url):

@@ -5,14 +5,17 @@ all, sockets that never say who they are, and a call's length."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from contextlib import AsyncExitStack
 
 import pytest
-from phone_caller import dial, incoming, relay_socket, until_closed
+from phone_caller import audit_lines, dial, incoming, relay_socket, setup, until_closed
 from websockets.exceptions import InvalidStatus
 
+from concierge.pipeline import audit
 from concierge.web.phone import gate, relay
+from concierge.web.phone.credential import PARAMETER
 
 CALLER, OTHER, THIRD = "+819012345678", "+819087654321", "+819011112222"
 
@@ -161,3 +164,23 @@ def test_the_limits_are_settings_that_must_be_positive(tmp_path):
     environ = {"CONCIERGE_PHONE_MAX_CALL_S": "1.5", "CONCIERGE_PHONE_MAX_CALLS_PER_CALLER": "1"}
     phone = load_settings(environ=environ, cwd=tmp_path).phone
     assert (phone.max_call_s, phone.max_calls_per_caller) == (1.5, 1)
+
+
+def test_a_flood_of_refused_sockets_adds_a_bounded_number_of_audit_rows(serve, sqlite_url):
+    """Sockets whose setup carries no valid credential are strangers: their refusals are audited as every
+    unauthenticated refusal is, 20 lines a minute per source and kind, then one summary line."""
+    flood = 60
+
+    async def knock() -> None:
+        answered = await incoming(url)
+        for i in range(flood):
+            async with relay_socket(answered.relay_url) as socket:
+                await socket.send(json.dumps(setup(f"CA{i:032d}", CALLER, {PARAMETER: "0.forged.mac"})))
+                await until_closed(socket, timeout_s=5)
+
+    with serve() as url:
+        asyncio.run(knock())
+    refused = [line for line in audit_lines(sqlite_url) if line["decision"] == "refused:bad_call_credential"]
+    assert len(refused) == audit.NOISE_LINES + 1, len(refused)
+    [summary] = [line for line in refused if "more" in json.loads(line["args"])]
+    assert json.loads(summary["args"])["more"] == flood - audit.NOISE_LINES

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
+from demo_databases import with_demos
+from sqlalchemy import event
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
@@ -93,3 +95,34 @@ async def test_a_caller_who_says_yes_after_the_order_grew_hears_the_new_order_an
     assert "内容が変わった" in confirmed.answer and "21" in confirmed.answer
     placed = await agent.confirm(read_back.session_id, phone)
     assert placed.pending is None and len(orders(restaurant)) == 1
+
+
+@pytest.mark.postgres
+def test_an_item_added_while_the_confirmed_write_runs_is_never_placed(pg_url):
+    """The red team's race on PostgreSQL: the preview re-read matches, then, before the order's INSERT, another
+    client commits twenty bowls to the same draft. What is placed is what was shown, or nothing and a new
+    read-back; never the bowls."""
+    with_demos(pg_url, "restaurant")
+    placing, other = Pipeline.open(["restaurant"], pg_url), Pipeline.open(["restaurant"], pg_url)
+    try:
+        phone = placing.user("phone")
+        box = price(placing, "唐揚げ弁当")
+        assert placing.invoke("add_item", {"item": "唐揚げ弁当"}, phone, session=CALL).ok
+        assert placing.invoke("set_pickup_time", {"pickup_time": "18:30"}, phone, session=CALL).ok
+        shown = placing.invoke("confirm_order", {}, phone, session=CALL)
+        raced: list[bool] = []
+
+        @event.listens_for(placing.db.engine, "before_cursor_execute")
+        def _between(_conn, _cursor, statement: str, *_: object) -> None:
+            if statement.lstrip().startswith("INSERT INTO restaurant_orders") and not raced:
+                raced.append(other.invoke("add_item", {"item": "牛丼", "quantity": 20}, phone, session=CALL).ok)
+
+        done = placing.invoke("confirm_order", {}, phone, session=CALL, confirmation=shown.confirmation_token)
+        assert raced == [True]
+        if done.status == "confirm":
+            assert done.code == "preview_changed" and orders(placing) == []
+        else:
+            assert done.ok and orders(placing) == [(box, "confirmed")]
+    finally:
+        placing.close()
+        other.close()

@@ -12,6 +12,7 @@ from agent_fakes import ScriptedProvider, answer, calls
 from cli_runner import run_cli
 from web_fakes import PASSWORDS, events, farm_sales, live
 
+from concierge.agent.loop import Agent
 from concierge.pipeline.pipeline import Pipeline
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
@@ -81,10 +82,31 @@ def test_a_user_removed_and_added_again_has_the_new_roles_rights_in_every_proces
 
         for pipeline in (first, second):
             assert pipeline.user("tanaka").role == "viewer"
-            assert "add_sale" not in {t.name for t in pipeline.tools_for(held)}
+            assert "add_sale" not in {t.name for t in pipeline.tools_for(pipeline.user("tanaka"))}
+            assert pipeline.as_now(held) == pipeline.user("tanaka")  # a held User is read anew at each call
         write = first.invoke("add_sale", SALE, held)  # the User a long-lived caller kept still says sales_rep
         assert (write.status, write.code) == ("refused", "not_permitted")
         assert "viewer" in (write.message or "")
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.anyio
+async def test_someone_added_under_a_removed_users_name_inherits_no_conversation_and_no_card(any_web_url,
+                                                                                             provider):
+    pipeline = Pipeline.open(["farm"], any_web_url)
+    try:
+        agent = Agent(pipeline, provider)
+        provider.enqueue(calls(("add_sale", SALE)))
+        card = await agent.ask(SALE_TEXT, pipeline.user("tanaka"))
+        assert card.pending is not None
+        before = farm_sales(pipeline, "0016")
+        _cli("user", "remove", "tanaka", url=any_web_url)
+        _cli("user", "add", "tanaka", "--role", "sales_rep", "--password-stdin", url=any_web_url)
+        newcomer = pipeline.user("tanaka")
+        assert agent.store.list_sessions("tanaka") == []
+        confirmed = await agent.confirm(card.session_id, newcomer)
+        assert confirmed.calls == [] and farm_sales(pipeline, "0016") == before  # nothing was waiting for them
+    finally:
+        pipeline.close()

@@ -153,6 +153,20 @@ def test_many_addresses_failing_one_account_slow_the_account_in_every_process(an
     assert line["source"] == "web 203.0.113.100"
 
 
+def test_addresses_of_one_ipv6_64_count_as_one_and_cannot_lock_the_account(web_url, provider, http):
+    """One host holds a whole /64: sixty addresses of it are one address, whose failures never reach the account's
+    own wait; an IPv4 client written as IPv4-mapped IPv6 is that IPv4 client."""
+    with live(web_url, provider, trusted_proxy="127.0.0.1") as base:
+        for i in range(60):
+            login(http, base, "suzuki", WRONG, **proxied(f"2001:db8:1:2::{i + 1:x}"))
+        assert login(http, base, "suzuki", PASSWORDS["suzuki"], **proxied("198.51.100.7")).status_code == 200
+        assert login(http, base, "suzuki", PASSWORDS["suzuki"], **proxied("2001:db8:1:2::ffff")).status_code == 429
+        for _ in range(throttle.FREE["pair"]):
+            login(http, base, "tanaka", WRONG, **proxied("203.0.113.9"))
+        mapped = login(http, base, "tanaka", PASSWORDS["tanaka"], **proxied("::ffff:203.0.113.9"))
+        assert mapped.status_code == 429  # the same client, however its address is written
+
+
 def test_the_count_of_one_address_is_shared_by_every_server_process(any_web_url, provider, http):
     with ExitStack() as stack:
         a, b = (stack.enter_context(live(any_web_url, provider)) for _ in range(2))

@@ -170,7 +170,7 @@ class Agent:
 
     # --- the loop ----------------------------------------------------------------
     async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool) -> None:
-        specs, system = self._offer(run.user)
+        specs, system = await threads.run(self._offer, run.user)
         clocks = {s.name: self.pipeline.today(s.name) for s in specs}  # the same for every step of the turn
         today = run.today = self._today(clocks)
         for _ in range(self.max_steps):
@@ -361,6 +361,7 @@ class Agent:
     def _offer(self, user: User) -> tuple[list[ToolSpec], str]:
         """The tools `user` is offered, with their schemas, and the system prompt; made again when
         the values read from the data or the day change."""
+        user = self.pipeline.as_now(user) or user  # the role now (a removed user's calls are refused anyway)
         stamp = (self.pipeline.facts_version, date.today())
         offer = self._offers.get(user)
         if offer is None or offer[0] != stamp:

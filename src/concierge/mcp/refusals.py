@@ -63,15 +63,19 @@ class AuditRefusals:
                 await self._record(ctx, "invalid_params", "Invalid request parameters")
                 raise
 
-    async def _record(self, ctx: ServerRequestContext[Any, Any], why: str, message: str) -> None:
-        if ctx.request_id is None:  # a notification: nobody was answered, nothing was refused
-            return
+    def _refusal(self, ctx: ServerRequestContext[Any, Any], tool: str, why: str, message: str, args: Any) -> None:
+        """In a worker thread: who the caller is now is read from the state database."""
         try:
             user = self.caller(ctx)
         except MCPError:
             return
+        self.pipeline.record_refusal(user, tool, why, message, args=args)
+
+    async def _record(self, ctx: ServerRequestContext[Any, Any], why: str, message: str) -> None:
+        if ctx.request_id is None:  # a notification: nobody was answered, nothing was refused
+            return
         tool, args = _asked(ctx.method, ctx.params)
-        await anyio.to_thread.run_sync(partial(self.pipeline.record_refusal, user, tool, why, message, args=args))
+        await anyio.to_thread.run_sync(partial(self._refusal, ctx, tool, why, message, args))
         request = ctx.request
         if request is not None and hasattr(request, "scope"):
             request.scope[_AUDITED] = True
@@ -116,9 +120,14 @@ def audit_http_refusals(app: ASGIApp, pipeline: Pipeline, anonymous: User | None
         if 400 <= status < 500 and status != 401 and not scope.get(_AUDITED) and name is not None:
             why, message = _http_refusal(status, seen["body"])
             client = scope.get("client")
-            await anyio.to_thread.run_sync(partial(
-                pipeline.record_refusal, name, f"{scope.get('method', 'POST')} {scope.get('path', '')}", why, message,
-                source=f"mcp-http {client[0]}" if client else "mcp-http"))
+            where = f"mcp-http {client[0]}" if client else "mcp-http"
+            what = f"{scope.get('method', 'POST')} {scope.get('path', '')}"
+            if isinstance(scope.get("user"), AuthenticatedUser):
+                await anyio.to_thread.run_sync(partial(pipeline.record_refusal, name, what, why, message, source=where))
+            else:  # no token: whoever reaches the port; bounded as every unauthenticated refusal is
+                await anyio.to_thread.run_sync(partial(
+                    audit.stranger, pipeline.state, kind="mcp-http", user=name, tool=what, decision=f"refused:{why}",
+                    message=message, source=where))
 
     return endpoint
 

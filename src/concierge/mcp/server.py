@@ -85,7 +85,10 @@ class _Handlers:
             return self.pipeline.user(token.subject or token.client_id)
         if self.user is None:
             raise MCPError(code=types.INVALID_REQUEST, message="this request carries no user")
-        return self.user
+        current = self.pipeline.as_now(self.user)  # the role now, not the one the server started with
+        if current is None:
+            raise MCPError(code=types.INVALID_REQUEST, message=f"user {self.user.name} no longer exists")
+        return current
 
     async def list_tools(self, ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await _in_thread(self._declarations, ctx))

@@ -21,7 +21,6 @@ stored escaped, so reading the audit cannot be turned around by what a client se
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import re
@@ -38,6 +37,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
 from concierge.errors import DatabaseError
+from concierge.storage import clients
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
@@ -136,7 +136,9 @@ def settle(db: Database, result_id: str, *, decision: str, rows: int, ms: float,
     table = schema.audit
     try:
         with db.write() as conn:
-            conn.execute(table.update().where(table.c.result_id == result_id, table.c.decision == PENDING)
+            # an outcome known late wins over `unknown` (reconcile may have judged a slow write stopped)
+            conn.execute(table.update().where(table.c.result_id == result_id,
+                                              table.c.decision.in_([PENDING, UNKNOWN]))
                          .values(decision=decision, rows=rows, ms=round(ms, 3),
                                  message=_text(message) if message else message))
     except DatabaseError as err:
@@ -262,15 +264,9 @@ def _counted(db: Database, kind: str, decision: str, source: str) -> bool:
 
 def noise_source(source: str) -> str:
     """The source a stranger's lines are counted by: ``web 2001:db8:1:2::/64`` for any client of that /64,
-    else the source itself."""
+    else the source itself (`storage.clients.counted`)."""
     channel, _, address = source.rpartition(" ")
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return source
-    if isinstance(ip, ipaddress.IPv4Address) or ip.ipv4_mapped is not None:
-        return source
-    return f"{channel} {ipaddress.ip_network(f'{ip}/64', strict=False)}".strip()
+    return f"{channel} {clients.counted(address)}".strip() if channel else clients.counted(address)
 
 
 def _noise_window(conn: sa.Connection, source: str, kind: str, now: datetime) -> _Window:

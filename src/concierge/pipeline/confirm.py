@@ -76,10 +76,10 @@ def shown(conn: sa.Connection, token: str | Hashed) -> str | None:
 
 
 def retire(conn: sa.Connection, token: str | Hashed) -> None:
-    """Make a token unusable: its preview no longer holds, and a new token replaces it."""
+    """Make a token unknown: its preview no longer holds, and a new token replaces it (a used one would be
+    read as "the write it confirmed has been done")."""
     table = schema.confirmations
-    conn.execute(table.update().where(table.c.token_hash == _hash(token), table.c.used_at.is_(None))
-                 .values(used_at=datetime.now(UTC)))
+    conn.execute(table.delete().where(table.c.token_hash == _hash(token), table.c.used_at.is_(None)))
 
 
 def redeem(conn: sa.Connection, token: str | Hashed, user: str, tool: str, args: dict[str, Any]) -> str | None:

@@ -48,7 +48,7 @@ from concierge.pipeline.result import (
 )
 from concierge.services import Call, HttpCaller, ServiceError
 from concierge.storage import rollups, users
-from concierge.storage.database import Database, normalise_url
+from concierge.storage.database import Database, first_line, normalise_url
 from concierge.storage.migrate import ensure_state
 
 log = logging.getLogger(__name__)
@@ -166,8 +166,8 @@ class Pipeline:
         return User(record.name, record.role, record.display_name)
 
     def tools_for(self, user: User) -> list[Tool]:
-        current = self.as_now(user)
-        return access.visible_tools(current, self.tools, self.roles) if current else []
+        """The tools `user`'s role may call (no database read: pass `as_now(user)` for a `User` held long)."""
+        return access.visible_tools(user, self.tools, self.roles)
 
     def guard_context(self, tool: str | None = None) -> guard.GuardContext:
         """Today and the values read from the data: of the tool's catalog, or of all catalogs. Enums read
@@ -234,11 +234,18 @@ class Pipeline:
         line = audit.CallLine(user.name, name, args, source, started)
         session = Session(_valid_unicode(session.id), _valid_unicode(session.caller)) if session else None
         try:
-            result = self._invoke(name, args, user, confirmation, session, line)
+            try:
+                result = self._invoke(name, args, user, confirmation, session, line)
+            except sa.exc.DBAPIError as err:  # a statement the database refused: a value too long, a key taken
+                raise DatabaseError(f"the database refused the call of {name} ({first_line(err)}); nothing was "
+                                    "written: check the values, then try again") from err
         except ConciergeError as err:
             if not line.written:
                 audit.record(self.state, **line.fields(decision="failed", result_id=new_result_id(), rows=0,
                                                        message=str(err)))
+            elif not isinstance(err, WriteOutcomeUnknown):  # a write-ahead line, left pending by a raw error
+                audit.settle(self.state, line.result_id, decision="failed", rows=0, ms=line.elapsed_ms(),
+                             message=str(err))
             raise
         result.ms = line.elapsed_ms()
         if not line.written:  # a write's line was written with the write (`_write_data`)
@@ -420,6 +427,10 @@ class Pipeline:
             stage.committing = False
             try:
                 with self.db.write() as conn:
+                    if tool.confirm and tool.preview_sql is not None and not self.db.is_sqlite:
+                        # what is written is what the preview re-read saw: one snapshot for every statement
+                        # (SQLite's single writer already sees no other write in between)
+                        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                     refusal = self._before_write(conn, tool, args, values, user, stage)
                     if refusal is not None:
                         return self._settled(refusal, line, stage)
@@ -432,6 +443,14 @@ class Pipeline:
             except sa.exc.IntegrityError:
                 if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
                     log.warning("generated code collided in %s; retrying", tool.name)
+                    continue
+                raise
+            except DatabaseError as err:
+                if not _serialization_failure(err):
+                    raise
+                stage.committing = False  # a snapshot another write overtook: certainly not committed
+                if attempt + 1 < UNIQUE_CODE_ATTEMPTS:
+                    log.info("a concurrent write overtook %s; running it again on a new snapshot", tool.name)
                     continue
                 raise
             line.written = True
@@ -585,6 +604,12 @@ def _invalid_confirmation(tool: Tool, args: dict, why: str) -> ToolResult:
 
 # SQLSTATE of a write the role may not do: insufficient privilege, read-only transaction or database
 _REFUSED_STATES = ("42501", "25006")
+
+
+def _serialization_failure(err: BaseException) -> bool:
+    """SQLSTATE 40001: the transaction's snapshot was overtaken by a concurrent write; nothing of it committed."""
+    orig = getattr(err.__cause__, "orig", None)
+    return getattr(orig, "sqlstate", None) == "40001"
 
 
 def _refused_write(err: BaseException) -> str | None:

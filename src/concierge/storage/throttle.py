@@ -35,6 +35,7 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from concierge.storage import clients
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
@@ -75,7 +76,7 @@ def delay_s(failures: int, free: int, most: int = MAX_DELAY_S["pair"]) -> int:
 
 def keys(name: str, address: str | None) -> dict[str, str]:
     """The row of each kind an attempt of account `name` from `address` counts against."""
-    where = address or UNKNOWN_ADDRESS
+    where = clients.counted(address) if address else UNKNOWN_ADDRESS  # an IPv6 client by its /64
     return {"addr": f"addr:{where}"[:_KEY_LENGTH], "pair": f"pair:{name}|{where}"[:_KEY_LENGTH],
             "user": f"user:{name}"[:_KEY_LENGTH]}
 

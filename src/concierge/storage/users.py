@@ -71,10 +71,17 @@ def set_role(db: Database, name: str, role: str) -> None:
 
 
 def remove(db: Database, name: str) -> None:
-    """The user, their API tokens and web sessions: nothing they could sign in with is left."""
+    """The user, their API tokens and web sessions (nothing they could sign in with is left), their conversations
+    and their confirmation tokens: someone added later under the same name inherits none of them. The audit
+    keeps every call they made."""
     with db.write() as conn:
         conn.execute(state.api_tokens.delete().where(state.api_tokens.c.user_name == name))
         conn.execute(state.web_sessions.delete().where(state.web_sessions.c.user_name == name))
+        conn.execute(state.confirmations.delete().where(state.confirmations.c.user_name == name))
+        theirs = sa.select(state.conversations.c.id).where(state.conversations.c.user_name == name)
+        conn.execute(state.conversation_messages.delete().where(state.conversation_messages.c.conversation_id
+                                                                .in_(theirs)))
+        conn.execute(state.conversations.delete().where(state.conversations.c.user_name == name))
         done = conn.execute(state.users.delete().where(state.users.c.name == name))
         if done.rowcount != 1:
             raise UnknownUser(name, _names(conn))

@@ -18,6 +18,7 @@ import anyio
 from anyio import to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
 from concierge.web.phone.credential import PARAMETER, Credentials
 from concierge.web.phone.identity import CallIdentity
@@ -84,7 +85,9 @@ async def refuse(websocket: WebSocket, pipeline: Pipeline, code: str, reason: st
     log.warning("phone: refused a relay socket from %s%s: %s", _client(websocket),
                 f" (callSid {call.call_sid!r}, from {call.caller!r})" if call else "", reason)
     source = f"phone {_client(websocket)}"
-    await to_thread.run_sync(lambda: pipeline.record_refusal("?", RELAY, code, reason, args=claims, source=source))
+    await to_thread.run_sync(lambda: audit.stranger(pipeline.state, kind="phone", user="?", tool=RELAY,
+                                                    decision=f"refused:{code}", message=reason, args=claims,
+                                                    source=source))  # bounded: nobody is signed in here
     if close_code:
         await close(websocket, close_code, "call not admitted")
 
