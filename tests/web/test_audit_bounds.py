@@ -126,7 +126,7 @@ def test_a_stranger_changing_address_within_one_ipv6_block_is_counted_as_one(web
 @pytest.mark.parametrize(("source", "counted"), [
     ("web 203.0.113.7", "web 203.0.113.7"),
     ("mcp-http 2001:db8:1:2:3:4:5:6", "mcp-http 2001:db8:1:2::/64"),
-    ("web ::ffff:203.0.113.7", "web ::ffff:203.0.113.7"),
+    ("web ::ffff:203.0.113.7", "web 203.0.113.7"),  # the IPv4 client it is, however written
     ("web unknown", "web unknown"),
     ("phone", "phone"),
 ])
