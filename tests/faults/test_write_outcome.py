@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import anyio
@@ -24,6 +25,7 @@ from sqlalchemy.engine import make_url
 
 from concierge.agent.loop import Agent
 from concierge.errors import DatabaseError, TurnFailedAfterWrite, WriteOutcomeUnknown
+from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import state as schema
 from concierge.storage.database import Database
@@ -215,3 +217,17 @@ def test_a_write_whose_state_database_stops_after_it_is_reconciled_as_unknown(fa
         assert result.exit_code == 0, result.output
         assert "1 write(s) may or may not have been done" in result.output and done.result_id in result.output
         assert lines_of(state_url, done.result_id) == ["unknown"]
+
+
+def test_an_outcome_known_late_wins_over_unknown(farm_url):
+    """A write slower than reconcile's wait (or a reconcile on a host whose clock runs ahead) was marked
+    unknown while it ran; its outcome, once known, is what the audit keeps."""
+    pipeline = Pipeline.open(["farm"], farm_url)
+    try:
+        audit.intend(pipeline.state, user="admin", tool="add_sale", args=SALE, result_id="r_slow000001")
+        assert [e["result_id"] for e in audit.reconcile(pipeline.state, older_than=timedelta(0))] == ["r_slow000001"]
+        assert lines_of(farm_url, "r_slow000001") == ["unknown"]
+        assert audit.settle(pipeline.state, "r_slow000001", decision="ok", rows=1, ms=1.0, message=None)
+        assert lines_of(farm_url, "r_slow000001") == ["ok"]
+    finally:
+        pipeline.close()
