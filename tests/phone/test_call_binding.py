@@ -28,6 +28,7 @@ from phone_caller import (
     signed,
     until_closed,
 )
+from websockets.exceptions import InvalidStatus
 
 from concierge.demo.restaurant import tables as restaurant
 from concierge.web.phone.credential import PARAMETER
@@ -79,7 +80,11 @@ def test_a_socket_that_names_another_call_is_closed_and_the_call_is_untouched(re
                 "own credential, the victim's number": setup(own.call_sid, VICTIM, own.parameters),
                 "a lone surrogate in from": setup(own.call_sid, INTRUDER + "\ud800", own.parameters),
             }[claim]
-            async with relay_socket(victim.answered.relay_url) as intruder:  # signed as Twilio's: it replays
+            with pytest.raises(InvalidStatus) as replayed:  # the victim's relay URL opens no second socket
+                async with relay_socket(victim.answered.relay_url):
+                    pass
+            assert replayed.value.response.status_code == 403
+            async with relay_socket(own.relay_url) as intruder:  # a URL of its own, signed as Twilio's
                 await intruder.send(json.dumps(first))
                 for words in ("今の注文を確認してください", *ORDER[1:], "はい"):
                     await intruder.send(_prompt(words))
@@ -92,6 +97,7 @@ def test_a_socket_that_names_another_call_is_closed_and_the_call_is_untouched(re
     [refusal] = _refusals(sqlite_url, "bad_call_credential")
     assert refusal["tool"] == "WS /phone/relay" and refusal["user_name"] == "?"
     assert refusal["source"].startswith("phone 127.0.0.1")
+    assert len(_refusals(sqlite_url, "replayed")) == 1
     assert not any(line["tool"] == "confirm_order" for line in audit_lines(sqlite_url))
 
 
@@ -126,7 +132,8 @@ def test_a_socket_that_hangs_up_after_naming_another_call_discards_nothing(resta
     async def call() -> tuple[list[dict], int, str]:
         async with dial(restaurant_phone, caller=VICTIM) as victim:
             await victim.say(ORDER[0])
-            async with relay_socket(victim.answered.relay_url) as intruder:
+            own = await incoming(restaurant_phone, params=call_params(caller=INTRUDER))
+            async with relay_socket(own.relay_url) as intruder:
                 await intruder.send(json.dumps(setup(victim.call_sid, VICTIM)))
             # the intruder hung up at once; the server has refused it (or, before, discarded the victim's draft)
             lines = await asyncio.to_thread(_wait_for, sqlite_url, lambda lines: any(

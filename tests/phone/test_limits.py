@@ -115,10 +115,10 @@ def test_sockets_that_never_send_setup_are_closed_and_limited(serve, monkeypatch
     monkeypatch.setattr(gate, "SETUP_TIMEOUT_S", 1.0)
 
     async def idle() -> tuple[int, list, int]:
-        answered = await incoming(url)
-        async with relay_socket(answered.relay_url) as one, relay_socket(answered.relay_url):
+        first, second, third = [await incoming(url) for _ in range(3)]
+        async with relay_socket(first.relay_url) as one, relay_socket(second.relay_url):
             with pytest.raises(InvalidStatus) as refused:  # as many wait as there may be calls
-                async with relay_socket(answered.relay_url):
+                async with relay_socket(third.relay_url):
                     pass
             code, said = await until_closed(one, timeout_s=5)  # no setup in time
         return refused.value.response.status_code, said, code
@@ -172,8 +172,8 @@ def test_a_flood_of_refused_sockets_adds_a_bounded_number_of_audit_rows(serve, s
     flood = 60
 
     async def knock() -> None:
-        answered = await incoming(url)
         for i in range(flood):
+            answered = await incoming(url)  # each socket on a relay URL of its own, its setup's credential forged
             async with relay_socket(answered.relay_url) as socket:
                 await socket.send(json.dumps(setup(f"CA{i:032d}", CALLER, {PARAMETER: "0.forged.mac"})))
                 await until_closed(socket, timeout_s=5)
@@ -184,3 +184,26 @@ def test_a_flood_of_refused_sockets_adds_a_bounded_number_of_audit_rows(serve, s
     assert len(refused) == audit.NOISE_LINES + 1, len(refused)
     [summary] = [line for line in refused if "more" in json.loads(line["args"])]
     assert json.loads(summary["args"])["more"] == flood - audit.NOISE_LINES
+
+
+def test_a_captured_relay_handshake_holds_one_waiting_socket_at_most_and_calls_get_through(serve, monkeypatch):
+    """The red team's starvation: one captured handshake (URL and signature) reconnected over and over. Each
+    TwiML's relay URL is its own (a ticket), so it opens one socket at most and the lines stay free."""
+    monkeypatch.setattr(gate, "SETUP_TIMEOUT_S", 2.0)
+
+    async def starve() -> tuple[list[int], str]:
+        captured = await incoming(url)
+        statuses = []
+        async with relay_socket(captured.relay_url):
+            for _ in range(5):
+                try:
+                    async with relay_socket(captured.relay_url):
+                        statuses.append(101)
+                except InvalidStatus as refused:
+                    statuses.append(refused.response.status_code)
+            return statuses, await _hello(url)
+
+    with serve(max_calls=2) as url:
+        statuses, hello = asyncio.run(starve())
+    assert statuses == [403] * 5
+    assert "こんにちは" in hello

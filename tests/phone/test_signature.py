@@ -33,7 +33,7 @@ def test_a_signed_call_gets_the_relay_twiml(farm_phone):
     assert response.headers["content-type"].startswith("application/xml")
     text = response.text
     assert f'<Connect action="{farm_phone}/phone/action">' in text
-    assert f'url="{farm_phone.replace("http://", "ws://")}/phone/relay"' in text
+    assert f'url="{farm_phone.replace("http://", "ws://")}/phone/relay?ticket=' in text  # this call's own URL
     assert 'language="ja-JP"' in text and 'interruptible="any"' in text
     assert 'welcomeGreeting="お電話ありがとうございます。ご注文をどうぞ。"' in text
 
@@ -82,7 +82,7 @@ def test_behind_a_proxy_the_public_url_is_what_is_signed(serve):
                                headers={"X-Twilio-Signature": signed(TOKEN, f"{public}/phone/twiml", CALL)})
     assert local.status_code == 403
     assert response.status_code == 200
-    assert 'url="wss://concierge.example.com/phone/relay"' in response.text
+    assert 'url="wss://concierge.example.com/phone/relay?ticket=' in response.text
     assert f'action="{public}/phone/action"' in response.text
 
 

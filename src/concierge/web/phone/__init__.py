@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
@@ -30,7 +31,7 @@ from concierge.errors import UnknownUser
 from concierge.pipeline import audit
 from concierge.settings import PhoneSettings
 from concierge.web.phone import gate, relay, twiml
-from concierge.web.phone.credential import PARAMETER, Credentials
+from concierge.web.phone.credential import PARAMETER, TICKET, Credentials
 from concierge.web.phone.identity import CallIdentity
 from concierge.web.phone.lines import Lines
 from concierge.web.phone.signature import HEADER, TOKEN_VARIABLE, Signatures
@@ -72,6 +73,7 @@ async def incoming(request: Request) -> Response:
     call = CallIdentity.of(form.get("CallSid"), form.get("From"), form.get("To"))
     credential = phone.credentials.issue(call)
     relay_url = phone.signatures.url(str(request.url_for("phone_relay")), websocket=True)
+    relay_url += f"?{TICKET}={phone.credentials.ticket()}"  # this call's own URL: its handshake is its own
     action_url = phone.signatures.url(str(request.url_for("phone_action")))
     return Response(twiml.connect(phone.settings, relay_url, action_url, {PARAMETER: credential}), media_type=XML)
 
@@ -124,10 +126,18 @@ async def relay_socket(websocket: WebSocket) -> None:
 
 async def _admitted(websocket: WebSocket, phone: PhoneState) -> CallIdentity | None:
     """The call the socket speaks for, once its setup is admitted (`gate.admit`); None: refused and closed."""
-    if not phone.lines.knock():
-        await gate.refuse(websocket, phone.agent.pipeline, "too_many_calls",
-                          f"{phone.lines.waiting} sockets wait for their setup already", None, close_code=0)
-        await websocket.close(code=1013)  # before accept: HTTP 403
+    ticket = websocket.query_params.get(TICKET, "")
+    if not phone.credentials.ticket_valid(ticket):
+        refused = ("bad_ticket", "the relay URL carries no valid ticket of a TwiML this server gave")
+    elif not phone.lines.first_use(ticket, time.time() + phone.credentials.lifetime_s):
+        refused = ("replayed", "this call's relay URL opened a socket already: a call has one socket")
+    elif not phone.lines.knock():
+        refused = ("too_many_calls", f"{phone.lines.waiting} sockets wait for their setup already")
+    else:
+        refused = None
+    if refused is not None:  # before accept: the client gets HTTP 403, and no waiting slot is taken
+        await gate.refuse(websocket, phone.agent.pipeline, *refused, None, close_code=0)
+        await websocket.close(code=1013 if refused[0] == "too_many_calls" else 1008)
         return None
     try:
         await websocket.accept()

@@ -38,6 +38,7 @@ from concierge.storage.database import Database
 from concierge.web.phone.identity import CallIdentity
 
 PARAMETER = "concierge_call"  # the <Parameter> name; Twilio gives it back in setup.customParameters
+TICKET = "ticket"  # the relay URL's query parameter in the TwiML, checked at the socket's handshake
 LIFETIME_S = 60  # TwiML to the socket's setup takes Twilio a second or two
 REPLAY_WINDOW = timedelta(hours=24)  # a call lasts at most 4 hours by Twilio's default
 CALL_MARKER = "phone call"  # the `tool` of the markers: no tool has a space in its name
@@ -57,6 +58,28 @@ class Credentials:
         expires = int((time.time() if now is None else now) + self.lifetime_s)
         nonce = secrets.token_urlsafe(12)
         return f"{expires}.{nonce}.{self._mac(call, expires, nonce)}"
+
+    def ticket(self, now: float | None = None) -> str:
+        """The relay URL's mark for one TwiML (`TICKET`): each call's socket URL, and so its handshake
+        signature, is its own, and a captured handshake opens at most one socket, within `lifetime_s`."""
+        expires = int((time.time() if now is None else now) + self.lifetime_s)
+        nonce = secrets.token_urlsafe(9)
+        return f"{expires}.{nonce}.{self._ticket_mac(expires, nonce)}"
+
+    def ticket_valid(self, ticket: object, now: float | None = None) -> bool:
+        if not self._key or not isinstance(ticket, str):
+            return False
+        expires, _, rest = ticket.partition(".")
+        nonce, _, mac = rest.partition(".")
+        if not (expires.isascii() and expires.isdigit() and len(expires) <= 12):
+            return False
+        fresh = int(expires) >= (time.time() if now is None else now)
+        return fresh and hmac.compare_digest(mac.encode("utf-8", "surrogatepass"),
+                                             self._ticket_mac(int(expires), nonce).encode())
+
+    def _ticket_mac(self, expires: int, nonce: str) -> str:
+        message = f"ticket\n{expires}\n{nonce}".encode("utf-8", "surrogatepass")
+        return base64.urlsafe_b64encode(hmac.new(self._key, message, hashlib.sha256).digest()).decode().rstrip("=")
 
     def redeem(self, credential: object, call: CallIdentity, now: float | None = None) -> str | None:
         """Use the credential for the call a `setup` names; returns why it cannot be used, or None."""

@@ -7,6 +7,7 @@ Everything runs on the server's event loop, so no lock is needed.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 
@@ -15,6 +16,16 @@ class Lines:
         self.max_calls, self.max_per_caller = max_calls, max_per_caller
         self.waiting = 0  # sockets accepted, their setup not yet admitted
         self.calls: Counter[str] = Counter()  # calls under way, by caller number
+        self.tickets: dict[str, float] = {}  # the relay URLs that opened a socket, until they expire
+
+    def first_use(self, ticket: str, expires: float) -> bool:
+        """Whether the relay URL of one TwiML (`ticket`, good until `expires`) opens its first socket here."""
+        now = time.time()
+        self.tickets = {t: until for t, until in self.tickets.items() if until >= now}
+        if ticket in self.tickets:
+            return False
+        self.tickets[ticket] = expires
+        return True
 
     def knock(self) -> bool:
         """A socket before its setup; False when as many already wait as there may be calls."""

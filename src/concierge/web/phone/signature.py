@@ -2,8 +2,9 @@
 
 Twilio signs the URL it requested, exactly as it was configured (scheme, host, path, query), plus
 each POST parameter's name and value; the WebSocket handshake is signed over the `url` the TwiML
-gave, with no parameters. Behind a proxy the server does not see that URL, so `phone.public_url`
-says what Twilio sees (https://concierge.example.com); without it the request's own URL is used.
+gave (its query, the call's ticket, included), with no parameters. Behind a proxy the server does not
+see that URL, so `phone.public_url` says what Twilio sees (https://concierge.example.com); without it
+the request's own URL is used.
 The auth token is read from the environment (TWILIO_AUTH_TOKEN) and never from the settings file;
 with no token nothing can be checked, so every request is refused.
 """
@@ -38,8 +39,8 @@ class Signatures:
             base = urlsplit(self.public_url)
             parts = parts._replace(scheme=base.scheme, netloc=base.netloc,
                                    path=base.path.rstrip("/") + parts.path)
-        if websocket:
-            parts = parts._replace(scheme={"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme), query="")
+        if websocket:  # its query (the TwiML's ticket) is part of what Twilio signs
+            parts = parts._replace(scheme={"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme))
         return urlunsplit(parts)
 
     def valid(self, url: str, params: Mapping[str, str], signature: str | None) -> bool:
