@@ -356,6 +356,7 @@ def _server(app: Any, host: str, port: int) -> tuple[Any, socket.socket, str]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # so a client told "listening" at once is queued, not refused, until uvicorn accepts
     except OSError as err:
         sock.close()
         raise ConfigError(f"the simulator cannot listen on {host}:{port}: {err.strerror}") from None
