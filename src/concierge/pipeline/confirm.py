@@ -84,9 +84,11 @@ def retire(conn: sa.Connection, token: str | Hashed) -> None:
 
 def redeem(conn: sa.Connection, token: str | Hashed, user: str, tool: str, args: dict[str, Any]) -> str | None:
     """Use the token for this exact call; returns why it cannot be used, or None."""
-    why = check(conn, token, user, tool, args)
-    if why:
-        return why
+    return check(conn, token, user, tool, args) or use(conn, token)
+
+
+def use(conn: sa.Connection, token: str | Hashed) -> str | None:
+    """Mark a token that `check` found good as used, once; why not, when another use came first."""
     table = schema.confirmations
     used = conn.execute(
         table.update()

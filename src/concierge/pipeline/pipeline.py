@@ -365,7 +365,7 @@ class Pipeline:
                 return tool.rollup.sql if check.holds(self.db, own) else tool.sql
         return tool.rollup.sql if check.holds(self.db, conn) else tool.sql
 
-    def _preview(self, tool: Tool, args: dict, values: dict, user: User, *, changed: bool = False) -> ToolResult:
+    def _preview(self, tool: Tool, args: dict, values: dict, user: User) -> ToolResult:
         """What the write would do, and a token bound to the call and to this preview (its digest): a token
         redeemed after what the preview reads has changed writes nothing and gets a new preview instead."""
         separate = self.state is not self.db  # then the business data is only read here, the token kept apart
@@ -379,7 +379,7 @@ class Pipeline:
         if separate:
             with self.state.write() as conn:
                 token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(preview))
-        return _confirm_result(tool, args, preview, token, changed=changed)
+        return _confirm_result(tool, args, preview, token, changed=False)
 
     def _write(self, tool: Tool, args: dict, values: dict, user: User,
                confirmation: str | confirm.Hashed | None, line: audit.CallLine) -> ToolResult:
@@ -402,10 +402,7 @@ class Pipeline:
             if stage.committing and isinstance(err, DatabaseError):
                 return self._unsure(tool, args, line, stage, err)
             token_works = not separate or (not stage.committing and self._give_back(confirmation or ""))
-            if stage.separate and line.written:
-                audit.settle(self.state, line.result_id, decision="failed", rows=0, ms=line.elapsed_ms(),
-                             message=str(err))
-            refused = _refused_write(err)
+            refused = _refused_write(err)  # the write-ahead line, if any, is settled by `invoke`
             if refused is None:
                 raise
             hint = ("; the confirmation token still works once it may" if tool.confirm and token_works else
@@ -483,7 +480,7 @@ class Pipeline:
             if shown is not None and confirm.digest(now) != shown:
                 return self._changed_preview(conn, tool, args, user, stage, now)
         if stage.token is not None:
-            why = confirm.redeem(conn, stage.token, user.name, tool.name, plain_args(args))
+            why = confirm.use(conn, stage.token)  # checked above, in this same transaction
             if why:
                 return _invalid_confirmation(tool, args, why)
         failed = _failed_check(conn, tool, values)
@@ -588,7 +585,7 @@ def _preview_row(conn: sa.Connection, tool: Tool, values: dict) -> dict[str, Any
 
 
 def _confirm_result(tool: Tool, args: dict, preview: dict[str, Any], token: str, *, changed: bool) -> ToolResult:
-    again = (f"call {tool.name} again with the same arguments and this confirmation token.")
+    again = f"call {tool.name} again with the same arguments and this confirmation token."
     message = (f"Nothing was written: what the preview reads changed after it was shown. Show this new preview "
                f"to the user; when they confirm, {again}" if changed else
                f"Nothing is written yet. Show this preview to the user; when they confirm, {again}")
