@@ -94,12 +94,13 @@ class Served:
 
 
 @contextmanager
-def concierge_serve(database_url: str, *args: str) -> Iterator[Served]:
-    """`concierge serve` as a user runs it, in a subprocess on a free port of 127.0.0.1."""
+def concierge_serve(database_url: str, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """`concierge serve` as a user runs it, in a subprocess on a free port of 127.0.0.1 (`env` added to its
+    environment)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "CONCIERGE_SECRET": "served-test-secret"}
+    env = {**os.environ, "CONCIERGE_SECRET": "served-test-secret", **(env or {})}
     process = subprocess.Popen(
         [sys.executable, "-m", "concierge", "serve", "--port", str(port), "--database", database_url, *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
