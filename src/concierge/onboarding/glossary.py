@@ -1,57 +1,50 @@
-"""The words a draft needs beyond the identifiers: the affixes schemas add to table names, and
-Japanese for the common business nouns (for a schema named in English whose comments are not
-Japanese: staff still ask 「顧客は何人？」).
+"""The words a draft needs beyond the identifiers, read from data (onboarding/words/):
 
-`head` strips the affixes (tbl_customer, m_customer, customer_master, dim_product -> the noun);
-`japanese` translates the words of an identifier, a known phrase first, else word by word when
-every word is known, else the head noun alone (farm_customers -> 顧客). Each entry lists its
-usual forms, the first one used in texts, all of them as planner keywords.
+- english.toml: the affixes schemas add to table names (tbl_, m_, _master), and Japanese for the common
+  English business nouns (a schema named in English whose comments are not Japanese: staff still ask
+  「顧客は何人？」);
+- romaji.toml: the romaji words of schemas designed in Japan (m_tokuisaki, t_juchu_meisai, gokei_kingaku),
+  each with its Japanese and the English concept the drafting rules already understand, so that an id is a
+  key, a `*_mei` a name and a `*_bi` a date there too;
+- japanese.toml: what comments say about how a table is kept (マスタ), and the counters a request counts
+  rows with (何社, 何個).
+
+`head` strips the affixes; `reading` reads the words of a name as romaji, or None where they are English
+(a romaji spelling that is also English, such as `no` or `bi`, counts only beside one that is not:
+juchu_no, not phone_no); `concepts` gives a name's English concept words; `japanese` translates a name,
+a known phrase first, else word by word when every word is known, else the head noun alone
+(farm_customers -> 顧客). Each entry lists its usual forms, the first one used in texts, all of them as
+planner keywords.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+
+def _data(name: str) -> dict[str, Any]:
+    return tomllib.loads(resources.files("concierge.onboarding").joinpath("words", name).read_text("utf-8"))
+
+
+_ENGLISH, _ROMAJI, _JAPANESE = _data("english.toml"), _data("romaji.toml"), _data("japanese.toml")
 
 # Table-name affixes that say how a table is kept, not what it holds.
-PREFIXES = {"tbl", "tb", "t", "m", "mst", "dim", "fact", "fct", "app", "stg", "raw", "src", "ods", "dw", "vw", "v",
-            "ref", "lkp", "lu"}
-SUFFIXES = {"master", "mst", "tbl", "table", "tab", "data", "info", "dim", "fact", "vw", "view", "v", "tmp", "tb",
-            "mart", "records", "record"}
-
-JA: dict[str, tuple[str, ...]] = {
-    # things a business keeps
-    "customer": ("顧客", "お客様", "客"), "client": ("顧客", "取引先"), "member": ("会員",),
-    "user": ("ユーザー", "利用者"), "account": ("アカウント", "口座"), "contact": ("連絡先",),
-    "order": ("注文", "受注"), "item": ("明細", "品目"), "line": ("明細",), "detail": ("明細",),
-    "product": ("商品", "製品"), "good": ("商品",), "sku": ("商品",), "service": ("サービス",),
-    "store": ("店舗", "店"), "shop": ("店舗", "店"), "branch": ("支店",), "warehouse": ("倉庫",),
-    "sale": ("売上", "販売"), "revenue": ("売上",), "purchase": ("仕入", "購入"),
-    "supplier": ("仕入先",), "vendor": ("仕入先", "業者"), "supply": ("資材", "備品"),
-    "employee": ("従業員", "社員"), "staff": ("スタッフ", "従業員"), "department": ("部署", "部門"),
-    "invoice": ("請求書", "請求"), "payment": ("支払い", "入金"), "receipt": ("領収書", "レシート"),
-    "transaction": ("取引",), "contract": ("契約",), "shipment": ("出荷",), "delivery": ("配送", "配達"),
-    "stock": ("在庫",), "inventory": ("在庫",), "booking": ("予約",), "reservation": ("予約",),
-    "category": ("カテゴリ", "分類"), "type": ("種類", "タイプ"), "status": ("状態", "ステータス"),
-    "region": ("地域",), "area": ("地域", "エリア"), "city": ("市区町村", "都市"), "country": ("国",),
-    "address": ("住所",), "phone": ("電話番号", "電話"), "email": ("メールアドレス", "メール"),
-    "tweet": ("ツイート",), "post": ("投稿",), "review": ("レビュー",), "message": ("メッセージ",),
-    "event": ("イベント",), "project": ("プロジェクト",), "task": ("タスク",), "brand": ("ブランド",),
-    "note": ("メモ",), "comment": ("コメント",), "coupon": ("クーポン",), "campaign": ("キャンペーン",),
-    # figures and their labels
-    "price": ("価格", "単価"), "amount": ("金額",), "quantity": ("数量",), "qty": ("数量",),
-    "total": ("合計",), "subtotal": ("小計",), "tax": ("税額", "税"), "cost": ("原価", "費用"),
-    "discount": ("割引",), "fee": ("手数料",), "salary": ("給与",), "balance": ("残高",),
-    "date": ("日付",), "day": ("日",), "month": ("月",), "year": ("年",), "time": ("時刻",),
-    "name": ("名前", "名称"), "title": ("タイトル",), "code": ("コード",), "description": ("説明",),
-}
-PHRASES: dict[str, tuple[str, ...]] = {
-    "order item": ("注文明細",), "order line": ("注文明細",), "order detail": ("注文明細",),
-    "unit price": ("単価",), "tax paid": ("税額",), "order total": ("注文合計", "合計金額"),
-    "full name": ("氏名",), "first name": ("名",), "last name": ("姓",), "postal code": ("郵便番号",),
-    "zip code": ("郵便番号",), "phone number": ("電話番号",), "sales rep": ("営業担当",),
-}
+PREFIXES: frozenset[str] = frozenset(_ENGLISH["affixes"]["prefixes"])
+SUFFIXES: frozenset[str] = frozenset(_ENGLISH["affixes"]["suffixes"])
+JA: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["ja"].items()}
+PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["phrases"].items()}
+COUNTERS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _JAPANESE["counters"].items()}
+STORAGE: tuple[str, ...] = tuple(_JAPANESE["comments"]["storage"])  # 商品マスタ is 商品
+PARTS: tuple[str, ...] = tuple(_JAPANESE["comments"]["parts"])  # 売上明細 is 売上明細, and 売上 finds it
+BETWEEN: str = _JAPANESE["comments"]["between"]
 
 
+# --- English ------------------------------------------------------------------------------------
 def singular(word: str) -> str:
     if re.search(r"[^aeiou]ies$", word):
         return word[:-3] + "y"
@@ -84,10 +77,7 @@ def _one(word: str) -> tuple[str, ...] | None:
     return JA.get(word) or JA.get(singular(word))
 
 
-def japanese(ws: list[str]) -> tuple[str, ...]:
-    """Japanese forms of the (singular) words of a name, the usual one first; () when none is known."""
-    if not ws:
-        return ()
+def _english_japanese(ws: list[str]) -> tuple[str, ...]:
     key = " ".join([*ws[:-1], singular(ws[-1])])
     if key in PHRASES:
         return PHRASES[key]
@@ -97,17 +87,165 @@ def japanese(ws: list[str]) -> tuple[str, ...]:
         before = [f for f in found[:n] if f]
         if tail in PHRASES and len(before) == n:
             return ("".join(f[0] for f in before) + PHRASES[tail][0],)
+    return _joined(found)
+
+
+def _joined(found: list[tuple[str, ...] | None]) -> tuple[str, ...]:
+    """Japanese of words whose forms are `found`: every word's usual form before each form of the last one,
+    where every word is known; else the last word's alone."""
     forms = [f for f in found if f]
-    if len(forms) == len(ws):  # every word known
-        if len(ws) == 1:
+    if len(forms) == len(found):
+        if len(found) == 1:
             return forms[0]
         first = "".join(f[0] for f in forms[:-1])
         return tuple(first + last for last in forms[-1])
     return found[-1] or ()
 
 
-def complete(ws: list[str]) -> bool:
-    """Whether `japanese` translates every word (not the head noun alone)."""
+def _english_complete(ws: list[str]) -> bool:
     key = " ".join([*ws[:-1], singular(ws[-1])]) if ws else ""
     return key in PHRASES or all(_one(w) for w in ws) or any(
         " ".join([*ws[n:-1], singular(ws[-1])]) in PHRASES and all(_one(w) for w in ws[:n]) for n in range(1, len(ws)))
+
+
+# --- romaji -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Romaji:
+    """One romaji word of romaji.toml: its Japanese forms, the usual one first, and its English concept."""
+
+    ja: tuple[str, ...]
+    en: tuple[str, ...]  # the concept's words: tanka -> (unit, price)
+    alone: str | None = None  # the Japanese when it is the whole name: mei -> 名称
+    shared: bool = False  # the spelling is English too (no, cd, bi): romaji only beside a word that is not
+
+
+_RULES = [(re.compile(pattern), replacement) for pattern, replacement in _ROMAJI["spelling"]["rules"]]
+
+
+def spelled(word: str) -> str:
+    """The one spelling romaji.toml looks words up by: syohin, shouhin, shohin -> shohin; jutyu -> juchu."""
+    out = word.lower()
+    for pattern, replacement in _RULES:
+        out = pattern.sub(replacement, out)
+    return out
+
+
+def _romaji_words(words: dict[str, Any]) -> dict[str, Romaji]:
+    out: dict[str, Romaji] = {}
+    for key, entry in words.items():
+        word = Romaji(tuple(entry["ja"]), tuple(entry["en"].split()), entry.get("alone"), entry.get("shared", False))
+        for spelling in [key, *entry.get("also", ())]:
+            found = out.setdefault(spelled(spelling), word)
+            if found != word:
+                raise ValueError(f"romaji.toml: {spelling!r} is spelled like another word ({spelled(spelling)!r})")
+    return out
+
+
+ROMAJI: dict[str, Romaji] = _romaji_words(_ROMAJI["words"])
+
+
+_DIGITS = re.compile(r"(?P<word>.*?)(?P<digits>\d+)$")
+
+
+@functools.lru_cache(maxsize=4096)
+def _split(word: str) -> tuple[tuple[str, Romaji], ...] | None:
+    """A word as romaji words: itself, else the fewest known ones it is run together from (tokuisakimei ->
+    tokuisaki, mei), each of two letters or more, and a number that ends it (jusho2 -> jusho, 2; a number is
+    shared with English); None where it is neither (an English word)."""
+    whole = ROMAJI.get(spelled(word))
+    if whole:
+        return ((word, whole),)
+    numbered = _DIGITS.fullmatch(word)
+    if numbered:
+        digits = numbered["digits"]
+        before = _split(numbered["word"]) if numbered["word"] else ()
+        return (*before, (digits, Romaji((digits,), (digits,), shared=True))) if before is not None else None
+    if word in JA or len(word) < 4:
+        return None
+    best: list[tuple[tuple[str, Romaji], ...] | None] = [()] + [None] * len(word)
+    for end in range(2, len(word) + 1):
+        for start in range(end - 2, -1, -1):
+            before, entry = best[start], ROMAJI.get(spelled(word[start:end]))
+            if before is not None and entry and (best[end] is None or len(before) + 1 < len(best[end] or ())):
+                best[end] = (*before, (word[start:end], entry))
+    return best[-1]
+
+
+def _merged(ws: list[str]) -> list[str]:
+    """Words that are one romaji word written apart joined: [shiire, saki] -> [shiiresaki], [sei, mei] -> [seimei]."""
+    out: list[str] = []
+    for word in ws:
+        if out and ROMAJI.get(spelled(out[-1] + word)):
+            out[-1] += word
+        else:
+            out.append(word)
+    return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A name read as romaji: its words, run-together ones split, each with its entry where one is known."""
+
+    parts: tuple[tuple[str, Romaji | None], ...]
+
+    @property
+    def english(self) -> list[str]:
+        """The English concept words, an unknown word as it is: gokei_kingaku -> [total, amount]."""
+        return [w for word, entry in self.parts for w in (entry.en if entry else (word,))]
+
+    @property
+    def japanese(self) -> tuple[str, ...]:
+        """The Japanese forms, the usual one first: tokuisaki_mei -> (得意先名,); a word romaji.toml does not
+        know is translated as English (tokuisaki_email -> 得意先メールアドレス)."""
+        if len(self.parts) == 1 and self.parts[0][1] and self.parts[0][1].alone:
+            entry = self.parts[0][1]
+            return tuple(dict.fromkeys([entry.alone or "", *entry.ja]))
+        return _joined([entry.ja if entry else _one(word) for word, entry in self.parts])
+
+    @property
+    def complete(self) -> bool:
+        return all(entry or _one(word) for word, entry in self.parts)
+
+
+def reading(ws: list[str], *, romaji: bool | None = None) -> Reading | None:
+    """The words read as romaji, or None where they are English. A name is romaji where one of its words is
+    a romaji word that is not also English (juchu_no; phone_no is English); `romaji=True` reads a name of a
+    schema known to be romaji as such even where its words are all shared (a column `no`), False never."""
+    if romaji is False or not ws:
+        return None
+    parts: list[tuple[str, Romaji | None]] = []
+    for word in _merged(ws):
+        split = _split(word)
+        parts += list(split) if split else [(word, None)]
+    known = [entry for _, entry in parts if entry]
+    if not known or (romaji is None and all(entry.shared for entry in known)):
+        return None
+    return Reading(tuple(parts))
+
+
+def concepts(ws: list[str], *, romaji: bool | None = None) -> list[str]:
+    """The English concept words of a name's words: [t, juchu, meisai] -> [order, line], without the affixes
+    of how a table is kept; English words as they are."""
+    read = reading(head(ws), romaji=romaji) if ws else None
+    return read.english if read else list(ws)
+
+
+# --- Japanese of a name ---------------------------------------------------------------------------
+def japanese(ws: list[str]) -> tuple[str, ...]:
+    """Japanese forms of the (singular) words of a name, the usual one first; () when none is known."""
+    if not ws:
+        return ()
+    read = reading(ws)
+    return read.japanese if read else _english_japanese(ws)
+
+
+def complete(ws: list[str]) -> bool:
+    """Whether `japanese` translates every word (not the head noun alone)."""
+    read = reading(ws)
+    return read.complete if read else _english_complete(ws)
+
+
+def counters(ws: list[str]) -> tuple[str, ...]:
+    """The counters a request counts a noun's rows with, by its English head word: customer -> 件, 人, 社, 名."""
+    specific = COUNTERS.get(singular(ws[-1]), ()) if ws else ()
+    return tuple(dict.fromkeys([*COUNTERS["default"], *specific]))

@@ -1,4 +1,8 @@
-"""Words and nouns from identifiers and comments, in English and Japanese, for drafted texts."""
+"""Words and nouns from identifiers and comments, in English and Japanese, for drafted texts.
+
+A name in romaji (m_tokuisaki, gokei_kingaku) is read through `glossary.reading`: its nouns are the English
+concept words (customer, total amount) the drafting rules understand, and its Japanese the words it spells
+(得意先, 合計金額)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from concierge.onboarding import glossary
 from concierge.onboarding.glossary import plural, singular
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_TAG = re.compile(r"^(?:【[^】]*】|\[[^\]]*\]|［[^］]*］)\s*")  # 【必須】, [PK] before what a comment names
+_PHRASE_END = re.compile(r"[。、，,.．(（\n:：;；/／\s]")
 
 
 # --- words from identifiers --------------------------------------------------------------------
@@ -18,6 +24,20 @@ def words(identifier: str) -> list[str]:
     return [w.lower() for w in re.split(r"[^0-9A-Za-z]+", spaced) if w]
 
 
+def concept_words(identifier: str, *, romaji: bool | None = None) -> list[str]:
+    """The English concept words of a name: `words` for an English one; a romaji one in English, without the
+    affixes of how a table is kept (t_juchu_meisai -> [order, line], tokuisaki_mei -> [customer, name],
+    hyojun_tanka -> [standard, unit, price]), so the rules for English names apply to it. `romaji` as in
+    `glossary.reading`."""
+    return glossary.concepts(words(identifier), romaji=romaji)
+
+
+def is_romaji(identifier: str) -> bool:
+    """Whether a name is romaji (m_tokuisaki, juchu_no; not phone_no): a schema with such names can pass
+    `romaji=True` for all of its names, so that a column called `no` or `cd` is read too."""
+    return glossary.reading(words(identifier)) is not None
+
+
 def slug(identifier: str, fallback: str) -> str:
     """A name for a tool or parameter: letters, digits and _, starting with a letter."""
     s = "_".join(words(identifier))[:56]
@@ -25,23 +45,22 @@ def slug(identifier: str, fallback: str) -> str:
 
 
 def japanese(comment: str | None) -> str | None:
-    """A Japanese comment's first phrase (顧客マスタ。住所を含む -> 顧客マスタ), or None."""
+    """A Japanese comment's first Japanese phrase (顧客マスタ。住所を含む -> 顧客マスタ; 【必須】得意先名 -> 得意先名;
+    Customer 顧客 -> 顧客), or None."""
     if not comment or not _CJK.search(comment):
         return None
-    return re.split(r"[。、,.(（\n]", comment.strip(), maxsplit=1)[0].strip() or None
-
-
-# How a table is kept, not what it holds: 商品マスタ is 商品 to the staff who ask about it.
-_JA_STORAGE = ("マスター", "マスタ", "トランザクション", "トラン", "テーブル", "台帳", "一覧", "データ", "情報",
-               "明細", "履歴", "ファイル", "表")
+    text = _TAG.sub("", comment.strip())
+    return next((p for p in _PHRASE_END.split(text) if _CJK.search(p)), None)
 
 
 def japanese_forms(phrase: str) -> tuple[str, ...]:
-    """The phrase, and without the word for how it is stored where one ends it (商品マスタ -> 商品)."""
-    for suffix in _JA_STORAGE:
-        stem = phrase.removesuffix(suffix).rstrip("の・ ")
+    """The noun a phrase names and the phrase: without the word for how it is stored that ends it, the noun
+    first (商品マスタ -> 商品, 商品マスタ); without a word for a part of it, the phrase first (売上明細 ->
+    売上明細, 売上)."""
+    for suffix in (*glossary.STORAGE, *glossary.PARTS):
+        stem = phrase.removesuffix(suffix).rstrip(glossary.BETWEEN)
         if stem != phrase and len(stem) >= 2:
-            return (phrase, stem)
+            return (stem, phrase) if suffix in glossary.STORAGE else (phrase, stem)
     return (phrase,)
 
 
@@ -55,8 +74,10 @@ class Noun:
 
     A table's name loses the affixes of how it is kept (tbl_customer, customer_master -> customer);
     `heads` is the head noun alone where the name has more words (farm_customers -> customer,
-    customers), so a request that says only "customers" finds it. Japanese comes from the comment
-    where it is Japanese, else from the glossary (customer -> 顧客, お客様), else the identifier."""
+    customers), so a request that says only "customers" finds it. A romaji name is named by its English
+    concept (m_tokuisaki -> customer, customers). Japanese comes from the comment where it is Japanese
+    (得意先マスタ -> 得意先), else from the glossary (customer -> 顧客, お客様; m_tokuisaki -> 得意先), else the
+    identifier."""
 
     one: str
     many: str
@@ -66,20 +87,26 @@ class Noun:
     partial: bool = False  # the Japanese is the head noun's alone (farm_customers -> 顧客)
 
     @classmethod
-    def of(cls, identifier: str, comment: str | None, *, countable: bool = True) -> Noun:
+    def of(cls, identifier: str, comment: str | None, *, countable: bool = True, romaji: bool | None = None) -> Noun:
+        """`romaji`: whether the name is romaji (m_tokuisaki -> customer, 得意先); None tells from the name
+        (`glossary.reading`)."""
         ws = words(identifier) or [identifier]
         if countable:
             ws = glossary.head(ws)
-            last = singular(ws[-1])
-            one, many = " ".join([*ws[:-1], last]), " ".join([*ws[:-1], plural(last)])
-            heads = (last, plural(last)) if len(ws) > 1 else ()
+        read = glossary.reading(ws, romaji=romaji)
+        en = read.english if read else ws
+        if countable:
+            last = singular(en[-1])
+            one, many = " ".join([*en[:-1], last]), " ".join([*en[:-1], plural(last)])
+            heads = (last, plural(last)) if len(en) > 1 else ()
         else:
-            one = many = " ".join(ws)
+            one = many = " ".join(en)
             heads = ()
         own = japanese(comment)
-        forms = japanese_forms(own) if own else glossary.japanese(ws)
+        forms = japanese_forms(own) if own else (read.japanese if read else glossary.japanese(ws))
         ja = forms[0] if forms else identifier
-        return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not glossary.complete(ws))
+        known = read.complete if read else glossary.complete(ws)
+        return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not known)
 
     def without(self, owned: set[str]) -> Noun:
         """Without the head noun forms another table is named by (big_orders does not take "orders"
@@ -100,6 +127,11 @@ class Noun:
     @property
     def japanese_forms(self) -> list[str]:
         return [j for j in self.ja_forms if _CJK.search(j)]
+
+    @property
+    def counters(self) -> tuple[str, ...]:
+        """The counters a request counts its rows with: 件, and 人 and 社 for customers (得意先は何社)."""
+        return glossary.counters(self.one.split())
 
 
 # --- SQL of one dialect --------------------------------------------------------------------------
