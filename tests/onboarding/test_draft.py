@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from datetime import date
 from decimal import Decimal
@@ -183,14 +184,14 @@ async def test_the_offline_planner_answers_with_the_drafted_tools(drafted, shop_
     count = _scalar(shop_url, "SELECT COUNT(*) FROM customers")
     turn = await agent.ask("How many customers do we have?", user)
     assert [(c.name, dict(c.args)) for c in turn.calls] == [("customers", {})]
-    assert f"{count} in all" in turn.answer and "|" not in turn.answer and turn.ungrounded == []  # no rows
+    assert count in _numbers(turn.answer) and "|" not in turn.answer and turn.ungrounded == []  # no rows
 
     may = _scalar(shop_url, "SELECT COUNT(*) FROM orders "
                             "WHERE ordered_at >= '2025-05-01' AND ordered_at < '2025-06-01'")
     turn = await agent.ask("What were total orders last month?", user)
     assert [(c.name, dict(c.args)) for c in turn.calls] == [
         ("orders_summary", {"ordered_at_from": "2025-05-01", "ordered_at_to": "2025-05-31"})]
-    assert f"orders {may}" in turn.answer
+    assert may in _numbers(turn.answer)
 
     turn = await agent.ask("Show the returned orders of May 2025", user)
     assert [(c.name, dict(c.args)) for c in turn.calls] == [
@@ -202,7 +203,7 @@ async def test_the_offline_planner_answers_with_the_drafted_tools(drafted, shop_
     turn = await agent.ask("Show orders of Chika Smith", user)  # a name: found through the customers' names
     chika = _scalar(shop_url, "SELECT COUNT(*) FROM orders o JOIN customers c ON c.id = o.customer_id "
                               "WHERE c.full_name = 'Chika Smith'")
-    assert turn.calls[-1].name == "orders" and f"there are {chika} results" in turn.answer
+    assert turn.calls[-1].name == "orders" and chika in _numbers(turn.answer)
 
 
 @pytest.mark.anyio
@@ -215,14 +216,32 @@ async def test_a_ranking_names_the_top_group_by_the_figure_asked(drafted, shop_u
     turn = await agent.ask("Which day had the most orders?", user)
     assert [(c.name, c.args.get("group_by"), c.args.get("top_n")) for c in turn.calls] == [
         ("orders_summary", "day", 1)]
-    assert f"| {day} | {most} |" in turn.answer  # by the count of orders, not by the amount
+    assert _first_naming(turn.answer, day, most)  # by the count of orders, not by the amount
     (amount_day,), = _rows(shop_url, "SELECT substr(CAST(ordered_at AS VARCHAR), 1, 10) AS d FROM orders "
                                      "GROUP BY d ORDER BY SUM(amount) DESC, d LIMIT 1")
     turn = await agent.ask("Which day had the highest amount?", user)
-    assert f"| {amount_day} |" in turn.answer.split("\n")[3]
+    assert _days(turn.answer)[:1] == [amount_day]
     turn = await agent.ask("Orders by day in April 2025", user)  # not ranked: days in order
-    days = [line.split("|")[1].strip() for line in turn.answer.splitlines()[3:] if line.startswith("| 2025")]
+    days = _days(turn.answer)
     assert days == sorted(days) and len(days) > 20
+
+
+def _numbers(text: str) -> set[int]:
+    """The whole numbers an answer states (1,234 and 1234 alike), whatever its sentence; not the digits
+    inside dates, ids or decimals."""
+    found = re.findall(r"(?<![0-9A-Za-z.,:_-])(\d{1,3}(?:,\d{3})+|\d+)(?![0-9A-Za-z_:-]|[.,]\d)", text)
+    return {int(n.replace(",", "")) for n in found}
+
+
+def _days(text: str) -> list[str]:
+    """The days an answer names, in the order it names them."""
+    return re.findall(r"\d{4}-\d{2}-\d{2}", text)
+
+
+def _first_naming(text: str, day: str, figure: int) -> bool:
+    """Whether the first day the answer names is `day`, stated with `figure` on its line."""
+    line = next((line for line in text.splitlines() if _days(line)), "")
+    return _days(line)[:1] == [day] and figure in _numbers(line.replace(day, ""))
 
 
 def _rows(url: str, sql: str) -> list[tuple]:
@@ -294,7 +313,7 @@ async def test_a_table_is_found_by_its_head_noun_in_english_and_japanese(affixed
     turn = await agent.ask(question, pipeline.user("yamada"))
     assert [(c.name, dict(c.args)) for c in turn.calls] == [(table, {})]
     count = _scalar(url, f"SELECT COUNT(*) FROM {table}")
-    assert (f"{count} in all" if question.isascii() else f"全部で{count}件") in turn.answer
+    assert count in _numbers(turn.answer)
 
 
 @pytest.mark.anyio
@@ -310,13 +329,13 @@ async def test_japanese_totals_and_rankings_on_an_english_schema(drafted, shop_u
     assert f"{int(total):,}" in turn.answer and "合計" in turn.answer
     turn = await agent.ask("先月の注文は何件？", user)
     assert [c.name for c in turn.calls] == ["orders"]
-    assert f"全部で{_scalar(shop_url, f'SELECT COUNT(*) FROM orders WHERE {may}')}件" in turn.answer
+    assert _scalar(shop_url, f"SELECT COUNT(*) FROM orders WHERE {may}") in _numbers(turn.answer)
     (day, most), = _rows(shop_url, "SELECT substr(CAST(ordered_at AS VARCHAR), 1, 10) AS d, COUNT(*) FROM orders "
                                    "GROUP BY d ORDER BY COUNT(*) DESC, d LIMIT 1")
     turn = await agent.ask("注文が一番多い日は？", user)
     assert [(c.name, c.args.get("group_by"), c.args.get("top_n")) for c in turn.calls] == [
         ("orders_summary", "day", 1)]
-    assert f"| {day} | {most} |" in turn.answer
+    assert _first_naming(turn.answer, day, most)
     turn = await agent.ask("先月の顧客別の注文の合計", user)
     assert [(c.name, c.args.get("group_by")) for c in turn.calls] == [("orders_summary", "customer")]
 

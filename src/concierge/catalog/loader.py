@@ -30,6 +30,7 @@ from concierge.catalog.model import (
     Extract,
     HttpSource,
     Param,
+    ResultShape,
     Tool,
     placeholders,
     template_problem,
@@ -143,7 +144,7 @@ def parse_catalog(text: str, file: str, env: Mapping[str, str] | None = None) ->
     problems += unresolved
     if problems:
         raise CatalogError(problems)
-    tools = {name: _filled(tool, name, spec.catalog) for name, tool in spec.tools.items()}
+    tools = {name: _filled(tool, name, spec) for name, tool in spec.tools.items()}
     return Catalog(name=spec.catalog, file=file, spec=spec, tools=tools, sources=sources)
 
 
@@ -155,14 +156,17 @@ def _key_of(loc: tuple) -> tuple:
     return loc
 
 
-def _filled(tool: Tool, name: str, catalog: str) -> Tool:
-    """The tool with its name and catalog, and each `enum.http` with its source (default: the tool's)."""
+def _filled(tool: Tool, name: str, spec: CatalogFile) -> Tool:
+    """The tool with its name and catalog, each `enum.http` with its source (default: the tool's), and the
+    currency of its money (default: the catalog's)."""
     params = dict(tool.params)
     for pname, p in tool.params.items():
         if p.enum is not None and p.enum.http is not None and p.enum.http.source is None:
             call = p.enum.http.model_copy(update={"source": tool.source})
             params[pname] = p.model_copy(update={"enum": p.enum.model_copy(update={"http": call})})
-    return tool.model_copy(update={"name": name, "catalog": catalog, "params": params})
+    result = tool.result if tool.result.currency or not spec.currency else \
+        tool.result.model_copy(update={"currency": spec.currency})
+    return tool.model_copy(update={"name": name, "catalog": spec.catalog, "params": params, "result": result})
 
 
 def _check(spec: CatalogFile, file: str):
@@ -379,8 +383,10 @@ def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):
 
 def _extract_problems(spec: CatalogFile, p: Param, x: Extract):
     if isinstance(x, CodeExtract):
-        if not p.pattern:
+        if p.type == "string" and not p.pattern:
             yield "", "a code is found by the parameter's pattern; declare pattern"
+        if p.type == "integer" and not x.labels:
+            yield ".labels", "an integer code is read only after one of its labels (customer 5); declare labels"
         if x.lookup:
             target = spec.tools.get(x.lookup.tool)
             if target is None:
@@ -426,6 +432,7 @@ def _check_answer(tool: Tool, key: str, problem):
     for column in shape.labels:
         if column not in columns and column not in tool.params:
             yield problem(f"{key}.result.labels.{column}", "not a column of the tool's result nor a parameter")
+    yield from _check_numbers(shape, columns, key, problem)
     if tool.answer is None:
         return
     summary = shape.summary
@@ -453,6 +460,14 @@ def _check_answer(tool: Tool, key: str, problem):
                 if name not in known and not (status not in ("row", "item") and name.startswith("first.")
                                               and name.split(".", 1)[1] in columns):
                     yield problem(where, f"unknown placeholder {{{name}}}; this template may use {allowed}")
+
+
+def _check_numbers(shape: ResultShape, columns: set[str], key: str, problem):
+    """`result.money` and `result.decimals` name columns of the result."""
+    for which, named in (("money", shape.money), ("decimals", list(shape.decimals))):
+        for column in named:
+            if column not in columns:
+                yield problem(f"{key}.result.{which}", f"{column!r} is not a column of the tool's result")
 
 
 def _answer_names(tool: Tool, columns: set[str]) -> set[str]:

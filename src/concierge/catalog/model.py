@@ -159,7 +159,7 @@ Extract = Annotated[
     Field(discriminator="kind"),
 ]
 EXTRACT_TYPES = {  # extract kind -> the parameter types it can fill
-    "code": ("string",), "date": ("date",), "enum": ("enum",), "name": ("string",),
+    "code": ("string", "integer"), "date": ("date",), "enum": ("enum",), "name": ("string",),
     "amount": ("integer",), "items": ("string",), "count": ("integer",), "time": ("string",),
 }
 
@@ -222,6 +222,9 @@ class ChangeSummary(Strict):
 Summary = Annotated[ChangeSummary, Field(discriminator="kind")]
 
 
+CURRENCY_PATTERN = r"^[A-Z]{3}$"  # an ISO 4217 code: JPY, USD, EUR
+
+
 class ResultShape(Strict):
     # http tools (docs/catalog.md, "Shaping the answer"): where the rows or the one object are in the JSON
     rows: str | list[str] | None = None
@@ -232,6 +235,11 @@ class ResultShape(Strict):
     totals: dict[str, Literal["sum", "min", "max"]] = Field(default_factory=dict)
     summary: Summary | None = None
     labels: dict[str, Text] = Field(default_factory=dict)  # column -> its name in words, for answers
+    # docs/catalog.md, "Money and decimals": columns that are amounts of money, and how many decimal places a
+    # column keeps (a NUMERIC(10, 2)'s 2); the currency of the money columns, else the catalog's
+    money: list[str] = Field(default_factory=list)
+    decimals: dict[str, Annotated[int, Field(ge=0, le=12)]] = Field(default_factory=dict)
+    currency: str | None = Field(default=None, pattern=CURRENCY_PATTERN)
 
 
 # --- answer templates (docs/catalog.md, "Answer templates") -------------------------------------
@@ -410,6 +418,7 @@ class CatalogFile(Strict):
     demo: str | None = None  # the name of the demo plug-in whose tables this catalog reads
     demo_today: str | None = None
     demo_time: str | None = None  # HH:MM, the time of day of the demo's clock (`:_now`)
+    currency: str | None = Field(default=None, pattern=CURRENCY_PATTERN)  # of every tool's `result.money`
     roles: dict[str, Role]
     sources: dict[str, Source] = Field(default_factory=dict)
     tools: dict[str, Tool]

@@ -4,18 +4,17 @@ its dialect writes for them."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Literal
 
 from sqlalchemy.dialects import postgresql, sqlite
 
+from concierge.onboarding import measures
 from concierge.onboarding.introspect import Column, Table
-from concierge.onboarding.naming import words
+from concierge.onboarding.naming import concept_words, japanese, words
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _CODE = re.compile(r"(?P<prefix>[A-Za-z]*[-_]?)(?P<digits>\d+)")
-_NAME_WORDS = {"name", "names", "title", "label", "nickname"}
-_NOT_AMOUNTS = {"id", "code", "no", "number", "zip", "postal", "phone", "tel", "year", "month", "day", "version",
-                "seq", "sequence", "rank", "order", "position", "sort", "lat", "latitude", "lon", "lng", "longitude"}
-_AMOUNT_WORDS = ("total", "amount", "revenue", "sales", "price", "cost", "value", "quantity", "qty", "paid")
 _DATE_WORDS = ("ordered", "order", "date", "created", "sold", "sale", "paid", "placed", "booked", "at", "on", "day")
 
 
@@ -108,26 +107,148 @@ def plain(identifier: str) -> bool:
 
 
 # --- what a table offers -------------------------------------------------------------------------
-def display_column(table: Table) -> Column | None:
-    """The obvious name of a row: a text column called name (or *_name, title, label), else None."""
-    named = [c for c in table.columns if c.kind == "text" and not c.primary_key and c.values is None
-             and (_NAME_WORDS & set(words(c.name)) or (c.comment and "名" in c.comment))]
-    exact = [c for c in named if c.name.lower() in ("name", "title")]
-    found = exact or named
-    return found[0] if found else None
+@dataclass(frozen=True)
+class Display:
+    """What shows a row to a person: its name column, or a person's names joined in the order they are
+    said (first and last; family name first where the columns are Japanese: 姓 名)."""
+
+    columns: tuple[Column, ...]
+
+    @property
+    def name(self) -> str:
+        """The words it is named by in a result (customer_name): its column's, or ``name`` for joined names."""
+        return self.columns[0].name if len(self.columns) == 1 else "name"
+
+    @property
+    def comment(self) -> str | None:
+        return self.columns[0].comment if len(self.columns) == 1 else None
+
+    @property
+    def joined(self) -> bool:
+        return len(self.columns) > 1
+
+    def sql(self, alias: str, dialect: Dialect) -> str:
+        """The name as text, of the row `alias` names."""
+        parts = [dialect.text(f"{alias}.{dialect.q(c.name)}", c) for c in self.columns]
+        if len(parts) == 1:
+            return parts[0]
+        return "TRIM(" + " || ' ' || ".join(f"COALESCE({p}, '')" for p in parts) + ")"
+
+
+NameRole = Literal["full", "name", "family", "given", "reading"]
+_ROLE_ORDER: tuple[NameRole, ...] = ("full", "name", "family", "given", "reading")
+_NAME_WORDS = {"name", "names", "title", "label", "nickname", "fullname", "firstname", "lastname", "surname",
+               "forename"}
+_GIVEN = ({"first", "name"}, {"given", "name"}, {"firstname"}, {"forename"}, {"fname"})
+_FAMILY = ({"last", "name"}, {"family", "name"}, {"lastname"}, {"surname"}, {"lname"})
+_READING = {"reading", "kana", "yomi", "furigana", "phonetic"}
+_JA_FULL = ("氏名", "名称", "名前", "フルネーム")
+_JA_FAMILY = ("姓", "氏", "苗字", "名字")
+_JA_READING = ("カナ", "かな", "フリガナ", "ふりがな", "ﾌﾘｶﾞﾅ", "ｶﾅ", "読み", "よみ")
+# Words of text that describes or reaches a row, not a thing rows share: never a group.
+_NOT_THINGS = {"description", "desc", "note", "notes", "memo", "comment", "comments", "remark", "remarks", "address",
+               "addr", "email", "mail", "phone", "tel", "fax", "url", "uri", "link", "path", "password", "hash",
+               "token", "body", "text", "content", "message", "json", "html", "xml", "image", "photo", "picture",
+               "file", "id", "uuid", "guid", "key", "postal", "zip", "reading", "street"}
+
+
+def _ja_name(col: Column) -> str:
+    """What a column is called in Japanese: its comment's first phrase, or a name written in Japanese."""
+    return japanese(col.comment) or (col.name if not col.name.isascii() else "")
+
+
+def name_role(col: Column) -> NameRole | None:
+    """How a text column names its row: in full (name, title, full_name, shimei, 氏名, 名称), by a name of
+    some kind (*_name, *_mei, 商品名), as a person's family or given name, as a reading (kana); else None."""
+    if col.kind != "text":
+        return None
+    cw, ja = set(concept_words(col.name)), _ja_name(col)
+    if cw & _READING or any(r in ja for r in _JA_READING):
+        return "reading" if cw & _NAME_WORDS or "名" in ja else None
+    if any(s <= cw for s in _FAMILY) or ja in _JA_FAMILY:
+        return "family"
+    if any(s <= cw for s in _GIVEN) or ja == "名":
+        return "given"
+    if cw in ({"name"}, {"title"}, {"full", "name"}, {"fullname"}) or ja in _JA_FULL:
+        return "full"
+    if cw & _NAME_WORDS or "名" in ja:
+        return "name"
+    return None
+
+
+def repeats(col: Column, table: Table) -> bool | None:
+    """Whether a column's values repeat across rows: False for a unique index, True where the values read
+    show it (an enum, the same value twice among the samples), None where nothing tells."""
+    if any(ix.unique and ix.columns == (col.name,) for ix in table.indexes) or table.primary_key == (col.name,):
+        return False
+    if col.values is not None or len(set(col.samples)) < len(col.samples):
+        return True
+    return None
 
 
 def name_columns(table: Table) -> list[Column]:
+    """The text columns that name a table's rows (its own, not a foreign key's), the best name first: a
+    whole name before a part of one, one whose values are not seen to repeat before one whose values do."""
     fks = {c for fk in table.foreign_keys for c in fk.columns}
-    return [c for c in table.columns if c.kind == "text" and not c.primary_key and c.values is None
-            and c.name not in fks and (_NAME_WORDS & set(words(c.name)) or (c.comment and "名" in c.comment))]
+    found = [(name_role(c), i, c) for i, c in enumerate(table.columns)
+             if not c.primary_key and c.values is None and c.name not in fks]
+    uniq = {False: 0, None: 1, True: 2}
+    ranked = sorted(((r, i, c) for r, i, c in found if r is not None),
+                    key=lambda f: (uniq[repeats(f[2], table)], _ROLE_ORDER.index(f[0]),
+                                   "name" not in concept_words(f[2].name), f[1]))
+    return [c for _, _, c in ranked]
+
+
+def display_column(table: Table) -> Display | None:
+    """What shows a row of `table` to a person (a customer's name next to an order): a name column whose
+    values are not seen to repeat, else a person's family and given names joined, else any name; None
+    where the table has no name. First and last name together beat a title (an employee's job title), a
+    column that names the whole row beats them (full_name, 氏名)."""
+    ranked = name_columns(table)
+    roles = {c.name: name_role(c) for c in ranked}
+    single = [c for c in ranked if roles[c.name] in ("full", "name") and not repeats(c, table)]
+    family = next((c for c in ranked if roles[c.name] == "family"), None)
+    given = next((c for c in ranked if roles[c.name] == "given"), None)
+    if family is not None and given is None:  # sei and mei: a bare "name" beside a family name is the given one
+        given = next((c for c in ranked if c is not family and set(concept_words(c.name)) == {"name"}
+                      and c.name.lower() not in ("name", "title")), None)
+    whole = [c for c in single if roles[c.name] == "full" and "title" not in concept_words(c.name)]
+    if family is not None and given is not None and not whole:
+        return Display((family, given) if _family_first(family) else (given, family))
+    if single:
+        return Display((single[0],))
+    rest = [c for c in ranked if roles[c.name] != "reading"]
+    return Display((rest[0],)) if rest else None
+
+
+def _family_first(family: Column) -> bool:
+    """Whether names are said family name first: where the columns are named in Japanese or romaji (姓, sei)."""
+    return bool(_ja_name(family)) or concept_words(family.name) != words(family.name)
+
+
+def group_columns(table: Table) -> list[Column]:
+    """The text columns of a table that name a thing its rows share, beyond its enums: a product, a city,
+    a composer, of 40 or 4,000 values (a summary ranks them and cuts to the top ones). Not a key, not a
+    name of the row itself (a customer's own name, a part of a person's name), not text that describes or
+    reaches a row (a description, an address, an email), not a column of unique values."""
+    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+    noun = set(concept_words(table.name))
+    out = []
+    for c in table.columns:
+        if c.kind != "text" or c.values is not None or c.name in keys or repeats(c, table) is False:
+            continue
+        role, cw = name_role(c), set(concept_words(c.name))
+        if role in ("full", "family", "given", "reading") or (role == "name" and cw - _NAME_WORDS <= noun):
+            continue
+        if cw & _NOT_THINGS or not cw or (c.samples and all(_UUID.fullmatch(s) for s in c.samples)):
+            continue
+        out.append(c)
+    return out
 
 
 def amount_columns(table: Table) -> list[Column]:
-    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
-    out = [c for c in table.columns if c.kind in ("integer", "number") and c.name not in keys
-           and not (set(words(c.name)[-1:]) & _NOT_AMOUNTS)]
-    return sorted(out, key=lambda c: next((i for i, w in enumerate(_AMOUNT_WORDS) if w in words(c.name)), 99))
+    """The additive measures a drafted tool sums (`measures.additive_columns`): money amounts, then pieces."""
+    return measures.additive_columns(table)
 
 
 def date_columns(table: Table) -> list[Column]:

@@ -1,6 +1,7 @@
 """What a business database says about itself: its tables and views, their columns, keys and
 comments (SQLAlchemy's inspector), and a few facts read from the data (row counts, the distinct
-values of low-cardinality text columns, the first and last date of date columns).
+values of low-cardinality text columns, the first and last date of date columns, the number of
+distinct values and the range of number columns).
 
 Everything is computed by the database: `COUNT(*)`, `MIN`/`MAX`, and `SELECT DISTINCT ... LIMIT`
 that stops as soon as a column has shown more values than an enum may have. No row is scanned in
@@ -57,6 +58,9 @@ class Column:
     last: str | None = None
     samples: tuple[str, ...] = ()  # a few values of a text column (for the pattern of a key)
     uuid: bool = False  # a native uuid column (PostgreSQL's uuid): text to a request, compared as a uuid
+    distinct: int | None = None  # a number column's distinct values, and its least and greatest (measures.py)
+    low: float | None = None
+    high: float | None = None
 
     @property
     def is_date(self) -> bool:
@@ -201,7 +205,18 @@ def _column(conn: sa.Connection, table: sa.TableClause, info: dict, rows: int, *
             if 0 < len(found) <= ENUM_MAX_VALUES and len(found) * 2 <= rows:
                 values = tuple(sorted(found))
         return replace(base, values=values, samples=samples[:20])
+    if kind in ("integer", "number") and not primary and not foreign:
+        distinct, low, high = conn.execute(
+            sa.select(sa.func.count(sa.distinct(col)), sa.func.min(col), sa.func.max(col)).select_from(table)).one()
+        return replace(base, distinct=int(distinct or 0), low=_float(low), high=_float(high))
     return base
+
+
+def _float(value) -> float | None:
+    try:
+        return None if value is None else float(value)
+    except (TypeError, ValueError):  # a number column holding text (SQLite keeps what it is given)
+        return None
 
 
 def _type_name(type_: sa.types.TypeEngine, conn: sa.Connection) -> str:

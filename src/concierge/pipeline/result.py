@@ -2,6 +2,13 @@
 
 Totals, changes and percentages are computed here, by the tool, so that no
 model ever has to do arithmetic on the rows.
+
+Numbers stay exact: a sum over rows adds their decimal values (0.99 + 1.99 is 2.98, never
+2.9800000000000004), and a column a tool declares as money or with decimal places (`result.money`,
+`result.decimals`) is rounded to them, rows and totals alike, also where the database summed floats
+(SQLite keeps NUMERIC values as floats). JSON carries them as numbers; `money` and `currency` say
+which are amounts of money and how many decimals they are shown with, and `view()` hands renderers
+each such amount as a `Money`, which writes itself (81.24, $81.24, 1,234円).
 """
 
 from __future__ import annotations
@@ -10,7 +17,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -83,9 +90,48 @@ def _japanese_by_code(code: ResultCode | None, message: str) -> str:
     return _BY_CODE_JA.get(code, _RETRY_JA) if code is not None else _RETRY_JA
 
 
+# ISO 4217 currencies: the decimals an amount is shown with, and the signs written before and after it.
+# Any other code is shown with 2 decimals and the code after the amount (12.50 CHF).
+CURRENCIES: dict[str, tuple[int, str, str]] = {
+    "JPY": (0, "", "円"), "USD": (2, "$", ""), "EUR": (2, "€", ""), "GBP": (2, "£", ""), "CNY": (2, "CN¥", ""),
+    "KRW": (0, "₩", ""), "TWD": (0, "NT$", ""), "HKD": (2, "HK$", ""), "SGD": (2, "S$", ""), "AUD": (2, "A$", ""),
+    "CAD": (2, "C$", ""), "INR": (2, "₹", ""),
+}
+MONEY_DECIMALS = 2  # an amount of no declared currency nor decimal places (a NUMERIC without a scale)
+
+
+def currency_decimals(currency: str | None) -> int | None:
+    """The decimals an amount in `currency` is shown with; None without a currency."""
+    return None if currency is None else CURRENCIES.get(currency, (MONEY_DECIMALS, "", ""))[0]
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount of money as an answer shows it: to its decimals (its currency's, else its column's), with
+    the currency's sign; no sign without a currency (81.24, $81.24, 1,234円, -$5.00)."""
+
+    amount: Decimal
+    currency: str | None
+    decimals: int
+
+    def text(self, *, signed: bool = False) -> str:
+        shown = self.amount.quantize(Decimal(1).scaleb(-self.decimals), rounding=ROUND_HALF_UP)
+        before, after = ("", "") if self.currency is None else \
+            CURRENCIES.get(self.currency, (0, "", f" {self.currency}"))[1:]
+        sign = "-" if shown < 0 else "+" if signed and shown > 0 else ""
+        return f"{sign}{before}{abs(shown):,.{self.decimals}f}{after}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __abs__(self) -> Money:
+        return Money(abs(self.amount), self.currency, self.decimals)
+
+
 @dataclass(frozen=True)
 class Data:
-    """What a call found or wrote: rows (at most the cap), their count over all matching rows, totals."""
+    """What a call found or wrote: rows (at most the cap), their count over all matching rows, totals. Each
+    amount of a money column, in the rows and the totals, is a `Money`, which a renderer writes as it is."""
 
     columns: list[str]
     rows: list[dict[str, Any]]
@@ -120,6 +166,8 @@ class ToolResult(BaseModel):
     truncated: bool = False
     totals: dict[str, Any] = Field(default_factory=dict)
     summary: dict[str, Any] | None = None
+    money: dict[str, int] = Field(default_factory=dict)  # money column -> the decimals it is shown with
+    currency: str | None = None  # of the money columns (ISO 4217), where the catalog says
     preview: dict[str, Any] | None = None
     confirmation_token: str | None = Field(default=None, exclude=True)
     ai_instruction: str | None = None
@@ -143,9 +191,14 @@ class ToolResult(BaseModel):
                            self.ai_instruction)
         if self.waits_for_confirmation:
             return Preview(self.message or "", dict(self.preview or {}))
-        totals = {k: v for k, v in self.totals.items() if k != "count"}
-        return Data(self.columns, self.rows, self.row_count, self.truncated, totals, self.summary,
-                    self.ai_instruction)
+        totals = {k: self._money(k, v) for k, v in self.totals.items() if k != "count"}
+        rows = [{k: self._money(k, v) for k, v in r.items()} for r in self.rows] if self.money else self.rows
+        return Data(self.columns, rows, self.row_count, self.truncated, totals, self.summary, self.ai_instruction)
+
+    def _money(self, column: str, value: Any) -> Any:
+        if column not in self.money or isinstance(value, bool) or not isinstance(value, int | float):
+            return value
+        return Money(_decimal(value), self.currency, self.money[column])
 
     def to_json(self, *, with_token: bool = False, exclude_none: bool = False) -> dict[str, Any]:
         """The result as JSON values: the one serialisation of a result, for storage and every wire."""
@@ -182,8 +235,11 @@ def shape(rows: list[dict[str, Any]], spec: ResultShape, *, counted: dict[str, A
 
     Either `rows` are all the matching rows, and the count and totals are computed here; or they stop
     at the cap (`max_rows` + 1 rows fetched) and `counted` holds the count and totals the database
-    computed over all of them (`totals_sql`).
+    computed over all of them (`totals_sql`). Declared money and decimal columns are rounded (`rounded`).
     """
+    places = _places(spec)
+    if places:
+        rows = [{k: _round(v, places[k]) if k in places else v for k, v in r.items()} for r in rows]
     if counted is not None:
         totals: dict[str, Any] = dict(counted)
         row_count = totals["count"]
@@ -193,7 +249,7 @@ def shape(rows: list[dict[str, Any]], spec: ResultShape, *, counted: dict[str, A
         for column, how in spec.totals.items():
             values = [r[column] for r in rows if r.get(column) is not None]
             if how == "sum":
-                totals[column] = sum(values)
+                totals[column] = rounded(_exact_sum(values), column, spec)
             elif values:
                 totals[column] = min(values) if how == "min" else max(values)
     summary = _change_summary(rows, spec.summary) if spec.summary else None
@@ -203,7 +259,59 @@ def shape(rows: list[dict[str, Any]], spec: ResultShape, *, counted: dict[str, A
         "truncated": row_count > spec.max_rows,
         "totals": totals,
         "summary": summary,
+        "money": {c: money_decimals(c, spec) for c in spec.money},
+        "currency": spec.currency if spec.money else None,
     }
+
+
+def money_decimals(column: str, spec: ResultShape) -> int:
+    """The decimals a money column is shown with: its currency's, else its own (`decimals`), else 2."""
+    found = currency_decimals(spec.currency)
+    return found if found is not None else spec.decimals.get(column, MONEY_DECIMALS)
+
+
+def rounded(value: Any, column: str, spec: ResultShape) -> Any:
+    """A value of `column` as a result carries it: to the column's decimal places where it declares them,
+    else a money column's to its currency's (or 2); any other float without the noise of float sums (to 15
+    significant digits, all a float holds)."""
+    places = _places(spec).get(column)
+    if places is not None:
+        return _round(value, places)
+    if isinstance(value, float):
+        return float(f"{value:.15g}")
+    return value
+
+
+def _places(spec: ResultShape) -> dict[str, int]:
+    """Column -> the decimal places its values are rounded to in a result: its own (`decimals`), else a money
+    column's currency's (or 2)."""
+    money = currency_decimals(spec.currency)
+    return {**dict.fromkeys(spec.money, MONEY_DECIMALS if money is None else money), **spec.decimals}
+
+
+def _round(value: Any, places: int) -> Any:
+    if isinstance(value, bool) or not isinstance(value, float | Decimal):
+        return value
+    return _number(_decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def _decimal(value: int | float | Decimal) -> Decimal:
+    """A number as the decimal it was written as (0.99, not 0.9899999999999999911182158029987...)."""
+    return value if isinstance(value, Decimal) else Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _exact_sum(values: list[Any]) -> Any:
+    """The sum of numbers as decimals add (0.99 + 1.99 = 2.98); whole numbers stay whole."""
+    if all(isinstance(v, int) for v in values):
+        return sum(values)
+    try:
+        return _number(sum((_decimal(v) for v in values), Decimal(0)))
+    except (TypeError, InvalidOperation):
+        return sum(values)
 
 
 def needs_every_row(spec: ResultShape) -> bool:
@@ -246,9 +354,9 @@ def counted_totals(row: Any, columns: list[str], spec: ResultShape) -> dict[str,
         value = plain(row[at])
         at += 1
         if how == "sum":
-            totals[column] = value if value is not None else 0
+            totals[column] = rounded(value, column, spec) if value is not None else 0
         elif value is not None:
-            totals[column] = value
+            totals[column] = rounded(value, column, spec)
     return totals
 
 
