@@ -172,17 +172,17 @@ def test_a_refused_period_says_what_is_valid():
 
 
 # --- a tool without templates ------------------------------------------------------------------------
-def test_a_tool_without_templates_restates_its_arguments_and_labels_its_table():
+def test_a_tool_without_templates_says_its_arguments_in_a_sentence_and_labels_its_table():
     bare = FARM["get_sales"].model_copy(update={"answer": None})
     rows = [sale(f"2025-05-{d:02d}", "ナス1個", 100) for d in range(5, 10)]
     text = answer.render(sales("0009", rows, **LAST_WEEK), "ja", bare, today=TODAY["farm"])
     lines = text.splitlines()
-    assert lines[0] == "顧客コード 0009、期間 先週（5/5〜5/11）で、5件ありました。"
-    assert lines[1] == "| 販売番号 | 氏名 | 販売日 | 商品 | 金額 |" and lines[-1] == "合計: 金額 500。"
+    assert lines[0] == "先週（5/5〜5/11）の顧客コードが0009の販売は5件です。"
+    assert lines[1] == "| 販売番号 | 氏名 | 販売日 | 商品 | 金額 |" and lines[-1] == "金額の合計は500です。"
     english = answer.render(sales("0009", rows[:1], **LAST_WEEK), "en", bare.model_copy(
         update={"result": bare.result.model_copy(update={"labels": {}})}), today=TODAY["farm"])
     head, columns = english.splitlines()[:2]
-    assert head == "With customer code 0009, period last week (May 5–11), there is 1 result."
+    assert head == "There is 1 sale with customer code 0009 last week (May 5–11)."
     assert columns.startswith("| sales number | customer code | name customer |")  # descriptions, else words
 
 

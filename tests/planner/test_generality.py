@@ -94,7 +94,7 @@ async def test_the_planner_reads_a_catalog_it_has_never_seen(inventory):
         [],
     ]
     ja, en, follow_up, refused = (turn for _, turn in turns)
-    assert "3件" in ja.answer and "quantity 13" in ja.answer and ja.ungrounded == []
-    assert "there are 2 results" in en.answer and "quantity 18" in en.answer and en.ungrounded == []
+    assert "3件" in ja.answer and "quantityの合計は13" in ja.answer and ja.ungrounded == []
+    assert "There are 2 " in en.answer and "quantity adds up to 18" in en.answer and en.ungrounded == []
     assert "0件" in follow_up.answer
     assert "削除" in refused.answer and "倉庫の入出庫の記録を調べます" in refused.answer

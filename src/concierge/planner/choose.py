@@ -35,7 +35,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import normalise
-from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon
+from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import Disjoint, fold, mask
 
@@ -232,7 +232,7 @@ def unmet(slots: Slots, lexicon: Lexicon, name: str) -> int:
         if not p.required or x is None:
             continue
         if isinstance(x, CodeExtract):
-            said = any(re.fullmatch(p.pattern or "", c.value) for c in slots.codes) or pname in slots.referred \
+            said = any(takes_code(p, c.value, c.pattern) for c in slots.codes) or pname in slots.referred \
                 or bool(x.lookup and slots.names)
         elif isinstance(x, DateExtract):
             said = bool(slots.dates)
@@ -289,8 +289,8 @@ def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
     for pname, p in tool.params.items():
         x = p.extract
         if isinstance(x, CodeExtract):
-            if any(re.fullmatch(p.pattern or "", c.value) for c in slots.codes):
-                kinds.add(f"code:{p.pattern}")
+            if any(takes_code(p, c.value, c.pattern) for c in slots.codes):
+                kinds.add(f"code:{code_pattern(p)}")
             if pname in slots.referred:
                 kinds.add("referred")
             if x.lookup and slots.names:

@@ -85,9 +85,10 @@ class Lexicon:
                 cues.setdefault(phrase, set()).add((tool.name, TOPIC))
             for pname, param in tool.params.items():
                 x = param.extract
-                if isinstance(x, CodeExtract) and param.pattern:
-                    kind = self.codes.get(param.pattern) or self.codes.setdefault(
-                        param.pattern, CodeKind(param.pattern, _code_regex(param.pattern)))
+                pattern = code_pattern(param)
+                if isinstance(x, CodeExtract) and pattern:
+                    kind = self.codes.get(pattern) or self.codes.setdefault(pattern, CodeKind(pattern, _code_regex(
+                        pattern) if param.pattern else _NEVER))
                     kind.labels.update(x.labels)
                     kind.refers = kind.refers or bool(x.refer)
                     for noun in x.refer:
@@ -110,6 +111,12 @@ class Lexicon:
                                 rf"\s*(?P<counter>{said})(?![A-Za-z])")  # キュウリ10本, トマトを2個
         count_words = {w for t in self.tools.values() for p in t.params.values()
                        if isinstance(p.extract, CountExtract) for w in p.extract.cues + p.extract.one}
+        # The single words keywords and topics are made of (customer, invoice, 得意先): a number said after one
+        # names a row (customer 5); and the cues of counts, after which a number is how many (top 5).
+        cue_words = {w for phrase in self.cues.values for w in phrase.split() if len(w) > 1 and not w.isdigit()}
+        self.nouns = frozenset(cue_words | {w.removesuffix("s") for w in cue_words if w.isascii()})
+        self.count_cues = frozenset(fold(normalise(w)) for t in self.tools.values() for p in t.params.values()
+                                    if isinstance(p.extract, CountExtract) for w in p.extract.cues)
         self.vocabulary = {fold(normalise(w)) for w in [*self.cues.values, *count_words,
                                                          *(s for g in self.enums.values() for s in g.synonyms)]}
         # Words of the question's frame: a value of the data that is one is read as that value only where the
@@ -152,8 +159,11 @@ class Lexicon:
             said: dict[str, dict[str, str]] = {}  # phrase (folded) -> group key -> value
             for key, group in self.enums.items():
                 valid = self.static_values.get(key) or values.get(key, [])
+                listed = key in self.static_values
                 for value in valid:
                     if fold(value).strip() not in _FUNCTION_WORDS:  # a grade "A" is not the article in "a list"
+                        if listed and _phrase_key(value) in _GENERIC:  # "total" of "the total invoiced" is no
+                            continue  # ranking by the column Total: a listed value that is a word of any request
                         said.setdefault(_phrase_key(value), {}).setdefault(key, value)
                 for synonym, value in [*group.synonyms.items(), *synonyms.get(key, {}).items()]:
                     if value in valid:
@@ -189,6 +199,29 @@ class Lexicon:
         return self._counts[key]
 
 
+INTEGER_KEY = r"^[1-9]\d{0,8}$"  # the code an integer key parameter takes (customer 5, 受注番号1024)
+
+
+def code_pattern(param: Param) -> str | None:
+    """The pattern a code parameter's values are found by: its own, or an integer key's: a whole number, told
+    apart from the other keys' by its labels (a regex comment), and read only after one of them (customer 5;
+    a number said alone is no key)."""
+    if param.pattern:
+        return param.pattern
+    x = param.extract
+    if param.type != "integer" or not isinstance(x, CodeExtract):
+        return None
+    return f"{INTEGER_KEY}(?#{'|'.join(sorted(fold(normalise(w)) for w in x.labels)).replace(')', '')})"
+
+
+def takes_code(param: Param, value: str, pattern: str) -> bool:
+    """Whether a code read (its value, and the pattern it was read by) is one for this parameter: one that fits
+    its pattern; for an integer key, one read after its own labels."""
+    if param.pattern:
+        return re.fullmatch(param.pattern, value) is not None
+    return pattern == code_pattern(param)
+
+
 def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
@@ -213,6 +246,9 @@ GENERIC_WORDS = _words("""
 """)
 
 
+_GENERIC = frozenset(GENERIC_WORDS)
+
+
 def _described(tools) -> set[str]:
     """The nouns of the catalog's own descriptions (the store D店, 商品別): never an unknown value."""
     words: set[str] = set()
@@ -234,6 +270,7 @@ def _labels(tool: Tool, pname: str, param: Param) -> set[str]:
     return {re.sub(r"^(?:the|a|an)\s+", "", w) for w in words if w}
 
 
+_NEVER = re.compile(r"(?!)")  # an integer key is read after its labels only
 _NAME_SUFFIX = re.compile(r"(?:の名前|名|'s name|\s+names?)$")
 
 

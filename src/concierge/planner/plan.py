@@ -32,7 +32,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
-from concierge.planner import budget, writes
+from concierge.planner import budget, leftover, whose, writes
 from concierge.planner.choose import (
     choose,
     keyword_parts,
@@ -40,9 +40,10 @@ from concierge.planner.choose import (
     recorded_write,
     refusal,
     says_only_values,
+    unmet,
 )
 from concierge.planner.conditions import Condition
-from concierge.planner.lexicon import KEYWORD, Lexicon
+from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Slots, count, english_items, read
@@ -296,10 +297,43 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         if name not in ctx.offered or (request.condition and tool.mode != "read"):
             request.problems.append(Problem("forbidden", name))
             continue
+        tool, unused = _taking_all(tool, slots, ctx)
+        if unused is not None:
+            request.problems.append(unused)
+            continue
         base = _carried(tool, slots, last, choice.follow_up, first)
         problem = _plan_call(plan, request, tool, slots, ctx, ahead, base)
         if problem:
             request.problems.append(problem)
+
+
+def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem | None]:
+    """A read tool that uses everything the request says (planner/leftover.py): the tool chosen, else another
+    read tool of its catalog that the request names too and that takes it all (how many tracks of the Rock genre:
+    the summary that filters by genre); else the problem that says what could not be applied, and no call."""
+    if tool.mode != "read":
+        return tool, None
+    for name, span in slots.names or slots.unknown:
+        params = whose.fills(tool, slots, span, ctx.offered)
+        if len(params) > 1:  # the album's title, or the artist's name?
+            return tool, Problem("which_param", tool.name, tuple(params), said=name)
+    unused = leftover.left(tool, slots, ctx.lexicon, ctx.offered)
+    if _loose_params(tool, ctx):  # a word that looks like one of its values is asked about (_unclear)
+        unused = [u for u in unused if u.kind != "unknown"]
+    if not unused:
+        return tool, None
+    hits = ctx.lexicon.cues.find(slots.cue_text)
+    named = [t for h in hits for t, _ in sorted(h.value)]
+    # and the tools about the same rows: a keyword of theirs holds the chosen tool's keyword said (請求書の合計)
+    said = {h.phrase for h in hits if (tool.name, KEYWORD) in h.value}
+    named += [t for phrase, value in ctx.lexicon.cues.values.items() for t, _ in sorted(value)
+              if any(s in phrase and s != phrase for s in said)]
+    for name in dict.fromkeys(named):
+        other = ctx.lexicon.tools[name]
+        if name != tool.name and name in ctx.offered and other.mode == "read" and other.catalog == tool.catalog \
+                and not unmet(slots, ctx.lexicon, name) and not leftover.left(other, slots, ctx.lexicon, ctx.offered):
+            return other, None
+    return tool, Problem("not_applied", tool.name, said=unused[0].text, candidates=tuple(s.text for s in unused))
 
 
 def _twofold(slots: Slots, ctx: Context, chosen: tuple[str, ...]) -> Problem | None:
@@ -469,13 +503,11 @@ def _negative(tool: Tool, values: dict[str, list[Any]]) -> Problem | None:
 def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
     """A word that names several values the tool takes (お茶: 麦茶 or 緑茶?), or that looks like a value and
     names none (惣菜の売上): asked, never dropped for an answer about everything."""
-    takes = {p.pattern for p in tool.params.values() if isinstance(p.extract, CodeExtract)}
+    takes = {code_pattern(p) for p in tool.params.values() if isinstance(p.extract, CodeExtract)}
     stray = [slots.text[c.start:c.end] for c in slots.codes if c.label and c.pattern not in takes] + slots.stray
     if stray:  # 顧客コード0009 to a tool that knows no customers: never dropped
         return Problem("not_taken", tool.name, said=stray[0])
-    loose = [(n, ctx.lexicon.enum_of[(tool.name, n)].key) for n, p in tool.params.items()
-             if isinstance(p.extract, EnumExtract) and ctx.lexicon.enum_of[(tool.name, n)].key in ctx.lexicon.matchers(
-                 ctx.enum_values, ctx.enum_synonyms)]
+    loose = _loose_params(tool, ctx)
     for pname, group in loose:
         unsure = next((u for u in slots.unsure if u.group == group), None)
         if unsure is not None:  # 先週のコーヒーとお茶: coffee is clear, which tea is asked
@@ -484,6 +516,13 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
         widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]
         return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0])
     return None
+
+
+def _loose_params(tool: Tool, ctx: Context) -> list[tuple[str, str]]:
+    """(parameter, group) of the tool's enums whose values are matched loosely (read from the data)."""
+    matched = ctx.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
+    return [(n, ctx.lexicon.enum_of[(tool.name, n)].key) for n, p in tool.params.items()
+            if isinstance(p.extract, EnumExtract) and ctx.lexicon.enum_of[(tool.name, n)].key in matched]
 
 
 def _values_said(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], dated: list[str]
@@ -557,9 +596,10 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     """The values of one parameter said in the request (several only where each makes a call)."""
     x = param.extract
     if isinstance(x, CodeExtract):
-        return list(dict.fromkeys(c.value for c in slots.codes if re.fullmatch(param.pattern or "", c.value)))
+        said = dict.fromkeys(c.value for c in slots.codes if takes_code(param, c.value, c.pattern))
+        return [int(v) for v in said] if param.type == "integer" else list(said)  # customer 5: the key 5
     if isinstance(x, NameExtract):
-        return list(dict.fromkeys(n for n, _ in slots.names))
+        return _names_for(tool, pname, slots, ctx)
     if isinstance(x, EnumExtract):
         key = ctx.lexicon.enum_of[(tool.name, pname)].key
         if key in ctx.lexicon.static_values:  # 売れてないトップ5: the longer phrase says the order
@@ -581,6 +621,13 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     if isinstance(x, TimeExtract):
         return [slots.times[0][0]] if slots.times else []
     return []
+
+
+def _names_for(tool: Tool, pname: str, slots: Slots, ctx: Context) -> list[str]:
+    """The names said that fill this name parameter (planner/whose.py), and the words that look like a value
+    that no value of the data matched (山田商店の受注) when no name is said at all."""
+    said = slots.names or slots.unknown
+    return list(dict.fromkeys(n for n, span in said if whose.fills(tool, slots, span, ctx.offered) == [pname]))
 
 
 def _dates(tool: Tool, slots: Slots, today: date) -> list[dict[str, str]]:

@@ -21,7 +21,7 @@ from concierge.language.times import find_times
 from concierge.planner.frame import Twofold, place
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, read_loosely
-from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, fold, mask, number, overlaps
+from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
 
 Span = tuple[int, int]
 
@@ -50,6 +50,10 @@ _NOT_NAMES = {"お客", "客", "皆", "みな", "みん", "担当", "担当者",
 _KANJI_KANA_LATIN = re.compile(r"[一-龯々ァ-ヺーA-Za-z・]")
 _EN_TITLE = re.compile(r"(?<![A-Za-z])(?:Mr|Ms|Mrs|Miss|Dr)\.?\s+(?P<n>[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)")
 _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
+# A name written as letters joined by a slash, an ampersand or digits (AC/DC, AT&T, U2, B-52s): a proper noun
+# wherever it stands, in an English or a Japanese sentence.
+_SYMBOL_NAME = re.compile(r"(?<![A-Za-z0-9/&])(?:[A-Z][A-Za-z]*(?:[/&][A-Za-z]+)+|[A-Z]{1,3}-?\d{1,3}[a-z]?)"
+                          r"(?![A-Za-z0-9/&])")
 _NOT_CAPITALISED_NAMES = {
     "i", "show", "what", "which", "who", "how", "when", "where", "why", "top", "register", "record", "add",
     "please", "tell", "give", "list", "find", "compare", "is", "are", "was", "were", "did", "do", "does",
@@ -100,6 +104,7 @@ class Slots:
     codes: list[Code] = field(default_factory=list)
     enums: list[Hit[frozenset[tuple[str, str]]]] = field(default_factory=list)
     names: list[tuple[str, Span]] = field(default_factory=list)
+    name_labels: dict[Span, str] = field(default_factory=dict)  # a name read after a label: the label (folded)
     referred: set[str] = field(default_factory=set)  # parameter names pointed back at (そのお客様)
     pronoun: bool = False  # they / their / 彼: points back at whatever is missing
     understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value) read loosely
@@ -134,7 +139,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
     named = _enums(slots, taken, lexicon, enum_values, enum_synonyms or {})
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
-    slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon)
+    slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
     name_spans = [s for _, s in slots.names]
     if lexicon.referring:
         for m in lexicon.referring.finditer(slots.folded):
@@ -264,8 +269,11 @@ def _fit(value: str, pattern: str) -> str | None:
     return None
 
 
-def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[tuple[str, Span]]:
+def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
+           labelled: dict[Span, str] | None = None) -> list[tuple[str, Span]]:
+    """The names said; `labelled` gets the label each name read after a label was read after."""
     masked = mask(text, taken)
+    labelled = {} if labelled is None else labelled
     out: list[tuple[str, Span]] = []
     for m in _HONORIFIC.finditer(masked):
         name, start = _name_before(masked, m.start())
@@ -276,13 +284,18 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
         if after and not overlaps(after.span("n"), [s for _, s in out]):
             name = _trim_name(after["n"])
             if name and name.lower() not in _NOT_CAPITALISED_NAMES:
-                out.append((name, (hit.start, after.start("n") + len(name))))
+                span = (hit.start, after.start("n") + len(name))
+                out.append((name, span))
+                labelled[span] = hit.value
     for m in _EN_TITLE.finditer(masked):
         if not overlaps(m.span(), [s for _, s in out]):
             out.append((m["n"].removesuffix("'s"), m.span()))
     for m in _CAPITALISED.finditer(masked):
         if not overlaps(m.span(), [s for _, s in out]):
             out += _capitalised_name(masked, m, lexicon)
+    for m in _SYMBOL_NAME.finditer(masked):
+        if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
+            out.append((m.group(), m.span()))
     return sorted(out, key=lambda n: n[1][0])
 
 
@@ -338,9 +351,16 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
         if m and number(m["n"]):
             return number(m["n"])
+        if not ones.values:  # a number with no superlative (customer 5, a key) is only the number after its cue
+            continue
         m = _number_before(_NUMBER_AT_END, text, hit.start, spaced=False)
         if m and number(m["n"]) and hit.phrase.isascii():
             return number(m["n"])
+    return _ranked_count(text, cues, ones) if ones.values else None
+
+
+def _ranked_count(text: str, cues: Phrases[str], ones: Phrases[str]) -> int | None:
+    """3位まで, 少ない順に3つ; いちばん, the worst, worst selling dessert -> 1: how many of a ranking."""
     m = _HOW_MANY_RANKED.search(text)
     if m:
         return int(m["n"] or m["n2"] or m["n3"])

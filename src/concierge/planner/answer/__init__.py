@@ -25,9 +25,13 @@ from concierge.planner.progress import DONE, SKIPPED, State
 
 __all__ = ["compose", "render", "table"]
 
+# Counters said after 何 in a question of how many (アルバムは何枚, 得意先は何社): the answer counts with the same.
+COUNTERS = ("種類", "人", "件", "個", "名", "社", "店", "枚", "冊", "本", "曲", "台", "点", "軒", "回", "品", "つ",
+            "組", "通")
 # A request that asks how many: a read tool's answer is its row count, said in a sentence, not its rows.
 _COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
-                       r"|何人|何件|何個|何名|何社|何店|いくつ|件数|人数|総数|の数(?!量)|数は", re.IGNORECASE)
+                       rf"|何\s*(?P<counter>{'|'.join(COUNTERS)})|いくつ|幾つ|件数|人数|総数|の数(?!量)|数は",
+                       re.IGNORECASE)
 
 
 class _Turn:
@@ -39,10 +43,10 @@ class _Turn:
         self.today, self.clocks = today, clocks
         self.shown: set[int] = set()
 
-    def render(self, index: int, counting: bool = False) -> list[str]:
+    def render(self, index: int, counting: bool = False, counter: str | None = None) -> list[str]:
         step = self.plan.steps[index]
         today = self.clocks.get(step.tool, self.today)
-        return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today)
+        return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today, counter=counter)
                 for r in self.states[index].results]
 
 
@@ -71,14 +75,15 @@ def _request(request: Request, turn: _Turn) -> list[str]:
         out.append(_lookup(name, index, turn))
     if request.gate is not None and request.steps:
         out.append(_gate(request, turn))
-    counting = bool(_COUNTING.search(request.text))
+    asked = _COUNTING.search(request.text)
+    counting, counter = asked is not None, asked["counter"] if asked else None
     together = _written_together(request, turn)
     for index in request.steps:
         if index in together:
             out.append(together[index])
         elif turn.states[index].status == DONE and index not in turn.shown:
             turn.shown.add(index)
-            out += turn.render(index, counting)
+            out += turn.render(index, counting, counter)
     return out
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 
 from concierge.catalog.model import Tool
+from concierge.planner.answer.nouns import noun
 from concierge.planner.answer.scene import label
+from concierge.planner.answer.sentences import filter_labels
 from concierge.planner.answer.texts import phrase
 from concierge.planner.plan import Problem
 
@@ -39,6 +41,11 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, kind, what=phrase(lang, "list").join(labels))
     if kind == "not_taken":
         return phrase(lang, "not_taken", said=problem.said)
+    if kind == "not_applied" and tool:
+        return _not_applied(problem, lang, tool)
+    if kind == "which_param" and tool:
+        options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
+        return phrase(lang, "which_param", said=problem.said, options=options)
     if kind in ("unknown_value", "which_value", "which_reading", "impossible_value"):
         return _value(problem, lang, tool)
     if kind in ("out_of_scope", "cannot_change"):
@@ -47,6 +54,17 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     if kind in ("forbidden", "missing", "ambiguous"):  # no tool to name: say it plainly
         return phrase(lang, "unrelated")
     return phrase(lang, kind)
+
+
+def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
+    """What the request said that the tool cannot filter by, that no figure was given for all rows instead,
+    and what the rows can be narrowed down by."""
+    said = phrase(lang, "list").join(problem.candidates or (problem.said,))
+    filters = filter_labels(tool, lang)
+    what = noun(tool).said(lang)
+    if not filters:
+        return phrase(lang, "not_applied_none", said=said, noun=what)
+    return phrase(lang, "not_applied", said=said, noun=what, filters=phrase(lang, "list").join(filters))
 
 
 def _value(problem: Problem, lang: str, tool: Tool | None) -> str:

@@ -9,7 +9,9 @@ from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
 from concierge.pipeline.result import Data, Failure, Preview, ToolResult
+from concierge.planner.answer import sentences
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
+from concierge.planner.answer.sentences import GROUP_VALUE
 from concierge.planner.answer.template import fill
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
@@ -17,9 +19,10 @@ from concierge.planner.answer.values import number
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool = False,
-           today: date | None = None) -> str:
+           today: date | None = None, counter: str | None = None) -> str:
     """A result in the user's language. `counting`: the request asks how many, so a read of rows says
-    the count of every matching row (and the totals), not the rows."""
+    the count of every matching row (and the totals), not the rows; `counter` is the Japanese counter the
+    question counted with (何枚: 枚), which a drafted tool's answer counts with too."""
     today = today or date.today()
     view = result.view()
     args = {k: v for k, v in result.args.items() if v is not None}
@@ -31,7 +34,7 @@ def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool =
     scene = Scene(tool, lang, today, args, view.rows, view.row_count, view.totals, view.summary)
     if tool is not None and tool.mode == "write":
         return _templated(scene, "done") or phrase(lang, "written", what=_rows_inline(view.rows, tool, lang))
-    return _read(view, scene, counting)
+    return _read(view, scene, counting, counter)
 
 
 def several(results: list[ToolResult], lang: str, tool: Tool | None, *, today: date | None = None) -> str | None:
@@ -51,7 +54,7 @@ def several(results: list[ToolResult], lang: str, tool: Tool | None, *, today: d
     return filled[:1].upper() + filled[1:] if lang == "en" else filled
 
 
-def _read(view: Data, scene: Scene, counting: bool) -> str:
+def _read(view: Data, scene: Scene, counting: bool, counter: str | None = None) -> str:
     lang, tool = scene.lang, scene.tool
     if not view.rows and view.row_count == 0:
         return _templated(scene, "empty") or _generic_none(scene)
@@ -64,11 +67,19 @@ def _read(view: Data, scene: Scene, counting: bool) -> str:
             lines.append(table(view.columns or list(view.rows[0]), view.rows, tool, lang, sentence))
             lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
         return "\n".join(lines)
-    return _generic(view, scene, counting)
+    return _generic(view, scene, counting, counter)
 
 
-def _generic(view: Data, scene: Scene, counting: bool) -> str:
+def _generic(view: Data, scene: Scene, counting: bool, counter: str | None = None) -> str:
     lang, tool = scene.lang, scene.tool
+    if tool is not None and tool.answer is None:  # a drafted tool: sentences from its arguments and figures
+        sentence, rows = sentences.head(view, scene, counting and _counts_rows(tool, view), counter)
+        if not rows:
+            return sentence
+        lines = [sentence, table(view.columns or list(view.rows[0]), view.rows, tool, lang, sentence)]
+        lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
+        added = sentences.sums(view, scene) if not view.rows or GROUP_VALUE not in view.rows[0] else None
+        return "\n".join(lines + ([added] if added else []))
     what = restate(scene)
     n = number(view.row_count)
     if counting and _counts_rows(tool, view):
@@ -83,6 +94,8 @@ def _generic(view: Data, scene: Scene, counting: bool) -> str:
 
 
 def _generic_none(scene: Scene) -> str:
+    if scene.tool is not None and scene.tool.answer is None:
+        return sentences.none(scene)
     what = restate(scene)
     return phrase(scene.lang, "none", what=what) if what else phrase(scene.lang, "none_all")
 

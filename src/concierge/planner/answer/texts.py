@@ -61,6 +61,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "cannot_change": "{reason}新しい登録や実績の照会はできます。",
         "cannot_change_default": "登録済みのデータはここでは変更・取り消しできません。",
         "understood": "『{said}』は{value}として扱いました。",
+        "not_applied": ("『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。"
+                        "{noun}を絞り込めるのは次の項目です: {filters}。"),
+        "not_applied_none": "『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。",
+        "which_param": "『{said}』は{options}のどれですか？",
+        "or": "、",
         "value": "値",
         "sentence_end": "。",
     },
@@ -122,6 +127,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "cannot_change": "{reason}I can register new entries and look up what is recorded.",
         "cannot_change_default": "Registered data cannot be changed or cancelled here.",
         "understood": 'I read "{said}" as {value}.',
+        "not_applied": ('I cannot narrow the {noun} down by "{said}": nothing here filters them by that, so I have '
+                        "not given a figure for all of them. The {noun} can be narrowed down by {filters}."),
+        "not_applied_none": ('I cannot narrow the {noun} down by "{said}": nothing here filters them by that, so I '
+                             "have not given a figure for all of them."),
+        "which_param": '"{said}" could be the {options}. Which one do you mean?',
+        "or": " or ",
         "value": "value",
         "sentence_end": ".",
     },

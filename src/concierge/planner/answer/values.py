@@ -7,6 +7,8 @@ import re
 from datetime import date
 from typing import Any
 
+from concierge.pipeline.result import Money
+
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -33,9 +35,15 @@ def month_day(d: date, today: date, lang: str) -> str:
 
 
 def number(value: Any, *, signed: bool = False) -> str:
-    """A number with thousands separators (1,050; +19,140; -2.0); anything else as text."""
+    """A number with thousands separators (1,050; +19,140; -2.0), a float without the noise of float sums
+    (81.24, not 81.23999999999998), an amount of money as it writes itself (1,234円, $81.24); anything
+    else as text."""
+    if isinstance(value, Money):
+        return value.text(signed=signed)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
+    if isinstance(value, float) and len(repr(value).lstrip("-").replace(".", "").lstrip("0")) > 15:
+        value = float(f"{value:.15g}")
     return f"{value:+,}" if signed else f"{value:,}"
 
 
@@ -48,7 +56,7 @@ def written(value: Any, fmt: str, lang: str, today: date) -> str | None:
     if fmt == "md":
         day = as_date(value)
         return month_day(day, today, lang) if day else str(value)
-    if fmt == "abs" and isinstance(value, int | float) and not isinstance(value, bool):
+    if fmt == "abs" and isinstance(value, int | float | Money) and not isinstance(value, bool):
         return number(abs(value))
     return number(value, signed=fmt == "signed")
 

@@ -1,0 +1,46 @@
+"""What a tool's rows are called, in each language, for sentences about a tool that declares no templates.
+
+A drafted tool says its noun through its `intents`: "how many albums" and "list of albums" give the plural,
+its topics the singular and the Japanese (顧客), "顧客一覧" or "顧客の合計" the Japanese where no topic has
+it. Without any of them the tool's name in words is the noun.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from concierge.catalog.model import Tool
+
+_MANY = re.compile(r"^(?:how many|list of|number of|count of)\s+(?P<n>[a-z][a-z \-]*)$", re.IGNORECASE)
+_JA = re.compile(r"^(?P<n>[^\sA-Za-z0-9]+?)(?:一覧|の一覧|リスト|の合計|の件数|の数)$")
+
+
+@dataclass(frozen=True)
+class Noun:
+    one: str  # album
+    many: str  # albums
+    ja: str  # アルバム, 顧客
+
+    def said(self, lang: str, n: int | None = None) -> str:
+        """The noun in the language: singular for one, plural otherwise (English)."""
+        if lang == "ja":
+            return self.ja
+        return self.one if n == 1 else self.many
+
+
+def noun(tool: Tool | None) -> Noun:
+    if tool is None:
+        return Noun("result", "results", "データ")
+    keywords = list(tool.intents.keywords) if tool.intents else []
+    topics = list(tool.intents.topics) if tool.intents else []
+    many = next((m["n"].strip() for k in keywords if (m := _MANY.match(k.strip()))), None)
+    one = next((t for t in topics if t.isascii() and many and many.startswith(t)), None)
+    many = many or next((k for k in keywords if re.fullmatch(r"[a-z]+s", k.strip())), None)
+    if many is None:
+        base = re.sub(r"^(?:get|find|list|show)_|_summary$", "", tool.name).replace("_", " ")
+        many = base if base.endswith("s") else base + "s"
+    one = one or (many[:-1] if many.endswith("s") else many)
+    ja = next((m["n"] for k in keywords if (m := _JA.match(k.strip()))), None) or next(
+        (t for t in topics if not t.isascii()), None) or many
+    return Noun(one, many, ja)

@@ -1,0 +1,234 @@
+"""Sentences for a tool that declares no answer templates (a drafted catalog), built from the call's arguments,
+the result's figures and labels, and the tool's noun, in the user's language.
+
+- a count: "There are 59 customers." / 「顧客は全部で59件です。」 (the counter the question used: 何枚 -> 枚);
+- rows: the same sentence, then the table;
+- a summary's totals over a period: "In March 2009 there were 8 invoices, and their total comes to 71.28." /
+  「2009年3月の請求書は8件、合計は71.28です。」;
+- a ranking of one: "The customer with the highest total is Helena Holý (49.62)." /
+  「合計がいちばん多い顧客はHelena Holý（49.62）です。」; of a few: "The top 3 customers by total: …";
+- groups asked for (by customer): a sentence that says what they are, then the table.
+
+A summary is a tool that groups (`group_by`) and can rank (`rank_by`, `top_n`), as `concierge init` drafts it
+(docs/onboarding.md). Figures are quoted from the result (`row_count`, `totals`, the rows), never computed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from concierge.catalog.model import CountExtract, DateExtract, Tool
+from concierge.pipeline.result import Data
+from concierge.planner.answer.nouns import Noun, noun
+from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
+from concierge.planner.answer.values import number
+from concierge.planner.text import fold
+
+GROUP, RANK, TOP, GROUP_VALUE = "group_by", "rank_by", "top_n", "group_value"
+_COUNT_OF = "count_of_"
+
+
+def head(view: Data, scene: Scene, counting: bool, counter: str | None) -> tuple[str, bool]:
+    """The sentence that answers, and whether the rows follow as a table."""
+    tool = scene.tool
+    if tool is not None and GROUP in tool.params and view.rows and GROUP_VALUE in view.rows[0]:
+        return _summary(view, scene, tool)
+    return _count(view.row_count, scene, counter if counting else None), not counting and view.row_count > 0
+
+
+def none(scene: Scene) -> str:
+    """No row matched: "There are no albums with artist AC/DC." / 「…のアルバムはありません。」"""
+    what = noun(scene.tool)
+    conds = _conditions(scene)
+    if scene.lang == "ja":
+        return f"{_ja_conditions(conds)}{what.ja}はありません（0件）。"
+    return _cap(f"there are no {what.many}{_en_conditions(conds)}.")
+
+
+def _count(n: int, scene: Scene, counter: str | None) -> str:
+    what, conds = noun(scene.tool), _conditions(scene)
+    if scene.lang == "ja":
+        in_all = "全部で" if counter or not conds else ""
+        return f"{_ja_conditions(conds)}{what.ja}は{in_all}{number(n)}{counter or '件'}です。"
+    verb = "is" if n == 1 else "are"
+    return _cap(f"there {verb} {number(n)} {what.said('en', n)}{_en_conditions(conds)}.")
+
+
+def _summary(view: Data, scene: Scene, tool: Tool) -> tuple[str, bool]:
+    args, lang = scene.args, scene.lang
+    group = args.get(GROUP)
+    top = args.get(TOP)
+    ranked = top is not None and top != tool.params[TOP].default if TOP in tool.params else False
+    grouped = group is not None and group != tool.params[GROUP].default
+    count_col = _count_column(tool, view)
+    what = noun(tool)
+    if ranked and top == 1:
+        return _first(view.rows[0], scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), False
+    if ranked and len(view.rows) <= ROWS_IN_SENTENCE:
+        return _top(view.rows, scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), False
+    if ranked or grouped:
+        conds = _conditions(scene)
+        by = _group_noun(tool, str(group), lang)
+        if lang == "ja":
+            return f"{_ja_conditions(conds)}{by}別の{what.ja}です。", True
+        return _cap(f"{what.many} by {by}{_en_conditions(conds)}:"), True
+    return _totals(view, scene, what, count_col), False
+
+
+def _totals(view: Data, scene: Scene, what: Noun, count_col: str | None) -> str:
+    """The totals over the period and filters said: how many, and what each figure adds up to."""
+    lang, tool = scene.lang, scene.tool
+    conds = _conditions(scene)
+    measures = [(k, v) for k, v in view.totals.items() if k != count_col and v is not None]
+    n = view.totals.get(count_col) if count_col else None
+    if lang == "ja":
+        parts = [f"{number(n)}件"] if n is not None else []
+        for key, value in measures:
+            name = label(tool, key, lang)
+            parts.append(f"{name}は{number(value)}" if "計" in name else f"{name}の合計は{number(value)}")
+        return f"{_ja_conditions(conds)}{what.ja}は{'、'.join(parts) or '0件'}です。"
+    period = scene_period(scene)
+    others = [c for c in conds if c[0] is not None]
+    lead = f"in {period} " if period and not period.startswith(("last ", "this ")) else f"{period}, " if period else ""
+    tense = "were" if period else "are"
+    text = f"{lead}there {tense} {number(n)} {what.said('en', n if isinstance(n, int) else None)}" \
+        if n is not None else f"{lead}the {what.many}"
+    text += _en_conditions(others)
+    sums = [f"their {label(tool, k, lang)} {'comes to' if 'total' in label(tool, k, lang) else 'adds up to'} "
+            f"{number(v)}" for k, v in measures]
+    if sums:
+        text += ", and " + " and ".join(sums)
+    return _cap(text + ".")
+
+
+def sums(view: Data, scene: Scene) -> str | None:
+    """What the rows' figures add up to, after their table: "Their amount adds up to 500." /
+    「金額の合計は500です。」; None when the result has no totals."""
+    lang, tool = scene.lang, scene.tool
+    found = [(label(tool, k, lang), number(v)) for k, v in view.totals.items() if v is not None]
+    if not found:
+        return None
+    if lang == "ja":
+        return "、".join(f"{name}は{v}" if "計" in name else f"{name}の合計は{v}" for name, v in found) + "です。"
+    return _cap(" and ".join(f"their {name} {'comes to' if 'total' in name else 'adds up to'} {v}"
+                             for name, v in found) + ".")
+
+
+def _first(row: dict[str, Any], scene: Scene, tool: Tool, group: str, measure: str, count_col: str | None) -> str:
+    """The one group at the top: its name and the figure it is first by."""
+    lang = scene.lang
+    by, value, figure = _group_noun(tool, group, lang), row.get(GROUP_VALUE), number(row.get(measure))
+    counted = measure == count_col
+    conds = _conditions(scene)
+    if lang == "ja":
+        what = noun(tool).ja if counted else label(tool, measure, lang)
+        unit = "件" if counted else ""
+        return f"{_ja_conditions(conds)}{what}がいちばん多い{by}は{value}（{figure}{unit}）です。"
+    what = f"the most {noun(tool).many}" if counted else f"the highest {label(tool, measure, lang)}"
+    return _cap(f"the {by} with {what}{_en_conditions(conds)} is {value} ({figure}).")
+
+
+def _top(rows: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measure: str,
+         count_col: str | None) -> str:
+    lang = scene.lang
+    by = _group_noun(tool, group, lang)
+    listed = ("、" if lang == "ja" else ", ").join(
+        f"{r.get(GROUP_VALUE)}（{number(r.get(measure))}）" if lang == "ja" else f"{r.get(GROUP_VALUE)} "
+        f"({number(r.get(measure))})" for r in rows)
+    conds = _conditions(scene)
+    what = (noun(tool).ja if lang == "ja" else noun(tool).many) if measure == count_col else label(tool, measure, lang)
+    if lang == "ja":
+        return f"{_ja_conditions(conds)}{what}の上位{len(rows)}件の{by}は、{listed}です。"
+    return _cap(f"the top {len(rows)} {by}s by {what}{_en_conditions(conds)}: {listed}.")
+
+
+def _ranked_by(tool: Tool, args: dict[str, Any], view: Data, count_col: str | None) -> str:
+    """The column the groups are ranked by: the one asked (rank_by), else the first sum, else the count."""
+    asked = args.get(RANK)
+    if isinstance(asked, str) and asked.startswith(_COUNT_OF) and count_col:
+        return count_col
+    if isinstance(asked, str) and asked in view.rows[0]:
+        return asked
+    return next((k for k in view.totals if k != count_col), count_col or GROUP_VALUE)
+
+
+def _count_column(tool: Tool, view: Data) -> str | None:
+    """The column that counts the rows of each group: the one `rank_by` ranks by its count."""
+    rank = tool.params.get(RANK)
+    values = rank.enum.values if rank is not None and rank.enum is not None else None
+    counted = next((v.removeprefix(_COUNT_OF) for v in values or [] if v.startswith(_COUNT_OF)), None)
+    if counted is not None and (counted in view.totals or (view.rows and counted in view.rows[0])):
+        return counted
+    return None
+
+
+def _group_noun(tool: Tool, group: str, lang: str) -> str:
+    """What a group is called: customer, billing state; 顧客 (from the grouping's own phrases, 顧客別)."""
+    if lang == "ja":
+        x = tool.params[GROUP].extract
+        synonyms = getattr(x, "synonyms", {}) or {}
+        said = next((p.removesuffix("別") for p, v in synonyms.items() if v == group and p.endswith("別")), None)
+        if said:
+            return said
+    return group.replace("_", " ")
+
+
+Condition = tuple[str | None, str]  # (label, value); a period has no label
+
+
+def _conditions(scene: Scene) -> list[Condition]:
+    """What the call was narrowed down by: each filter said (its label and value), then the period."""
+    tool, args = scene.tool, scene.args
+    out: list[Condition] = []
+    if tool is None:
+        return out
+    for name, value in args.items():
+        p = tool.params.get(name)
+        if p is None or p.default == value or isinstance(p.extract, DateExtract) or p.type == "date" \
+                or name in (GROUP, RANK, TOP):
+            continue
+        out.append((_filter_label(tool, name, scene.lang), number(value)))
+    period = scene_period(scene)
+    if period:
+        out.append((None, period))
+    return out
+
+
+def scene_period(scene: Scene) -> str | None:
+    return periods(scene.tool, scene.args, scene.today, scene.lang).get("current")
+
+
+def _filter_label(tool: Tool, name: str, lang: str) -> str:
+    """A filter in words: the label of the column it filters (Title -> title), else its description's words."""
+    key = fold(name).replace("_", "")
+    column = next((c for c in tool.result.labels if fold(c).replace("_", "") == key), None)
+    text = label(tool, column or name, lang)
+    for lead in ("part of the ", "part of ", "first day of the ", "last day of the "):
+        text = text.removeprefix(lead)
+    for tail in ("の一部", "'s name", " period", "の開始日", "の終了日（この日を含む）", "の終了日"):
+        text = text.removesuffix(tail)
+    return text
+
+
+def filter_labels(tool: Tool, lang: str) -> list[str]:
+    """What a tool's rows can be narrowed down by, in words, once each (a period's two ends are one)."""
+    return list(dict.fromkeys(_filter_label(tool, n, lang) for n, p in tool.params.items()
+                              if p.extract is not None and not (p.enum is not None and p.enum.values is not None)
+                              and not isinstance(p.extract, CountExtract)))
+
+
+def _en_conditions(conds: list[Condition]) -> str:
+    filters = [f"{k} {v}" for k, v in conds if k is not None]
+    period = next((v for k, v in conds if k is None), None)
+    text = f" with {' and '.join(filters)}" if filters else ""
+    return text + (f" in {period}" if period and not period.startswith(("last ", "this ")) else
+                   f" {period}" if period else "")
+
+
+def _ja_conditions(conds: list[Condition]) -> str:
+    period = "".join(f"{v}の" for k, v in conds if k is None)
+    return period + "".join(f"{k}が{v}の" for k, v in conds if k is not None)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,100 @@
+"""What a request says that a read tool's call would leave unused.
+
+A result broader than the question is never its answer: "How many albums does AC/DC have?" answered with
+every album, or "the invoices of customer 5" with every invoice, states a figure the person did not ask for.
+`said` lists the request's content: the values of the data it names, codes, names (AC/DC, Chika Smith), its
+periods, sums of money, a number said after a noun of the catalog (customer 5), and words that look like a
+value and name none (an unknown katakana word, 山田商店 before の). `left` is what of that content one tool
+takes no parameter for. The planner then moves the call to a tool the request names that takes it all, or
+says what could not be applied and makes no call (planner/plan.py).
+
+The words of the question's structure (a ranking's order, what to group by, how many to show) are not
+content here: they are values of a catalog's own lists, and a tool that does not take them still answers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from concierge.catalog.model import (
+    AmountExtract,
+    CodeExtract,
+    CountExtract,
+    DateExtract,
+    EnumExtract,
+    Tool,
+)
+from concierge.planner import whose
+from concierge.planner.lexicon import Lexicon, code_pattern
+from concierge.planner.slots import Slots, count
+from concierge.planner.text import MASK, fold, overlaps
+
+Span = tuple[int, int]
+
+# A number said after a noun (customer 5, invoice #98, album no. 3, 得意先5); not a count, a price or a date.
+_NUMBER_AFTER_NOUN = re.compile(
+    r"(?P<w>[a-z][a-z\-]*|[ァ-ヺー一-龯々]{1,8})\s*(?:no\.?\s*|number\s+|#\s*|id\s+)?(?P<n>\d{1,9})"
+    r"(?![\d.,:/]|\s*(?:[件個人名社台本枚冊曲%円年月日時分位つ]|yen|st|nd|rd|th|pm|am)(?![a-z]))",
+    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Said:
+    """One piece of a request's content: the words, where they are, and what kind of value they are."""
+
+    text: str
+    span: Span
+    kind: str  # enum | code | name | date | amount | number | unknown
+    groups: frozenset[str] = frozenset()  # enum: the groups whose value it is; code: its pattern
+
+
+def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
+    """The request's content, in the order said."""
+    out = [Said(slots.text[h.start:h.end], (h.start, h.end), "enum", frozenset(k for k, _ in h.value))
+           for h in slots.enums if any(k not in lexicon.static_values for k, _ in h.value)]
+    out += [Said(slots.text[c.start:c.end], (c.start, c.end), "code", frozenset({c.pattern})) for c in slots.codes]
+    out += [Said(name, span, "name") for name, span in slots.names]
+    out += [Said(slots.text[d.start_index:d.end_index], (d.start_index, d.end_index), "date") for d in slots.dates]
+    out += [Said(slots.text[s[0]:s[1]], s, "amount") for _, s in slots.amounts]
+    out += _numbers(slots, lexicon)
+    out += [Said(word, span, "unknown") for word, span in slots.unknown if not overlaps(span, [s.span for s in out])]
+    return sorted(out, key=lambda s: s.span)
+
+
+def left(tool: Tool, slots: Slots, lexicon: Lexicon, offered: set[str]) -> list[Said]:
+    """The content of the request that no parameter of `tool` takes."""
+    return [s for s in said(slots, lexicon) if not _takes(tool, s, slots, lexicon, offered)]
+
+
+def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str]) -> bool:
+    if s.kind in ("name", "unknown"):  # words that look like a value fill a name only where no name is said
+        return not (s.kind == "unknown" and slots.names) and bool(whose.fills(tool, slots, s.span, offered))
+    for pname, p in tool.params.items():
+        x = p.extract
+        if s.kind == "enum" and isinstance(x, EnumExtract) and lexicon.enum_of[(tool.name, pname)].key in s.groups:
+            return True
+        if s.kind == "code" and isinstance(x, CodeExtract) and code_pattern(p) in s.groups:
+            return True
+        if s.kind == "date" and isinstance(x, DateExtract):
+            return True
+        if s.kind == "amount" and isinstance(x, AmountExtract):
+            return True
+        if s.kind == "number" and isinstance(x, CountExtract) \
+                and str(count(slots, lexicon, tool.name, pname)) in s.text:
+            return True
+    return False
+
+
+def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
+    """Numbers said after a noun the catalog knows (customer 5) or a count's cue (top 3), that no other reading
+    took: only a count that reads the number takes it."""
+    out = []
+    for m in _NUMBER_AFTER_NOUN.finditer(slots.read_text):
+        word = fold(m["w"])
+        if MASK in slots.read_text[m.start():m.end()]:
+            continue
+        glued = not word.isascii() and any(word.endswith(n) for n in lexicon.nouns)  # 得意先5, 顧客5
+        if word in lexicon.count_cues or word in lexicon.nouns or glued:
+            out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
+    return out

@@ -1,0 +1,78 @@
+"""Which name parameter of a tool a name said fills: the row's own name, or the name of the row it belongs to.
+
+A table's read tool can filter by its own name (an album's title) and by the name of the row it points at (the
+artist's name). A name said after a label fills the parameter of that label (the album titled X, artist X). A
+name said with no label fills the tool's own name when the sentence names the row (Let There Be Rock, the
+album Let There Be Rock), and the name of the row it belongs to when the sentence says the rows are that one's
+(AC/DC albums, albums of AC/DC, by AC/DC, AC/DC's albums, does AC/DC have, AC/DCのアルバム). Where that leaves
+several parameters the planner asks which; where it leaves none the name is not applied, and the answer says so.
+
+A parameter is the row's own name when one of its labels says so (named, called) or names the tool's own noun
+(album title for the albums); any other name parameter names a row it points at.
+"""
+
+from __future__ import annotations
+
+import re
+
+from concierge.catalog.model import CodeExtract, NameExtract, Tool
+from concierge.planner.slots import Slots
+from concierge.planner.text import fold
+
+Span = tuple[int, int]
+_OWN_LABELS = {"named", "called", "titled", "名前が", "という"}
+_HAVE = (re.compile(r"(?<![a-z])(?:does|did|do)\s+$", re.IGNORECASE),
+         re.compile(r"^\s+(?:have|has|had|own|owns|make|made|release|released|place|placed|buy|bought)(?![a-z])",
+                    re.IGNORECASE))
+_JA_AFTER_NOUN = re.compile(r"^(?:$|[^一-龯々ァ-ヺーA-Za-z]|一覧|数|件数|リスト)")
+
+
+def fills(tool: Tool, slots: Slots, span: Span, offered: set[str]) -> list[str]:
+    """The parameters of `tool` the name said at `span` may fill (several: ask which; none: not applied)."""
+    names = [n for n, p in tool.params.items() if isinstance(p.extract, NameExtract)]
+    label = slots.name_labels.get(span)
+    if label is not None:
+        labelled = [n for n in names if fold(label) in {fold(w) for w in _labels(tool, n)}]
+        if labelled:
+            return labelled
+    own = [n for n in names if _own(tool, n)]
+    theirs = [n for n in names if n not in own]
+    if _said_as_owner(slots, span, tool):
+        return theirs or _lookups(tool, offered)
+    return own or theirs or _lookups(tool, offered)
+
+
+def _labels(tool: Tool, pname: str) -> list[str]:
+    x = tool.params[pname].extract
+    return list(x.labels) if isinstance(x, NameExtract) else []
+
+
+def _own(tool: Tool, pname: str) -> bool:
+    nouns = {fold(t) for t in (tool.intents.topics if tool.intents else [])}
+    for label in (fold(w) for w in _labels(tool, pname)):
+        if label in _OWN_LABELS or any(n in label.split() or (not n.isascii() and n in label) for n in nouns):
+            return True
+    return False
+
+
+def _said_as_owner(slots: Slots, span: Span, tool: Tool) -> bool:
+    """Whether the sentence says the tool's rows are the named one's: albums of / by / from X, X's albums, X
+    albums, does X have, Xのアルバム; not Xの顧客コード or X's phone (a word of the row itself follows)."""
+    before, after = fold(slots.text[: span[0]]), fold(slots.text[span[1]:])
+    if _HAVE[0].search(before) and _HAVE[1].match(after):
+        return True
+    for n in (fold(t) for t in (tool.intents.topics if tool.intents else [])):
+        if n.isascii():
+            word = rf"{re.escape(n)}(?:e?s)?(?![a-z])"
+            if re.search(rf"(?<![a-z]){word}\s+(?:of|by|from|for)\s+(?:the\s+)?$", before) \
+                    or re.match(rf"^(?:'s|’s)?\s+{word}", after):
+                return True
+        elif after.startswith("の" + n) and _JA_AFTER_NOUN.match(slots.text[span[1] + len(n) + 1:]):
+            return True
+    return False
+
+
+def _lookups(tool: Tool, offered: set[str]) -> list[str]:
+    """Code parameters found from a name through another tool (the customer code of a customer's name)."""
+    return [n for n, p in tool.params.items()
+            if isinstance(p.extract, CodeExtract) and p.extract.lookup is not None and p.extract.lookup.tool in offered]
