@@ -2,6 +2,7 @@
 
 import pytest
 
+from concierge.onboarding import glossary
 from concierge.onboarding.naming import Noun, concept_words, is_romaji, japanese, japanese_forms, words
 
 
@@ -75,7 +76,8 @@ def test_english_names_are_not_read_as_romaji(identifier):
     ("farm_customers", "farm customer", "farm customers", ("顧客", "お客様", "客"), True),
     ("InvoiceLine", "invoice line", "invoice lines", ("請求書明細",), False),
     ("phone_no", "phone no", "phone nos", ("phone_no",), True),
-    ("Track", "track", "tracks", ("Track",), True),
+    ("Track", "track", "tracks", ("曲", "トラック", "楽曲"), False),
+    ("Widget", "widget", "widgets", ("ウィジェット",), False),  # unlisted: its katakana guessed
     ("w_sales", "sale", "sales", ("売上", "販売"), False),  # a work table's w_ is an affix
 ])
 def test_english_table_nouns(identifier, one, many, ja_forms, partial):
@@ -84,11 +86,30 @@ def test_english_table_nouns(identifier, one, many, ja_forms, partial):
 
 
 @pytest.mark.parametrize(("identifier", "counters"), [
-    ("customers", ("件", "人", "社", "名")),
-    ("m_tokuisaki", ("件", "人", "社", "名")),
+    ("customers", ("件", "人", "名", "社")),
+    ("m_tokuisaki", ("件", "人", "名", "社")),
     ("suppliers", ("件", "社")),
     ("m_shohin", ("件", "個", "点", "品", "品目")),
     ("t_juchu", ("件",)),
 ])
 def test_a_noun_is_counted_with_its_counters(identifier, counters):
     assert Noun.of(identifier, None).counters == counters
+
+
+@pytest.mark.parametrize(("identifier", "comment", "said"), [
+    ("albums", None, "枚"), ("tracks", None, "曲"), ("songs", None, "曲"), ("films", None, "本"), ("books", None, "冊"),
+    ("vehicles", None, "台"), ("rooms", None, "室"), ("rooms", None, "部屋"), ("patients", None, "人"),
+    ("students", None, "名"), ("companies", None, "社"), ("products", None, "品"), ("genres", None, "種類"),
+    ("kanja", None, "人"),  # a romaji name, by its concept (patient)
+    ("tbl_x01", "顧客マスタ", "人"),  # a name that says nothing, by the glossary's English for its comment (customer)
+    ("tbl_x01", "アルバム", "枚"),
+])
+def test_a_noun_is_counted_with_the_counters_of_its_concept(identifier, comment, said):
+    counters = Noun.of(identifier, comment).counters
+    assert counters[0] == "件" and said in counters
+
+
+def test_counters_are_data_by_concept_and_every_noun_is_counted_in_ken():
+    assert Noun.of("orders", None).counters == ("件",)
+    assert Noun.of("widgets", None).counters == ("件",)  # unlisted: 件 alone
+    assert glossary.COUNTERS["album"] == ("枚",) and glossary.COUNTERS["customer"] == ("人", "名", "社")

@@ -44,6 +44,12 @@ CONCEPTS = {
     "jusho1": "address 1", "denwa_bango": "phone number", "todoufuken": "prefecture", "yubin_bango": "postal number",
     "nyuukin_yotei_hi": "payment planned date", "w_henpin": "return", "denpyou_no": "slip number",
     "juchubi": "order date",
+    # other businesses: a clinic, a school, a hotel, staff, deliveries, rentals; a name in parts
+    "kanja": "patient", "ishi_id": "doctor id", "shinryoka_mei": "department name", "futan_gaku": "copay amount",
+    "shiharai_hoho": "payment method", "shimei_sei": "last name", "shimei_mei": "first name",
+    "kana_mei": "first name reading", "m_gakusei": "student", "koza_cd": "course code", "t_juko": "enrollment",
+    "kyakushitsu_no": "room number", "shukuhaku_bi": "stay date", "t_kintai": "attendance",
+    "nimotsu_juryo": "parcel weight", "m_bukken": "property", "yachin": "rent", "kashidashi_bi": "rental date",
 }
 
 LABELS = {
@@ -56,6 +62,9 @@ LABELS = {
     "denwa_bango": "電話番号", "todoufuken": "都道府県", "shiire_saki": "仕入先", "w_henpin": "返品",
     "mei": "名称", "tanto_sha_mei": "担当者名", "tokuisaki_email": "得意先メールアドレス",
     "tokuisaki_code": "得意先コード",
+    "m_kanja": "患者", "shimei_sei": "姓", "shimei_mei": "名", "futan_gaku": "負担額", "shiharai_hoho": "支払方法",
+    "m_gakusei": "学生", "kyakushitsu_no": "客室番号", "t_kintai": "勤怠", "m_bukken": "物件",
+    "haisou_gyousha": "配送業者",
 }
 
 

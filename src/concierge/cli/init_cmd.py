@@ -107,9 +107,10 @@ def _toml_string(value: str) -> str:
 
 
 def example_question(schema: Schema, lang: str = "en") -> str:
+    """A question the draft answers, about the table of the most rows, named by its noun (受注, not 受注マスタ)."""
     tables = [t for t in schema.tables if not t.is_view] or list(schema.tables)
     biggest = max(tables, key=lambda t: t.row_count)
     noun = Noun.of(biggest.name, biggest.comment)
     if lang == "ja" and noun.has_japanese:
-        return f"{noun.japanese_forms[-1]}は何件ありますか？"
+        return f"{noun.ja}は何件ありますか？"
     return f"How many {noun.many} do we have?"

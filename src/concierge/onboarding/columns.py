@@ -252,8 +252,11 @@ def amount_columns(table: Table) -> list[Column]:
 
 
 def date_columns(table: Table) -> list[Column]:
+    """The date columns that hold dates, the event dates first (`measures.event_date`: ordered_at before
+    last_update and a birth date), those named as the date of a sale or an order before others."""
     dates = [c for c in table.columns if c.is_date and c.first is not None]
-    return sorted(dates, key=lambda c: next((i for i, w in enumerate(_DATE_WORDS) if w in words(c.name)), 99))
+    return sorted(dates, key=lambda c: (not measures.event_date(c),
+                                        next((i for i, w in enumerate(_DATE_WORDS) if w in words(c.name)), 99)))
 
 
 def enum_columns(table: Table) -> list[Column]:
@@ -263,20 +266,60 @@ def enum_columns(table: Table) -> list[Column]:
 
 def code_pattern(samples: tuple[str, ...]) -> str | None:
     """A pattern every sampled key fits and a request can't say by accident: UUIDs, prefixed codes
-    (C-0012), fixed-width numbers of 4 digits or more; else None (the key is not read from requests)."""
+    (C-0012), fixed-width numbers of 4 digits or more; else a shape all keys share that ordinary words do
+    not have (`_shape`: ALFKI, AB-001); else None (the key is not read from requests)."""
     if not samples:
         return None
     if all(_UUID.fullmatch(s) for s in samples):
         return r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
     found = [_CODE.fullmatch(s) for s in samples]
     if not all(found):
-        return None
+        return _shape(samples)
     prefixes = {m["prefix"] for m in found if m}
     widths = sorted({len(m["digits"]) for m in found if m})
     if len(prefixes) != 1:
-        return None
+        return _shape(samples)
     prefix = prefixes.pop()
     if not prefix and (len(widths) != 1 or widths[0] < 4):
         return None
     digits = rf"\d{{{widths[0]}}}" if len(widths) == 1 else rf"\d{{{widths[0]},{widths[-1] + 2}}}"
     return f"^{re.escape(prefix)}{digits}$"
+
+
+SHAPE_MIN_SAMPLES = 3  # fewer keys say nothing about the shape they share
+_LETTERS_MIN = 4  # upper-case keys shorter than this are words people write in capitals (UK, USA, TOP)
+_RUN = re.compile(r"[A-Z]+|[a-z]+|[0-9]+|[-_/.#]")
+
+
+def _shape(samples: tuple[str, ...]) -> str | None:
+    """The one shape every key has, where ordinary words have none like it: upper-case Latin letters of one
+    length of 4 or more (ALFKI), or runs of letters and digits of fixed lengths with the same separators
+    (AB-001, x12y). Lower-case letters alone, mixed case and spaces are how words are written: None."""
+    if len(samples) < SHAPE_MIN_SAMPLES or len({len(s) for s in samples}) != 1:
+        return None
+    shapes = {tuple(_runs(s)) for s in samples}
+    if len(shapes) != 1 or not all("".join(m.group() for m in _RUN.finditer(s)) == s for s in samples):
+        return None
+    runs = shapes.pop()
+    kinds = {k for k, _ in runs}
+    if kinds == {"A"} and len(runs) == 1 and runs[0][1] >= _LETTERS_MIN:
+        return f"^[A-Z]{{{runs[0][1]}}}$"
+    if "9" not in kinds or not kinds & {"A", "a"}:
+        return None
+    parts = {"A": "[A-Z]", "a": "[a-z]", "9": r"\d"}
+    return "^" + "".join(f"{parts[k]}{{{n}}}" if k in parts else re.escape(k) for k, n in runs) + "$"
+
+
+def _runs(sample: str) -> list[tuple[str, int]]:
+    """ab-12 -> [(a, 2), (-, 1), (9, 2)]: each run of one kind of character and its length."""
+    out = []
+    for m in _RUN.finditer(sample):
+        run = m.group()
+        kind = "A" if run.isupper() else "a" if run.isalpha() else "9" if run.isdigit() else run
+        out.append((kind, len(run)))
+    return out
+
+
+def letters_only(pattern: str) -> bool:
+    """Whether a key pattern is letters alone (ALFKI), a shape a word written in capitals has too."""
+    return re.fullmatch(r"\^\[A-Z\]\{\d+\}\$", pattern) is not None

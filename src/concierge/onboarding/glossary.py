@@ -1,13 +1,14 @@
 """The words a draft needs beyond the identifiers, read from data (onboarding/words/):
 
-- english.toml: the affixes schemas add to table names (tbl_, m_, _master), and Japanese for the common
-  English business nouns (a schema named in English whose comments are not Japanese: staff still ask
-  「顧客は何人？」);
+- english.toml: the affixes schemas add to table names (tbl_, m_, _master), Japanese for the common English
+  business nouns (a schema named in English whose comments are not Japanese: staff still ask 「顧客は何人？」), the
+  other words staff use for some of them (a track is also a song), and which words are English enough to guess
+  katakana for;
 - romaji.toml: the romaji words of schemas designed in Japan (m_tokuisaki, t_juchu_meisai, gokei_kingaku),
   each with its Japanese and the English concept the drafting rules already understand, so that an id is a
   key, a `*_mei` a name and a `*_bi` a date there too;
 - japanese.toml: what comments say about how a table is kept (マスタ), and the counters a request counts
-  rows with (何社, 何個).
+  rows with, by concept (何社, 何枚, 何本).
 
 `head` strips the affixes; `reading` reads the words of a name as romaji, or None where they are English
 (a romaji spelling that is also English, such as `no` or `bi`, counts only beside one that is not:
@@ -15,6 +16,13 @@ juchu_no, not phone_no); `concepts` gives a name's English concept words; `japan
 a known phrase first, else word by word when every word is known, else the head noun alone
 (farm_customers -> 顧客). Each entry lists its usual forms, the first one used in texts, all of them as
 planner keywords.
+
+Where the glossary does not list an English name's head noun, `guessed` gives its katakana (albums -> アルバム,
+by e2k: onboarding/katakana.py). Only there: a listed word keeps its kanji (films -> 映画), the other words of a
+name are never guessed (media_types -> 種類, from the head alone), and neither is a word that may not be English:
+a romaji name (never read as English), a code or abbreviation (qty, cust, id: too short, listed, or
+unpronounceable), a word that is not a noun (from, created), or one spelled wholly in romaji syllables (an
+unlisted romaji word such as hinshitsu looks so, and so do genre and menu, which are listed for that reason).
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+from concierge.onboarding.katakana import katakana
 
 
 def _data(name: str) -> dict[str, Any]:
@@ -38,7 +48,20 @@ PREFIXES: frozenset[str] = frozenset(_ENGLISH["affixes"]["prefixes"])
 SUFFIXES: frozenset[str] = frozenset(_ENGLISH["affixes"]["suffixes"])
 JA: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["ja"].items()}
 PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["phrases"].items()}
-COUNTERS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _JAPANESE["counters"].items()}
+EVERY_COUNTER: tuple[str, ...] = tuple(_JAPANESE["counters"]["every"])  # every noun is counted in 件
+
+
+def _counters(concepts: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Each noun's counters, every concept's it is one of, in the order of the file."""
+    out: dict[str, list[str]] = {}
+    for concept in concepts.values():
+        if isinstance(concept, dict):
+            for noun in concept["nouns"]:
+                out.setdefault(noun, []).extend(c for c in concept["said"] if c not in out.get(noun, ()))
+    return {noun: tuple(said) for noun, said in out.items()}
+
+
+COUNTERS: dict[str, tuple[str, ...]] = _counters(_JAPANESE["counters"])  # customer -> 人, 名, 社
 STORAGE: tuple[str, ...] = tuple(_JAPANESE["comments"]["storage"])  # 商品マスタ is 商品
 PARTS: tuple[str, ...] = tuple(_JAPANESE["comments"]["parts"])  # 売上明細 is 売上明細, and 売上 finds it
 BETWEEN: str = _JAPANESE["comments"]["between"]
@@ -77,11 +100,21 @@ def _one(word: str) -> tuple[str, ...] | None:
     return JA.get(word) or JA.get(singular(word))
 
 
-def _english_japanese(ws: list[str]) -> tuple[str, ...]:
+def _found(ws: list[str], *, romaji: bool | None) -> list[tuple[str, ...] | None]:
+    """Each word's Japanese forms where the glossary lists it, the head noun's guessed where it does not
+    (`guessed`, below)."""
+    found = [_one(w) for w in ws]
+    if not found[-1]:
+        kana = guessed(ws[-1], romaji=romaji)
+        found[-1] = (kana,) if kana else None
+    return found
+
+
+def _english_japanese(ws: list[str], *, romaji: bool | None = None) -> tuple[str, ...]:
     key = " ".join([*ws[:-1], singular(ws[-1])])
     if key in PHRASES:
         return PHRASES[key]
-    found = [_one(w) for w in ws]
+    found = _found(ws, romaji=romaji)
     for n in range(len(ws) - 1, 0, -1):  # a known phrase at the end: farm order item -> 注文明細
         tail = " ".join([*ws[n:-1], singular(ws[-1])])
         before = [f for f in found[:n] if f]
@@ -102,10 +135,27 @@ def _joined(found: list[tuple[str, ...] | None]) -> tuple[str, ...]:
     return found[-1] or ()
 
 
-def _english_complete(ws: list[str]) -> bool:
+def _english_complete(ws: list[str], *, romaji: bool | None = None) -> bool:
     key = " ".join([*ws[:-1], singular(ws[-1])]) if ws else ""
-    return key in PHRASES or all(_one(w) for w in ws) or any(
+    return key in PHRASES or all(_found(ws, romaji=romaji)) or any(
         " ".join([*ws[n:-1], singular(ws[-1])]) in PHRASES and all(_one(w) for w in ws[:n]) for n in range(1, len(ws)))
+
+
+@dataclass(frozen=True)
+class Also:
+    """Other words staff use for the rows a name names (english.toml [also]): a track is also a song."""
+
+    en: tuple[str, ...] = ()  # English nouns, singular
+    ja: tuple[str, ...] = ()
+
+
+ALSO: dict[str, Also] = {k: Also(tuple(v.get("en", ())), tuple(v.get("ja", ()))) for k, v in _ENGLISH["also"].items()}
+
+
+def also(ws: list[str]) -> Also:
+    """The other words for what the (English) words of a whole name name: [tracks] -> song; none where the
+    glossary lists none."""
+    return ALSO.get(" ".join([*ws[:-1], singular(ws[-1])]), Also()) if ws else Also()
 
 
 # --- romaji -------------------------------------------------------------------------------------
@@ -142,6 +192,7 @@ def _romaji_words(words: dict[str, Any]) -> dict[str, Romaji]:
 
 
 ROMAJI: dict[str, Romaji] = _romaji_words(_ROMAJI["words"])
+_SYLLABLES = re.compile(_ROMAJI["shape"]["syllables"])  # a word spelled wholly in romaji syllables
 
 
 _DIGITS = re.compile(r"(?P<word>.*?)(?P<digits>\d+)$")
@@ -230,22 +281,60 @@ def concepts(ws: list[str], *, romaji: bool | None = None) -> list[str]:
     return read.english if read else list(ws)
 
 
+# --- katakana guessed for an English head noun (the module docstring says when) ---------------------------------
+_GUESSING = _ENGLISH["guessing"]
+_SHORTEST: int = _GUESSING["shortest"]
+_NEVER_GUESSED = frozenset([*_GUESSING["abbreviations"], *_GUESSING["not_nouns"]])
+_NOT_NOUN = [re.compile(pattern) for pattern in _GUESSING["patterns"]]
+
+
+def guessed(word: str, *, romaji: bool | None = None) -> str | None:
+    """The katakana of an English noun the glossary does not list (albums -> アルバム), or None where the word
+    may not be English. `romaji` as in `reading`: True (a romaji schema) never guesses, False (an English one)
+    guesses for a word spelled in romaji syllables too (genre, zone)."""
+    one = singular(word.lower())
+    if (romaji or not one.isascii() or not one.isalpha() or len(one) < _SHORTEST
+            or {word.lower(), one} & _NEVER_GUESSED or any(p.search(one) for p in _NOT_NOUN)
+            or (romaji is None and _SYLLABLES.fullmatch(spelled(one)))):
+        return None
+    return katakana(one)
+
+
 # --- Japanese of a name ---------------------------------------------------------------------------
-def japanese(ws: list[str]) -> tuple[str, ...]:
-    """Japanese forms of the (singular) words of a name, the usual one first; () when none is known."""
+def japanese(ws: list[str], *, romaji: bool | None = None) -> tuple[str, ...]:
+    """Japanese forms of the (singular) words of a name, the usual one first; () when none is known nor can be
+    guessed. `romaji` as in `reading`."""
     if not ws:
         return ()
-    read = reading(ws)
-    return read.japanese if read else _english_japanese(ws)
+    read = reading(ws, romaji=romaji)
+    return read.japanese if read else _english_japanese(ws, romaji=romaji)
 
 
-def complete(ws: list[str]) -> bool:
+def complete(ws: list[str], *, romaji: bool | None = None) -> bool:
     """Whether `japanese` translates every word (not the head noun alone)."""
-    read = reading(ws)
-    return read.complete if read else _english_complete(ws)
+    read = reading(ws, romaji=romaji)
+    return read.complete if read else _english_complete(ws, romaji=romaji)
 
 
-def counters(ws: list[str]) -> tuple[str, ...]:
-    """The counters a request counts a noun's rows with, by its English head word: customer -> 件, 人, 社, 名."""
-    specific = COUNTERS.get(singular(ws[-1]), ()) if ws else ()
-    return tuple(dict.fromkeys([*COUNTERS["default"], *specific]))
+def _english_of(entries: dict[str, tuple[str, ...]], romaji: dict[str, Romaji]) -> dict[str, tuple[str, ...]]:
+    """The English words a Japanese word is the glossary's Japanese for: 顧客 -> customer, client."""
+    out: dict[str, list[str]] = {}
+    for en, forms in entries.items():
+        for ja in forms:
+            out.setdefault(ja, []).append(en)
+    for entry in romaji.values():
+        for ja in entry.ja:
+            out.setdefault(ja, []).append(entry.en[-1])
+    return {ja: tuple(dict.fromkeys(ens)) for ja, ens in out.items()}
+
+
+_ENGLISH_OF = _english_of(JA, ROMAJI)
+
+
+def counters(ws: list[str], *, ja: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The counters a request counts a noun's rows with, by its concept (japanese.toml): its English head word's
+    (customer -> 件, 人, 名, 社; albums -> 件, 枚), and the concepts of the English the glossary has for its
+    Japanese forms `ja` (a table named 顧客, or 顧客マスタ in its comment, counts as customers)."""
+    nouns = [singular(ws[-1])] if ws else []
+    nouns += [en for form in ja for en in _ENGLISH_OF.get(form, ())]
+    return tuple(dict.fromkeys([*EVERY_COUNTER, *(c for noun in nouns for c in COUNTERS.get(noun, ()))]))

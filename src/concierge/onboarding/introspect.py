@@ -1,6 +1,7 @@
 """What a business database says about itself: its tables and views, their columns, keys and
 comments (SQLAlchemy's inspector), and a few facts read from the data (row counts, the distinct
-values of low-cardinality text columns, the first and last date of date columns, the number of
+values of low-cardinality text columns, the first and last date of date columns and how many rows leave
+them empty, the number of
 distinct values and the range of number columns).
 
 Everything is computed by the database: `COUNT(*)`, `MIN`/`MAX`, and `SELECT DISTINCT ... LIMIT`
@@ -61,6 +62,7 @@ class Column:
     distinct: int | None = None  # a number column's distinct values, and its least and greatest (measures.py)
     low: float | None = None
     high: float | None = None
+    nulls: int | None = None  # how many rows a date column leaves empty (a shipped_date of orders not shipped)
 
     @property
     def is_date(self) -> bool:
@@ -196,8 +198,9 @@ def _column(conn: sa.Connection, table: sa.TableClause, info: dict, rows: int, *
         elif kind in ("date", "timestamp"):  # a SQLite date column holding something else (epoch numbers ...)
             return replace(base, kind="other")
     if kind in ("date", "timestamp"):
-        low, high = conn.execute(sa.select(sa.func.min(col), sa.func.max(col)).select_from(table)).one()
-        return replace(base, first=_iso(low), last=_iso(high))
+        low, high, present = conn.execute(
+            sa.select(sa.func.min(col), sa.func.max(col), sa.func.count(col)).select_from(table)).one()
+        return replace(base, first=_iso(low), last=_iso(high), nulls=rows - int(present or 0))
     if kind == "text":
         values = None
         if not primary and not foreign:

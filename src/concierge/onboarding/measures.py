@@ -227,9 +227,22 @@ def _run_together(word: str) -> list[str]:
     return [word]
 
 
+# Dates that say when a row was kept or changed, or what a row is (a birth date), not an event it records.
+_NOT_EVENT_WORDS = frozenset({"update", "updated", "updates", "modified", "modify", "changed", "edited", "synced",
+                              "birth", "born", "dob", "birthday", "expiry", "expires", "expiration"})
+_JA_NOT_EVENT = ("更新", "変更", "生年月日", "誕生日", "有効期限")
+
+
+def event_date(col: Column) -> bool:
+    """Whether a date column says when something the row records happened (ordered, shipped, visited), not
+    when the row was last changed (last_update) or what it is (a birth date)."""
+    return col.is_date and not set(name_words(col.name)) & _NOT_EVENT_WORDS and not any(
+        w in (col.comment or "") for w in _JA_NOT_EVENT)
+
+
 def _dated(table: Table) -> bool:
-    """Whether the table records events: it has a date of its own."""
-    return any(c.is_date for c in table.columns)
+    """Whether the table records events: it has an event date of its own (`event_date`)."""
+    return any(event_date(c) for c in table.columns)
 
 
 def _from_data(table: Table, col: Column) -> tuple[Role, str]:

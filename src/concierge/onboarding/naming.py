@@ -76,8 +76,9 @@ class Noun:
     `heads` is the head noun alone where the name has more words (farm_customers -> customer,
     customers), so a request that says only "customers" finds it. A romaji name is named by its English
     concept (m_tokuisaki -> customer, customers). Japanese comes from the comment where it is Japanese
-    (得意先マスタ -> 得意先), else from the glossary (customer -> 顧客, お客様; m_tokuisaki -> 得意先), else the
-    identifier."""
+    (得意先マスタ -> 得意先), else from the glossary (customer -> 顧客, お客様; m_tokuisaki -> 得意先; albums ->
+    アルバム, its katakana guessed: `glossary.guessed`), else the identifier. A table is also named by the other
+    words the glossary has for it (tracks: songs; invoices: 売上), where no other table is (`without`)."""
 
     one: str
     many: str
@@ -85,6 +86,8 @@ class Noun:
     heads: tuple[str, ...] = ()  # (singular, plural) of the head noun, where the name has more words
     ja_forms: tuple[str, ...] = ()  # every Japanese form, `ja` first
     partial: bool = False  # the Japanese is the head noun's alone (farm_customers -> 顧客)
+    also: tuple[str, ...] = ()  # other English words for the rows, plural (tracks: songs)
+    ja_also: tuple[str, ...] = ()  # other Japanese words, not yet among `ja_forms` (invoices: 売上): `without`
 
     @classmethod
     def of(cls, identifier: str, comment: str | None, *, countable: bool = True, romaji: bool | None = None) -> Noun:
@@ -95,6 +98,7 @@ class Noun:
             ws = glossary.head(ws)
         read = glossary.reading(ws, romaji=romaji)
         en = read.english if read else ws
+        also = glossary.also(en) if countable else glossary.Also()
         if countable:
             last = singular(en[-1])
             one, many = " ".join([*en[:-1], last]), " ".join([*en[:-1], plural(last)])
@@ -103,17 +107,24 @@ class Noun:
             one = many = " ".join(en)
             heads = ()
         own = japanese(comment)
-        forms = japanese_forms(own) if own else (read.japanese if read else glossary.japanese(ws))
+        forms = japanese_forms(own) if own else (read.japanese if read else glossary.japanese(ws, romaji=romaji))
         ja = forms[0] if forms else identifier
-        known = read.complete if read else glossary.complete(ws)
-        return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not known)
+        known = read.complete if read else glossary.complete(ws, romaji=romaji)
+        return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not known,
+                   also=tuple(" ".join([*w.split()[:-1], plural(w.split()[-1])]) for w in also.en),
+                   ja_also=tuple(j for j in also.ja if j not in forms))
 
     def without(self, owned: set[str]) -> Noun:
-        """Without the head noun forms another table is named by (big_orders does not take "orders"
-        from orders; farm_sales and pos_sales share "sales")."""
+        """The noun a table's tools are named by among a schema's tables, whose nouns are `owned` (each table's
+        `many` and `japanese_forms`): without the head noun forms another table is named by (big_orders does not
+        take "orders" from orders; farm_sales and pos_sales share "sales"), with the other words for it that
+        no other table is named by (tracks are songs unless a table of songs is there; invoices are 売上 unless
+        a sales table is)."""
         heads = self.heads if self.heads and self.heads[1] not in owned else ()
         ja_forms = tuple(j for j in self.ja_forms if not (self.partial and j in owned))
-        return replace(self, heads=heads, ja_forms=ja_forms)
+        also = tuple(w for w in self.also if w not in owned)
+        ja_also = tuple(j for j in self.ja_also if j not in owned and j not in ja_forms)
+        return replace(self, heads=heads, ja_forms=ja_forms + ja_also, also=also, ja_also=())
 
     @property
     def has_japanese(self) -> bool:
@@ -121,8 +132,8 @@ class Noun:
 
     @property
     def plurals(self) -> list[str]:
-        """The plural forms a request may say: order items, items."""
-        return unique_list([self.many, *self.heads[1:]])
+        """The plural forms a request may say: order items, items; tracks, songs."""
+        return unique_list([self.many, *self.heads[1:], *self.also])
 
     @property
     def japanese_forms(self) -> list[str]:
@@ -130,8 +141,9 @@ class Noun:
 
     @property
     def counters(self) -> tuple[str, ...]:
-        """The counters a request counts its rows with: 件, and 人 and 社 for customers (得意先は何社)."""
-        return glossary.counters(self.one.split())
+        """The counters a request counts its rows with: 件, and those of its concept (得意先は何社, アルバムは何枚,
+        映画は何本; `glossary.counters`)."""
+        return glossary.counters(self.one.split(), ja=self.ja_forms)
 
 
 # --- SQL of one dialect --------------------------------------------------------------------------

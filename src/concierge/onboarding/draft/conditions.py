@@ -1,0 +1,143 @@
+"""Yes/no conditions read from the data, each an optional filter `yes` / `no` said in words.
+
+- A flag: a boolean column, or a 0/1 integer or a Y/N text column named as one (is_active, del_flg,
+  discontinued, a comment 有効フラグ / 販売中止): "discontinued products", 「販売中止の商品」, "not active".
+- An event: a date column that is empty until something happens, where the data has empty ones
+  (shipped_date): "orders not shipped yet", 「未出荷の受注」, besides the date's own period.
+
+The words are data (onboarding/words/conditions.toml), in English and Japanese: what says yes and what
+says no, the no the longer phrase (not shipped), so that it wins where both are said."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+from concierge.onboarding.draft.context import Context, ToolDraft
+from concierge.onboarding.introspect import Column, Table
+from concierge.onboarding.naming import Noun, concept_words, japanese, slug, unique_list
+
+_DATA = tomllib.loads(resources.files("concierge.onboarding").joinpath("words", "conditions.toml").read_text("utf-8"))
+_NAMES = _DATA["names"]
+_FLAG_WORDS = frozenset(_NAMES["flag_words"])
+_FLAG_NAMES = frozenset(_NAMES["flag_names"])
+_YES = frozenset(_NAMES["yes_values"])
+_NO = frozenset(_NAMES["no_values"])
+_DATE_WORDS = frozenset(_NAMES["date_words"])
+_FLAGS: dict[str, dict[str, list[str]]] = _DATA["flags"]
+_EVENTS: dict[str, dict[str, Any]] = {w: e for e in _DATA["events"].values() for w in [e["en"], *e["also"]]}
+_JA_CUT = ("フラグ", "区分", "有無", "状態", "日時", "日付", "年月日", "日")
+
+
+@dataclass(frozen=True)
+class YesNo:
+    """A condition a column's data holds or not: its words, and the SQL of yes and no for a row `alias`."""
+
+    column: Column
+    word: str  # English: discontinued, shipped
+    ja: str  # Japanese: 販売中止, 出荷
+    said_yes: tuple[str, ...]
+    said_no: tuple[str, ...]
+    kind: Literal["flag", "event"]  # an event: a date set or empty
+    literals: tuple[str, str] = ("1", "0")  # a flag's yes and no, as SQL: TRUE / FALSE, 1 / 0
+    text_values: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # a Y/N text flag's values as written
+
+    def sql(self, expr: str) -> tuple[str, str]:
+        """The SQL of yes and of no, for the column written as `expr`."""
+        if self.kind == "event":
+            return f"{expr} IS NOT NULL", f"{expr} IS NULL"
+        if self.text_values != ((), ()):
+            yes, no = (", ".join("'" + v.replace("'", "''") + "'" for v in vs) for vs in self.text_values)
+            return f"{expr} IN ({yes})", f"{expr} IN ({no})"
+        return f"{expr} = {self.literals[0]}", f"{expr} = {self.literals[1]}"
+
+
+def yes_no_columns(table: Table, dialect: str) -> list[YesNo]:
+    """The flags and events of a table (the module docstring)."""
+    out = []
+    for col in table.columns:
+        if col.primary_key or table.fk_of(col.name) is not None:
+            continue
+        found = _flag(col, dialect) if not col.is_date else _event(col)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def flag_names(table: Table, dialect: str) -> set[str]:
+    """The columns of a table that are flags (a Y/N text is then no enum filter of its own)."""
+    return {yn.column.name for yn in yes_no_columns(table, dialect) if yn.kind == "flag"}
+
+
+def yes_no_filter(ctx: Context, tool: ToolDraft, yn: YesNo, alias: str = "t") -> str:
+    """The `yes` / `no` filter of a condition, with the phrases that say each (the enum's synonyms)."""
+    yes, no = yn.sql(f"{alias}.{ctx.sql.q(yn.column.name)}")
+    synonyms = {**dict.fromkeys(yn.said_yes, "yes"), **dict.fromkeys(yn.said_no, "no")}
+    spec = {
+        "type": "enum", "nullable": True,
+        "enum": {"values": ["yes", "no"]},
+        "description": {"ja": f"{yn.ja}（yes か no、null なら全て）",
+                        "en": f"{yn.word}, yes or no (null for all)"},
+        "extract": {"kind": "enum", "synonyms": synonyms},
+    }
+    return tool.param(slug(yn.word, "flag"), spec,
+                      f"(:{{p}} IS NULL OR (:{{p}} = 'yes' AND {yes}) OR (:{{p}} = 'no' AND {no}))")
+
+
+def _flag(col: Column, dialect: str) -> YesNo | None:
+    cw = concept_words(col.name)
+    ja = japanese(col.comment) or (col.name if not col.name.isascii() else "")
+    named = bool(set(cw) & (_FLAG_WORDS | _FLAG_NAMES)) or any(w in ja for w in _NAMES["ja_flag_words"])
+    text_values: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    literals = ("1", "0")
+    if col.kind == "boolean":
+        literals = ("TRUE", "FALSE") if dialect != "sqlite" else ("1", "0")
+    elif col.kind == "text" and col.values and named and {v.lower() for v in col.values} <= _YES | _NO:
+        text_values = (tuple(v for v in col.values if v.lower() in _YES),
+                       tuple(v for v in col.values if v.lower() in _NO))
+    elif not (col.kind == "integer" and named and _zero_one(col)):
+        return None
+    word = " ".join(w for w in cw if w not in _FLAG_WORDS) or " ".join(cw)
+    known = _FLAGS.get(word, {})
+    ja_word = _ja_condition(col) or (known.get("ja") or [Noun.of(word, None, countable=False).ja])[0]
+    ja_yes = unique_list([*known.get("ja", []), ja_word])
+    ja_no = known.get("ja_no") or [f"{ja_word}でない", f"{ja_word}ではない", f"{ja_word}以外"]
+    en_no = known.get("en_no") or [f"not {word}", f"non-{word}", f"non {word}"]
+    return YesNo(col, word, ja_yes[0], tuple(unique_list([word, *ja_yes])),
+                 tuple(unique_list([*en_no, f"not {word}", *ja_no])), "flag", literals, text_values)
+
+
+def _zero_one(col: Column) -> bool:
+    """Whether an integer column holds 0 and 1 alone."""
+    return col.low is not None and col.high is not None and col.low >= 0 and col.high <= 1 and (col.distinct or 0) <= 2
+
+
+def _event(col: Column) -> YesNo | None:
+    """A date empty until its event happens, where the data has empty ones (shipped_date: shipped or not)."""
+    if not col.nullable or not col.nulls:
+        return None
+    cw = concept_words(col.name)
+    before = [w for w in cw if w not in _DATE_WORDS]
+    event = next((_EVENTS[w] for w in reversed(before) if w in _EVENTS), None)
+    if event is None or len(before) == len(cw):
+        return None
+    v, ja = event["en"], _ja_condition(col) or event["ja"]
+    yes = [v, f"already {v}", f"been {v}", f"{ja}済み", f"{ja}済", f"{ja}した", f"{ja}された"]
+    no = [f"not {v}", f"not yet {v}", f"haven't {v}", f"hasn't {v}", f"have not {v}", f"has not {v}",
+          f"not been {v}", f"un{v}", f"yet to be {v}", f"未{ja}", f"まだ{ja}", f"{ja}していない", f"{ja}されていない",
+          f"{ja}前"]
+    return YesNo(col, v, f"{ja}済み", tuple(yes), tuple(no), "event")
+
+
+def _ja_condition(col: Column) -> str | None:
+    """The Japanese a column's comment (or Japanese name) says the condition with: 販売中止フラグ -> 販売中止,
+    出荷日 -> 出荷."""
+    phrase = japanese(col.comment) or (col.name if not col.name.isascii() else None)
+    if not phrase:
+        return None
+    for cut in _JA_CUT:
+        if phrase.endswith(cut) and len(phrase) > len(cut):
+            return phrase.removesuffix(cut)
+    return phrase

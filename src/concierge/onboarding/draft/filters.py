@@ -1,0 +1,169 @@
+"""The filters a drafted tool takes, each an optional parameter bound into its SQL: a table's key, a
+`contains` search on its names, its low-cardinality columns as enums read from the data, the rows its
+foreign keys point at (by key, and by name where that table is small: the albums of AC/DC, and two steps
+away, the tracks of AC/DC through their albums), and a from/to period on a date.
+
+A key is read from a request where the planner can tell it from other numbers: an integer said after its
+noun (customer 5, 受注番号1024), a text key by its pattern (C-0012, ALFKI); a foreign key's is also found
+from a name said, through the referenced table's read tool (`extract.lookup`). A text key whose pattern is
+a shape ordinary words can have too (five capital letters: ALFKI, and TOTAL) is checked against the data
+when a call returns no row (`checks`), so a word read as a key is said to name no row, never answered
+with nothing found."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from concierge.onboarding.columns import Display, display_column, letters_only, name_columns
+from concierge.onboarding.draft.context import Context, ToolDraft, unique
+from concierge.onboarding.draft.labels import code_labels, key_stem, ref_noun
+from concierge.onboarding.draft.paths import Join
+from concierge.onboarding.introspect import Column, Table
+from concierge.onboarding.naming import Noun, slug
+
+# A referenced table of at most this many rows is also filtered by its names, read from the data (an enum the
+# planner finds said in a request: AC/DC); any table is filtered by its key, found from a name by a lookup.
+REF_ENUM_ROWS = 1000
+
+
+def key_filter(ctx: Context, tool: ToolDraft, table: Table, key: Column, noun: Noun, expr: str,
+               via: Column | None = None) -> str | None:
+    """The exact key of a row of `table` (its own `key`, or a foreign key `via` pointing at it), compared in
+    the SQL as `expr`; None where the key is of no kind a request gives."""
+    spec = key_param(ctx, table, key, noun, via=via)
+    if spec is None:
+        return None
+    own = via or key
+    name = tool.param(slug(own.name, "ref" if via is not None else "key"), spec,
+                      f"(:{{p}} IS NULL OR {ctx.sql.equals(expr, own, '{p}')})")
+    pattern = spec.get("pattern")
+    if via is not None and pattern and letters_only(pattern):
+        tool.checks.append(_known_key(ctx, table, key, noun, name))
+    return name
+
+
+def key_param(ctx: Context, table: Table, key: Column, noun: Noun, via: Column | None = None
+              ) -> dict[str, Any] | None:
+    """An exact key's parameter, read from a request where it can be told from other numbers (the module
+    docstring); a text key of no pattern is only given, never read."""
+    own = via or key
+    desc = {"ja": f"{noun.ja}の{own.name}（完全一致）", "en": f"{noun.one} ({own.name}), exact"}
+    spec: dict[str, Any]
+    if own.kind == "integer":
+        spec = {"type": "integer", "nullable": True, "description": desc}
+    elif own.kind == "text":
+        spec = {"type": "string", "nullable": True, "max_length": 200, "description": desc}
+        pattern = ctx.pattern(table, key.name)
+        if not pattern:
+            return spec
+        spec["pattern"] = pattern
+    else:
+        return None
+    labels, refer = code_labels(noun, own)
+    x: dict[str, Any] = {"kind": "code", "labels": labels, "refer": refer}
+    if via is not None and table.name in ctx.name_params:
+        x["lookup"] = {"tool": ctx.tool_names[table.name], "arg": ctx.name_params[table.name],
+                       "column": ctx.result_names[table.name].get(key.name, key.name)}
+    spec["extract"] = x
+    return spec
+
+
+def _known_key(ctx: Context, table: Table, key: Column, noun: Noun, param: str) -> dict[str, Any]:
+    """A check that a key said names a row of `table`, run when the call returns none."""
+    q = ctx.sql.q
+    return {
+        "sql": f"SELECT 1 WHERE CAST(:{param} AS VARCHAR(200)) IS NULL OR EXISTS "
+               f"(SELECT 1 FROM {q(table.name)} r WHERE {ctx.sql.equals(f'r.{q(key.name)}', key, param)})",
+        "message": {"ja": f"その{noun.ja}（{key.name}）は見つかりません。",
+                    "en": f"No {noun.one} has that {key.name}."},
+        "implied_by_rows": True,
+    }
+
+
+def ref_filters(ctx: Context, tool: ToolDraft, table: Table, j: Join) -> list[str]:
+    """The filters of the row a join reaches: its key (`key_filter`: an integer or a code said, or found from
+    a name said), and its name as the data writes it, an enum, where its table has at most REF_ENUM_ROWS rows
+    (the joined name's SQL, `j.alias`, must be in the FROM)."""
+    sql, q = ctx.sql, ctx.sql.q
+    col, ref = j.key(table), j.table
+    rnoun = ref_noun(col, ref)
+    filters = []
+    found = key_filter(ctx, tool, ref, ref.column(j.fk.referred[0]), rnoun, f"{j.source}.{q(col.name)}", via=col)
+    if found:
+        filters.append(found)
+    display = display_column(ref)
+    if display is not None and 0 < ref.row_count <= REF_ENUM_ROWS:
+        dnoun = Noun.of(display.name, display.comment, countable=False)
+        own = dnoun.ja.startswith(rnoun.ja) or dnoun.one.startswith(rnoun.one)  # 得意先名, not 得意先の得意先名
+        spec = {
+            "type": "enum", "nullable": True,
+            "enum": {"query": names_query(ctx, ref, display)},
+            "description": {"ja": f"{dnoun.ja if own else f'{rnoun.ja}の{dnoun.ja}'}（null なら全て）",
+                            "en": f"the {dnoun.one if own else f'{rnoun.one} {dnoun.one}'}, one of the values "
+                                  "in the data; null for all"},
+            "extract": {"kind": "enum"},
+        }
+        filters.append(tool.param(slug(key_stem(col.name), "ref"), spec,
+                                  f"(:{{p}} IS NULL OR {display.sql(j.alias, sql)} = :{{p}})"))
+    return filters
+
+
+def enum_filter(ctx: Context, tool: ToolDraft, table: Table, col: Column, alias: str = "t") -> str:
+    """A low-cardinality column as an enum whose values are read from the data when a call is checked."""
+    cnoun = Noun.of(col.name, col.comment, countable=False)
+    spec = {
+        "type": "enum", "nullable": True,
+        "enum": {"query": enum_query(ctx, table, col)},
+        "description": {"ja": f"{cnoun.ja}（null なら全て）",
+                        "en": f"{cnoun.one}, one of the values in the data; null for all"},
+        "extract": {"kind": "enum"},
+    }
+    return tool.param(slug(col.name, "value"), spec,
+                      f"(:{{p}} IS NULL OR {ctx.sql.text(f'{alias}.{ctx.sql.q(col.name)}', col)} = :{{p}})")
+
+
+def name_searches(ctx: Context, table: Table) -> list[tuple[str, str, Noun]]:
+    """The `contains` searches on a table's names, the one a name said fills first: (parameter, the SQL of
+    the name in the row `t`, the name in words). A person's first and last names joined are one, first."""
+    out: list[tuple[str, str, Noun]] = []
+    display = display_column(table)
+    if display is not None and display.joined:
+        taken = {slug(c.name, "column") for c in table.columns}
+        full = Noun.of("full_name", None, countable=False)
+        out.append((unique("name", taken), display.sql("t", ctx.sql), full))
+    for col in name_columns(table):
+        out.append((slug(col.name, "name"), ctx.sql.text(f"t.{ctx.sql.q(col.name)}", col),
+                    Noun.of(col.name, col.comment, countable=False)))
+    return out
+
+
+def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, *, extract: bool) -> list[str]:
+    """A from/to pair on one date column; the first pair of a tool is what a request's period fills."""
+    cnoun = Noun.of(col.name, col.comment, countable=False)
+    base = slug(col.name, "date")
+    bounds = {"query": ctx.sql.year_bounds(table.name, col)}
+    first = {"type": "date", "nullable": True, "bounds": bounds,
+             "description": {"ja": f"{cnoun.ja}の開始日", "en": f"first day of the {cnoun.one} period, YYYY-MM-DD"}}
+    last = {"type": "date", "nullable": True, "bounds": bounds,
+            "description": {"ja": f"{cnoun.ja}の終了日（この日を含む）",
+                            "en": f"last day of the {cnoun.one} period (inclusive), YYYY-MM-DD"}}
+    if extract:
+        first["extract"] = {"kind": "date", "part": "start"}
+        last["extract"] = {"kind": "date", "part": "end"}
+    a = tool.param(f"{base}_from", first, f"(:{{p}} IS NULL OR {ctx.sql.date_from(expr, col, '{p}')})")
+    b = tool.param(f"{base}_to", last, f"(:{{p}} IS NULL OR {ctx.sql.date_to(expr, col, '{p}')})")
+    tool.ordered.append([a, b])
+    return [f"{a}/{b}"]
+
+
+def enum_query(ctx: Context, table: Table, col: Column) -> str:
+    c = ctx.sql.text(ctx.sql.q(col.name), col)
+    return f"SELECT DISTINCT {c} FROM {ctx.sql.q(table.name)} WHERE {ctx.sql.q(col.name)} IS NOT NULL ORDER BY 1"
+
+
+def names_query(ctx: Context, table: Table, display: Display) -> str:
+    """The names of a table's rows, as `display` shows them (a person's names joined), for an enum."""
+    if not display.joined:
+        return enum_query(ctx, table, display.columns[0])
+    shown = display.sql("r", ctx.sql)
+    return f"SELECT DISTINCT {shown} FROM {ctx.sql.q(table.name)} r WHERE {shown} <> '' ORDER BY 1"

@@ -1,0 +1,76 @@
+"""A schema made by a test, its draft (loaded by the catalog loader) and a pipeline over it, on SQLite or PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+import sqlalchemy as sa
+import yaml
+
+from concierge.catalog.loader import parse_catalog
+from concierge.onboarding.draft import draft_catalog
+from concierge.onboarding.introspect import introspect
+from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import users
+from concierge.storage.database import Database
+
+TODAY = date(2025, 6, 10)
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+class Drafted:
+    def __init__(self, url: str, statements: list[str], tmp_path, name: str):
+        engine = sa.create_engine(url)
+        try:
+            with engine.begin() as conn:
+                for statement in statements:
+                    conn.execute(sa.text(statement))
+        finally:
+            engine.dispose()
+        db = Database(url)
+        try:
+            self.schema = introspect(db)
+        finally:
+            db.dispose()
+        self.draft = draft_catalog(self.schema, name)
+        parse_catalog(self.draft.text, f"{name}.yaml")  # loads with no problem
+        self.raw = yaml.safe_load(self.draft.text)
+        file = tmp_path / f"{name}.yaml"
+        file.write_text(self.draft.text, encoding="utf-8")
+        self.url = url
+        self.pipeline = Pipeline.open([str(file)], url, today=TODAY)
+        users.add(self.pipeline.db, "boss", "admin")
+
+    def call(self, tool: str, args: dict):
+        return self.pipeline.invoke(tool, args, self.pipeline.user("boss"))
+
+    def invoke(self, tool: str, args: dict):
+        result = self.call(tool, args)
+        assert result.status == "ok", (tool, args, result.message)
+        return result
+
+    def scalar(self, sql: str):
+        engine = sa.create_engine(self.url)
+        try:
+            with engine.connect() as conn:
+                return conn.execute(sa.text(sql)).scalar()
+        finally:
+            engine.dispose()
+
+    def rows(self, sql: str) -> list[tuple]:
+        engine = sa.create_engine(self.url)
+        try:
+            with engine.connect() as conn:
+                return [tuple(r) for r in conn.execute(sa.text(sql))]
+        finally:
+            engine.dispose()
+
+    def tool(self, name: str) -> dict:
+        return self.raw["tools"][name]
+
+    def params(self, name: str) -> dict:
+        return self.tool(name)["params"]
+
+    def keywords(self, name: str) -> list[str]:
+        return self.tool(name)["intents"]["keywords"]
