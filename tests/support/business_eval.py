@@ -244,6 +244,7 @@ async def _ask(agent: Agent, pipeline: Pipeline, questions: Sequence[Question],
                expected: dict[str, Expected]) -> list[Outcome]:
     boss = pipeline.user("boss")
     sessions: dict[str, str] = {}
+    said: dict[str, str] = {}  # what the person has said in the question's conversation, up to and with it
     outcomes = []
     for q in questions:
         session = sessions.get(q.follow_up) if q.follow_up else None
@@ -251,8 +252,9 @@ async def _ask(agent: Agent, pipeline: Pipeline, questions: Sequence[Question],
             raise ValueError(f"{q.id} follows {q.follow_up!r}, which is not asked before it")
         turn = await agent.ask(q.say, boss, session_id=session)
         sessions[q.id] = turn.session_id
-        figures = expected[q.id]
-        verdict, missing, extra = judge(q.say, turn.answer, figures.figures, figures.allowed)
+        said[q.id] = f"{said[q.follow_up]}\n{q.say}" if q.follow_up else q.say
+        figures = expected[q.id]  # a number the person said earlier in the conversation is theirs, as in this turn
+        verdict, missing, extra = judge(said[q.id], turn.answer, figures.figures, figures.allowed)
         outcomes.append(Outcome(q, turn.answer, tuple(Call(c.name, c.args, c.status) for c in turn.calls), verdict,
                                 figures.figures, missing, extra))
     return outcomes

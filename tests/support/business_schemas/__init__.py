@@ -2,8 +2,10 @@
 
 Each module builds its tables and a seeded data set on SQLite or PostgreSQL (`create(url)`), names the
 day its questions assume (`TODAY`: "last month" is the calendar month before it, "last week" Monday to
-Sunday of the week before) and lists `QUESTIONS`. The figures of a question are plain SQL, written
-from the question and the data, never from what the drafting code or the planner does with them:
+Sunday of the week before), lists `QUESTIONS`, and checks with `traps(url)` that what a careless draft
+gets wrong is really in the data (two customers of one first name, a unit price beside an amount). The
+figures of a question are plain SQL, written from the question and the data, never from what the
+drafting code or the planner does with them:
 `tests/support/business_eval.py` asks every question through the agent and scores the answer.
 
 | name | what |
@@ -11,6 +13,8 @@ from the question and the data, never from what the drafting code or the planner
 | `music_store` | a Chinook-like record shop: artists, albums, tracks, customers, invoices and their lines |
 | `classic_shop` | a Northwind-like food wholesaler: products, suppliers, customers with text codes, orders |
 | `romaji_wholesale` | a Japanese wholesaler whose identifiers are romaji (m_tokuisaki, t_juchu_meisai ...) |
+| `film_rental` | a Sakila-like film rental chain: films, actors, categories, stores, customers, rentals, payments |
+| `clinic` | a Japanese clinic's bookings and billing: romaji identifiers (kanja, yoyaku, kaikei), Japanese comments |
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Literal
 
+import sqlalchemy as sa
+
 Kind = Literal["count", "count_by_entity_name", "per_entity_key", "top_entity", "total_in_period",
                "count_in_category", "list_filtered", "follow_up", "sum_lines"]
 
-NAMES = ("music_store", "classic_shop", "romaji_wholesale")
+NAMES = ("music_store", "classic_shop", "romaji_wholesale", "film_rental", "clinic")
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,16 @@ class Question:
     kind: Kind
     follow_up: str | None = None
     may_state: list[str] = field(default_factory=list)
+
+
+def scalar(url: str, sql: str):
+    """The one value of a plain SQL statement on the database at `url`."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text(sql)).scalar_one()
+    finally:
+        engine.dispose()
 
 
 def schema(name: str) -> ModuleType:

@@ -16,7 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from business_schemas import Question
+from business_schemas import Question, scalar
 
 TODAY = date(2025, 6, 18)  # a Wednesday: last month is May 2025, last week 2025-06-09 .. 2025-06-15
 SEED = 1996
@@ -338,7 +338,22 @@ QUESTIONS = [
     Question("alfki_orders_ja", "ALFKIの注文は何件？", _orders("o.customer_id = 'ALFKI'")[:1], "per_entity_key",
              may_state=_orders("o.customer_id = 'ALFKI'")[1:]),
     Question("alfki_total_ja", "その合計金額は？", _orders("o.customer_id = 'ALFKI'")[1:2], "follow_up",
-             follow_up="alfki_orders_ja", may_state=_orders("o.customer_id = 'ALFKI'")[::2]),
+             follow_up="alfki_orders_ja",
+             may_state=[*_orders("o.customer_id = 'ALFKI'")[::2], *_lines("o.customer_id = 'ALFKI'")[1:]]),
     Question("supplier_5", "show me the products from supplier 5",
              ["SELECT COUNT(*) FROM products WHERE supplier_id = 5"], "per_entity_key"),
 ]
+
+
+def traps(url: str) -> None:
+    """Two Margarets who together (not apart) outsell the top employee; 40 products or more; orders not shipped."""
+    margaret = ("SELECT SUM(d.unit_price * d.quantity * (1 - d.discount)) FROM order_details d "
+                "JOIN orders o ON o.order_id = d.order_id JOIN employees e ON e.employee_id = o.employee_id "
+                "GROUP BY e.employee_id, e.first_name HAVING e.first_name = 'Margaret' "
+                "ORDER BY e.employee_id LIMIT 1 OFFSET {}")
+    one, other = scalar(url, margaret.format(0)), scalar(url, margaret.format(1))
+    top = scalar(url, "SELECT MAX(s) FROM (SELECT SUM(d.unit_price * d.quantity * (1 - d.discount)) AS s "
+                      "FROM order_details d JOIN orders o ON o.order_id = d.order_id GROUP BY o.employee_id) x")
+    assert max(one, other) < top < one + other
+    assert scalar(url, "SELECT COUNT(*) FROM products") >= 40
+    assert scalar(url, "SELECT COUNT(*) FROM orders WHERE shipped_date IS NULL") > 0

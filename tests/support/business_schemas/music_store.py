@@ -16,7 +16,7 @@ from decimal import Decimal
 
 import sqlalchemy as sa
 
-from business_schemas import Question
+from business_schemas import Question, scalar
 
 TODAY = date(2013, 12, 18)  # a Wednesday: last month is November 2013, last week 2013-12-09 .. 2013-12-15
 SEED = 1979
@@ -399,3 +399,16 @@ QUESTIONS = [
     Question("acdc_sales_ja", "AC/DCの曲の売上はいくら？", _lines(f"l.track_id IN ({_ACDC_TRACKS})")[2:], "sum_lines",
              may_state=_lines(f"l.track_id IN ({_ACDC_TRACKS})")[:2]),
 ]
+
+
+def traps(url: str) -> None:
+    """Two Franks whose totals differ, who together (not apart) outspend the top customer; Rock beside Rock And
+    Roll; a state missing for most customers."""
+    frank = ("SELECT SUM(i.total) FROM invoices i JOIN customers c ON c.customer_id = i.customer_id "
+             "WHERE c.first_name = 'Frank' GROUP BY c.customer_id ORDER BY c.customer_id LIMIT 1 OFFSET {}")
+    harris, ralston = scalar(url, frank.format(0)), scalar(url, frank.format(1))
+    top = scalar(url, "SELECT MAX(s) FROM (SELECT SUM(total) AS s FROM invoices GROUP BY customer_id) x")
+    assert harris != ralston and max(harris, ralston) < top < harris + ralston
+    assert scalar(url, "SELECT COUNT(*) FROM genres WHERE name LIKE 'Rock%'") == 2
+    assert scalar(url, "SELECT COUNT(*) FROM customers WHERE state IS NULL") * 2 > scalar(
+        url, "SELECT COUNT(*) FROM customers")

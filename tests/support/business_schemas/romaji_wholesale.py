@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from business_schemas import Question
+from business_schemas import Question, scalar
 
 TODAY = date(2025, 10, 8)  # a Wednesday: 先月 is September 2025, 先週 2025-09-29 .. 2025-10-05
 SEED = 2024
@@ -253,5 +253,11 @@ QUESTIONS = [
     Question("amount_jul", "7月は？", _juchu(_JULY)[1:], "follow_up", follow_up="amount_aug",
              may_state=_juchu(_JULY)[:1]),
     Question("amount_last_month_en", "Total order amount last month?", _juchu(_SEPT)[1:], "total_in_period",
-             may_state=_juchu(_SEPT)[:1]),
+             may_state=[*_juchu(_SEPT)[:1], *_meisai(_SEPT)[:2]]),  # the orders, or their lines, and units
 ]
+
+
+def traps(url: str) -> None:
+    """Two customers sharing the word 山田; three 受注区分 values, one of them the noun 受注."""
+    assert scalar(url, "SELECT COUNT(*) FROM m_tokuisaki WHERE tokuisaki_mei LIKE '%山田%'") == 2
+    assert scalar(url, "SELECT COUNT(DISTINCT juchu_kbn) FROM t_juchu") == 3
