@@ -2,9 +2,11 @@
 
 A result broader than the question is never its answer: "How many albums does AC/DC have?" answered with
 every album, or "the invoices of customer 5" with every invoice, states a figure the person did not ask for.
-`said` lists the request's content: the values of the data it names, codes, names (AC/DC, Chika Smith), its
-periods, sums of money, a number said after a noun of the catalog (customer 5), and words that look like a
-value and name none (an unknown katakana word, 山田商店 before の). `left` is what of that content one tool
+`said` lists the request's content: the values of the data it names, codes, keys said as one (ALFKI),
+names (AC/DC, Chika Smith), its periods, sums of money, a number said after a noun of the catalog
+(customer 5), words that look like a value and name none (an unknown katakana word, 山田商店 before の),
+and a state said of the rows that no value read (haven't shipped yet, 販売中止になった, 未返却:
+planner/words/questions.toml). `left` is what of that content one tool
 takes no parameter for. The planner then moves the call to a tool the request names that takes it all, or
 says what could not be applied and makes no call (planner/plan.py).
 
@@ -25,8 +27,8 @@ from concierge.catalog.model import (
     EnumExtract,
     Tool,
 )
-from concierge.planner import whose
-from concierge.planner.lexicon import Lexicon, code_pattern
+from concierge.planner import whose, words
+from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, overlaps
 
@@ -45,7 +47,7 @@ class Said:
 
     text: str
     span: Span
-    kind: str  # enum | code | name | date | amount | number | unknown
+    kind: str  # enum | code | key | name | date | amount | number | condition | unknown
     groups: frozenset[str] = frozenset()  # enum: the groups whose value it is; code: its pattern
 
 
@@ -58,7 +60,10 @@ def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
     out += [Said(slots.text[d.start_index:d.end_index], (d.start_index, d.end_index), "date") for d in slots.dates]
     out += [Said(slots.text[s[0]:s[1]], s, "amount") for _, s in slots.amounts]
     out += _numbers(slots, lexicon)
+    out += [Said(key, span, "key") for key, span in slots.keys]
     out += [Said(word, span, "unknown") for word, span in slots.unknown if not overlaps(span, [s.span for s in out])]
+    read = [s.span for s in out] + [(h.start, h.end) for h in slots.enums]  # 売れなかった: the order asc
+    out += [c for c in _conditions(slots) if not overlaps(c.span, read)]
     return sorted(out, key=lambda s: s.span)
 
 
@@ -76,6 +81,8 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
             return True
         if s.kind == "code" and isinstance(x, CodeExtract) and code_pattern(p) in s.groups:
             return True
+        if s.kind == "key" and takes_key(p):
+            return True
         if s.kind == "date" and isinstance(x, DateExtract):
             return True
         if s.kind == "amount" and isinstance(x, AmountExtract):
@@ -84,6 +91,16 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
                 and str(count(slots, lexicon, tool.name, pname)) in s.text:
             return True
     return False
+
+
+def _conditions(slots: Slots) -> list[Said]:
+    """A state said of the rows that no value of the data read (haven't shipped yet, 販売中止になった, 未返却):
+    a parameter that takes it reads it as one of its values (a yes/no filter's synonyms); else it is left."""
+    text = slots.cue_text
+    for m in words.pattern("conditions", "not_conditions").finditer(text):
+        text = text[:m.start()] + MASK * (m.end() - m.start()) + text[m.end():]
+    found = [m for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
+    return [Said(slots.text[m.start():m.end()], m.span(), "condition") for m in sorted(found, key=lambda m: m.start())]
 
 
 def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:

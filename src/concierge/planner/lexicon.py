@@ -214,6 +214,11 @@ def code_pattern(param: Param) -> str | None:
     return f"{INTEGER_KEY}(?#{'|'.join(sorted(fold(normalise(w)) for w in x.labels)).replace(')', '')})"
 
 
+def takes_key(param: Param) -> bool:
+    """Whether a parameter takes a key said as one (ALFKI): a text code with no pattern to read it by."""
+    return isinstance(param.extract, CodeExtract) and param.type == "string" and not param.pattern
+
+
 def takes_code(param: Param, value: str, pattern: str) -> bool:
     """Whether a code read (its value, and the pattern it was read by) is one for this parameter: one that fits
     its pattern; for an integer key, one read after its own labels."""

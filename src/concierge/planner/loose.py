@@ -126,7 +126,10 @@ def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known
 
 def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
     """Whether a value found exactly is part of a longer word whose other part is not a known word."""
-    extra = _GRAMMAR.sub("", fold(text[word[0]:hit.start] + text[hit.end:word[1]])).strip(_PARTICLE_CHARS)
+    before = fold(text[word[0]:hit.start])
+    if _VERB_ENDING.search(before) and not text[hit.end:word[1]]:
+        return False  # 取消になった|受注: a clause said of the value, not a longer name
+    extra = _GRAMMAR.sub("", before + fold(text[hit.end:word[1]])).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
 
 
@@ -134,6 +137,8 @@ def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
 _GRAMMAR = re.compile(r"じゃあ|じゃ|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど|です|でした"
                       r"|ください|ちょうだい|について|ごと|ずつ|ばかり|しか|まで|から|より|えっと|ええと|あの|その|この")
 _PARTICLE_CHARS = "のをがはにでともへやかねよな"
+# A verb or adjective ending just before a value: the words before it are a clause (なった受注, 届いた注文).
+_VERB_ENDING = re.compile(r"(?:った|んだ|した|いた|えた|れた|きた|ない|ている|てる|する|される|された)$")
 
 
 _STANDALONE = re.compile(r"(?<![ぁ-ゖ])[ぁ-ゖー]{3,}(?![ぁ-ゖ])|[ァ-ヺ][ァ-ヺー]+")
@@ -197,9 +202,20 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     spans = Disjoint()
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
-        if not single and _plausible(f) and MASK not in f.said and spans.add(f.start, f.end):
+        if not single and _plausible(f) and MASK not in f.said and not _cut_from(masked, f) \
+                and spans.add(f.start, f.end):
             chosen.append((key, f))
     return chosen
+
+
+def _cut_from(masked: str, found: Found) -> bool:
+    """A part of a value found inside a longer word said that the value does not hold: 東京 of 東京都 is not
+    株式会社東京デリカ. The whole word names something else (a prefecture), and is not read as that value."""
+    if found.candidates[0].how != "part" or found.said.isascii():
+        return False
+    s, e = _whole_word(masked, found.start, found.end)
+    whole = fold(masked[s:e])
+    return (s, e) != (found.start, found.end) and not any(whole in fold(c.value) for c in found.candidates)
 
 
 def _plausible(found: Found) -> bool:

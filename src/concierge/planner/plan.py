@@ -32,8 +32,9 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
-from concierge.planner import budget, leftover, whose, writes
+from concierge.planner import budget, elsewhere, leftover, measure, ranking, sold, whose, words, writes
 from concierge.planner.choose import (
+    Choice,
     choose,
     keyword_parts,
     keyword_tools,
@@ -43,11 +44,11 @@ from concierge.planner.choose import (
     unmet,
 )
 from concierge.planner.conditions import Condition
-from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code
+from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code, takes_key
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Slots, count, english_items, read
-from concierge.planner.text import fold, mask
+from concierge.planner.text import fold, mask, normalise
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
@@ -94,6 +95,7 @@ class Problem:
     impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
     advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes),
     not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`),
+    ungrouped (a ranking of an entity, いちばん多い国, that no summary groups by: `said`),
     too_many (more calls than one request makes, or more requests than one message: `reason`)."""
 
     kind: str
@@ -115,6 +117,7 @@ class Request:
     problems: list[Problem] = field(default_factory=list)
     values: dict[str, list[Any]] = field(default_factory=dict)  # parameter -> values it used (for later ones)
     understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value used) when not verbatim
+    measures: dict[str, str] = field(default_factory=dict)  # tool -> the one figure of its result the request names
 
 
 @dataclass
@@ -137,6 +140,7 @@ class Memory:
     values: dict[str, list[Any]] = field(default_factory=dict)
     last_call: tuple[str, dict[str, Any]] | None = None
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
+    said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
 
 
 @dataclass
@@ -274,12 +278,11 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
-    last = ctx.memory.last_call
     beyond = _beyond_tools(slots, ctx)
     if beyond is not None:
         request.problems.append(beyond)
         return
-    choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
+    choice = _choice(slots, ctx, first)
     if choice.refused:
         request.problems.append(Problem(f"refused_{choice.refused}"))
         return
@@ -297,14 +300,72 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         if name not in ctx.offered or (request.condition and tool.mode != "read"):
             request.problems.append(Problem("forbidden", name))
             continue
-        tool, unused = _taking_all(tool, slots, ctx)
-        if unused is not None:
-            request.problems.append(unused)
+        ranked = ranking.retarget(tool, slots, ctx.lexicon, ctx.offered)
+        if isinstance(ranked, ranking.Ungrouped):
+            request.problems.append(Problem("ungrouped", tool.name, said=ranked.said))
             continue
-        base = _carried(tool, slots, last, choice.follow_up, first)
-        problem = _plan_call(plan, request, tool, slots, ctx, ahead, base)
+        tool = ranked.tool if ranked is not None else tool
+        lines = sold.lines_sold(tool, slots, ctx.lexicon, ctx.offered) if ranked is None else None
+        tool = lines.tool if lines is not None else tool
+        answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None)
+        if isinstance(answering, Problem):
+            request.problems.append(answering)
+            continue
+        chosen, tool = tool, answering[0]
+        base = _base(tool, chosen if answering[1] else tool, slots, ctx, choice.follow_up, first)
+        if isinstance(base, Problem):
+            request.problems.append(base)
+            continue
+        fixed = ranked.args if ranked is not None and ranked.tool.name == tool.name else \
+            lines.args if lines is not None and lines.tool.name == tool.name else {}
+        problem = _plan_call(plan, request, tool, slots, ctx, ahead, base, fixed)
+        if lines is not None and lines.tool.name == tool.name:  # how many were sold: the quantity
+            request.measures[tool.name] = measure.column(tool, lines.figure)
         if problem:
             request.problems.append(problem)
+
+
+def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
+    """The tools the request asks for; of those, how many … with no keyword: the previous call's."""
+    last = ctx.memory.last_call
+    choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
+    if not choice.tools and first and last is not None and last[0] in ctx.offered \
+            and words.pattern("among", "words").search(slots.cue_text):
+        return replace(choice, tools=(last[0],))
+    return choice
+
+
+def _answering(tool: Tool, slots: Slots, ctx: Context, figure: bool) -> tuple[Tool, bool] | Problem:
+    """The tool that takes everything the request says (and has the figure it names, where `figure`), and
+    whether it moved for the figure; else the problem that says what could not be applied."""
+    figured = _figure_tool(tool, slots, ctx) if figure else tool
+    if isinstance(figured, Problem):
+        return figured
+    found, unused = _taking_all(figured, slots, ctx)
+    return unused if unused is not None else (found, figured is not tool)
+
+
+def _figure_tool(tool: Tool, slots: Slots, ctx: Context) -> Tool | Problem:
+    """The summary that has the figure named, where the tool lacks it (planner/elsewhere.py); the problem that
+    says the figure could not be given where no summary takes the request."""
+    moved = elsewhere.figure_tool(tool, slots, ctx.lexicon, ctx.offered)
+    if moved is None:
+        return tool
+    if moved.tool is None:
+        return Problem("not_applied", tool.name, said=moved.said, candidates=(moved.said,))
+    return moved.tool
+
+
+def _base(tool: Tool, chosen: Tool, slots: Slots, ctx: Context, follow_up: bool, first: bool
+          ) -> dict[str, Any] | Problem:
+    """The previous call's arguments this call keeps: those a follow-up keeps, those a call moved to another tool
+    of the same rows keeps, and, after そのうち / of those, all of them."""
+    last = ctx.memory.last_call
+    moved = tool is not chosen or (ranking.GROUP in tool.params and last is not None and last[0] != tool.name)
+    base = _carried_to(tool, chosen, slots, last, first, ctx.lexicon.tools) if moved else \
+        _carried(tool, slots, last, follow_up, first)
+    narrowed = _among(tool, slots, last, first)
+    return narrowed if isinstance(narrowed, Problem) else {**base, **narrowed}
 
 
 def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem | None]:
@@ -391,6 +452,34 @@ def _carried(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, 
             and not (says_what and k in tool.params and _reads_data(tool.params[k]))}
 
 
+def _carried_to(tool: Tool, chosen: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, first: bool,
+                ctx_tools: dict[str, Tool]) -> dict[str, Any]:
+    """What a call moved to another tool keeps of the previous call: its arguments, where the previous call was
+    that tool, a tool of the same rows (the bills, then their summary) or the one the request named (customer 12,
+    then 支払い合計は？), and the moved tool takes them."""
+    if last is None or not first or last[0] not in ctx_tools or not (
+            last[0] == chosen.name or ranking.about(tool, ctx_tools[last[0]])):
+        return {}
+    kept = _carried(tool, slots, (tool.name, last[1]), False, first)
+    return {k: v for k, v in kept.items() if k in tool.params}
+
+
+def _among(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, first: bool
+           ) -> dict[str, Any] | Problem:
+    """そのうち / of those: every argument of the previous call holds, under the new one said; one the tool cannot
+    take is said, and no call is made (a figure of rows the previous answer did not hold is no answer)."""
+    among = words.pattern("among", "words").search(slots.cue_text) if first else None
+    if among is None:
+        return {}
+    if last is None:  # the turn before found no rows: "of those" narrows nothing, and is said
+        return Problem("not_applied", tool.name, said=slots.cue_text[among.start():among.end()])
+    lost = [k for k, v in last[1].items() if v is not None and k not in tool.params]
+    if lost:
+        return Problem("not_applied", tool.name, said=str(last[1][lost[0]]),
+                       candidates=tuple(str(last[1][k]) for k in lost))
+    return {k: v for k, v in last[1].items() if v is not None}
+
+
 def _reads_data(param: Param) -> bool:
     return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is None
 
@@ -402,10 +491,13 @@ def _groups_said_to(tool: Tool, slots: Slots) -> set[str]:
 
 
 def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
-               base: dict[str, Any]) -> Problem | None:
+               base: dict[str, Any], fixed: dict[str, Any] | None = None) -> Problem | None:
+    """The calls of one tool for the request; `fixed` are arguments the question's structure settles (the
+    grouping, figure and count of a ranking: planner/ranking.py), over what its words read."""
     dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
     slots, periods = _periods_of(tool, slots, ctx, base, dated)
-    values = _values_said(tool, slots, ctx, base, dated)
+    values = {**_values_said(tool, slots, ctx, base, dated), **{k: [v] for k, v in (fixed or {}).items()}}
+    _note_measure(request, tool, slots, ctx, base)
     unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values)
     if unclear:
         return unclear
@@ -468,6 +560,17 @@ def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], da
     if today != ctx.today:
         slots = replace(slots, dates=find_dates(slots.text, today, slots.focus))
     return slots, _dates(tool, slots, today) or [{n: base[n] for n in dated if base.get(n) is not None}]
+
+
+def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any]) -> None:
+    """The one figure of the tool's result the request names (売上: the money), for the answer to state alone; a
+    follow-up of the same tool (2011年は？ after 2010年の売上合計は？) keeps the figure the request before it named."""
+    figure = measure.named(tool, slots.cue_text)
+    last = ctx.memory.last_call
+    if figure is None and base and last is not None and last[0] == tool.name:
+        figure = measure.named(tool, fold(normalise(ctx.memory.said)))
+    if figure is not None:
+        request.measures[tool.name] = measure.column(tool, figure)
 
 
 def _note_understood(request: Request, slots: Slots, values: dict[str, list[Any]]) -> None:
@@ -595,6 +698,8 @@ def _enum_in_focus(tool: Tool, pname: str, ctx: Context) -> list[Any]:
 def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
     """The values of one parameter said in the request (several only where each makes a call)."""
     x = param.extract
+    if takes_key(param):  # ALFKIの注文: a text key with no pattern
+        return list(dict.fromkeys(k for k, _ in slots.keys))
     if isinstance(x, CodeExtract):
         said = dict.fromkeys(c.value for c in slots.codes if takes_code(param, c.value, c.pattern))
         return [int(v) for v in said] if param.type == "integer" else list(said)  # customer 5: the key 5

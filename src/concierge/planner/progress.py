@@ -63,6 +63,8 @@ def calls_made(messages: list[Message]) -> list[Made]:
 
 def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) -> Memory:
     mem = Memory()
+    asked = turn_start(earlier)
+    mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     for call in calls_made(earlier):
         result = call.result
         if result is None or not result.ok or call.name not in tools:

@@ -104,6 +104,7 @@ class Slots:
     codes: list[Code] = field(default_factory=list)
     enums: list[Hit[frozenset[tuple[str, str]]]] = field(default_factory=list)
     names: list[tuple[str, Span]] = field(default_factory=list)
+    keys: list[tuple[str, Span]] = field(default_factory=list)  # a key said as one, no reading took (ALFKI)
     name_labels: dict[Span, str] = field(default_factory=dict)  # a name read after a label: the label (folded)
     referred: set[str] = field(default_factory=set)  # parameter names pointed back at (そのお客様)
     pronoun: bool = False  # they / their / 彼: points back at whatever is missing
@@ -141,6 +142,8 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
     name_spans = [s for _, s in slots.names]
+    slots.keys = _keys(mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
+    name_spans += [s for _, s in slots.keys]
     if lexicon.referring:
         for m in lexicon.referring.finditer(slots.folded):
             slots.referred |= lexicon.refer[m.group("noun")]
@@ -297,6 +300,16 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
         if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
             out.append((m.group(), m.span()))
     return sorted(out, key=lambda n: n[1][0])
+
+
+# A key written as one: capitals, perhaps with digits (ALFKI, BX12); never a word of the catalog.
+_KEY = re.compile(r"(?<![A-Za-z0-9/&\-])(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z0-9])[A-Z][A-Z0-9]{2,11}(?![A-Za-z0-9/&])")
+
+
+def _keys(masked: str, lexicon: Lexicon) -> list[tuple[str, Span]]:
+    """Keys said as they are written in the data (ALFKIの注文): letters in capitals, three or more."""
+    return [(m.group(), m.span()) for m in _KEY.finditer(masked)
+            if fold(m.group()) not in lexicon.vocabulary and m.group().lower() not in _NOT_CAPITALISED_NAMES]
 
 
 def _capitalised_name(masked: str, m: re.Match[str], lexicon: Lexicon) -> list[tuple[str, Span]]:

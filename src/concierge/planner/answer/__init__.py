@@ -10,7 +10,6 @@ result ids stay out of the text: the ids are in the structured results and the t
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 from concierge.catalog.model import Tool
@@ -20,18 +19,12 @@ from concierge.planner.answer.scene import label
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
 from concierge.planner.conditions import measured
+from concierge.planner.counting import COUNTING
 from concierge.planner.plan import Plan, Request
 from concierge.planner.progress import DONE, SKIPPED, State
 
 __all__ = ["compose", "render", "table"]
 
-# Counters said after 何 in a question of how many (アルバムは何枚, 得意先は何社): the answer counts with the same.
-COUNTERS = ("種類", "人", "件", "個", "名", "社", "店", "枚", "冊", "本", "曲", "台", "点", "軒", "回", "品", "つ",
-            "組", "通")
-# A request that asks how many: a read tool's answer is its row count, said in a sentence, not its rows.
-_COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
-                       rf"|何\s*(?P<counter>{'|'.join(COUNTERS)})|いくつ|幾つ|件数|人数|総数|の数(?!量)|数は",
-                       re.IGNORECASE)
 
 
 class _Turn:
@@ -43,11 +36,12 @@ class _Turn:
         self.today, self.clocks = today, clocks
         self.shown: set[int] = set()
 
-    def render(self, index: int, counting: bool = False, counter: str | None = None) -> list[str]:
+    def render(self, index: int, counting: bool = False, counter: str | None = None,
+               measures: dict[str, str] | None = None) -> list[str]:
         step = self.plan.steps[index]
         today = self.clocks.get(step.tool, self.today)
-        return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today, counter=counter)
-                for r in self.states[index].results]
+        return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today, counter=counter,
+                       measure=(measures or {}).get(r.tool)) for r in self.states[index].results]
 
 
 def compose(plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], capabilities: list[str],
@@ -75,7 +69,7 @@ def _request(request: Request, turn: _Turn) -> list[str]:
         out.append(_lookup(name, index, turn))
     if request.gate is not None and request.steps:
         out.append(_gate(request, turn))
-    asked = _COUNTING.search(request.text)
+    asked = COUNTING.search(request.text)  # how many: a read tool's row count, in a sentence, not its rows
     counting, counter = asked is not None, asked["counter"] if asked else None
     together = _written_together(request, turn)
     for index in request.steps:
@@ -83,7 +77,7 @@ def _request(request: Request, turn: _Turn) -> list[str]:
             out.append(together[index])
         elif turn.states[index].status == DONE and index not in turn.shown:
             turn.shown.add(index)
-            out += turn.render(index, counting, counter)
+            out += turn.render(index, counting, counter, request.measures)
     return out
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from concierge.catalog.model import Tool
-from concierge.planner.answer.nouns import noun
 from concierge.planner.answer.scene import label
-from concierge.planner.answer.sentences import filter_labels
+from concierge.planner.answer.sentences import filter_labels, group_labels
 from concierge.planner.answer.texts import phrase
+from concierge.planner.nouns import noun
 from concierge.planner.plan import Problem
 
 _ASKS = re.compile(r"ください|どうぞ|please", re.IGNORECASE)
@@ -43,6 +43,8 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, "not_taken", said=problem.said)
     if kind == "not_applied" and tool:
         return _not_applied(problem, lang, tool)
+    if kind == "ungrouped":
+        return _ungrouped(problem, lang, tool)
     if kind == "which_param" and tool:
         options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
         return phrase(lang, "which_param", said=problem.said, options=options)
@@ -65,6 +67,15 @@ def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
     if not filters:
         return phrase(lang, "not_applied_none", said=said, noun=what)
     return phrase(lang, "not_applied", said=said, noun=what, filters=phrase(lang, "list").join(filters))
+
+
+def _ungrouped(problem: Problem, lang: str, tool: Tool | None) -> str:
+    """A ranking of an entity no summary groups by: said so, with what the rows can be added up by."""
+    groups = group_labels(tool, lang) if tool is not None else []
+    if not groups or tool is None:
+        return phrase(lang, "ungrouped_none", said=problem.said)
+    return phrase(lang, "ungrouped", said=problem.said, noun=noun(tool).said(lang),
+                  groups=phrase(lang, "list").join(groups))
 
 
 def _value(problem: Problem, lang: str, tool: Tool | None) -> str:

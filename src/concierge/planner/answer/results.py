@@ -19,10 +19,11 @@ from concierge.planner.answer.values import number
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool = False,
-           today: date | None = None, counter: str | None = None) -> str:
+           today: date | None = None, counter: str | None = None, measure: str | None = None) -> str:
     """A result in the user's language. `counting`: the request asks how many, so a read of rows says
     the count of every matching row (and the totals), not the rows; `counter` is the Japanese counter the
-    question counted with (何枚: 枚), which a drafted tool's answer counts with too."""
+    question counted with (何枚: 枚), which a drafted tool's answer counts with too; `measure` the one column
+    of its figures the request names (売上: the money), which a drafted summary's totals state alone."""
     today = today or date.today()
     view = result.view()
     args = {k: v for k, v in result.args.items() if v is not None}
@@ -31,7 +32,7 @@ def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool =
     if isinstance(view, Preview):
         scene = Scene(tool, lang, today, {**args, **view.fields}, rows=[view.fields], row_count=1)
         return _templated(scene, "confirm") or phrase(lang, "pending", what=_fields(view.fields, tool, lang))
-    scene = Scene(tool, lang, today, args, view.rows, view.row_count, view.totals, view.summary)
+    scene = Scene(tool, lang, today, args, view.rows, view.row_count, view.totals, view.summary, measure=measure)
     if tool is not None and tool.mode == "write":
         return _templated(scene, "done") or phrase(lang, "written", what=_rows_inline(view.rows, tool, lang))
     return _read(view, scene, counting, counter)

@@ -33,6 +33,7 @@ class Scene:
     totals: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] | None = None
     message: str | None = None
+    measure: str | None = None  # the one figure the request names (a result column), for a drafted summary
     _periods: dict[str, str] | None = field(default=None, repr=False)
     _listed: tuple[str | None] | None = field(default=None, repr=False)
 

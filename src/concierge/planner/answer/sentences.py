@@ -19,9 +19,9 @@ from typing import Any
 
 from concierge.catalog.model import CountExtract, DateExtract, Tool
 from concierge.pipeline.result import Data
-from concierge.planner.answer.nouns import Noun, noun
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.values import number
+from concierge.planner.nouns import Noun, noun
 from concierge.planner.text import fold
 
 GROUP, RANK, TOP, GROUP_VALUE = "group_by", "rank_by", "top_n", "group_value"
@@ -64,8 +64,8 @@ def _summary(view: Data, scene: Scene, tool: Tool) -> tuple[str, bool]:
     what = noun(tool)
     if ranked and top == 1:
         return _first(view.rows[0], scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), False
-    if ranked and len(view.rows) <= ROWS_IN_SENTENCE:
-        return _top(view.rows, scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), False
+    if ranked and len(view.rows) <= ROWS_IN_SENTENCE:  # the names said, their figures in the table
+        return _top(view.rows, scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), True
     if ranked or grouped:
         conds = _conditions(scene)
         by = _group_noun(tool, str(group), lang)
@@ -79,7 +79,8 @@ def _totals(view: Data, scene: Scene, what: Noun, count_col: str | None) -> str:
     """The totals over the period and filters said: how many, and what each figure adds up to."""
     lang, tool = scene.lang, scene.tool
     conds = _conditions(scene)
-    measures = [(k, v) for k, v in view.totals.items() if k != count_col and v is not None]
+    measures = [(k, v) for k, v in view.totals.items() if k != count_col and v is not None
+                and (scene.measure in (None, count_col) or k == scene.measure)]  # 売上合計: the money alone
     n = view.totals.get(count_col) if count_col else None
     if lang == "ja":
         parts = [f"{number(n)}件"] if n is not None else []
@@ -132,14 +133,18 @@ def _top(rows: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measu
          count_col: str | None) -> str:
     lang = scene.lang
     by = _group_noun(tool, group, lang)
-    listed = ("、" if lang == "ja" else ", ").join(
-        f"{r.get(GROUP_VALUE)}（{number(r.get(measure))}）" if lang == "ja" else f"{r.get(GROUP_VALUE)} "
-        f"({number(r.get(measure))})" for r in rows)
+    listed = ("、" if lang == "ja" else ", ").join(str(r.get(GROUP_VALUE)) for r in rows)
     conds = _conditions(scene)
     what = (noun(tool).ja if lang == "ja" else noun(tool).many) if measure == count_col else label(tool, measure, lang)
     if lang == "ja":
         return f"{_ja_conditions(conds)}{what}の上位{len(rows)}件の{by}は、{listed}です。"
-    return _cap(f"the top {len(rows)} {by}s by {what}{_en_conditions(conds)}: {listed}.")
+    return _cap(f"the top {len(rows)} {_plural(by)} by {what}{_en_conditions(conds)}: {listed}.")
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and not word.endswith(("ay", "ey", "oy", "uy")):
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def _ranked_by(tool: Tool, args: dict[str, Any], view: Data, count_col: str | None) -> str:
@@ -215,6 +220,13 @@ def filter_labels(tool: Tool, lang: str) -> list[str]:
     return list(dict.fromkeys(_filter_label(tool, n, lang) for n, p in tool.params.items()
                               if p.extract is not None and not (p.enum is not None and p.enum.values is not None)
                               and not isinstance(p.extract, CountExtract)))
+
+
+def group_labels(tool: Tool, lang: str) -> list[str]:
+    """What a summary can add its rows up by, in words (customer, 顧客); [] for a tool that does not group."""
+    p = tool.params.get(GROUP)
+    values = p.enum.values if p is not None and p.enum is not None else None
+    return [_group_noun(tool, v, lang) for v in values or []]
 
 
 def _en_conditions(conds: list[Condition]) -> str:

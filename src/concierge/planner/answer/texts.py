@@ -64,6 +64,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_applied": ("『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。"
                         "{noun}を絞り込めるのは次の項目です: {filters}。"),
         "not_applied_none": "『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。",
+        "ungrouped": ("『{said}』ごとに集計できるデータがないため、順位はお出ししていません。"
+                      "{noun}の集計は次の単位でできます: {groups}。"),
+        "ungrouped_none": "『{said}』ごとに集計できるデータがないため、順位はお出ししていません。",
         "which_param": "『{said}』は{options}のどれですか？",
         "or": "、",
         "value": "値",
@@ -131,6 +134,10 @@ PHRASES: dict[str, dict[str, str]] = {
                         "not given a figure for all of them. The {noun} can be narrowed down by {filters}."),
         "not_applied_none": ('I cannot narrow the {noun} down by "{said}": nothing here filters them by that, so I '
                              "have not given a figure for all of them."),
+        "ungrouped": ('I cannot rank by "{said}": nothing here adds the {noun} up by that, so I have not given a '
+                      "ranking. The {noun} can be added up by {groups}."),
+        "ungrouped_none": ('I cannot rank by "{said}": nothing here adds the figures up by that, so I have not given '
+                           "a ranking."),
         "which_param": '"{said}" could be the {options}. Which one do you mean?',
         "or": " or ",
         "value": "value",

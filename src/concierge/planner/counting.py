@@ -1,0 +1,16 @@
+"""Whether a request asks how many: 何件, 何枚, how many, number of …s, いくつ, 件数.
+
+A read tool's answer to it is its row count over every matching row (planner/answer), and a question of how
+many were sold is the quantity a line summary adds up (planner/sold.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Counters said after 何 in a question of how many (アルバムは何枚, 得意先は何社): the answer counts with the same.
+COUNTERS = ("種類", "人", "件", "個", "名", "社", "店", "枚", "冊", "本", "曲", "台", "点", "軒", "回", "品", "つ",
+            "組", "通")
+COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
+                      rf"|何\s*(?P<counter>{'|'.join(COUNTERS)})|いくつ|幾つ|件数|人数|総数|の数(?!量)|数は",
+                      re.IGNORECASE)

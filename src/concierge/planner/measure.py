@@ -1,0 +1,91 @@
+"""Which figure of a summary the request names: its money, its quantity, or its count of rows.
+
+A summary drafted for a table sums its additive measures and counts its rows (docs/onboarding.md): "2010年の
+売上合計は？" names the money, 「何個売れた？」 the quantity, 「件数」 the count. The planner ranks by the
+figure named (`rank_by`) and the answer states that one figure with the count (planner/answer/sentences.py),
+not every sum the tool returns. The words are data (planner/words/questions.toml); a measure whose own label or
+`rank_by` phrase is said (freight, 合計金額が) is named too.
+"""
+
+from __future__ import annotations
+
+from concierge.catalog.model import EnumExtract, Tool
+from concierge.planner import words
+from concierge.planner.text import fold, normalise
+
+RANK = "rank_by"
+COUNT_OF = "count_of_"
+
+
+def ranks(tool: Tool) -> list[str]:
+    """The figures a summary ranks by (its `rank_by` values): count_of_<rows>, then its measures."""
+    p = tool.params.get(RANK)
+    return list(p.enum.values or []) if p is not None and p.enum is not None else []
+
+
+def named(tool: Tool, text: str) -> str | None:
+    """The `rank_by` value of the one figure the request names (text folded), or None when it names none or
+    the tool is no summary."""
+    values = ranks(tool)
+    if not values:
+        return None
+    said = by_name(tool, text)
+    if said:
+        return said
+    kinds = [kind for kind in ("quantity", "money", "count") if words.pattern("measures", kind).search(text)]
+    for kind in kinds:
+        found = _of_kind(tool, values, kind)
+        if found:
+            return found
+    return None
+
+
+def by_name(tool: Tool, text: str) -> str | None:
+    """The `rank_by` value of a measure whose own phrase or label the request says (合計金額が, freight)."""
+    values = ranks(tool)
+    return (_by_phrase(tool, text, values) or _by_label(tool, text, values)) if values else None
+
+
+def column(tool: Tool, value: str) -> str:
+    """The result column a `rank_by` value ranks by: count_of_orders counts the rows of the column orders."""
+    return value.removeprefix(COUNT_OF)
+
+
+def _of_kind(tool: Tool, values: list[str], kind: str) -> str | None:
+    money = set(tool.result.money)
+    counts = [v for v in values if v.startswith(COUNT_OF)]
+    if kind == "count":
+        return counts[0] if counts else None
+    measures = [v for v in values if not v.startswith(COUNT_OF)]
+    if kind == "money":
+        return next((v for v in measures if v in money), None)
+    quantity = [v for v in measures if v not in money]
+    named_so = [v for v in quantity if words.pattern("measures", "quantity").search(labels(tool, v))]
+    return next(iter(named_so or quantity), None)
+
+
+def _by_phrase(tool: Tool, text: str, values: list[str]) -> str | None:
+    """A `rank_by` synonym said (合計金額が, by total amount): the longest."""
+    x = tool.params[RANK].extract
+    synonyms = x.synonyms if isinstance(x, EnumExtract) else {}
+    said = [(len(p), v) for p, v in synonyms.items() if v in values and fold(normalise(p)) in text]
+    return max(said)[1] if said else None
+
+
+def _by_label(tool: Tool, text: str, values: list[str]) -> str | None:
+    """A measure whose label is said (freight, 合計金額), the longest label first."""
+    said = []
+    for v in values:
+        if v.startswith(COUNT_OF):
+            continue
+        for label in labels(tool, v).split("|"):
+            if len(label) > 1 and label in text and label not in words.words("measures", "money"):
+                said.append((len(label), v))
+    return max(said)[1] if said else None
+
+
+def labels(tool: Tool, value: str) -> str:
+    """A figure's labels and name, folded, joined by |."""
+    text = tool.result.labels.get(value)
+    forms = [text.ja, text.en] if text is not None else []
+    return "|".join(fold(normalise(f)) for f in [*forms, value.replace("_", " ")] if f)

@@ -1,0 +1,215 @@
+"""A question that ranks an entity, or asks for the first of them, goes to a summary that groups by it.
+
+「注文がいちばん多い国は？」, "Top 3 countries by sales", 「今年いちばん受注金額が大きい得意先は？」, "which artist has
+the most albums": the answer is the summary tool that groups by the entity the request names (a `group_by`
+value whose phrases or noun it says: 国, countries, 得意先), ranked by the figure it names (planner/measure.py;
+how many rows for 多い / most when it names none), `top_n` 1 for a superlative. A request that reads rows of a
+table (注文) and ranks an entity moves to the summary of the same rows. Where no summary of the catalog groups by
+the entity the superlative asks for, the answer says so: never the list of every row, never the default month
+grouping for a question about a country.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from concierge.catalog.model import CountExtract, EnumExtract, Tool
+from concierge.planner import measure, verbs, words
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.nouns import noun
+from concierge.planner.slots import Slots, count
+from concierge.planner.text import fold, normalise
+
+GROUP, TOP = "group_by", "top_n"
+AFFIX = re.compile(r"^(?:by|per|each|top|best|which|どの|多い)\s*|\s*(?:ranking|ランキング|らんきんぐ|別|ごと)$")
+_JA_SUBJECT = re.compile(r"(?:多い|多く|大きい|高い|少ない|小さい|低い|売れた|売れている|売れてる|稼いだ)"
+                         r"(?P<w>[ァ-ヺー一-龯々A-Za-z]{1,12}?)(?:は|って|を|が|で|\?|？|$)")
+_EN_SUBJECT = re.compile(r"(?<![a-z])(?:which|top\s+\d+|top|the\s+\w+est|biggest|largest|highest|best"
+                         r"|most\s+[a-z]+ed)\s+"
+                         r"(?P<w>[a-z]+)(?![a-z])")
+_EN_NOT_SUBJECT = {"of", "the", "by", "in", "for", "is", "was", "has", "had", "have", "did", "does", "do", "one",
+                   "ones", "selling", "sold", "with", "are", "were", "most", "more", "our", "my"}
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The summary that answers, and the arguments the ranking gives it (group_by, rank_by, top_n)."""
+
+    tool: Tool
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Ungrouped:
+    """A ranking of an entity that no summary of the catalog groups by: `said` is the entity's words."""
+
+    said: str
+
+
+def summaries(lexicon: Lexicon, catalog: str, offered: Collection[str]) -> list[Tool]:
+    """The read tools of one catalog that group and rank (a drafted `*_summary`)."""
+    return [t for t in lexicon.tools.values() if t.catalog == catalog and t.name in offered and t.mode == "read"
+            and GROUP in t.params and TOP in t.params]
+
+
+def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Ranked | Ungrouped | None:
+    """The summary and its arguments for a request that ranks an entity; Ungrouped when no summary groups by
+    the entity asked; None when the request ranks nothing, or ranks by time (the tool's own default)."""
+    is_summary = GROUP in tool.params and TOP in tool.params
+    ranks_itself = any(isinstance(p.extract, CountExtract) for p in tool.params.values())
+    if tool.mode != "read" or (ranks_itself and not is_summary) or not summaries(lexicon, tool.catalog, offered):
+        return None  # a ranking tool of its own (a hand-written catalog's), or a catalog with no summaries
+    text = slots.cue_text
+    if not _ranks(tool, slots, lexicon) and not _superlative(text) and not _most(text, lexicon):
+        return None
+    candidates = [tool] if is_summary else []
+    candidates += [t for t in _same_rows(tool, lexicon, offered) if t.name != tool.name]
+    named = verbs.named_rows(candidates, text)  # the most rented film: the rentals, not the copies held
+    candidates = [*named, *(t for t in candidates if t not in named)]
+    for other in candidates:
+        entity = entity_of(other, slots)
+        if entity is None:
+            continue
+        figure = measure.named(other, text)
+        if not is_summary and figure is None and not _most(text, lexicon) and other not in named:
+            continue  # the most expensive product: a figure of the rows, not a ranking of groups
+        if not about(other, tool) and other not in named and (figure is None or figure.startswith(measure.COUNT_OF)):
+            continue  # 注文がいちばん多い国 is never the country with the most customers
+        return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
+    subject = _subject(slots.text)
+    if subject is None or _a_time(subject) or (not is_summary and not _names_rows_elsewhere(tool, subject)):
+        return None
+    return Ungrouped(subject)
+
+
+def entity_of(tool: Tool, slots: Slots) -> str | None:
+    """The `group_by` value (not a period) whose phrases or noun the request says: the longest said."""
+    p = tool.params.get(GROUP)
+    if p is None or p.enum is None:
+        return None
+    said = []
+    for value, nouns in _nouns(tool).items():
+        for n in nouns:
+            m = _find(n, slots.cue_text)
+            if m is not None:
+                said.append((len(n), -list(_nouns(tool)).index(value), value))
+    return max(said)[2] if said else None
+
+
+def _arguments(tool: Tool, slots: Slots, lexicon: Lexicon, entity: str, figure: str | None, text: str
+               ) -> dict[str, Any]:
+    args: dict[str, Any] = {GROUP: entity}
+    if figure is None and _most(text, lexicon):
+        figure = next((v for v in measure.ranks(tool) if v.startswith(measure.COUNT_OF)), None)
+    if figure is not None and measure.RANK in tool.params:
+        args[measure.RANK] = figure
+    n = count(slots, lexicon, tool.name, TOP) if TOP in tool.params else None
+    if n is None and (_superlative(text) or _most(text, lexicon)):
+        n = 1
+    if n is not None:
+        args[TOP] = n
+    return args
+
+
+def _ranks(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
+    """Whether the request asks the top of a summary's groups (いちばん, top 3, which customer)."""
+    return TOP in tool.params and count(slots, lexicon, tool.name, TOP) is not None
+
+
+def _superlative(text: str) -> bool:
+    return words.pattern("ranking", "superlative").search(text) is not None
+
+
+def _most(text: str, lexicon: Lexicon) -> bool:
+    """多い, or "most" said of how many (spent the most?, the most albums; not the most expensive)."""
+    for m in words.pattern("ranking", "most").finditer(text):
+        if not m.group().isascii():
+            return True
+        after = re.match(r"\s*(?P<w>[a-z]*)", text[m.end():])
+        if after is None or not after["w"] or after["w"] in lexicon.nouns or after["w"].rstrip("s") in lexicon.nouns:
+            return True
+    return False
+
+
+def _same_rows(tool: Tool, lexicon: Lexicon, offered: Collection[str]) -> list[Tool]:
+    """The summaries of the catalog, those about the chosen tool's rows first (their noun is its noun)."""
+    found = summaries(lexicon, tool.catalog, offered)
+    return sorted(found, key=lambda t: not about(t, tool))
+
+
+def about(summary: Tool, tool: Tool) -> bool:
+    """Whether a summary adds up the chosen tool's own rows (it is that tool, or its noun is the same)."""
+    if summary.name == tool.name:
+        return True
+    mine, its = noun(tool), noun(summary)
+    return its.ja == mine.ja or its.many == mine.many
+
+
+def _names_rows_elsewhere(tool: Tool, subject: str) -> bool:
+    """Whether the entity a superlative asks about is not the chosen tool's own rows (the most expensive
+    product is a row of the products; the country with the most orders is not an order)."""
+    own = noun(tool)
+    return fold(subject) not in {fold(own.ja), own.one, own.many}
+
+
+def _subject(text: str) -> str | None:
+    """The noun a superlative asks for: いちばん多い|国|は, which |customer|, top 3 |countries|."""
+    m = _JA_SUBJECT.search(text)
+    if m:
+        return m["w"]
+    for m in _EN_SUBJECT.finditer(text.lower()):
+        if m["w"] not in _EN_NOT_SUBJECT:
+            return m["w"]
+    return None
+
+
+def _a_time(word: str) -> bool:
+    return fold(word) in words.words("ranking", "time_nouns")
+
+
+def _find(n: str, text: str) -> re.Match[str] | None:
+    if n.isascii():
+        return re.search(rf"(?<![a-z]){re.escape(n)}(?:s|es)?(?![a-z])", text)
+    if len(n) == 1:  # 国 alone, not 中国
+        return re.search(rf"(?<![一-龯々a-z]){re.escape(n)}(?=[はがのをでごと別?？]|$)", text)
+    return re.search(re.escape(n), text)
+
+
+@cache
+def _nouns_of(tool_name: str, phrases: tuple[tuple[str, str], ...], values: tuple[str, ...]
+              ) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {v: set() for v in values if v not in words.words("ranking", "time_groups")}
+    for phrase, value in phrases:
+        if value not in out:
+            continue
+        base = AFFIX.sub("", fold(normalise(phrase))).strip()
+        base = AFFIX.sub("", base).strip()
+        if not base:
+            continue
+        out[value] |= set(_forms(base))
+    for value in out:
+        out[value].add(value.replace("_", " "))
+    return {v: frozenset(n) for v, n in out.items()}
+
+
+def _forms(base: str) -> Iterable[str]:
+    """A group's noun as said: the phrase's noun, its singular (countries -> country), the noun after の."""
+    yield base
+    if base.isascii():
+        if base.endswith("ies"):
+            yield base[:-3] + "y"
+        elif base.endswith("s"):
+            yield base[:-1]
+    elif "の" in base:
+        yield base.rsplit("の", 1)[1]
+
+
+def _nouns(tool: Tool) -> dict[str, frozenset[str]]:
+    p = tool.params[GROUP]
+    x = p.extract
+    synonyms = tuple(sorted(x.synonyms.items())) if isinstance(x, EnumExtract) else ()
+    return _nouns_of(tool.name, synonyms, tuple(p.enum.values or []) if p.enum else ())

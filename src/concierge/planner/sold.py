@@ -1,0 +1,67 @@
+"""How many were sold is the quantity the sales lines add up, not how many rows there are.
+
+"How many units of Chai have we sold?", 「かつお節 500gは今までに何個売れた？」, "How many tracks did we sell in
+2012?": a question of how many, said with selling or a quantity (words in planner/words/questions.toml), goes to
+the summary whose rows are the lines sold: one that sums a quantity (a measure that is neither money nor a count)
+and takes every value the request says (the product, the period). The figure it states is that quantity
+(planner/measure.py). A question that names no quantity and no selling keeps its tool: 注文明細は何件 counts rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from concierge.catalog.model import Tool
+from concierge.planner import leftover, measure, ranking, words
+from concierge.planner.counting import COUNTING
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.nouns import noun
+from concierge.planner.slots import Slots
+from concierge.planner.text import fold
+
+
+@dataclass(frozen=True)
+class Sold:
+    """The line summary that answers, and the `rank_by` value of the quantity it states."""
+
+    tool: Tool
+    figure: str
+    args: dict[str, Any]  # the grouping kept to none where the noun of what was sold read as one (tracks)
+
+
+def lines_sold(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Sold | None:
+    text = slots.cue_text
+    if tool.mode != "read" or not COUNTING.search(slots.text):
+        return None
+    sold = words.pattern("sold", "words").search(text) is not None
+    quantity = words.pattern("measures", "quantity").search(text) is not None
+    if not (sold or quantity):
+        return None
+    own = noun(tool)
+    found = sorted(ranking.summaries(lexicon, tool.catalog, offered),
+                   key=lambda t: (t.name != tool.name, noun(t).ja != own.ja and noun(t).many != own.many))
+    for other in found:
+        figure = _quantity(other)
+        if figure is not None and not leftover.left(other, slots, lexicon, set(offered)):
+            return Sold(other, figure, _ungrouped(other, slots, lexicon))
+    return None
+
+
+def _ungrouped(tool: Tool, slots: Slots, lexicon: Lexicon) -> dict[str, Any]:
+    """How many tracks did we sell: "tracks" names what was sold, not a grouping by track (by track would)."""
+    p = tool.params[ranking.GROUP]
+    group = lexicon.enum_of[(tool.name, ranking.GROUP)].key
+    said = [slots.text[h.start:h.end] for h in slots.enums if any(k == group for k, _ in h.value)]
+    if said and all(not ranking.AFFIX.search(fold(w)) for w in said):
+        return {ranking.GROUP: p.default}
+    return {}
+
+
+def _quantity(tool: Tool) -> str | None:
+    """The `rank_by` value of the quantity a summary adds up, if it adds one up."""
+    money = set(tool.result.money)
+    found = [v for v in measure.ranks(tool) if not v.startswith(measure.COUNT_OF) and v not in money]
+    named = [v for v in found if words.pattern("measures", "quantity").search(measure.labels(tool, v))]
+    return next(iter(named or found), None)
