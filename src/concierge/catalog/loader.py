@@ -360,7 +360,7 @@ def _check_sql(tool: Tool, key: str, problem):
 
 def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):
     """The `intents` and `extract` keys the offline planner reads (docs/planner.md)."""
-    periods: dict[tuple[str, str], str] = {}
+    periods: dict[tuple[str, str, tuple[str, ...]], str] = {}
     for pname, p in tool.params.items():
         x = p.extract
         if x is None:
@@ -375,9 +375,10 @@ def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):
         for where, message in _extract_problems(spec, p, x):
             yield problem(f"{xkey}{where}", message)
         if isinstance(x, DateExtract):
-            slot = (x.part, x.period)
+            slot = (x.part, x.period, tuple(x.words))
             if slot in periods:
-                yield problem(f"{xkey}.part", f"{periods[slot]} already takes the {x.period} {x.part}")
+                said = f" said with {', '.join(x.words)}" if x.words else ""
+                yield problem(f"{xkey}.part", f"{periods[slot]} already takes the {x.period} {x.part}{said}")
             periods[slot] = pname
 
 

@@ -104,11 +104,17 @@ class CodeExtract(Strict):
 
 
 class DateExtract(Strict):
-    """One end of a period said in words (先週, last month), or one day (昨日)."""
+    """One end of a period said in words (先週, last month), or one day (昨日).
+
+    `words` mark a date other than the tool's default one (shipped_date beside order_date): the period fills
+    these parameters only where the request says one of the words (shipped, 出荷), and the default ones then
+    stay empty.
+    """
 
     kind: Literal["date"]
     part: Literal["start", "end", "day"]
     period: Literal["current", "previous"] = "current"
+    words: list[str] = Field(default_factory=list)
 
 
 class EnumExtract(Strict):

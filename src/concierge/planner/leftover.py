@@ -27,7 +27,7 @@ from concierge.catalog.model import (
     EnumExtract,
     Tool,
 )
-from concierge.planner import whose, words
+from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, overlaps
@@ -83,7 +83,7 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
             return True
         if s.kind == "key" and takes_key(p):
             return True
-        if s.kind == "date" and isinstance(x, DateExtract):
+        if s.kind == "date" and isinstance(x, DateExtract) and pname in date_pairs.chosen(tool, slots).values():
             return True
         if s.kind == "amount" and isinstance(x, AmountExtract):
             return True

@@ -9,6 +9,8 @@ not every sum the tool returns. The words are data (planner/words/questions.toml
 
 from __future__ import annotations
 
+import re
+
 from concierge.catalog.model import EnumExtract, Tool
 from concierge.planner import words
 from concierge.planner.text import fold, normalise
@@ -73,15 +75,20 @@ def _by_phrase(tool: Tool, text: str, values: list[str]) -> str | None:
 
 
 def _by_label(tool: Tool, text: str, values: list[str]) -> str | None:
-    """A measure whose label is said (freight, 合計金額), the longest label first."""
+    """A measure whose label is said (freight, 合計金額), the longest label first; a Japanese compound label is
+    said with の too (患者負担額: 患者の負担額)."""
     said = []
+    texts = (text, _COMPOUND.sub("", text))
     for v in values:
         if v.startswith(COUNT_OF):
             continue
         for label in labels(tool, v).split("|"):
-            if len(label) > 1 and label in text and label not in words.words("measures", "money"):
+            if len(label) > 1 and any(label in t for t in texts) and label not in words.words("measures", "money"):
                 said.append((len(label), v))
     return max(said)[1] if said else None
+
+
+_COMPOUND = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])の(?=[\u4e00-\u9fff\u30a0-\u30ff])")
 
 
 def labels(tool: Tool, value: str) -> str:

@@ -32,7 +32,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
-from concierge.planner import budget, elsewhere, leftover, measure, ranking, sold, whose, words, writes
+from concierge.planner import budget, date_pairs, elsewhere, leftover, measure, ranking, sold, whose, words, writes
 from concierge.planner.choose import (
     Choice,
     choose,
@@ -497,6 +497,8 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
     slots, periods = _periods_of(tool, slots, ctx, base, dated)
     values = {**_values_said(tool, slots, ctx, base, dated), **{k: [v] for k, v in (fixed or {}).items()}}
+    if slots.dates:
+        values = date_pairs.implied(tool, date_pairs.words_of(tool, date_pairs.chosen(tool, slots)), values)
     _note_measure(request, tool, slots, ctx, base)
     unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values)
     if unclear:
@@ -739,8 +741,7 @@ def _dates(tool: Tool, slots: Slots, today: date) -> list[dict[str, str]]:
     """Date arguments, one set per period said: a day, a period (先週, 4月10日から4月20日, 先月と今月),
     or a current and a previous period (two said: the later one is current; one said: the one
     before it is the previous)."""
-    params = {(p.extract.part, p.extract.period): name for name, p in tool.params.items()
-              if isinstance(p.extract, DateExtract)}
+    params = date_pairs.chosen(tool, slots)
     if not params or not slots.dates:
         return []
     day = next((d.range.start for d in slots.dates if d.range.start == d.range.end), None)

@@ -68,7 +68,7 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
         return None
     candidates = [tool] if is_summary else []
     candidates += [t for t in _same_rows(tool, lexicon, offered) if t.name != tool.name]
-    named = verbs.named_rows(candidates, text)  # the most rented film: the rentals, not the copies held
+    named = verbs.named_rows(candidates, text) or _counted(candidates, text)  # the rentals, not the copies held
     candidates = [*named, *(t for t in candidates if t not in named)]
     for other in candidates:
         entity = entity_of(other, slots)
@@ -139,6 +139,19 @@ def _same_rows(tool: Tool, lexicon: Lexicon, offered: Collection[str]) -> list[T
     """The summaries of the catalog, those about the chosen tool's rows first (their noun is its noun)."""
     found = summaries(lexicon, tool.catalog, offered)
     return sorted(found, key=lambda t: not about(t, tool))
+
+
+def _counted(candidates: list[Tool], text: str) -> list[Tool]:
+    """The summaries whose rows the request counts by name (受注件数, 受注の件数, number of orders): the orders, not
+    their lines, whatever else the request says of them."""
+    out = []
+    for t in candidates:
+        n = noun(t)
+        ja, en = fold(n.ja), n.many.lower()
+        if (ja and re.search(rf"{re.escape(ja)}(?:の)?(?:件数|数)", text)) or (
+                en and re.search(rf"number of {re.escape(en)}\b", text.lower())):
+            out.append(t)
+    return out
 
 
 def about(summary: Tool, tool: Tool) -> bool:

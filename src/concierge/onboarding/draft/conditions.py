@@ -28,6 +28,7 @@ _NO = frozenset(_NAMES["no_values"])
 _DATE_WORDS = frozenset(_NAMES["date_words"])
 _FLAGS: dict[str, dict[str, list[str]]] = _DATA["flags"]
 _EVENTS: dict[str, dict[str, Any]] = {w: e for e in _DATA["events"].values() for w in [e["en"], *e["also"]]}
+_EVENT_KEYS = {w: (k, e) for k, e in _DATA["events"].items() for w in [k, e["en"], *e["also"]]}  # return: returned
 _JA_CUT = ("フラグ", "区分", "有無", "状態", "日時", "日付", "年月日", "日")
 
 
@@ -129,6 +130,30 @@ def _event(col: Column) -> YesNo | None:
           f"not been {v}", f"un{v}", f"yet to be {v}", f"未{ja}", f"まだ{ja}", f"{ja}していない", f"{ja}されていない",
           f"{ja}前"]
     return YesNo(col, v, f"{ja}済み", tuple(yes), tuple(no), "event")
+
+
+def event_words(col: Column) -> list[str]:
+    """The words a request says a date's event with, its date suffix cut (shipped_date: shipped, ship,
+    shipment, 出荷; return_date: return, returned, 返却; juchu_bi: 受注), for the period of that date."""
+    cw = concept_words(col.name)
+    before = [w for w in cw if w not in _DATE_WORDS]
+    if not before:
+        return []
+    said = [" ".join(before)]
+    found = next((_EVENT_KEYS[w] for w in reversed(before) if w in _EVENT_KEYS), None)
+    if found is not None:
+        key, event = found
+        said += [event["en"], key, *event["also"], event["ja"]]
+    ja = _ja_condition(col) or _ja_cut(Noun.of(col.name, col.comment, countable=False).ja)
+    return unique_list([*said, *([ja] if ja else [])])
+
+
+def _ja_cut(phrase: str) -> str | None:
+    """A Japanese date's name without its date word (返却日 -> 返却); None where nothing is left (日付)."""
+    for cut in _JA_CUT:
+        if phrase.endswith(cut):
+            return phrase.removesuffix(cut) or None
+    return phrase
 
 
 def _ja_condition(col: Column) -> str | None:

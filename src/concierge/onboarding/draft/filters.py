@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from concierge.onboarding.columns import Display, display_column, letters_only, name_columns
+from concierge.onboarding.draft.conditions import event_words
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import code_labels, key_stem, ref_noun
 from concierge.onboarding.draft.paths import Join
@@ -138,7 +139,9 @@ def name_searches(ctx: Context, table: Table) -> list[tuple[str, str, Noun]]:
 
 
 def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, *, extract: bool) -> list[str]:
-    """A from/to pair on one date column; the first pair of a tool is what a request's period fills."""
+    """A from/to pair on one date column. The tool's default pair (`extract`) is what a request's period
+    fills; any other takes it only where the request says one of its event's words (orders shipped last
+    month: the shipped date, not the order date)."""
     cnoun = Noun.of(col.name, col.comment, countable=False)
     base = slug(col.name, "date")
     bounds = {"query": ctx.sql.year_bounds(table.name, col)}
@@ -147,9 +150,10 @@ def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, 
     last = {"type": "date", "nullable": True, "bounds": bounds,
             "description": {"ja": f"{cnoun.ja}の終了日（この日を含む）",
                             "en": f"last day of the {cnoun.one} period (inclusive), YYYY-MM-DD"}}
-    if extract:
-        first["extract"] = {"kind": "date", "part": "start"}
-        last["extract"] = {"kind": "date", "part": "end"}
+    said = {} if extract else {"words": event_words(col)}
+    if extract or said["words"]:
+        first["extract"] = {"kind": "date", "part": "start", **said}
+        last["extract"] = {"kind": "date", "part": "end", **said}
     a = tool.param(f"{base}_from", first, f"(:{{p}} IS NULL OR {ctx.sql.date_from(expr, col, '{p}')})")
     b = tool.param(f"{base}_to", last, f"(:{{p}} IS NULL OR {ctx.sql.date_to(expr, col, '{p}')})")
     tool.ordered.append([a, b])

@@ -1,0 +1,61 @@
+"""Which of a tool's dates a period said fills: the default one (its date parameters with no `extract.words`),
+or another whose words the request says (orders shipped last month: the shipped date, not the order date).
+Never both; where two dates' words are said, the one said nearest the period."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from concierge.catalog.model import DateExtract, EnumExtract, Tool
+from concierge.planner.slots import Slots
+from concierge.planner.text import fold
+
+
+def chosen(tool: Tool, slots: Slots) -> dict[tuple[str, str], str]:
+    """The date parameters a period said fills, by (part, period): {} where none may take it."""
+    pairs: dict[tuple[str, ...], dict[tuple[str, str], str]] = {}
+    for name, p in tool.params.items():
+        if isinstance(p.extract, DateExtract):
+            pairs.setdefault(tuple(p.extract.words), {})[(p.extract.part, p.extract.period)] = name
+    where = slots.dates[0].start_index if slots.dates else 0
+    said = [(distance, words) for words in pairs if words
+            for distance in [_nearest(words, slots.cue_text or fold(slots.text), where)] if distance is not None]
+    if said:
+        return pairs[min(said)[1]]
+    return pairs.get((), {})
+
+
+def words_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:
+    """The words the chosen date parameters are said with (none for the default date)."""
+    for name in params.values():
+        x = tool.params[name].extract
+        if isinstance(x, DateExtract):
+            return x.words
+    return []
+
+
+def implied(tool: Tool, words: list[str], values: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The values said without the yes/no conditions the chosen date's own words set (shipped: the period of
+    the shipped date says so already)."""
+    said = {fold(w) for w in words}
+    out = {}
+    for pname, vals in values.items():
+        x = tool.params[pname].extract
+        if isinstance(x, EnumExtract) and said:
+            by = [fold(phrase) for phrase, value in x.synonyms.items() if value in vals]
+            if any(phrase.startswith(w) for phrase in by for w in said):  # shipped, 出荷された; not 未出荷
+                continue
+        out[pname] = vals
+    return out
+
+
+def _nearest(words: tuple[str, ...], text: str, where: int) -> int | None:
+    """How far from `where` one of the words is said in the folded `text`; None where none is."""
+    found = [abs(m.start() - where) for w in words for m in re.finditer(_pattern(fold(w)), text)]
+    return min(found) if found else None
+
+
+def _pattern(word: str) -> str:
+    escaped = re.escape(word)
+    return rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if word.isascii() else escaped
