@@ -36,6 +36,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import normalise
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
+from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import Disjoint, fold, mask
 
@@ -93,7 +94,8 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
 
     def rank(tool: str, named: list[str]) -> tuple:
         may_call, unfilled, takes = fit(tool)
-        return may_call, named.count(tool), unfilled, takes, -named.index(tool)
+        return may_call, -_unsaid_noun_words(slots, lexicon, tool), named.count(tool), unfilled, takes, \
+            -named.index(tool)
 
     parts = [Part(max(dict.fromkeys(named), key=functools.partial(rank, named=named)), start)
              for start, named in groups]
@@ -102,6 +104,20 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
     fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet_by(p.tool)}
     kept = [p for p in parts if not fillable or not unmet_by(p.tool) or lexicon.tools[p.tool].catalog in fillable]
     return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
+
+
+def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
+    """How many words qualifying a tool's English noun the request leaves unsaid where it says the noun's head:
+    "orders" is the orders, not the big orders (a view of some of them), however many keywords each shares
+    with the request."""
+    tool = lexicon.tools[name]
+    if tool.intents is None or not tool.intents.keywords:
+        return 0
+    said = set(re.findall(r"[a-z]+", slots.cue_text.lower()))
+    *qualifiers, head = noun(tool).many.split() or [""]
+    if not qualifiers or not ({head, head.removesuffix("s")} & said):
+        return 0
+    return sum(w not in said and w.removesuffix("s") not in said for w in qualifiers)
 
 
 def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[str]:

@@ -1,7 +1,8 @@
 """The filters a drafted tool takes, each an optional parameter bound into its SQL: a table's key, a
 `contains` search on its names, its low-cardinality columns as enums read from the data, the rows its
 foreign keys point at (by key, and by name where that table is small: the albums of AC/DC, and two steps
-away, the tracks of AC/DC through their albums), and a from/to period on a date.
+away, the tracks of AC/DC through their albums), the rows it is linked to through a link table (by name:
+the films of a category), and a from/to period on a date.
 
 A key is read from a request where the planner can tell it from other numbers: an integer said after its
 noun (customer 5, 受注番号1024), a text key by its pattern (C-0012, ALFKI); a foreign key's is also found
@@ -18,8 +19,9 @@ from concierge.onboarding.columns import Display, display_column, letters_only, 
 from concierge.onboarding.draft.conditions import event_words
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import code_labels, key_stem, ref_noun
-from concierge.onboarding.draft.paths import Join
+from concierge.onboarding.draft.paths import Join, Link
 from concierge.onboarding.introspect import Column, Table
+from concierge.onboarding.measures import event_date
 from concierge.onboarding.naming import Noun, slug
 
 # A referenced table of at most this many rows is also filtered by its names, read from the data (an enum the
@@ -92,21 +94,46 @@ def ref_filters(ctx: Context, tool: ToolDraft, table: Table, j: Join) -> list[st
     found = key_filter(ctx, tool, ref, ref.column(j.fk.referred[0]), rnoun, f"{j.source}.{q(col.name)}", via=col)
     if found:
         filters.append(found)
-    display = display_column(ref)
-    if display is not None and 0 < ref.row_count <= REF_ENUM_ROWS:
-        dnoun = Noun.of(display.name, display.comment, countable=False)
-        own = dnoun.ja.startswith(rnoun.ja) or dnoun.one.startswith(rnoun.one)  # 得意先名, not 得意先の得意先名
-        spec = {
-            "type": "enum", "nullable": True,
-            "enum": {"query": names_query(ctx, ref, display)},
-            "description": {"ja": f"{dnoun.ja if own else f'{rnoun.ja}の{dnoun.ja}'}（null なら全て）",
-                            "en": f"the {dnoun.one if own else f'{rnoun.one} {dnoun.one}'}, one of the values "
-                                  "in the data; null for all"},
-            "extract": {"kind": "enum"},
-        }
-        filters.append(tool.param(slug(key_stem(col.name), "ref"), spec,
+    display = _enum_display(ref)
+    if display is not None:
+        filters.append(tool.param(slug(key_stem(col.name), "ref"), _names_enum(ctx, ref, display, rnoun),
                                   f"(:{{p}} IS NULL OR {display.sql(j.alias, sql)} = :{{p}})"))
     return filters
+
+
+def link_filter(ctx: Context, tool: ToolDraft, link: Link) -> str | None:
+    """The rows a row is linked to through a link table, by their name as the data writes it, an enum, where
+    their table has at most REF_ENUM_ROWS rows (the films of the Music category, through film_category); the
+    tool's row is `t`. None where they have no name or too many rows."""
+    q, ref, col = ctx.sql.q, link.table, link.key()
+    display = _enum_display(ref)
+    if display is None:
+        return None
+    match = (f"SELECT 1 FROM {q(link.via.name)} l JOIN {q(ref.name)} r "
+             f"ON r.{q(link.other.referred[0])} = l.{q(col.name)} "
+             f"WHERE l.{q(link.own.columns[0])} = t.{q(link.own.referred[0])} AND {display.sql('r', ctx.sql)} = :{{p}}")
+    return tool.param(slug(key_stem(col.name), "ref"), _names_enum(ctx, ref, display, ref_noun(col, ref)),
+                      f"(:{{p}} IS NULL OR EXISTS ({match}))")
+
+
+def _enum_display(ref: Table) -> Display | None:
+    """The name a referenced table's rows are filtered by as an enum: none where it has too many rows."""
+    display = display_column(ref)
+    return display if display is not None and 0 < ref.row_count <= REF_ENUM_ROWS else None
+
+
+def _names_enum(ctx: Context, ref: Table, display: Display, rnoun: Noun) -> dict[str, Any]:
+    """The parameter of a referenced table's names, its values read from the data."""
+    dnoun = Noun.of(display.name, display.comment, countable=False)
+    own = dnoun.ja.startswith(rnoun.ja) or dnoun.one.startswith(rnoun.one)  # 得意先名, not 得意先の得意先名
+    return {
+        "type": "enum", "nullable": True,
+        "enum": {"query": names_query(ctx, ref, display)},
+        "description": {"ja": f"{dnoun.ja if own else f'{rnoun.ja}の{dnoun.ja}'}（null なら全て）",
+                        "en": f"the {dnoun.one if own else f'{rnoun.one} {dnoun.one}'}, one of the values "
+                              "in the data; null for all"},
+        "extract": {"kind": "enum"},
+    }
 
 
 def enum_filter(ctx: Context, tool: ToolDraft, table: Table, col: Column, alias: str = "t") -> str:
@@ -150,7 +177,7 @@ def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, 
     last = {"type": "date", "nullable": True, "bounds": bounds,
             "description": {"ja": f"{cnoun.ja}の終了日（この日を含む）",
                             "en": f"last day of the {cnoun.one} period (inclusive), YYYY-MM-DD"}}
-    said = {} if extract else {"words": event_words(col)}
+    said = {} if extract else {"words": event_words(col) if event_date(col) else []}  # never a birth date
     if extract or said["words"]:
         first["extract"] = {"kind": "date", "part": "start", **said}
         last["extract"] = {"kind": "date", "part": "end", **said}

@@ -7,7 +7,11 @@ bill_to, ship_to). Beyond that, each table is reached once, by its one shortest 
 steps away: a table the table already reaches in fewer steps is not reached again (an order's own sales
 rep, not its customer's), and one reached by two routes of the same length is named by their keys where
 those differ, else left out, as a reader could not tell which route a request means; the draft's header
-says what was left out (`Paths.left_out`)."""
+says what was left out (`Paths.left_out`).
+
+A link table joins two tables many to many (film_category: the films of a category, the categories of a
+film): its two foreign keys, one to each, are its whole primary key, or all its columns but timestamps.
+A table reaches the rows of the other through it (`links`)."""
 
 from __future__ import annotations
 
@@ -114,3 +118,44 @@ def _names_other(j: Join) -> bool:
     """Whether the key names its row otherwise than its table does (bill_to_id, support_rep_id)."""
     own = Noun.of(j.table.name, j.table.comment).one
     return j.owner is not None and ref_noun(j.owner.column(j.fk.columns[0]), j.table).one != own
+
+
+@dataclass(frozen=True)
+class Link:
+    """The rows `table` that a row of the tool's table is linked to through the link table `via`: its foreign
+    key `own` points at the tool's table, `other` at `table`."""
+
+    via: Table
+    own: ForeignKey
+    other: ForeignKey
+    table: Table
+
+    def key(self) -> Column:
+        """The link table's column that points at `table` (category_id)."""
+        return self.via.column(self.other.columns[0])
+
+
+def links(ctx: Context, table: Table) -> tuple[Link, ...]:
+    """The tables `table` is linked to many to many, each through one link table (the module docstring)."""
+    out = []
+    for via in ctx.schema.tables:
+        if via.is_view or via is table or len(via.foreign_keys) != 2 or not _only_keys(via):
+            continue
+        refs = [ctx.referenced(fk) for fk in via.foreign_keys]
+        ends = [(fk, ref) for fk, ref in zip(via.foreign_keys, refs, strict=True) if ref is table]
+        if len(ends) != 1 or None in refs:
+            continue
+        (own, _), = ends
+        other, ref = next((fk, r) for fk, r in zip(via.foreign_keys, refs, strict=True) if fk is not own)
+        if ref is not None and ref is not via:
+            out.append(Link(via, own, other, ref))
+    return tuple(out)
+
+
+def _only_keys(table: Table) -> bool:
+    """Whether a table's two one-column foreign keys are its primary key, or all its columns but timestamps."""
+    keys = {fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1}
+    if len(keys) != 2:
+        return False
+    rest = [c for c in table.columns if c.name not in keys]
+    return set(table.primary_key) == keys or all(c.is_date for c in rest)

@@ -1,7 +1,8 @@
 """The read tool of a table or view: its rows, up to READ_MAX_ROWS, with `row_count` and the totals of its
 additive measures over every matching row, and filters that are all optional (`filters`): its key, its
 names, its enums, its yes/no conditions (`conditions`), the rows its foreign keys point at and those one
-step further (the tracks of an artist, through their albums), its periods. The name of each row a foreign
+step further (the tracks of an artist, through their albums), the rows it is linked to through a link
+table (the films of a category), its periods. The name of each row a foreign
 key points at is joined in next to the key (an order shows its customer's name)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from concierge.onboarding.draft.conditions import flag_names, yes_no_columns, ye
 from concierge.onboarding.draft.context import Context, ToolDraft, selected, unique
 from concierge.onboarding.draft.intents import read_intents
 from concierge.onboarding.draft.labels import column_label, in_words, joined_name
-from concierge.onboarding.draft.paths import Join, paths
+from concierge.onboarding.draft.paths import Join, links, paths
 from concierge.onboarding.introspect import Table
 from concierge.onboarding.measures import event_date
 from concierge.onboarding.naming import english
@@ -61,7 +62,8 @@ def read_tool(ctx: Context, table: Table) -> dict[str, Any]:
 def _reached(ctx: Context, tool: ToolDraft, table: Table, select: list[str], joins: dict[str, Join],
              taken: set[str]) -> list[str]:
     """The filters of the rows a table's foreign keys reach (`filters.ref_filters`), up to READ_DEPTH steps
-    away, with the joins they need; the name of each row one step away joined in next to its key."""
+    away, with the joins they need; the name of each row one step away joined in next to its key; and the
+    names of the rows it is linked to through link tables (`filters.link_filter`)."""
     sql, q = ctx.sql, ctx.sql.q
     found = []
     reached = paths(ctx, table, READ_DEPTH)
@@ -77,6 +79,7 @@ def _reached(ctx: Context, tool: ToolDraft, table: Table, select: list[str], joi
             continue
         joins.update({x.alias: x for x in reached.chain(j)})
         found += filters.ref_filters(ctx, tool, table, j)
+    found += [f for f in (filters.link_filter(ctx, tool, link) for link in links(ctx, table)) if f]
     return found
 
 
