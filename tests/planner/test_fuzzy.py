@@ -227,3 +227,10 @@ def test_customer_names(word, expected):
 def test_find_customer_names_with_their_honorific():
     assert spans(Matcher(CUSTOMERS), "佐藤さんの先週の販売") == [("佐藤さん", ["佐藤太郎", "佐藤次郎"])]
     assert spans(Matcher(CUSTOMERS), "customer smith sales in April") == [("smith", ["John Smith"])]
+
+
+@pytest.mark.parametrize("text", ["2025年9月の請求額の合計はいくら？", "売上はいくつ？", "担当はだれ？"])
+def test_a_question_word_is_never_a_value_or_its_typo(text):
+    """いくら is how much, not the patient さくら one letter away; nor いくつ, だれ anyone's name."""
+    names = Matcher(("さくら", "いくこ", "だい", "たれ"))
+    assert names.find(text) == []

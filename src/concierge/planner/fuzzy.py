@@ -33,7 +33,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from concierge.planner import budget
+from concierge.planner import budget, words
 from concierge.planner.text import Disjoint, fold
 
 __all__ = ["Candidate", "Found", "Matcher", "candidates", "contains_value", "fold_word", "matcher"]
@@ -77,7 +77,7 @@ class Found:
 
 @lru_cache(maxsize=16)  # one set of known words per catalog set, folded once
 def _stop_words(known: frozenset[str]) -> frozenset[str]:
-    return frozenset(fold_word(k) for k in known)
+    return frozenset(fold_word(k) for k in (*known, *words.words("asking", "words")))
 
 
 def fold_word(text: str) -> str:
