@@ -69,7 +69,8 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
     candidates = [tool] if is_summary else []
     candidates += [t for t in _same_rows(tool, lexicon, offered) if t.name != tool.name]
     named = verbs.named_rows(candidates, text) or _counted(candidates, text)  # the rentals, not the copies held
-    candidates = [*named, *(t for t in candidates if t not in named)]
+    labelled = [t for t in candidates if t not in named and measure.by_name(t, text)]  # 運賃の合計: the orders' freight
+    candidates = [*named, *labelled, *(t for t in candidates if t not in named and t not in labelled)]
     for other in candidates:
         entity = entity_of(other, slots)
         if entity is None:
