@@ -10,20 +10,15 @@ quantities sold.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from decimal import Decimal
 
 import pytest
 import sqlalchemy as sa
+from drafted import BACKENDS, Drafted, ask, figures, scalar
 
 from concierge.agent.loop import Agent
-from concierge.agent.providers.offline import OfflineProvider
-from concierge.onboarding.draft import draft_catalog
-from concierge.onboarding.introspect import introspect
 from concierge.pipeline.pipeline import Pipeline
-from concierge.storage import users
-from concierge.storage.database import Database
 
 TODAY = date(2025, 12, 15)
 COUNTRIES = ["Germany", "France", "Japan", "Brazil"]
@@ -81,22 +76,15 @@ def _romaji(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+
+@pytest.fixture(params=BACKENDS)
 def url(request) -> str:
     return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
 
 
 def _agent(url: str, tmp_path, name: str) -> tuple[Agent, Pipeline]:
-    db = Database(url)
-    try:
-        schema = introspect(db)
-    finally:
-        db.dispose()
-    file = tmp_path / f"{name}.yaml"
-    file.write_text(draft_catalog(schema, name).text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], url, today=TODAY)
-    users.add(pipeline.db, "boss", "admin")
-    return Agent(pipeline, OfflineProvider(pipeline)), pipeline
+    drafted = Drafted(url, [], tmp_path, name, today=TODAY)
+    return drafted.agent, drafted.pipeline
 
 
 @pytest.fixture
@@ -115,23 +103,6 @@ def romaji(url, tmp_path):
     pipeline.close()
 
 
-def _sql(url: str, sql: str):
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(sa.text(sql)).scalar()
-    finally:
-        engine.dispose()
-
-
-def _figures(text: str) -> set[Decimal]:
-    prose = "\n".join(line for line in text.splitlines() if not line.startswith("|"))
-    return {Decimal(n.replace(",", "")) for n in re.findall(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?", prose)}
-
-
-async def _ask(agent: Agent, pipeline: Pipeline, say: str, session: str | None = None):
-    return await agent.ask(say, pipeline.user("boss"), session_id=session)
-
 
 _SALES = "SUM(l.quantity * l.unit_price)"
 _LINES = "order_lines l JOIN orders o ON o.order_id = l.order_id JOIN customers c ON c.customer_code = o.customer_code"
@@ -140,24 +111,24 @@ _LINES = "order_lines l JOIN orders o ON o.order_id = l.order_id JOIN customers 
 @pytest.mark.anyio
 async def test_a_superlative_of_an_entity_ranks_the_summary_grouped_by_it(english):
     agent, pipeline, url = english
-    top = _sql(url, "SELECT c.country FROM orders o JOIN customers c ON c.customer_code = o.customer_code "
+    top = scalar(url, "SELECT c.country FROM orders o JOIN customers c ON c.customer_code = o.customer_code "
                     "GROUP BY c.country ORDER BY COUNT(*) DESC, c.country LIMIT 1")
-    turn = await _ask(agent, pipeline, "注文がいちばん多い国は？")
+    turn = await ask(agent, pipeline, "注文がいちばん多い国は？")
     if turn.calls:  # the orders' summary by the customer's country
         assert [c.args.get("top_n") for c in turn.calls] == [1] and turn.calls[0].args.get("group_by") != "month"
         assert top in turn.answer and "|" not in turn.answer  # the one country, not the list of every order
     else:  # never the country with the most customers: no summary adds the orders up by country
-        assert "国" in turn.answer and not _figures(turn.answer)
+        assert "国" in turn.answer and not figures(turn.answer)
 
 
 @pytest.mark.anyio
 async def test_top_n_by_sales_ranks_by_the_money_and_names_the_groups(english):
     agent, pipeline, url = english
-    ranked = [_sql(url, f"SELECT c.country FROM {_LINES} GROUP BY c.country ORDER BY {_SALES} DESC LIMIT 1 OFFSET {k}")
-              for k in range(2)]
-    turn = await _ask(agent, pipeline, "Top 2 countries by sales")
+    ranked = [scalar(url, f"SELECT c.country FROM {_LINES} GROUP BY c.country ORDER BY {_SALES} DESC "
+                          f"LIMIT 1 OFFSET {k}") for k in range(2)]
+    turn = await ask(agent, pipeline, "Top 2 countries by sales")
     if not turn.calls:  # no summary of the lines groups by the customer's country: said, with no figure
-        assert "countries" in turn.answer and not _figures(turn.answer) - {Decimal(2)}
+        assert "countries" in turn.answer and not figures(turn.answer) - {Decimal(2)}
         return
     assert [c.args.get("top_n") for c in turn.calls] == [2]
     sentence = turn.answer.splitlines()[0]
@@ -167,43 +138,43 @@ async def test_top_n_by_sales_ranks_by_the_money_and_names_the_groups(english):
 @pytest.mark.anyio
 async def test_a_ranking_by_an_entity_no_summary_groups_by_says_so(english):
     agent, pipeline, _ = english
-    turn = await _ask(agent, pipeline, "売上がいちばん多い支店は？")  # no branch anywhere in the data
-    assert turn.calls == [] and not _figures(turn.answer)
+    turn = await ask(agent, pipeline, "売上がいちばん多い支店は？")  # no branch anywhere in the data
+    assert turn.calls == [] and not figures(turn.answer)
 
 
 @pytest.mark.anyio
 async def test_the_measure_named_is_the_one_stated_and_a_follow_up_keeps_it(english):
     agent, pipeline, url = english
-    quantity = {_sql(url, f"SELECT SUM(l.quantity) FROM {_LINES} WHERE o.order_date >= '{y}-01-01' "
+    quantity = {scalar(url, f"SELECT SUM(l.quantity) FROM {_LINES} WHERE o.order_date >= '{y}-01-01' "
                           f"AND o.order_date < '{y + 1}-01-01'") for y in (2024, 2025)}
-    turn = await _ask(agent, pipeline, "2025年の売上合計は？")
-    money = Decimal(str(_sql(url, f"SELECT {_SALES} FROM {_LINES} WHERE o.order_date >= '2025-01-01' "
+    turn = await ask(agent, pipeline, "2025年の売上合計は？")
+    money = Decimal(str(scalar(url, f"SELECT {_SALES} FROM {_LINES} WHERE o.order_date >= '2025-01-01' "
                                   "AND o.order_date < '2026-01-01'"))).quantize(Decimal("0.01"))
-    said = _figures(turn.answer)
+    said = figures(turn.answer)
     assert money in said and not {Decimal(q) for q in quantity} & said - {money}
-    follow = await _ask(agent, pipeline, "2024年は？", turn.session_id)
-    before = Decimal(str(_sql(url, f"SELECT {_SALES} FROM {_LINES} WHERE o.order_date >= '2024-01-01' "
+    follow = await ask(agent, pipeline, "2024年は？", turn.session_id)
+    before = Decimal(str(scalar(url, f"SELECT {_SALES} FROM {_LINES} WHERE o.order_date >= '2024-01-01' "
                                    "AND o.order_date < '2025-01-01'"))).quantize(Decimal("0.01"))
-    assert before in _figures(follow.answer) and "数量" not in follow.answer
+    assert before in figures(follow.answer) and "数量" not in follow.answer
 
 
 @pytest.mark.anyio
 async def test_units_sold_are_the_quantity_of_the_sales_lines(english):
     agent, pipeline, url = english
-    units = _sql(url, "SELECT SUM(l.quantity) FROM order_lines l JOIN products p ON p.product_id = l.product_id "
+    units = scalar(url, "SELECT SUM(l.quantity) FROM order_lines l JOIN products p ON p.product_id = l.product_id "
                       "WHERE p.product_name = 'Widget'")
-    turn = await _ask(agent, pipeline, "How many units of Widget have we sold?")
-    assert Decimal(units) in _figures(turn.answer)
+    turn = await ask(agent, pipeline, "How many units of Widget have we sold?")
+    assert Decimal(units) in figures(turn.answer)
     assert all(c.args.get("group_by") in (None, "month") for c in turn.calls)
 
 
 @pytest.mark.anyio
 async def test_a_key_said_in_japanese_is_used_or_said_unused(english):
     agent, pipeline, url = english
-    everything = _sql(url, "SELECT COUNT(*) FROM orders")
-    own = _sql(url, "SELECT COUNT(*) FROM orders WHERE customer_code = 'ALFKI'")
-    turn = await _ask(agent, pipeline, "ALFKIの注文は何件？")
-    said = _figures(turn.answer)
+    everything = scalar(url, "SELECT COUNT(*) FROM orders")
+    own = scalar(url, "SELECT COUNT(*) FROM orders WHERE customer_code = 'ALFKI'")
+    turn = await ask(agent, pipeline, "ALFKIの注文は何件？")
+    said = figures(turn.answer)
     assert Decimal(everything) not in said
     assert Decimal(own) in said or (turn.calls == [] and "ALFKI" in turn.answer)
 
@@ -211,10 +182,10 @@ async def test_a_key_said_in_japanese_is_used_or_said_unused(english):
 @pytest.mark.anyio
 async def test_a_condition_no_value_says_is_applied_or_said_unapplied(english):
     agent, pipeline, url = english
-    everything = _sql(url, "SELECT COUNT(*) FROM orders")
-    waiting = _sql(url, "SELECT COUNT(*) FROM orders WHERE shipped_date IS NULL")
-    turn = await _ask(agent, pipeline, "How many orders haven't shipped yet?")
-    said = _figures(turn.answer)
+    everything = scalar(url, "SELECT COUNT(*) FROM orders")
+    waiting = scalar(url, "SELECT COUNT(*) FROM orders WHERE shipped_date IS NULL")
+    turn = await ask(agent, pipeline, "How many orders haven't shipped yet?")
+    said = figures(turn.answer)
     assert Decimal(everything) not in said
     assert Decimal(waiting) in said or turn.calls == []
 
@@ -222,28 +193,28 @@ async def test_a_condition_no_value_says_is_applied_or_said_unapplied(english):
 @pytest.mark.anyio
 async def test_an_exact_value_beats_a_part_of_a_name(romaji):
     agent, pipeline, url = romaji
-    turn = await _ask(agent, pipeline, "東京都の得意先は何社？")
-    tokyo = _sql(url, "SELECT COUNT(*) FROM m_tokuisaki WHERE todofuken = '東京都'")
+    turn = await ask(agent, pipeline, "東京都の得意先は何社？")
+    tokyo = scalar(url, "SELECT COUNT(*) FROM m_tokuisaki WHERE todofuken = '東京都'")
     assert all("東京デリカ" not in str(v) for c in turn.calls for v in c.args.values())
     assert "東京デリカ" not in turn.answer
-    assert Decimal(tokyo) in _figures(turn.answer) or turn.calls == []
+    assert Decimal(tokyo) in figures(turn.answer) or turn.calls == []
 
 
 @pytest.mark.anyio
 async def test_a_clause_before_a_value_is_no_name(romaji):
     agent, pipeline, url = romaji
-    cancelled = _sql(url, "SELECT COUNT(*) FROM t_juchu WHERE juchu_kbn = '取消'")
-    turn = await _ask(agent, pipeline, "取消になった受注を見せて")
+    cancelled = scalar(url, "SELECT COUNT(*) FROM t_juchu WHERE juchu_kbn = '取消'")
+    turn = await ask(agent, pipeline, "取消になった受注を見せて")
     assert [c.args.get("juchu_kbn") for c in turn.calls] == ["取消"]
-    assert Decimal(cancelled) in _figures(turn.answer)
+    assert Decimal(cancelled) in figures(turn.answer)
 
 
 @pytest.mark.anyio
 async def test_the_customer_with_the_largest_amount_this_year(romaji):
     agent, pipeline, url = romaji
-    top = _sql(url, "SELECT m.tokuisaki_mei FROM t_juchu j JOIN m_tokuisaki m ON m.tokuisaki_cd = j.tokuisaki_cd "
+    top = scalar(url, "SELECT m.tokuisaki_mei FROM t_juchu j JOIN m_tokuisaki m ON m.tokuisaki_cd = j.tokuisaki_cd "
                     "WHERE j.juchu_bi >= '2025-01-01' GROUP BY m.tokuisaki_cd, m.tokuisaki_mei "
                     "ORDER BY SUM(j.gokei_kingaku) DESC, m.tokuisaki_cd LIMIT 1")
-    turn = await _ask(agent, pipeline, "今年いちばん受注金額が大きい得意先は？")
+    turn = await ask(agent, pipeline, "今年いちばん受注金額が大きい得意先は？")
     assert [c.args.get("top_n") for c in turn.calls] == [1]
     assert top in turn.answer and "|" not in turn.answer

@@ -5,17 +5,10 @@ period said with no date's word stays on the table's first date, and the shipped
 
 from __future__ import annotations
 
-import sys
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
-
-from concierge.agent.loop import Agent
-from concierge.agent.providers.offline import OfflineProvider
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "onboarding"))
-from drafted import BACKENDS, TODAY, Drafted  # noqa: E402
+from drafted import BACKENDS, TODAY, Drafted
 
 
 def _schema() -> list[str]:
@@ -44,7 +37,7 @@ def shop(request, tmp_path):
 
 
 async def _ask(shop: Drafted, question: str):
-    return await Agent(shop.pipeline, OfflineProvider(shop.pipeline)).ask(question, shop.pipeline.user("boss"))
+    return await shop.agent.ask(question, shop.pipeline.user("boss"))
 
 
 def _in(column: str, first: str, last: str) -> str:

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 import sqlalchemy as sa
-from test_business_kinds import _agent, _ask, _sql
+from drafted import BACKENDS, Drafted, ask, scalar
 
 CUSTOMERS = [("ALFKI", "Alfreds Futterkiste"), ("ERNSH", "Ernst Handel"), ("BONAP", "Bon app")]
 
@@ -36,23 +36,23 @@ def _shop(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=BACKENDS)
 def shop(request, tmp_path):
     url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
     _shop(url)
-    agent, pipeline = _agent(url, tmp_path, "freight")
-    yield agent, pipeline, url
-    pipeline.close()
+    drafted = Drafted(url, [], tmp_path, "freight", today=date(2025, 12, 15))
+    yield drafted.agent, drafted.pipeline, url
+    drafted.pipeline.close()
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("say", ["注文の運賃の合計が一番多い顧客は？", "Which customer has the highest total freight?"])
 async def test_a_ranking_by_a_labelled_figure_ranks_by_that_figure(shop, say):
     agent, pipeline, url = shop
-    top, freight = [_sql(url, f"SELECT {what} FROM orders o JOIN customers c ON c.customer_code = o.customer_code "
+    top, freight = [scalar(url, f"SELECT {what} FROM orders o JOIN customers c ON c.customer_code = o.customer_code "
                               "GROUP BY c.company_name ORDER BY SUM(o.freight) DESC LIMIT 1")
                     for what in ("c.company_name", "SUM(o.freight)")]
-    turn = await _ask(agent, pipeline, say)
+    turn = await ask(agent, pipeline, say)
     assert [c.name for c in turn.calls] == ["orders_summary"], turn.calls
     assert top == "Ernst Handel" and top in turn.answer
     assert f"{float(freight):,.2f}" in turn.answer, turn.answer

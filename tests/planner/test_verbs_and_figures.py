@@ -8,20 +8,15 @@ the rows it names. Two schemas: an English rental shop, and a romaji clinic (m_k
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from decimal import Decimal
 
 import pytest
 import sqlalchemy as sa
+from drafted import BACKENDS, Drafted, ask, figures, scalar
 
 from concierge.agent.loop import Agent
-from concierge.agent.providers.offline import OfflineProvider
-from concierge.onboarding.draft import draft_catalog
-from concierge.onboarding.introspect import introspect
 from concierge.pipeline.pipeline import Pipeline
-from concierge.storage import users
-from concierge.storage.database import Database
 
 TODAY = date(2025, 12, 15)
 FILMS = ["Alien Dawn", "Blue River", "Cold Star", "Dark Sun"]
@@ -77,22 +72,15 @@ def _clinic(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+
+@pytest.fixture(params=BACKENDS)
 def url(request) -> str:
     return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
 
 
 def _agent(url: str, tmp_path, name: str) -> tuple[Agent, Pipeline]:
-    db = Database(url)
-    try:
-        schema = introspect(db)
-    finally:
-        db.dispose()
-    file = tmp_path / f"{name}.yaml"
-    file.write_text(draft_catalog(schema, name).text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], url, today=TODAY)
-    users.add(pipeline.db, "boss", "admin")
-    return Agent(pipeline, OfflineProvider(pipeline)), pipeline
+    drafted = Drafted(url, [], tmp_path, name, today=TODAY)
+    return drafted.agent, drafted.pipeline
 
 
 @pytest.fixture
@@ -111,42 +99,25 @@ def clinic(url, tmp_path):
     pipeline.close()
 
 
-def _sql(url: str, sql: str):
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return conn.execute(sa.text(sql)).scalar()
-    finally:
-        engine.dispose()
-
-
-def _figures(text: str) -> set[Decimal]:
-    prose = "\n".join(line for line in text.splitlines() if not line.startswith("|"))
-    return {Decimal(n.replace(",", "")) for n in re.findall(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?", prose)}
-
-
-async def _ask(agent: Agent, pipeline: Pipeline, say: str, session: str | None = None):
-    return await agent.ask(say, pipeline.user("boss"), session_id=session)
-
 
 @pytest.mark.anyio
 async def test_a_figure_the_entity_lacks_is_the_summary_of_the_rows_that_have_it(shop):
     agent, pipeline, url = shop
-    first = await _ask(agent, pipeline, "顧客番号3のレンタルは何件？")
-    turn = await _ask(agent, pipeline, "その顧客の支払い合計は？", first.session_id)
-    paid = Decimal(str(_sql(url, "SELECT SUM(amount) FROM payment WHERE customer_id = 3"))).quantize(Decimal("0.01"))
-    assert paid in _figures(turn.answer) and "|" not in turn.answer  # the customer's payments, not their row
+    first = await ask(agent, pipeline, "顧客番号3のレンタルは何件？")
+    turn = await ask(agent, pipeline, "その顧客の支払い合計は？", first.session_id)
+    paid = Decimal(str(scalar(url, "SELECT SUM(amount) FROM payment WHERE customer_id = 3"))).quantize(Decimal("0.01"))
+    assert paid in figures(turn.answer) and "|" not in turn.answer  # the customer's payments, not their row
     assert all(c.args.get("customer_id") == 3 for c in turn.calls)
 
 
 @pytest.mark.anyio
 async def test_a_figure_named_after_a_period_keeps_the_period(clinic):
     agent, pipeline, url = clinic
-    first = await _ask(agent, pipeline, "2025年3月の会計は何件？")
-    turn = await _ask(agent, pipeline, "その負担額の合計は？", first.session_id)
-    total = _sql(url, "SELECT SUM(futan_gaku) FROM t_kaikei WHERE kaikei_bi BETWEEN '2025-03-01' AND '2025-03-31'")
-    everything = _sql(url, "SELECT SUM(futan_gaku) FROM t_kaikei")
-    said = _figures(turn.answer)
+    first = await ask(agent, pipeline, "2025年3月の会計は何件？")
+    turn = await ask(agent, pipeline, "その負担額の合計は？", first.session_id)
+    total = scalar(url, "SELECT SUM(futan_gaku) FROM t_kaikei WHERE kaikei_bi BETWEEN '2025-03-01' AND '2025-03-31'")
+    everything = scalar(url, "SELECT SUM(futan_gaku) FROM t_kaikei")
+    said = figures(turn.answer)
     assert Decimal(everything) not in said
     assert Decimal(total) in said or not turn.calls
 
@@ -154,21 +125,21 @@ async def test_a_figure_named_after_a_period_keeps_the_period(clinic):
 @pytest.mark.anyio
 async def test_of_those_keeps_every_filter_of_the_turn_before(clinic):
     agent, pipeline, url = clinic
-    first = await _ask(agent, pipeline, "患者番号2の予約を見せて")
-    turn = await _ask(agent, pipeline, "そのうちキャンセルは何件？", first.session_id)
-    mine = _sql(url, "SELECT COUNT(*) FROM t_yoyaku WHERE kanja_id = 2 AND jotai = 'キャンセル'")
-    every = _sql(url, "SELECT COUNT(*) FROM t_yoyaku WHERE jotai = 'キャンセル'")
-    assert mine != every and Decimal(mine) in _figures(turn.answer) and Decimal(every) not in _figures(turn.answer)
+    first = await ask(agent, pipeline, "患者番号2の予約を見せて")
+    turn = await ask(agent, pipeline, "そのうちキャンセルは何件？", first.session_id)
+    mine = scalar(url, "SELECT COUNT(*) FROM t_yoyaku WHERE kanja_id = 2 AND jotai = 'キャンセル'")
+    every = scalar(url, "SELECT COUNT(*) FROM t_yoyaku WHERE jotai = 'キャンセル'")
+    assert mine != every and Decimal(mine) in figures(turn.answer) and Decimal(every) not in figures(turn.answer)
 
 
 @pytest.mark.anyio
 async def test_of_those_in_english_keeps_the_filter_or_gives_no_figure(shop):
     agent, pipeline, url = shop
-    first = await _ask(agent, pipeline, "How many rentals does customer 2 have?")
-    turn = await _ask(agent, pipeline, "Of those, how many are lost?", first.session_id)
-    mine = _sql(url, "SELECT COUNT(*) FROM rental WHERE customer_id = 2 AND status = 'lost'")
-    every = _sql(url, "SELECT COUNT(*) FROM rental WHERE status = 'lost'")
-    said = _figures(turn.answer)
+    first = await ask(agent, pipeline, "How many rentals does customer 2 have?")
+    turn = await ask(agent, pipeline, "Of those, how many are lost?", first.session_id)
+    mine = scalar(url, "SELECT COUNT(*) FROM rental WHERE customer_id = 2 AND status = 'lost'")
+    every = scalar(url, "SELECT COUNT(*) FROM rental WHERE status = 'lost'")
+    said = figures(turn.answer)
     assert Decimal(every) not in said - {Decimal(2)}
     assert Decimal(mine) in said or not turn.calls
 
@@ -177,19 +148,19 @@ async def test_of_those_in_english_keeps_the_filter_or_gives_no_figure(shop):
 @pytest.mark.parametrize("say", ["What is the most rented film?", "いちばん借りられた映画は？"])
 async def test_a_verb_chooses_the_summary_of_the_rows_it_names(shop, say):
     agent, pipeline, url = shop
-    top = _sql(url, "SELECT f.title FROM rental r JOIN film f ON f.film_id = r.film_id GROUP BY f.title "
+    top = scalar(url, "SELECT f.title FROM rental r JOIN film f ON f.film_id = r.film_id GROUP BY f.title "
                     "ORDER BY COUNT(*) DESC LIMIT 1")
-    held = _sql(url, "SELECT f.title FROM inventory i JOIN film f ON f.film_id = i.film_id GROUP BY f.title "
+    held = scalar(url, "SELECT f.title FROM inventory i JOIN film f ON f.film_id = i.film_id GROUP BY f.title "
                      "ORDER BY COUNT(*) DESC LIMIT 1")
     assert top != held
-    turn = await _ask(agent, pipeline, say)
+    turn = await ask(agent, pipeline, say)
     assert top in turn.answer and held not in turn.answer
 
 
 @pytest.mark.anyio
 async def test_a_verb_of_another_form_names_its_rows(shop):
     agent, pipeline, url = shop
-    top = _sql(url, "SELECT c.full_name FROM payment p JOIN customer c ON c.customer_id = p.customer_id "
+    top = scalar(url, "SELECT c.full_name FROM payment p JOIN customer c ON c.customer_id = p.customer_id "
                     "GROUP BY c.full_name ORDER BY SUM(p.amount) DESC LIMIT 1")
-    turn = await _ask(agent, pipeline, "Which customer paid the most?")
+    turn = await ask(agent, pipeline, "Which customer paid the most?")
     assert top in turn.answer

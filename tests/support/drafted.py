@@ -1,13 +1,18 @@
-"""A schema made by a test, its draft (loaded by the catalog loader) and a pipeline over it, on SQLite or PostgreSQL."""
+"""A schema made by a test, its draft (loaded by the catalog loader) and a pipeline over it, on SQLite or PostgreSQL;
+the offline agent over it, and the figures an answer's prose states."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
+from decimal import Decimal
 
 import pytest
 import sqlalchemy as sa
 import yaml
 
+from concierge.agent.loop import Agent
+from concierge.agent.providers.offline import OfflineProvider
 from concierge.catalog.loader import parse_catalog
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import introspect
@@ -19,8 +24,29 @@ TODAY = date(2025, 6, 10)
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
+def scalar(url: str, sql: str):
+    """The first value of a plain SQL statement on the database at `url`."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text(sql)).scalar()
+    finally:
+        engine.dispose()
+
+
+def figures(text: str) -> set[Decimal]:
+    """The numbers an answer's prose states (its table left out)."""
+    prose = "\n".join(line for line in text.splitlines() if not line.startswith("|"))
+    return {Decimal(n.replace(",", "")) for n in re.findall(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?", prose)}
+
+
+async def ask(agent: Agent, pipeline: Pipeline, say: str, session: str | None = None):
+    """One turn of the boss, in `session` when given."""
+    return await agent.ask(say, pipeline.user("boss"), session_id=session)
+
+
 class Drafted:
-    def __init__(self, url: str, statements: list[str], tmp_path, name: str):
+    def __init__(self, url: str, statements: list[str], tmp_path, name: str, *, today: date = TODAY):
         engine = sa.create_engine(url)
         try:
             with engine.begin() as conn:
@@ -39,8 +65,9 @@ class Drafted:
         file = tmp_path / f"{name}.yaml"
         file.write_text(self.draft.text, encoding="utf-8")
         self.url = url
-        self.pipeline = Pipeline.open([str(file)], url, today=TODAY)
+        self.pipeline = Pipeline.open([str(file)], url, today=today)
         users.add(self.pipeline.db, "boss", "admin")
+        self.agent = Agent(self.pipeline, OfflineProvider(self.pipeline))
 
     def call(self, tool: str, args: dict):
         return self.pipeline.invoke(tool, args, self.pipeline.user("boss"))
@@ -51,12 +78,7 @@ class Drafted:
         return result
 
     def scalar(self, sql: str):
-        engine = sa.create_engine(self.url)
-        try:
-            with engine.connect() as conn:
-                return conn.execute(sa.text(sql)).scalar()
-        finally:
-            engine.dispose()
+        return scalar(self.url, sql)
 
     def rows(self, sql: str) -> list[tuple]:
         engine = sa.create_engine(self.url)
