@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from drafted import BACKENDS, Drafted
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
 from concierge.onboarding import glossary, katakana
-from concierge.onboarding.draft import draft_catalog
-from concierge.onboarding.introspect import introspect
 from concierge.onboarding.naming import Noun
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import users
-from concierge.storage.database import Database
 
 
 @pytest.mark.parametrize(("identifier", "ja"), [
@@ -128,21 +125,14 @@ def _shop(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=BACKENDS)
 def shop(request, tmp_path):
     url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
     _shop(url)
-    db = Database(url)
-    try:
-        draft = draft_catalog(introspect(db), "records")
-    finally:
-        db.dispose()
-    file = tmp_path / "records.yaml"
-    file.write_text(draft.text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], url)
-    users.add(pipeline.db, "sato", "staff")
-    yield url, pipeline, draft.text
-    pipeline.close()
+    drafted = Drafted(url, [], tmp_path, "records")
+    users.add(drafted.pipeline.db, "sato", "staff")
+    yield url, drafted.pipeline, drafted.draft.text
+    drafted.pipeline.close()
 
 
 def _count(url: str, table: str) -> int:

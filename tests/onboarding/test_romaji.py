@@ -11,16 +11,13 @@ from datetime import date
 
 import pytest
 import sqlalchemy as sa
+from drafted import BACKENDS, Drafted
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
 from concierge.onboarding import glossary
-from concierge.onboarding.draft import draft_catalog
-from concierge.onboarding.introspect import introspect
 from concierge.onboarding.naming import Noun, concept_words, is_romaji
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import users
-from concierge.storage.database import Database
 
 # --- the names of four schemas: sales, purchasing and stock, staff, billing ------------------------------------
 CONCEPTS = {
@@ -154,21 +151,14 @@ def _hanbai(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=BACKENDS)
 def hanbai(request, tmp_path):
     url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
     _hanbai(url)
-    db = Database(url)
-    try:
-        draft = draft_catalog(introspect(db), "hanbai")
-    finally:
-        db.dispose()
-    file = tmp_path / "hanbai.yaml"
-    file.write_text(draft.text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], url, today=TODAY)
-    users.add(pipeline.db, "yamada", "staff")
-    yield url, pipeline
-    pipeline.close()
+    drafted = Drafted(url, [], tmp_path, "hanbai", today=TODAY)
+    users.add(drafted.pipeline.db, "yamada", "staff")
+    yield url, drafted.pipeline
+    drafted.pipeline.close()
 
 
 def _count(url: str, table: str) -> int:
