@@ -1,6 +1,6 @@
 """English table nouns the glossary does not list get their katakana (albums -> アルバム), so staff asking in Japanese
 about a schema named in English find its tables; listed ones keep their kanji, and romaji, codes and the other words
-of a name are never guessed (glossary.guessed, onboarding/katakana.py)."""
+of a name are never guessed (glossary.guessed, language/katakana.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from drafted import BACKENDS, Drafted
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
-from concierge.onboarding import glossary, katakana
+from concierge.language import katakana
+from concierge.onboarding import glossary
 from concierge.onboarding.naming import Noun
 from concierge.storage import users
 

@@ -93,7 +93,7 @@ def test_the_schemas_and_their_figures(business):
     try:
         tables = sa.inspect(engine).get_table_names()
         with engine.connect() as conn:
-            assert all(conn.execute(sa.text(f"SELECT COUNT(*) FROM {t}")).scalar() for t in tables)
+            assert all(conn.execute(sa.select(sa.func.count()).select_from(sa.table(t))).scalar() for t in tables)
     finally:
         engine.dispose()
     assert set(business.expected) == {q.id for q in business.module.QUESTIONS}

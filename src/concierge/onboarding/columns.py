@@ -152,6 +152,10 @@ _NOT_THINGS = {"description", "desc", "note", "notes", "memo", "comment", "comme
                "file", "id", "uuid", "guid", "key", "postal", "zip", "reading", "street"}
 
 
+# Words of text columns that never label a row (how to reach it, or what is said about it at length).
+_NOT_LABELS = _NOT_THINGS - {"description", "desc", "text", "comment", "remark", "remarks"}
+
+
 def _ja_name(col: Column) -> str:
     """What a column is called in Japanese: its comment's first phrase, or a name written in Japanese."""
     return japanese(col.comment) or (col.name if not col.name.isascii() else "")
@@ -191,12 +195,18 @@ def name_columns(table: Table) -> list[Column]:
     whole name before a part of one, one whose values are not seen to repeat before one whose values do."""
     fks = {c for fk in table.foreign_keys for c in fk.columns}
     found = [(name_role(c), i, c) for i, c in enumerate(table.columns)
-             if not c.primary_key and c.values is None and c.name not in fks]
+             if not c.primary_key and c.name not in fks and (c.values is None or _person_part(c))]
     uniq = {False: 0, None: 1, True: 2}
     ranked = sorted(((r, i, c) for r, i, c in found if r is not None),
                     key=lambda f: (uniq[repeats(f[2], table)], _ROLE_ORDER.index(f[0]),
                                    "name" not in concept_words(f[2].name), f[1]))
     return [c for _, _, c in ranked]
+
+
+def _person_part(col: Column) -> bool:
+    """Whether a column is a part of a person's name, whose values repeat in any table of people (a few given
+    names among 150 patients read as an enum): a name all the same."""
+    return name_role(col) in ("family", "given")
 
 
 def display_column(table: Table) -> Display | None:
@@ -218,7 +228,25 @@ def display_column(table: Table) -> Display | None:
     if single:
         return Display((single[0],))
     rest = [c for c in ranked if roles[c.name] != "reading"]
-    return Display((rest[0],)) if rest else None
+    if rest:
+        return Display((rest[0],))
+    label = _label_column(table)
+    return Display((label,)) if label is not None else None
+
+
+_LABEL_CHARS = 40  # a label of a row of a small lookup table (Suite, 普通預金) is short
+
+
+def _label_column(table: Table) -> Column | None:
+    """The text column that labels the rows of a lookup table that has no name (room_types: code STE,
+    description Suite): one whose values differ row to row and are short, words before a code."""
+    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+    found = [c for c in table.columns
+             if c.kind == "text" and c.name not in keys and c.samples and len(set(c.samples)) == len(c.samples)
+             and all(len(v) <= _LABEL_CHARS for v in c.samples) and not (set(concept_words(c.name)) & _NOT_LABELS)
+             and not (c.samples and all(_UUID.fullmatch(v) for v in c.samples))]
+    return min(found, key=lambda c: (bool(code_pattern(c.samples)) or "code" in concept_words(c.name),
+                                     table.columns.index(c)), default=None)
 
 
 def _family_first(family: Column) -> bool:
@@ -261,7 +289,7 @@ def date_columns(table: Table) -> list[Column]:
 
 def enum_columns(table: Table) -> list[Column]:
     fks = {c for fk in table.foreign_keys for c in fk.columns}
-    return [c for c in table.columns if c.values is not None and c.name not in fks]
+    return [c for c in table.columns if c.values is not None and c.name not in fks and not _person_part(c)]
 
 
 def code_pattern(samples: tuple[str, ...]) -> str | None:

@@ -18,7 +18,7 @@ a known phrase first, else word by word when every word is known, else the head 
 planner keywords.
 
 Where the glossary does not list an English name's head noun, `guessed` gives its katakana (albums -> アルバム,
-by e2k: onboarding/katakana.py). Only there: a listed word keeps its kanji (films -> 映画), the other words of a
+by e2k: language/katakana.py). Only there: a listed word keeps its kanji (films -> 映画), the other words of a
 name are never guessed (media_types -> 種類, from the head alone), and neither is a word that may not be English:
 a romaji name (never read as English), a code or abbreviation (qty, cust, id: too short, listed, or
 unpronounceable), a word that is not a noun (from, created), or one spelled wholly in romaji syllables (an
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from concierge.onboarding.katakana import katakana
+from concierge.language.katakana import katakana
 
 
 def _data(name: str) -> dict[str, Any]:

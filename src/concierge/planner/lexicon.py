@@ -24,7 +24,8 @@ from concierge.catalog.model import (
     TimeExtract,
     Tool,
 )
-from concierge.planner import fuzzy
+from concierge.language.other_forms import other_forms
+from concierge.planner import fuzzy, words
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
 from concierge.planner.text import WORD_LIMIT, Phrases, fold, normalise
@@ -125,7 +126,8 @@ class Lexicon:
         self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
-        self.known = Known.of(self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS))
+        self.known = Known.of(self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS)
+                              | set(words.words("numbers", "suffixes")))
 
     def _add_enum(self, tool: str, pname: str, param: Param, x: EnumExtract) -> None:
         assert param.enum is not None
@@ -164,13 +166,21 @@ class Lexicon:
                     if fold(value).strip() not in _FUNCTION_WORDS:  # a grade "A" is not the article in "a list"
                         if listed and _phrase_key(value) in _GENERIC:  # "total" of "the total invoiced" is no
                             continue  # ranking by the column Total: a listed value that is a word of any request
+                        if listed and group.synonyms and self._names_a_tool(value):
+                            continue  # "stays in suite rooms" counts stays, not by room: its phrases say that
                         said.setdefault(_phrase_key(value), {}).setdefault(key, value)
-                for synonym, value in [*group.synonyms.items(), *synonyms.get(key, {}).items()]:
+                declared = {**group.synonyms, **synonyms.get(key, {})}
+                for synonym, value in [*other_forms(valid, declared).items(), *declared.items()]:
                     if value in valid:
                         said.setdefault(_phrase_key(synonym), {}).setdefault(key, value)
             found = self._enum_phrases[cache_key] = Phrases(
                 {phrase: frozenset(by_group.items()) for phrase, by_group in said.items() if phrase})
         return found
+
+    def _names_a_tool(self, value: str) -> bool:
+        """Whether a value is, whole, a keyword or topic of a tool (room, product): the noun of a table."""
+        key = _phrase_key(value)
+        return any(h.start == 0 and h.end == len(key) for h in self.cues.find(key))
 
     def matchers(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE) -> dict[str, Matcher]:
         """A loose matcher per enum group whose values are read from the data (products, categories)."""
@@ -178,7 +188,8 @@ class Lexicon:
         found = self._matchers.get(cache_key)
         if found is None:
             found = self._matchers[cache_key] = {
-                key: fuzzy.matcher(values[key], {**group.synonyms, **synonyms.get(key, {})})
+                key: fuzzy.matcher(values[key], _with_other_forms(values[key], {**group.synonyms,
+                                                                                 **synonyms.get(key, {})}))
                 for key, group in self.enums.items()
                 if key not in self.static_values and values.get(key)}
         return found
@@ -197,6 +208,11 @@ class Lexicon:
             assert isinstance(x, CountExtract)
             self._counts[key] = (Phrases({c: c for c in x.cues}), Phrases({o: o for o in x.one}))
         return self._counts[key]
+
+
+def _with_other_forms(values: list[str], declared: Mapping[str, str]) -> dict[str, str]:
+    """An enum's synonyms, and its values as the other language says them (Germany: ドイツ, Jazz: ジャズ)."""
+    return {**other_forms(values, declared), **declared}
 
 
 INTEGER_KEY = r"^[1-9]\d{0,8}$"  # the code an integer key parameter takes (customer 5, 受注番号1024)
@@ -256,12 +272,12 @@ _GENERIC = frozenset(GENERIC_WORDS)
 
 def _described(tools) -> set[str]:
     """The nouns of the catalog's own descriptions (the store D店, 商品別): never an unknown value."""
-    words: set[str] = set()
+    found: set[str] = set()
     for tool in tools:
         texts = [tool.description.get("ja"), *(p.description.get("ja") for p in tool.params.values())]
         for text in texts:
-            words.update(re.findall(r"[A-Za-z0-9]*[ァ-ヺー一-龯々]{2,}", text or ""))
-    return {fold(normalise(w)) for w in words}
+            found.update(re.findall(r"[A-Za-z0-9]*[ァ-ヺー一-龯々]{2,}", text or ""))
+    return {fold(normalise(w)) for w in found}
 
 
 def _labels(tool: Tool, pname: str, param: Param) -> set[str]:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
@@ -129,10 +130,14 @@ def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
     before = fold(text[word[0]:hit.start])
     if _VERB_ENDING.search(before) and not text[hit.end:word[1]]:
         return False  # 取消になった|受注: a clause said of the value, not a longer name
-    extra = _GRAMMAR.sub("", before + fold(text[hit.end:word[1]])).strip(_PARTICLE_CHARS)
+    after = fold(text[hit.end:word[1]])
+    if not before and text[hit.start:hit.end].isdigit() and after.rstrip(_PARTICLE_CHARS) in _NUMBER_SUFFIXES:
+        return False  # 205号室: the room 205
+    extra = _GRAMMAR.sub("", before + after).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
 
 
+_NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
 _GRAMMAR = re.compile(r"じゃあ|じゃ|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど|です|でした"
                       r"|ください|ちょうだい|について|ごと|ずつ|ばかり|しか|まで|から|より|えっと|ええと|あの|その|この")

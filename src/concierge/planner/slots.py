@@ -148,10 +148,21 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
         for m in lexicon.referring.finditer(slots.folded):
             slots.referred |= lexicon.refer[m.group("noun")]
     slots.pronoun = PRONOUNS.search(mask(text, name_spans)) is not None
-    slots.cue_text = mask(slots.folded, code_spans + name_spans + named)
+    slots.cue_text = mask(slots.folded, code_spans + name_spans + named + _data_values(slots, lexicon))
     enum_spans = {(h.start, h.end) for h in slots.enums}
     slots.read_text = mask(slots.folded, [s for s in taken if s not in enum_spans] + name_spans)
     return slots
+
+
+def _data_values(slots: Slots, lexicon: Lexicon) -> list[Span]:
+    """The spans of values read from the data that are no words of any tool's keywords: no keyword is found
+    across their edge (シーフードの商品 is Seafood and 商品, never どの商品)."""
+    out = []
+    for hit in slots.enums:
+        data = [key for key, _ in hit.value if key not in lexicon.static_values]
+        if data and len(data) == len(hit.value) and not lexicon.cues.find(slots.folded[hit.start:hit.end]):
+            out.append((hit.start, hit.end))
+    return out
 
 
 def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[str, list[str]],

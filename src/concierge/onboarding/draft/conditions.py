@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from concierge.onboarding.draft.context import Context, ToolDraft
 from concierge.onboarding.introspect import Column, Table
-from concierge.onboarding.naming import Noun, concept_words, japanese, slug, unique_list
+from concierge.onboarding.naming import Noun, concept_words, japanese, slug, unique_list, words
 
 _DATA = tomllib.loads(resources.files("concierge.onboarding").joinpath("words", "conditions.toml").read_text("utf-8"))
 _NAMES = _DATA["names"]
@@ -102,12 +102,21 @@ def _flag(col: Column, dialect: str) -> YesNo | None:
         return None
     word = " ".join(w for w in cw if w not in _FLAG_WORDS) or " ".join(cw)
     known = _FLAGS.get(word, {})
-    ja_word = _ja_condition(col) or (known.get("ja") or [Noun.of(word, None, countable=False).ja])[0]
+    ja_word = _ja_condition(col) or (known.get("ja") or [_ja_of_romaji(col) or Noun.of(word, None,
+                                                                                   countable=False).ja])[0]
     ja_yes = unique_list([*known.get("ja", []), ja_word])
     ja_no = known.get("ja_no") or [f"{ja_word}でない", f"{ja_word}ではない", f"{ja_word}以外"]
     en_no = known.get("en_no") or [f"not {word}", f"non-{word}", f"non {word}"]
     return YesNo(col, word, ja_yes[0], tuple(unique_list([word, *ja_yes])),
                  tuple(unique_list([*en_no, f"not {word}", *ja_no])), "flag", literals, text_values)
+
+
+def _ja_of_romaji(col: Column) -> str | None:
+    """The Japanese a romaji name says a flag with, through the glossary (shoshin_flg -> 初診), else None: an
+    English compound's Japanese is no word for word translation (first_visit is not 訪問)."""
+    if concept_words(col.name) == words(col.name):
+        return None
+    return _ja_cut(Noun.of(col.name, None, countable=False).ja)
 
 
 def _zero_one(col: Column) -> bool:
