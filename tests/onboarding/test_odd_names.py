@@ -26,10 +26,11 @@ TABLE = "odd things"
 # every kind of name: a driver's placeholder, a space, a quote, a colon after a letter, double quotes, Japanese,
 # a reserved word, a colon that begins a word (a :parameter to catalog SQL)
 ODD = ["%(x)s", "a b", "it's", "a:b", '"q"', "名前", "select", "x :y"]
-# the name of each in the result (what answers and the loader read), and of the parameter that filters by it
-RESULT = {"%(x)s": "x_s", "a b": "a_b", "it's": "it_s", "a:b": "a_b_2", '"q"': "q", "名前": "column",
+# the name of each in the result (what answers and the loader read), and of the parameter that filters by it:
+# a Japanese name in romaji
+RESULT = {"%(x)s": "x_s", "a b": "a_b", "it's": "it_s", "a:b": "a_b_2", '"q"': "q", "名前": "namae",
           "select": "select", "x :y": "x_y"}
-PARAM = {**RESULT, "名前": "value"}
+PARAM = dict(RESULT)
 ROWS = 40
 
 
@@ -76,7 +77,7 @@ def test_init_drafts_tools_that_load_check_and_answer_on_a_table_of_odd_names(od
     assert ("#   odd things.x :y\n" in file.read_text(encoding="utf-8")) == sqlite
     tool = catalog.tools["odd_things"]
     assert {RESULT[n] for n in writable} <= set(tool.result.labels)
-    assert tool.result.labels["column"].ja == "名前" and tool.result.labels["x_s"].en == "x s"
+    assert tool.result.labels["namae"].ja == "名前" and tool.result.labels["x_s"].en == "x s"
     assert set(SQL_PARAM.findall(tool.sql)) == set(tool.params), "a name in the SQL was read as a parameter"
 
     checked = run_cli("catalog", "check", str(file), "--database", odd_url)

@@ -164,7 +164,12 @@ def judge(question: str, answer: str, expected: Sequence[Figure], allowed: Seque
     prose = "\n".join(line for line in lines if not line.lstrip().startswith("|"))
     known = [*expected, *allowed]
 
+    named = [_normal(f.value) for f in known if isinstance(f.value, str)]
+
     def unasked(text: str, shown: int | None = None) -> list[str]:
+        text = _normal(text)
+        for name in named:  # the digits of a name asked for (Water Bottle - 30 oz.) are the name's
+            text = text.replace(name, " ")
         return [n for n in numbers(text) if _value(n) not in asked and not _is_year(n) and _value(n) != shown
                 and not any(f.matches(_value(n)) for f in known)]
 

@@ -14,6 +14,8 @@ from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import concept_words, japanese, words
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+# a UUID however written (a SQL Server rowguid: no dashes, or braces)
+_ANY_UUID = re.compile(r"\{?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\}?")
 _CODE = re.compile(r"(?P<prefix>[A-Za-z]*[-_]?)(?P<digits>\d+)")
 _DATE_WORDS = ("ordered", "order", "date", "created", "sold", "sale", "paid", "placed", "booked", "at", "on", "day")
 
@@ -244,7 +246,7 @@ def _label_column(table: Table) -> Column | None:
     found = [c for c in table.columns
              if c.kind == "text" and c.name not in keys and c.samples and len(set(c.samples)) == len(c.samples)
              and all(len(v) <= _LABEL_CHARS for v in c.samples) and not (set(concept_words(c.name)) & _NOT_LABELS)
-             and not (c.samples and all(_UUID.fullmatch(v) for v in c.samples))]
+             and not (c.samples and all(_ANY_UUID.fullmatch(v) for v in c.samples))]
     return min(found, key=lambda c: (bool(code_pattern(c.samples)) or "code" in concept_words(c.name),
                                      table.columns.index(c)), default=None)
 
@@ -268,7 +270,7 @@ def group_columns(table: Table) -> list[Column]:
         role, cw = name_role(c), set(concept_words(c.name))
         if role in ("full", "family", "given", "reading") or (role == "name" and cw - _NAME_WORDS <= noun):
             continue
-        if cw & _NOT_THINGS or not cw or (c.samples and all(_UUID.fullmatch(s) for s in c.samples)):
+        if cw & _NOT_THINGS or not cw or (c.samples and all(_ANY_UUID.fullmatch(s) for s in c.samples)):
             continue
         out.append(c)
     return out
@@ -289,7 +291,18 @@ def date_columns(table: Table) -> list[Column]:
 
 def enum_columns(table: Table) -> list[Column]:
     fks = {c for fk in table.foreign_keys for c in fk.columns}
-    return [c for c in table.columns if c.values is not None and c.name not in fks and not _person_part(c)]
+    return [c for c in table.columns if c.values is not None and c.name not in fks and not _person_part(c)
+            and not _remark(c)]
+
+
+_JA_REMARKS = ("備考", "摘要", "メモ", "コメント", "特記", "説明", "注記", "連絡事項")
+_REMARKS = {"note", "notes", "memo", "comment", "comments", "remark", "remarks", "description", "desc"}
+
+
+def _remark(col: Column) -> bool:
+    """Whether a column holds what someone wrote about a row (a note, 備考): never a value to filter by, however
+    few the notes (次回カラー希望 is no kind of visit)."""
+    return bool(set(concept_words(col.name)) & _REMARKS) or any(w in _ja_name(col) for w in _JA_REMARKS)
 
 
 def code_pattern(samples: tuple[str, ...]) -> str | None:

@@ -76,7 +76,7 @@ _PRICE_OF_A_THING = frozenset({"cost", "costs", "value", "fee", "fees", "charge"
 # Japanese terms of a comment -> what they name (the last one in the comment is its head).
 _JA_TERMS: dict[str, Role] = {
     **dict.fromkeys(("金額", "合計", "売上", "小計", "税額", "料金", "費用", "手数料", "送料", "入金", "支払",
-                     "値引額", "利益", "請求額"), "money"),
+                     "値引額", "利益", "請求額", "料"), "money"),
     **dict.fromkeys(("数量", "個数", "件数", "人数", "回数", "本数", "枚数", "台数", "冊数", "販売数", "受注数",
                      "出荷数"), "quantity"),
     **dict.fromkeys(("単価", "価格", "定価", "原価", "売価"), "unit_price"),
@@ -91,6 +91,7 @@ _JA_TERMS: dict[str, Role] = {
     **dict.fromkeys(("在庫", "残高", "残数", "上限", "下限", "発注点"), "level"),
     **dict.fromkeys(("ID", "コード", "番号", "区分", "フラグ", "種別", "順"), "key"),
 }
+_JA_FEES = ("料", "料金", "手数料", "費用")  # what a thing costs each time, where no event is recorded
 _JA_PER_UNIT = ("単価", "平均", "1個あたり", "あたり")
 _JA_LEVEL = ("在庫", "残")
 
@@ -146,7 +147,8 @@ def measure(table: Table, col: Column) -> Measure:
     key = _key_fact(table, col)
     if key:
         return Measure(col.name, "key", key)
-    said = _from_comment(col.comment) or _from_name(name_words(col.name), dated=_dated(table))
+    said = _from_comment(col.comment or (col.name if not col.name.isascii() else None), dated=_dated(table)) \
+        or _from_name(name_words(col.name), dated=_dated(table))
     if said is not None:
         return Measure(col.name, *said)
     return Measure(col.name, *_from_data(table, col))
@@ -174,8 +176,9 @@ def _key_fact(table: Table, col: Column) -> str | None:
     return None
 
 
-def _from_comment(comment: str | None) -> tuple[Role, str] | None:
-    """What a Japanese comment names: the term that ends last in its first phrase is the head."""
+def _from_comment(comment: str | None, *, dated: bool) -> tuple[Role, str] | None:
+    """What a Japanese comment (or a name written in Japanese) names: the term that ends last in its first
+    phrase is the head; a fee of a table that records no events (a stylist's 指名料) is what one use costs."""
     if not comment:
         return None
     phrase = re.split(r"[。、,.(（\n]", comment.strip(), maxsplit=1)[0]
@@ -189,6 +192,8 @@ def _from_comment(comment: str | None) -> tuple[Role, str] | None:
         return "level", f"{term} of a stock (comment {phrase})"
     if role in ("money", "quantity") and any(t in rest for t in _JA_PER_UNIT):
         return ("unit_price" if role == "money" else "per_unit"), f"{term} per unit (comment {phrase})"
+    if role == "money" and term in _JA_FEES and not dated:
+        return "unit_price", f"the {term} of each row of a table that records no events (comment {phrase})"
     return role, f"comment {phrase}"
 
 
@@ -240,9 +245,16 @@ def event_date(col: Column) -> bool:
         w in (col.comment or "") for w in _JA_NOT_EVENT)
 
 
+# Dates of when a row began to be what it is (a hire date, 入社日): an employee is no event for that.
+_JOINED_WORDS = frozenset({"hire", "hired", "joined", "joining", "started", "enrolled"})
+_JA_JOINED = ("入社", "採用", "入会", "入学")
+
+
 def _dated(table: Table) -> bool:
-    """Whether the table records events: it has an event date of its own (`event_date`)."""
-    return any(event_date(c) for c in table.columns)
+    """Whether the table records events: it has an event date of its own (`event_date`) that is not when the
+    row began (a hire date)."""
+    return any(event_date(c) and not set(name_words(c.name)) & _JOINED_WORDS
+               and not any(w in (c.comment or c.name) for w in _JA_JOINED) for c in table.columns)
 
 
 def _from_data(table: Table, col: Column) -> tuple[Role, str]:

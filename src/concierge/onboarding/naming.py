@@ -6,8 +6,10 @@ concept words (customer, total amount) the drafting rules understand, and its Ja
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from concierge.onboarding import glossary
 from concierge.onboarding.glossary import plural, singular
@@ -22,6 +24,19 @@ def words(identifier: str) -> list[str]:
     """orderedAt, ordered_at, OrderedAt -> [ordered, at]."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", identifier)
     return [w.lower() for w in re.split(r"[^0-9A-Za-z]+", spaced) if w]
+
+
+@functools.lru_cache(maxsize=4096)
+def romanised(text: str) -> str:
+    """Japanese in Hepburn romaji, a space between words (施術明細 -> shijutsu meisai); other text as it is."""
+    return " ".join(part["hepburn"] or part["orig"] for part in _kakasi().convert(text))
+
+
+@functools.cache
+def _kakasi() -> Any:
+    import pykakasi  # the reading dictionary the planner uses too; loads on the first Japanese name
+
+    return pykakasi.kakasi()
 
 
 def concept_words(identifier: str, *, romaji: bool | None = None) -> list[str]:
@@ -39,8 +54,9 @@ def is_romaji(identifier: str) -> bool:
 
 
 def slug(identifier: str, fallback: str) -> str:
-    """A name for a tool or parameter: letters, digits and _, starting with a letter."""
-    s = "_".join(words(identifier))[:56]
+    """A name for a tool or parameter: letters, digits and _, starting with a letter; a name written in Japanese
+    in romaji (来店 -> raiten, 顧客ID -> kokyaku_id), so that two are never told apart by a number alone."""
+    s = "_".join(words(identifier if identifier.isascii() else romanised(identifier)))[:56]
     return s if s and s[0].isalpha() else (f"{fallback}_{s}" if s else fallback)
 
 

@@ -35,6 +35,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import normalise
+from concierge.planner import measure, words
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
 from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots, count, english_items
@@ -94,9 +95,14 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
 
     def rank(tool: str, named: list[str]) -> tuple:
         may_call, unfilled, takes = fit(tool)
-        return may_call, -_unsaid_noun_words(slots, lexicon, tool), named.count(tool), unfilled, takes, \
+        figure = measure.by_name(lexicon.tools[tool], slots.cue_text)
+        labelled = figure is not None and not figure.startswith(measure.COUNT_OF)  # 支払額の合計: the stays'
+        labelled = labelled or (asks_money and bool(lexicon.tools[tool].result.money))  # what guests paid: money
+        return may_call, -_unsaid_noun_words(slots, lexicon, tool), named.count(tool), unfilled, labelled, takes, \
             -named.index(tool)
 
+    asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
+        and not words.pattern("measures", "count").search(slots.cue_text)
     parts = [Part(max(dict.fromkeys(named), key=functools.partial(rank, named=named)), start)
              for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the

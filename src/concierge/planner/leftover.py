@@ -54,7 +54,7 @@ class Said:
 def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
     """The request's content, in the order said."""
     out = [Said(slots.text[h.start:h.end], (h.start, h.end), "enum", frozenset(k for k, _ in h.value))
-           for h in slots.enums if any(k not in lexicon.static_values for k, _ in h.value)]
+           for h in slots.enums if any(k not in lexicon.static_values or k in lexicon.conditions for k, _ in h.value)]
     out += [Said(slots.text[c.start:c.end], (c.start, c.end), "code", frozenset({c.pattern})) for c in slots.codes]
     out += [Said(name, span, "name") for name, span in slots.names]
     out += [Said(slots.text[d.start_index:d.end_index], (d.start_index, d.end_index), "date") for d in slots.dates]
@@ -63,7 +63,9 @@ def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
     out += [Said(key, span, "key") for key, span in slots.keys]
     out += [Said(word, span, "unknown") for word, span in slots.unknown if not overlaps(span, [s.span for s in out])]
     read = [s.span for s in out] + [(h.start, h.end) for h in slots.enums]  # 売れなかった: the order asc
-    out += [c for c in _conditions(slots) if not overlaps(c.span, read)]
+    out += [c for c in _conditions(slots, lexicon) if not overlaps(c.span, read)]
+    read = [s.span for s in out]
+    out += [g for g in _groupings(slots, lexicon) if not overlaps(g.span, read)]
     return sorted(out, key=lambda s: s.span)
 
 
@@ -73,11 +75,14 @@ def left(tool: Tool, slots: Slots, lexicon: Lexicon, offered: set[str]) -> list[
 
 
 def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str]) -> bool:
+    if s.kind == "group" and tool.intents and any(fold(s.text) in fold(k) for k in tool.intents.keywords):
+        return True  # 日別 of a tool of daily sales: what it answers
     if s.kind in ("name", "unknown"):  # words that look like a value fill a name only where no name is said
         return not (s.kind == "unknown" and slots.names) and bool(whose.fills(tool, slots, s.span, offered))
     for pname, p in tool.params.items():
         x = p.extract
-        if s.kind == "enum" and isinstance(x, EnumExtract) and lexicon.enum_of[(tool.name, pname)].key in s.groups:
+        if s.kind in ("enum", "group") and isinstance(x, EnumExtract) \
+                and lexicon.enum_of[(tool.name, pname)].key in s.groups:
             return True
         if s.kind == "code" and isinstance(x, CodeExtract) and code_pattern(p) in s.groups:
             return True
@@ -93,14 +98,47 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
     return False
 
 
-def _conditions(slots: Slots) -> list[Said]:
+def _conditions(slots: Slots, lexicon: Lexicon) -> list[Said]:
     """A state said of the rows that no value of the data read (haven't shipped yet, 販売中止になった, 未返却):
     a parameter that takes it reads it as one of its values (a yes/no filter's synonyms); else it is left."""
     text = slots.cue_text
     for m in words.pattern("conditions", "not_conditions").finditer(text):
         text = text[:m.start()] + MASK * (m.end() - m.start()) + text[m.end():]
     found = [m for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
+    found += [m for m in _STATE.finditer(text) if _a_state(m["w"] or m["v"], lexicon)]
     return [Said(slots.text[m.start():m.end()], m.span(), "condition") for m in sorted(found, key=lambda m: m.start())]
+
+
+# A participle said of the rows: "orders are backordered", "backordered orders", "the refunded ones".
+_STATE = re.compile(r"(?<![a-z'])(?:(?:are|is|were|was|got|get|being)\s+(?:still\s+|already\s+)?(?P<w>[a-z]{3,}ed)"
+                    r"|(?P<v>[a-z]{3,}ed)\s+(?=[a-z]))(?![a-z])")
+
+
+def _a_state(word: str | None, lexicon: Lexicon) -> bool:
+    """Whether a participle names a state of the rows the catalog does not know (backordered): not one of how
+    an answer is asked for (listed, grouped), nor a word of the catalog (shipped, ordered, paid)."""
+    if not word or word in words.words("conditions", "not_states"):
+        return False
+    stems = {word, word[:-1], word[:-2], word[:-2] + "ing", word[:-3] + "y" if word.endswith("ied") else word}
+    return not any(s in lexicon.known.words or s in lexicon.catalog_words for s in stems)
+
+
+_BY = re.compile(r"(?<![a-z])(?:by|per)\s+(?P<w>[a-z]{3,})(?![a-z])|(?P<j>[ァ-ヺー一-龯々]{1,8})(?:別|ごと|毎)")
+
+
+def _groupings(slots: Slots, lexicon: Lexicon) -> list[Said]:
+    """A grouping asked that no value read took ("extras by type", 種類別): a summary that cannot group by it
+    answers its totals, which is not what was asked."""
+    out = []
+    for m in _BY.finditer(slots.cue_text):
+        word = m["w"] or m["j"]
+        if word in words.words("groupings", "not_groups") or MASK in m.group():
+            continue
+        by = frozenset(k for h in slots.enums if overlaps((h.start, h.end), [m.span()]) for k, _ in h.value)
+        if by and not by <= set(lexicon.static_values):
+            continue  # a value of the data said after "by" (sales by Anna): read as that value
+        out.append(Said(slots.text[m.start():m.end()], m.span(), "group", by))
+    return out
 
 
 def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
@@ -113,5 +151,9 @@ def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
             continue
         glued = not word.isascii() and any(word.endswith(n) for n in lexicon.nouns)  # 得意先5, 顧客5
         if word in lexicon.count_cues or word in lexicon.nouns or glued:
+            out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
+    places = "|".join(re.escape(w) for w in sorted(words.words("numbers", "places"), key=len, reverse=True))
+    for m in re.finditer(rf"(?<![\d.])\d{{1,4}}\s*(?:{places})", slots.read_text):  # 3階の部屋
+        if MASK not in m.group():
             out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
     return out

@@ -73,6 +73,7 @@ class Lexicon:
         self.enum_of: dict[tuple[str, str], EnumGroup] = {}
         self.refer: dict[str, set[str]] = {}  # referring noun (folded) -> parameter names
         self.static_values: dict[str, list[str]] = {}  # enum group -> values declared in the catalog
+        self.conditions: set[str] = set()  # the yes/no groups said in words (not shipped, 未出荷): content
         name_labels: set[str] = set()
         counters = list(COUNTERS)
         self.takes_goods = False  # some tool records goods said with counters (キュウリ10本)
@@ -128,10 +129,21 @@ class Lexicon:
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
         self.known = Known.of(self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS)
                               | set(words.words("numbers", "suffixes")))
+        # The English words the catalog names its columns and parameters with (rating, returned): a participle
+        # of one is no unknown state of the rows.
+        self.catalog_words = frozenset(w for t in self.tools.values() for p, param in t.params.items()
+                                       for w in re.findall(r"[a-z]+", f"{p} {param.description.get('en') or ''}"
+                                                           .lower())) | frozenset(
+            w for t in self.tools.values() for lab in t.result.labels.values()
+            for w in re.findall(r"[a-z]+", (lab.en or "").lower()))
 
     def _add_enum(self, tool: str, pname: str, param: Param, x: EnumExtract) -> None:
         assert param.enum is not None
         key = param.enum.key or "values:" + "|".join(param.enum.values or [])
+        if not param.enum.key and x.synonyms:  # two yes/no conditions are two groups: their words differ
+            key += f"@{pname}"
+            if set(param.enum.values or []) == {"yes", "no"}:
+                self.conditions.add(key)
         group = self.enums.setdefault(key, EnumGroup(key))
         if param.enum.values is not None:
             self.static_values[key] = list(param.enum.values)

@@ -45,6 +45,7 @@ from concierge.planner.choose import (
 )
 from concierge.planner.conditions import Condition
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code, takes_key
+from concierge.planner.nouns import noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Slots, count, english_items, read
@@ -278,7 +279,7 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
-    beyond = _beyond_tools(slots, ctx)
+    beyond = _beyond_tools(slots, ctx) or _unreferenced(slots, ctx)
     if beyond is not None:
         request.problems.append(beyond)
         return
@@ -392,9 +393,29 @@ def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem |
     for name in dict.fromkeys(named):
         other = ctx.lexicon.tools[name]
         if name != tool.name and name in ctx.offered and other.mode == "read" and other.catalog == tool.catalog \
+                and _rows_said(other, tool, slots) \
                 and not unmet(slots, ctx.lexicon, name) and not leftover.left(other, slots, ctx.lexicon, ctx.offered):
             return other, None
     return tool, Problem("not_applied", tool.name, said=unused[0].text, candidates=tuple(s.text for s in unused))
+
+
+def _unreferenced(slots: Slots, ctx: Context) -> Problem | None:
+    """その人の売上 with no one said before in the conversation: asked who is meant, never answered for everyone."""
+    pointed = words.pattern("references", "person").search(slots.cue_text)
+    if pointed is None or ctx.memory.last_call is not None or slots.names or slots.codes or slots.keys:
+        return None
+    return Problem("unreferenced", said=slots.cue_text[pointed.start():pointed.end()])
+
+
+def _rows_said(other: Tool, tool: Tool, slots: Slots) -> bool:
+    """Whether a tool a call may move to answers about rows the request speaks of: the chosen tool's own (the
+    summary of the same rows), or rows it names by their noun (AC/DCのアルバム); never rows a phrase of
+    grouping alone names ("extras by type" is no question about rooms)."""
+    if ranking.about(other, tool):
+        return True
+    n = noun(other)
+    text = slots.cue_text
+    return any(w and w in text for w in (fold(n.ja), n.many.lower(), n.one.lower()))
 
 
 def _twofold(slots: Slots, ctx: Context, chosen: tuple[str, ...]) -> Problem | None:

@@ -29,7 +29,8 @@ AFFIX = re.compile(r"^(?:by|per|each|top|best|which|どの|多い)\s*|\s*(?:rank
 _JA_SUBJECT = re.compile(r"(?:多い|多く|大きい|高い|少ない|小さい|低い|売れた|売れている|売れてる|稼いだ)"
                          r"(?P<w>[ァ-ヺー一-龯々A-Za-z]{1,12}?)(?:は|って|を|が|で|\?|？|$)")
 _EN_SUBJECT = re.compile(r"(?<![a-z])(?:which|top\s+\d+|top|the\s+\w+est|biggest|largest|highest|best"
-                         r"|most\s+[a-z]+ed)\s+"
+                         r"|most\s+[a-z]+|least\s+[a-z]+|cheapest|priciest|newest|oldest|latest|earliest"
+                         r"|lowest|smallest|longest|shortest)\s+"
                          r"(?P<w>[a-z]+)(?![a-z])")
 _EN_NOT_SUBJECT = {"of", "the", "by", "in", "for", "is", "was", "has", "had", "have", "did", "does", "do", "one",
                    "ones", "selling", "sold", "with", "are", "were", "most", "more", "our", "my"}
@@ -82,9 +83,9 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
             continue  # 注文がいちばん多い国 is never the country with the most customers
         return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
     subject = _subject(slots.text)
-    if subject is None or _a_time(subject) or (not is_summary and not _names_rows_elsewhere(tool, subject)):
+    if subject is None or _a_time(subject):
         return None
-    return Ungrouped(subject)
+    return Ungrouped(subject)  # never every row for the first of them (the most expensive product: all 77)
 
 
 def entity_of(tool: Tool, slots: Slots) -> str | None:
@@ -161,13 +162,6 @@ def about(summary: Tool, tool: Tool) -> bool:
         return True
     mine, its = noun(tool), noun(summary)
     return its.ja == mine.ja or its.many == mine.many
-
-
-def _names_rows_elsewhere(tool: Tool, subject: str) -> bool:
-    """Whether the entity a superlative asks about is not the chosen tool's own rows (the most expensive
-    product is a row of the products; the country with the most orders is not an order)."""
-    own = noun(tool)
-    return fold(subject) not in {fold(own.ja), own.one, own.many}
 
 
 def _subject(text: str) -> str | None:

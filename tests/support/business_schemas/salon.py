@@ -379,7 +379,7 @@ QUESTIONS = [
     Question("sa_cut_lines", "カットは何回出た？", [_lines_of("COUNT(*)", "m.\"メニュー名\" = 'カット'")],
              "count_in_category", may_state=[_lines_of('SUM(d."金額")', "m.\"メニュー名\" = 'カット'")]),
     Question("sa_customer12_visits", "顧客番号12の来店回数", ['SELECT COUNT(*) FROM "来店" WHERE "顧客ID" = 12'],
-             "per_entity_key"),
+             "per_entity_key", may_state=[_sales('v."顧客ID" = 12')]),  # as the other counts of visits allow
     Question("sa_customer12_sales", "その人の売上合計は？", ['SELECT SUM("合計金額") FROM "来店" WHERE "顧客ID" = 12'],
              "follow_up", follow_up="sa_customer12_visits", may_state=[*_beside('v."顧客ID" = 12')]),
     Question("sa_cash_visits", "現金払いの来店は何件", [_count("v.\"支払方法\" = '現金'")], "count_in_category",

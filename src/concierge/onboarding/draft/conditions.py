@@ -29,6 +29,7 @@ _DATE_WORDS = frozenset(_NAMES["date_words"])
 _FLAGS: dict[str, dict[str, list[str]]] = _DATA["flags"]
 _EVENTS: dict[str, dict[str, Any]] = {w: e for e in _DATA["events"].values() for w in [e["en"], *e["also"]]}
 _EVENT_KEYS = {w: (k, e) for k, e in _DATA["events"].items() for w in [k, e["en"], *e["also"]]}  # return: returned
+_FUNCTION_WORDS = frozenset({"in", "on", "of", "for", "to", "by", "with", "a", "an", "the"})
 _JA_CUT = ("フラグ", "区分", "有無", "状態", "日時", "日付", "年月日", "日")
 
 
@@ -102,10 +103,9 @@ def _flag(col: Column, dialect: str) -> YesNo | None:
         return None
     word = " ".join(w for w in cw if w not in _FLAG_WORDS) or " ".join(cw)
     known = _FLAGS.get(word, {})
-    ja_word = _ja_condition(col) or (known.get("ja") or [_ja_of_romaji(col) or Noun.of(word, None,
-                                                                                   countable=False).ja])[0]
+    ja_word = _ja_condition(col) or (known.get("ja") or [_ja_of_romaji(col) or _ja_of_words(word)])[0]
     ja_yes = unique_list([*known.get("ja", []), ja_word])
-    ja_no = known.get("ja_no") or [f"{ja_word}でない", f"{ja_word}ではない", f"{ja_word}以外"]
+    ja_no = [*known.get("ja_no", []), *(f"{w}{end}" for w in ja_yes for end in ("でない", "ではない", "以外"))]
     en_no = known.get("en_no") or [f"not {word}", f"non-{word}", f"non {word}"]
     return YesNo(col, word, ja_yes[0], tuple(unique_list([word, *ja_yes])),
                  tuple(unique_list([*en_no, f"not {word}", *ja_no])), "flag", literals, text_values)
@@ -119,6 +119,13 @@ def _ja_of_romaji(col: Column) -> str | None:
     return _ja_cut(Noun.of(col.name, None, countable=False).ja)
 
 
+def _ja_of_words(word: str) -> str:
+    """The Japanese of a flag's English words, every word said (online order: オンライン注文, never 注文, which
+    is every order); the English where a word has none."""
+    parts = [Noun.of(w, None, countable=False).ja for w in word.split() if w not in _FUNCTION_WORDS]
+    return "".join(parts) if parts and not any(p.isascii() for p in parts) else word
+
+
 def _zero_one(col: Column) -> bool:
     """Whether an integer column holds 0 and 1 alone."""
     return col.low is not None and col.high is not None and col.low >= 0 and col.high <= 1 and (col.distinct or 0) <= 2
@@ -130,14 +137,18 @@ def _event(col: Column) -> YesNo | None:
         return None
     cw = concept_words(col.name)
     before = [w for w in cw if w not in _DATE_WORDS]
-    event = next((_EVENTS[w] for w in reversed(before) if w in _EVENTS), None)
-    if event is None or len(before) == len(cw):
+    found = _event_of(before)
+    if found is None or (len(before) == len(cw) and not found[2]):  # check_out says its event whole
         return None
+    event = found[1]
     v, ja = event["en"], _ja_condition(col) or event["ja"]
-    yes = [v, f"already {v}", f"been {v}", f"{ja}済み", f"{ja}済", f"{ja}した", f"{ja}された"]
+    jas = unique_list([ja, *event.get("ja_also", [])])
+    yes = [v, f"already {v}", f"been {v}", *(f"{j}{end}" for j in jas for end in ("済み", "済", "した", "された"))]
     no = [f"not {v}", f"not yet {v}", f"haven't {v}", f"hasn't {v}", f"have not {v}", f"has not {v}",
-          f"not been {v}", f"un{v}", f"yet to be {v}", f"未{ja}", f"まだ{ja}", f"{ja}していない", f"{ja}されていない",
-          f"{ja}前"]
+          f"not been {v}", f"haven't been {v}", f"hasn't been {v}", f"have not been {v}", f"has not been {v}",
+          f"un{v}", f"yet to be {v}",
+          *(f"{pre}{j}{end}" for j in jas for pre, end in (("未", ""), ("まだ", ""), ("", "していない"),
+                                                            ("", "されていない"), ("", "前")))]
     return YesNo(col, v, f"{ja}済み", tuple(yes), tuple(no), "event")
 
 
@@ -149,12 +160,21 @@ def event_words(col: Column) -> list[str]:
     if not before:
         return []
     said = [" ".join(before)]
-    found = next((_EVENT_KEYS[w] for w in reversed(before) if w in _EVENT_KEYS), None)
+    found = _event_of(before)
     if found is not None:
-        key, event = found
+        key, event, _ = found
         said += [event["en"], key, *event["also"], event["ja"]]
     ja = _ja_condition(col) or _ja_cut(Noun.of(col.name, col.comment, countable=False).ja)
     return unique_list([*said, *([ja] if ja else [])])
+
+
+def _event_of(before: list[str]) -> tuple[str, dict[str, Any], bool] | None:
+    """The event a date's words name (ShipDate: ship; check_out: checkout, said whole), with whether the words
+    name it whole."""
+    for said in (" ".join(before), "".join(before)):
+        if said in _EVENT_KEYS:
+            return (*_EVENT_KEYS[said], True)
+    return next(((*_EVENT_KEYS[w], False) for w in reversed(before) if w in _EVENT_KEYS), None)
 
 
 def _ja_cut(phrase: str) -> str | None:

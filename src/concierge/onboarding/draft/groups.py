@@ -114,7 +114,7 @@ def with_heads(found: dict[str, Group]) -> dict[str, Group]:
     columns of what it points at (an invoice's billing country before its customer's country)."""
     heads: dict[str, list[str]] = {}
     for value in found:
-        if "_" in value:
+        if "_" in value and found[value].depth <= 1:  # an extra's room's type is no "type" of the extra
             heads.setdefault(value.rsplit("_", 1)[-1], []).append(value)
     own = {v for v, g in found.items() if g.expr.startswith("t.") and g.shown is None}
     out = dict(found)

@@ -13,24 +13,30 @@ from typing import Any
 
 from concierge.onboarding.draft.groups import Group, group_phrases
 from concierge.onboarding.glossary import plural, singular
-from concierge.onboarding.naming import Noun, concept_words, japanese_forms, unique_list
+from concierge.onboarding.naming import Noun, concept_words, japanese, japanese_forms, unique_list
 
 _FLOWS = tomllib.loads(resources.files("concierge.onboarding").joinpath("words", "flows.toml").read_text("utf-8"))
 SALES_TABLES = frozenset(_FLOWS["tables"]["sales"])
 NOT_SALES = frozenset(_FLOWS["tables"]["not_sales"])
+SALES_TABLES_JA = tuple(_FLOWS["tables"]["sales_ja"])
+NOT_SALES_JA = tuple(_FLOWS["tables"]["not_sales_ja"])
 SALES_WORDS: tuple[str, ...] = (*_FLOWS["sales"]["en"], *_FLOWS["sales"]["ja"])
 UNITS_WORDS: tuple[str, ...] = (*_FLOWS["units"]["en"], *_FLOWS["units"]["ja"])
 _SALES_BY: tuple[tuple[str, ...], tuple[str, ...]] = (tuple(_FLOWS["sales"]["by_en"]), tuple(_FLOWS["sales"]["by_ja"]))
 
 
-def of_sales(table_name: str) -> bool:
-    """Whether a table's name says it records sales (orders, invoice_lines, t_juchu_meisai, uriage)."""
-    return any(singular(w) in SALES_TABLES or w in SALES_TABLES for w in concept_words(table_name))
+def of_sales(table_name: str, comment: str | None = None) -> bool:
+    """Whether a table's name or Japanese comment says it records sales (orders, invoice_lines, t_juchu_meisai,
+    uriage, 来店)."""
+    ja = japanese(comment) or (table_name if not table_name.isascii() else "")
+    return any(singular(w) in SALES_TABLES or w in SALES_TABLES for w in concept_words(table_name)) \
+        or any(w in ja for w in SALES_TABLES_JA)
 
 
-def sales_money(column_name: str) -> bool:
+def sales_money(column_name: str, comment: str | None = None) -> bool:
     """Whether money kept under this name can be sales (an amount, a total; not freight, tax or a fee)."""
-    return not set(concept_words(column_name)) & NOT_SALES
+    ja = japanese(comment) or (column_name if not column_name.isascii() else "")
+    return not set(concept_words(column_name)) & NOT_SALES and not any(w in ja for w in NOT_SALES_JA)
 
 
 def sales_by(found: dict[str, Group]) -> list[str]:

@@ -32,7 +32,7 @@ def column_label(name: str, comment: str | None, owner: Noun) -> dict[str, str]:
         romaji = cnoun.ja if concepts != ws and cnoun.has_japanese else None
         ja = romaji or _ja_suffixed(ws) or (cnoun.ja if cnoun.has_japanese else " ".join(concepts))
         en = " ".join(concepts)
-    own_ja, own_en = japanese(comment), english(comment)
+    own_ja, own_en = japanese(comment) or (name if not name.isascii() else None), english(comment)
     if own_ja:
         ja = own_ja
     if own_en and len(own_en.split()) <= 4:
@@ -91,7 +91,12 @@ def code_labels(noun: Noun, key: Column) -> tuple[list[str], list[str]]:
     return unique_list(labels), unique_list(refer)
 
 
+_JA_KEY_END = re.compile(r"(?:ID|Id|id|ＩＤ|コード|番号|CD|cd|No|NO|№)$")
+
+
 def key_stem(column: str) -> str:
-    """customer_id -> customer; storeId -> store; sku -> sku."""
+    """customer_id -> customer; storeId -> store; sku -> sku; メニューID -> メニュー."""
+    if not column.isascii():
+        return _JA_KEY_END.sub("", column) or column
     ws = words(column)
     return "_".join(ws[:-1]) if len(ws) > 1 and ws[-1] in _KEY_WORDS else "_".join(ws) or column

@@ -189,10 +189,11 @@ def _flows(table: Table, dtable: Table, summed: list[Measure], found: dict[str, 
     asked by: a table of sales whose money is sales gets the sales words, unless the row its date comes from
     keeps sales money of its own (the invoice, not its lines), and the sales of each of its groups (商品別の
     売上); one that counts pieces, the units words."""
-    if not of_sales(table.name):
-        return ()
+    if not of_sales(table.name, table.comment) and not (dtable is not table and _sells(dtable)):
+        return ()  # a line of a sale is a sale too (施術明細 of a 来店), whatever its own name says
     out: tuple[str, ...] = ()
-    money = [m for m in summed if measures.measure(*m.source).money and sales_money(m.source[1].name)]
+    money = [m for m in summed
+             if measures.measure(*m.source).money and sales_money(m.source[1].name, m.source[1].comment)]
     if money and (dtable is table or not _sells(dtable)):
         out += SALES_WORDS
     if money:
@@ -209,7 +210,8 @@ def _referenced(ctx: Context, table: Table) -> bool:
 
 def _sells(table: Table) -> bool:
     """Whether a table records sales and keeps their money: its own amounts, or a line's quantity × price."""
-    if not of_sales(table.name):
+    if not of_sales(table.name, table.comment):
         return False
-    money = [c for c in amount_columns(table) if measures.measure(table, c).money and sales_money(c.name)]
+    money = [c for c in amount_columns(table)
+             if measures.measure(table, c).money and sales_money(c.name, c.comment)]
     return bool(money) or measures.line_amount(table) is not None

@@ -39,8 +39,8 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
             return phrase(lang, "unpaired", what=phrase(lang, "list").join(labels),
                           values=phrase(lang, "list").join(problem.candidates))
         return phrase(lang, kind, what=phrase(lang, "list").join(labels))
-    if kind == "not_taken":
-        return phrase(lang, "not_taken", said=problem.said)
+    if kind in ("not_taken", "unreferenced"):
+        return phrase(lang, kind, said=problem.said)
     if kind == "not_applied" and tool:
         return _not_applied(problem, lang, tool)
     if kind == "ungrouped":
