@@ -97,9 +97,9 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
         may_call, unfilled, takes = fit(tool)
         figure = measure.by_name(lexicon.tools[tool], slots.cue_text)
         labelled = figure is not None and not figure.startswith(measure.COUNT_OF)  # 支払額の合計: the stays'
-        labelled = labelled or (asks_money and bool(lexicon.tools[tool].result.money))  # what guests paid: money
-        return may_call, -_unsaid_noun_words(slots, lexicon, tool), named.count(tool), unfilled, labelled, takes, \
-            -named.index(tool)
+        money = asks_money and bool(lexicon.tools[tool].result.money)  # what guests paid: a tool of money
+        return may_call, -_unsaid_noun_words(slots, lexicon, tool), named.count(tool), unfilled, labelled, money, \
+            takes, -named.index(tool)
 
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
         and not words.pattern("measures", "count").search(slots.cue_text)

@@ -306,7 +306,8 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
             request.problems.append(Problem("ungrouped", tool.name, said=ranked.said))
             continue
         tool = ranked.tool if ranked is not None else tool
-        lines = sold.lines_sold(tool, slots, ctx.lexicon, ctx.offered) if ranked is None else None
+        lines = sold.lines_sold(tool, slots, ctx.lexicon, ctx.offered) \
+            or sold.times_counted(tool, slots, ctx.lexicon, ctx.offered) if ranked is None else None
         tool = lines.tool if lines is not None else tool
         answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None)
         if isinstance(answering, Problem):

@@ -9,11 +9,12 @@ and takes every value the request says (the product, the period). The figure it 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from concierge.catalog.model import Tool
+from concierge.catalog.model import DateExtract, Tool
 from concierge.planner import leftover, measure, ranking, words
 from concierge.planner.counting import COUNTING
 from concierge.planner.lexicon import Lexicon
@@ -47,6 +48,28 @@ def lines_sold(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[s
         if figure is not None and not leftover.left(other, slots, lexicon, set(offered)):
             return Sold(other, figure, _ungrouped(other, slots, lexicon))
     return None
+
+
+def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Sold | None:
+    """How many times something happened counts the rows of events, not of a list of things: 「カットは何回出た？」
+    is the lines of the menu カット, never the menus of the kind カット. A request that counts in 回 / times on a tool
+    whose rows have no date goes to a summary of dated rows that takes every value it says."""
+    asked = COUNTING.search(slots.text)
+    times = (asked is not None and asked["counter"] == "回") or _TIMES.search(slots.cue_text) is not None
+    if tool.mode != "read" or not times or _dated(tool):
+        return None
+    for other in ranking.summaries(lexicon, tool.catalog, offered):
+        count = next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)
+        if count is not None and _dated(other) and not leftover.left(other, slots, lexicon, set(offered)):
+            return Sold(other, count, {})
+    return None
+
+
+_TIMES = re.compile(r"(?<![a-z])how\s+many\s+times(?![a-z])|何回|何度")
+
+
+def _dated(tool: Tool) -> bool:
+    return any(isinstance(p.extract, DateExtract) for p in tool.params.values())
 
 
 def _ungrouped(tool: Tool, slots: Slots, lexicon: Lexicon) -> dict[str, Any]:

@@ -147,8 +147,9 @@ def _event(col: Column) -> YesNo | None:
     no = [f"not {v}", f"not yet {v}", f"haven't {v}", f"hasn't {v}", f"have not {v}", f"has not {v}",
           f"not been {v}", f"haven't been {v}", f"hasn't been {v}", f"have not been {v}", f"has not been {v}",
           f"un{v}", f"yet to be {v}",
-          *(f"{pre}{j}{end}" for j in jas for pre, end in (("未", ""), ("まだ", ""), ("", "していない"),
-                                                            ("", "されていない"), ("", "前")))]
+          *(f"{pre}{j}{end}" for j in jas for pre in ("", "まだ") for end in ("していない", "されていない", "してない",
+                                                                            "されてない")),
+          *(f"{pre}{j}" for j in jas for pre in ("未", "まだ")), *(f"{j}前" for j in jas)]
     return YesNo(col, v, f"{ja}済み", tuple(yes), tuple(no), "event")
 
 

@@ -22,7 +22,7 @@ from concierge.onboarding.draft.labels import key_stem, ref_noun
 from concierge.onboarding.draft.paths import Paths
 from concierge.onboarding.glossary import plural
 from concierge.onboarding.introspect import Column, Table
-from concierge.onboarding.naming import Noun, concept_words, japanese_forms, slug
+from concierge.onboarding.naming import Noun, concept_words, japanese_forms, slug, unique_list
 
 SUMMARY_MAX_ROWS = 100
 MAX_GROUPS = 24  # beyond the day and the month; the nearest kept first
@@ -48,6 +48,7 @@ class Group:
     also: tuple[str, ...] = ()  # other words a request groups by it with (country, for billing_country)
     joins: tuple[str, ...] = ()  # the aliases of the joins it needs
     depth: int = 0  # steps away from the table's own row
+    ja_forms: tuple[str, ...] = ()  # every Japanese form of an entity's noun (顧客, お客様, お客さん), where known
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ def groups(ctx: Context, table: Table, paths: Paths) -> dict[str, Group]:
         display = display_column(j.table)
         if display is not None:  # an entity of no name (an order of an item) is no group a person asks for
             found[unique(label, found)] = Group(sql.text(f"{j.source}.{q(fk.name)}", fk), rja,
-                                                display.sql(j.alias, sql), joins=needs, depth=j.depth)
+                                                display.sql(j.alias, sql), joins=needs, depth=j.depth,
+                                                ja_forms=_forms(rnoun) if rja else ())
         if j.table is table or j.depth > ENUM_DEPTH:
             continue
         for col in enum_columns(j.table):
@@ -96,6 +98,11 @@ def groups(ctx: Context, table: Table, paths: Paths) -> dict[str, Group]:
                                                depth=j.depth)
     kept = {k for k, _ in sorted(found.items(), key=lambda kv: kv[1].depth)[:MAX_GROUPS]}
     return with_heads({k: g for k, g in found.items() if k in kept})
+
+
+def _forms(noun: Noun) -> tuple[str, ...]:
+    """The Japanese forms of an entity's noun a request says (顧客, お客様, お客さん): not one letter alone (客)."""
+    return tuple(f for f in noun.japanese_forms if len(f) > 1)
 
 
 def _value(col: Column) -> str:
@@ -132,7 +139,8 @@ def group_phrases(value: str, group: Group) -> list[str]:
     for ws in (value.replace("_", " "), *group.also):
         out += [f"by {ws}", f"per {ws}", f"each {ws}", f"top {_many(ws)}", f"best {_many(ws)}", f"{ws} ranking",
                 f"which {ws}"]
-    for ja in japanese_forms(group.ja) if group.ja else ():  # the noun asked about at the end (売れた商品は？)
+    said_ja = unique_list([*(japanese_forms(group.ja) if group.ja else ()), *group.ja_forms])
+    for ja in said_ja:  # the noun asked about at the end (売れた商品は？)
         out += [f"{ja}別", f"{ja}ごと", f"どの{ja}", f"多い{ja}", f"{ja}ランキング"]
         out += [f"{ja}{end}" for end in _JA_ASKED]
     return out
