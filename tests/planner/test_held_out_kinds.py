@@ -113,7 +113,8 @@ async def test_a_grouping_a_state_and_a_place_no_parameter_takes_are_said_not_an
 @pytest.mark.anyio
 async def test_an_empty_check_out_is_a_condition_said_in_both_languages(hotel):
     in_house = hotel.scalar("SELECT COUNT(*) FROM stays WHERE check_out IS NULL")
-    en, ja = await _answers(hotel, "How many stays haven't checked out yet?", "まだチェックアウトしていない宿泊は何件？")
+    en, ja = await _answers(hotel, "How many stays haven't checked out yet?",
+                            "まだチェックアウトしていない宿泊は何件？")
     for turn in (en, ja):
         assert [c.args for c in turn.calls] == [{"checked_out": "no"}], turn.calls
         assert in_house in figures(turn.answer)
@@ -197,8 +198,8 @@ SALON = [
     '"店舗ID" INTEGER NOT NULL REFERENCES "店舗"("店舗ID"), "指名料" INTEGER NOT NULL, "入社日" DATE NOT NULL)',
     'CREATE TABLE "メニュー" ("メニューID" INTEGER PRIMARY KEY, "メニュー名" VARCHAR(20) NOT NULL, '
     '"分類" VARCHAR(10) NOT NULL, "料金" INTEGER NOT NULL)',
-    'CREATE TABLE "来店" ("来店ID" INTEGER PRIMARY KEY, "スタッフID" INTEGER NOT NULL REFERENCES "スタッフ"("スタッフID"), '
-    '"来店日" DATE NOT NULL, "合計金額" INTEGER NOT NULL)',
+    'CREATE TABLE "来店" ("来店ID" INTEGER PRIMARY KEY, '
+    '"スタッフID" INTEGER NOT NULL REFERENCES "スタッフ"("スタッフID"), "来店日" DATE NOT NULL, "合計金額" INTEGER NOT NULL)',
     'CREATE TABLE "施術明細" ("明細ID" INTEGER PRIMARY KEY, "来店ID" INTEGER NOT NULL REFERENCES "来店"("来店ID"), '
     '"メニューID" INTEGER NOT NULL REFERENCES "メニュー"("メニューID"), "金額" INTEGER NOT NULL)',
     """INSERT INTO "店舗" VALUES (1, '渋谷店'), (2, '新宿店')""",
