@@ -199,7 +199,8 @@ SALON = [
     'CREATE TABLE "メニュー" ("メニューID" INTEGER PRIMARY KEY, "メニュー名" VARCHAR(20) NOT NULL, '
     '"分類" VARCHAR(10) NOT NULL, "料金" INTEGER NOT NULL)',
     'CREATE TABLE "来店" ("来店ID" INTEGER PRIMARY KEY, '
-    '"スタッフID" INTEGER NOT NULL REFERENCES "スタッフ"("スタッフID"), "来店日" DATE NOT NULL, "合計金額" INTEGER NOT NULL)',
+    '"スタッフID" INTEGER NOT NULL REFERENCES "スタッフ"("スタッフID"), "来店日" DATE NOT NULL, '
+    '"合計金額" INTEGER NOT NULL)',
     'CREATE TABLE "施術明細" ("明細ID" INTEGER PRIMARY KEY, "来店ID" INTEGER NOT NULL REFERENCES "来店"("来店ID"), '
     '"メニューID" INTEGER NOT NULL REFERENCES "メニュー"("メニューID"), "金額" INTEGER NOT NULL)',
     """INSERT INTO "店舗" VALUES (1, '渋谷店'), (2, '新宿店')""",
