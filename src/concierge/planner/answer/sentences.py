@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from concierge.catalog.model import CountExtract, DateExtract, Tool
+from concierge.catalog.model import CountExtract, DateExtract, EnumExtract, Tool
 from concierge.pipeline.result import Data
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.values import number
@@ -192,11 +192,21 @@ def _conditions(scene: Scene) -> list[Condition]:
         if p is None or p.default == value or isinstance(p.extract, DateExtract) or p.type == "date" \
                 or name in (GROUP, RANK, TOP):
             continue
-        out.append((_filter_label(tool, name, scene.lang), number(value)))
+        said = _said_condition(p, value, scene.lang)
+        out.append(("", said) if said else (_filter_label(tool, name, scene.lang), number(value)))
     period = scene_period(scene)
     if period:
         out.append((None, period))
     return out
+
+
+def _said_condition(p: Any, value: Any, lang: str) -> str | None:
+    """A yes/no condition as its words say it (未返却, not shipped, online order), not as "shipped no": the first
+    of its synonyms in the language that names the value; None for any other filter."""
+    if p.enum is None or sorted(p.enum.values or []) != ["no", "yes"] or not isinstance(p.extract, EnumExtract):
+        return None
+    return next((said for said, v in p.extract.synonyms.items()
+                 if v == value and said.isascii() == (lang != "ja")), None)
 
 
 def scene_period(scene: Scene) -> str | None:
@@ -230,16 +240,20 @@ def group_labels(tool: Tool, lang: str) -> list[str]:
 
 
 def _en_conditions(conds: list[Condition]) -> str:
-    filters = [f"{k} {v}" for k, v in conds if k is not None]
+    said = [v for k, v in conds if k == ""]
+    filters = [f"{k} {v}" for k, v in conds if k]
     period = next((v for k, v in conds if k is None), None)
-    text = f" with {' and '.join(filters)}" if filters else ""
+    text = "".join(f" that are {v}" if v.startswith(("not ", "un", "in")) or v.endswith("ed") else f" ({v})"
+                   for v in said)
+    text += f" with {' and '.join(filters)}" if filters else ""
     return text + (f" in {period}" if period and not period.startswith(("last ", "this ")) else
                    f" {period}" if period else "")
 
 
 def _ja_conditions(conds: list[Condition]) -> str:
     period = "".join(f"{v}の" for k, v in conds if k is None)
-    return period + "".join(f"{k}が{v}の" for k, v in conds if k is not None)
+    said = "".join(v if v.endswith("ない") else f"{v}の" for k, v in conds if k == "")
+    return period + said + "".join(f"{k}が{v}の" for k, v in conds if k)
 
 
 def _cap(text: str) -> str:
