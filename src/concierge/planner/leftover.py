@@ -132,13 +132,17 @@ def _groupings(slots: Slots, lexicon: Lexicon) -> list[Said]:
     out = []
     for m in _BY.finditer(slots.cue_text):
         word = m["w"] or m["j"]
-        if word in words.words("groupings", "not_groups") or MASK in m.group():
-            continue
+        if word in words.words("groupings", "not_groups") or MASK in m.group() or _a_measure(word):
+            continue  # "best selling by units": what ranks, not what groups
         by = frozenset(k for h in slots.enums if overlaps((h.start, h.end), [m.span()]) for k, _ in h.value)
         if by and not by <= set(lexicon.static_values):
             continue  # a value of the data said after "by" (sales by Anna): read as that value
         out.append(Said(slots.text[m.start():m.end()], m.span(), "group", by))
     return out
+
+
+def _a_measure(word: str) -> bool:
+    return any(words.pattern("measures", kind).fullmatch(word) for kind in ("money", "quantity", "count"))
 
 
 def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:

@@ -414,7 +414,9 @@ def _rows_said(other: Tool, tool: Tool, slots: Slots) -> bool:
     grouping alone names ("extras by type" is no question about rooms)."""
     if ranking.about(other, tool):
         return True
-    n = noun(other)
+    n, own = noun(other), noun(tool)
+    if (own.ja and fold(own.ja) in fold(n.ja)) or own.one.lower() in n.one.lower():
+        return True  # the lines of the order said (受注明細 of 受注番号1024)
     text = slots.cue_text
     return any(w and w in text for w in (fold(n.ja), n.many.lower(), n.one.lower()))
 

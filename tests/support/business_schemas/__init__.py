@@ -32,7 +32,7 @@ import sqlalchemy as sa
 Kind = Literal["count", "count_by_entity_name", "per_entity_key", "top_entity", "total_in_period",
                "count_in_category", "list_filtered", "follow_up", "sum_lines"]
 
-NAMES = ("music_store", "classic_shop", "romaji_wholesale", "film_rental", "clinic", "hotel", "cycle_works", "salon")
+NAMES = ("music_store", "classic_shop", "romaji_wholesale", "film_rental", "clinic", "hotel", "cycle_works", "salon", "warehouse")
 
 
 @dataclass(frozen=True)

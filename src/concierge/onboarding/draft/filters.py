@@ -18,7 +18,7 @@ from typing import Any
 from concierge.onboarding.columns import Display, display_column, letters_only, name_columns
 from concierge.onboarding.draft.conditions import event_words
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
-from concierge.onboarding.draft.labels import code_labels, key_stem, ref_noun
+from concierge.onboarding.draft.labels import code_labels, column_label, key_stem, ref_noun
 from concierge.onboarding.draft.paths import Join, Link
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.measures import event_date
@@ -50,7 +50,8 @@ def key_param(ctx: Context, table: Table, key: Column, noun: Noun, via: Column |
     """An exact key's parameter, read from a request where it can be told from other numbers (the module
     docstring); a text key of no pattern is only given, never read."""
     own = via or key
-    desc = {"ja": f"{noun.ja}の{own.name}（完全一致）", "en": f"{noun.one} ({own.name}), exact"}
+    said = column_label(key.name, key.comment, noun)  # 受注番号, order no: never the raw name in an answer
+    desc = {"ja": f"{said['ja']}（完全一致）", "en": f"{said['en']}, exact"}
     spec: dict[str, Any]
     if own.kind == "integer":
         spec = {"type": "integer", "nullable": True, "description": desc}

@@ -143,11 +143,13 @@ def _filters(ctx: Context, tool: ToolDraft, table: Table, reached: Paths) -> set
 
 
 def _dated(table: Table, joins: list[Join]) -> tuple[str, Column, Table] | None:
-    """The date a summary's period is over: the table's own, else that of a table it points at."""
+    """The date a summary's period is over: the table's own, else that of a table it points at, the one its key
+    belongs to first (an order line's order, not its product's first day on sale)."""
     own = [c for c in date_columns(table) if measures.event_date(c)]
     if own:
         return "t", own[0], table
-    for j in joins:
+    for j in sorted(joins, key=lambda j: (j.key(table).name not in table.primary_key,  # a line's order first
+                                          not of_sales(j.table.name, j.table.comment))):
         theirs = [c for c in date_columns(j.table) if measures.event_date(c)]
         if theirs and j.table.name != table.name:
             return j.alias, theirs[0], j.table

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from concierge.catalog.model import CountExtract, DateExtract, EnumExtract, Tool
+from concierge.catalog.model import CodeExtract, CountExtract, DateExtract, EnumExtract, Tool
 from concierge.pipeline.result import Data
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.values import number
@@ -193,7 +193,8 @@ def _conditions(scene: Scene) -> list[Condition]:
                 or name in (GROUP, RANK, TOP):
             continue
         said = _said_condition(p, value, scene.lang)
-        out.append(("", said) if said else (_filter_label(tool, name, scene.lang), number(value)))
+        shown = str(value) if isinstance(p.extract, CodeExtract) else number(value)  # 受注番号1024, not 1,024
+        out.append(("", said) if said else (_filter_label(tool, name, scene.lang), shown))
     period = scene_period(scene)
     if period:
         out.append((None, period))
