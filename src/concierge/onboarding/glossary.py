@@ -51,6 +51,26 @@ PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["phrases
 EVERY_COUNTER: tuple[str, ...] = tuple(_JAPANESE["counters"]["every"])  # every noun is counted in 件
 
 
+def _by_japanese() -> dict[str, str]:
+    """Each Japanese form of the glossary -> its English word: the word it is the usual form of first (顧客 ->
+    customer, not client)."""
+    out: dict[str, str] = {}
+    for first in (True, False):
+        for en, forms in JA.items():
+            for ja in forms[:1] if first else forms[1:]:
+                out.setdefault(ja, en)
+    return out
+
+
+BY_JAPANESE = _by_japanese()
+
+
+def english_of(ja: str) -> str | None:
+    """The English word of a noun written in Japanese (顧客 -> customer, 来店 -> visit), where the glossary has
+    it."""
+    return BY_JAPANESE.get(ja)
+
+
 def _counters(concepts: dict[str, Any]) -> dict[str, tuple[str, ...]]:
     """Each noun's counters, every concept's it is one of, in the order of the file."""
     out: dict[str, list[str]] = {}

@@ -110,6 +110,10 @@ class Noun:
         """`romaji`: whether the name is romaji (m_tokuisaki -> customer, 得意先); None tells from the name
         (`glossary.reading`)."""
         ws = words(identifier) or [identifier]
+        named_ja = None if identifier.isascii() else next(iter(japanese_forms(identifier)), identifier)
+        concept = glossary.english_of(named_ja) if named_ja else None
+        if concept is not None:  # a table named 顧客 is the customers, said as the glossary says them
+            ws, comment = concept.split(), comment or identifier
         if countable:
             ws = glossary.head(ws)
         read = glossary.reading(ws, romaji=romaji)
@@ -117,13 +121,15 @@ class Noun:
         also = glossary.also(en) if countable else glossary.Also()
         if countable:
             last = singular(en[-1])
-            one, many = " ".join([*en[:-1], last]), " ".join([*en[:-1], plural(last)])
+            one, many = " ".join([*en[:-1], last]), " ".join([*en[:-1], plural(last) if last.isascii() else last])
             heads = (last, plural(last)) if len(en) > 1 else ()
         else:
             one = many = " ".join(en)
             heads = ()
         own = japanese(comment)
         forms = japanese_forms(own) if own else (read.japanese if read else glossary.japanese(ws, romaji=romaji))
+        if concept is not None:
+            forms = unique_list([*forms, *glossary.JA.get(concept, ())])
         ja = forms[0] if forms else identifier
         known = read.complete if read else glossary.complete(ws, romaji=romaji)
         return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not known,

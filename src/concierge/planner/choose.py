@@ -112,6 +112,12 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
     return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
 
 
+@functools.lru_cache(maxsize=8)
+def _nouns(lexicon: Lexicon) -> frozenset[str]:
+    """The nouns the catalog's tools are named by (orders, big orders), once per catalog set."""
+    return frozenset(noun(t).many for t in lexicon.tools.values())
+
+
 def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
     """How many words qualifying a tool's English noun the request leaves unsaid where it says the noun's head:
     "orders" is the orders, not the big orders (a view of some of them), however many keywords each shares
@@ -121,8 +127,8 @@ def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
         return 0
     said = set(re.findall(r"[a-z]+", slots.cue_text.lower()))
     *qualifiers, head = noun(tool).many.split() or [""]
-    if not qualifiers or not ({head, head.removesuffix("s")} & said):
-        return 0
+    if not qualifiers or not ({head, head.removesuffix("s")} & said) or head not in _nouns(lexicon):
+        return 0  # "orders" asks for the sales orders where no table is the orders alone
     return sum(w not in said and w.removesuffix("s") not in said for w in qualifiers)
 
 
@@ -174,9 +180,18 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     said = _groups_said(slots, lexicon)
     if tool.mode != "read" or said <= _groups_of(lexicon, name):
         return name
-    fits = [t for t in offered if t != name and lexicon.tools[t].catalog == tool.catalog
+    fits = [t for t in lexicon.tools if t in offered and t != name and lexicon.tools[t].catalog == tool.catalog
             and lexicon.tools[t].mode == "read" and said <= _groups_of(lexicon, t) and not unmet(slots, lexicon, t)]
-    return fits[0] if fits else name
+    # ヘルメットの売上: the orders' summary takes no product; the summary of their lines does, not the products
+    return min(fits, key=lambda t: _kinship(tool, lexicon.tools[t]), default=name)
+
+
+def _kinship(tool: Tool, other: Tool) -> tuple[bool, bool]:
+    """How far another tool is from a keyword's tool: a tool of the same kind (a summary for a summary) whose
+    rows are the same or belong to them (注文明細 of 注文) is nearest; the catalog's order breaks ties."""
+    mine, its = noun(tool), noun(other)
+    kin = bool(mine.ja and mine.ja in its.ja) or mine.one.lower() in its.one.lower()
+    return ("group_by" in tool.params) != ("group_by" in other.params), not kin
 
 
 def _groups_said(slots: Slots, lexicon: Lexicon) -> set[str]:

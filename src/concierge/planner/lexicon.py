@@ -269,7 +269,7 @@ GENERIC_WORDS = _words("""
     ワースト ベスト リスト レポート グラフ サマリー トータル ペース ベース 基準 チェック
     メモ ポイント コード シート エクセル サイズ セット オーダー レジ
     スタッフ マイナス プラス パーセント 最近 直近 過去 今回 前回 毎日
-    全店 各店 当店 全品 全社 弊社 会社 うち 全員 担当
+    全店 各店 当店 全品 全社 弊社 会社 うち 全員 担当 経由 予約 払い 支払い 決済 利用
     担当者 自分 今年度 前年度 部門 類 系 全般 コーナー 売場 売り場 棚 関係 まわり 周り 系統
     a an the of in on at for to by and or with from into per each all any every some no not
     what which who whom whose how when where why many much more most less least total totals

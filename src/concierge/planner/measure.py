@@ -74,6 +74,15 @@ def _by_phrase(tool: Tool, text: str, values: list[str]) -> str | None:
     return max(said)[1] if said else None
 
 
+def said_length(tool: Tool, text: str) -> int:
+    """How long the label of a measure of the tool said in the request is (0 where none is said): the longer
+    names the figure more closely ("amount paid" over "amount")."""
+    texts = (text, _COMPOUND.sub("", text))
+    return max((len(label) for v in ranks(tool) if not v.startswith(COUNT_OF)
+                for label in labels(tool, v).split("|") if len(label) > 1 and any(label in t for t in texts)),
+               default=0)
+
+
 def _by_label(tool: Tool, text: str, values: list[str]) -> str | None:
     """A measure whose label is said (freight, 合計金額), the longest label first; a Japanese compound label is
     said with の too (患者負担額: 患者の負担額)."""

@@ -70,7 +70,8 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
     candidates = [tool] if is_summary else []
     candidates += [t for t in _same_rows(tool, lexicon, offered) if t.name != tool.name]
     named = verbs.named_rows(candidates, text) or _counted(candidates, text)  # the rentals, not the copies held
-    labelled = [t for t in candidates if t not in named and measure.by_name(t, text)]  # 運賃の合計: the orders' freight
+    labelled = sorted((t for t in candidates if t not in named and measure.by_name(t, text)),  # 運賃の合計: freight
+                      key=lambda t: -measure.said_length(t, text))  # "amount paid" before "amount"
     candidates = [*named, *labelled, *(t for t in candidates if t not in named and t not in labelled)]
     for other in candidates:
         entity = entity_of(other, slots)
@@ -150,8 +151,9 @@ def _counted(candidates: list[Tool], text: str) -> list[Tool]:
     for t in candidates:
         n = noun(t)
         ja, en = fold(n.ja), n.many.lower()
+        head = en.split()[-1] if en else ""  # number of orders: the sales orders
         if (ja and re.search(rf"{re.escape(ja)}(?:の)?(?:件数|数)", text)) or (
-                en and re.search(rf"number of {re.escape(en)}\b", text.lower())):
+                en and re.search(rf"number of (?:{re.escape(en)}|{re.escape(head)})\b", text.lower())):
             out.append(t)
     return out
 

@@ -17,6 +17,7 @@ drafting code or the planner does with them:
 | `clinic` | a Japanese clinic's bookings and billing: romaji identifiers (kanja, yoyaku, kaikei), Japanese comments |
 | `hotel` | a small hotel: guests, rooms of a few types, stays (a check-out empty while the guest is in), payments |
 | `cycle_works` | a bicycle maker's sales named in PascalCase as SQL Server samples are (SalesOrderHeader, OrderQty) |
+| `warehouse` | a distributor's warehouses in terse abbreviations (wh, sku_mst, po_hdr, so_dtl, qty_on_hand, rcv_dt) |
 | `salon` | a hair salon chain whose tables and columns are named in Japanese (店舗, 顧客, 来店, 施術明細) |
 """
 
@@ -32,7 +33,8 @@ import sqlalchemy as sa
 Kind = Literal["count", "count_by_entity_name", "per_entity_key", "top_entity", "total_in_period",
                "count_in_category", "list_filtered", "follow_up", "sum_lines"]
 
-NAMES = ("music_store", "classic_shop", "romaji_wholesale", "film_rental", "clinic", "hotel", "cycle_works", "salon", "warehouse")
+NAMES = ("music_store", "classic_shop", "romaji_wholesale", "film_rental", "clinic", "hotel", "cycle_works", "salon",
+         "warehouse")
 
 
 @dataclass(frozen=True)
