@@ -71,9 +71,9 @@ def test_english_names_are_not_read_as_romaji(identifier):
 
 
 @pytest.mark.parametrize(("identifier", "one", "many", "ja_forms", "partial"), [
-    ("tbl_customer", "customer", "customers", ("顧客", "お客様", "お客さん", "客"), False),
+    ("tbl_customer", "customer", "customers", ("顧客", "お客様", "お客さん", "客", "得意先"), False),
     ("order_items", "order item", "order items", ("注文明細",), False),
-    ("farm_customers", "farm customer", "farm customers", ("顧客", "お客様", "お客さん", "客"), True),
+    ("farm_customers", "farm customer", "farm customers", ("顧客", "お客様", "お客さん", "客", "得意先"), True),
     ("InvoiceLine", "invoice line", "invoice lines", ("請求書明細",), False),
     ("phone_no", "phone no", "phone nos", ("phone_no",), True),
     ("Track", "track", "tracks", ("曲", "トラック", "楽曲"), False),

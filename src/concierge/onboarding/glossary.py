@@ -296,9 +296,17 @@ def reading(ws: list[str], *, romaji: bool | None = None) -> Reading | None:
 
 def concepts(ws: list[str], *, romaji: bool | None = None) -> list[str]:
     """The English concept words of a name's words: [t, juchu, meisai] -> [order, line], without the affixes
-    of how a table is kept; English words as they are."""
+    of how a table is kept; English words spelled out (qty -> quantity, po -> purchase order)."""
     read = reading(head(ws), romaji=romaji) if ws else None
-    return read.english if read else list(ws)
+    return read.english if read else expanded(ws)
+
+
+EXPANDED: dict[str, tuple[str, ...]] = {k: tuple(v.split()) for k, v in _ENGLISH["expanded"].items()}
+
+
+def expanded(ws: list[str]) -> list[str]:
+    """English words of a name with their abbreviations spelled out (words/english.toml, [expanded])."""
+    return [part for w in ws for part in EXPANDED.get(w, (w,))]
 
 
 # --- katakana guessed for an English head noun (the module docstring says when) ---------------------------------

@@ -67,8 +67,11 @@ _HEADS: dict[str, Role] = {
 }
 # Words before the head that change what it is.
 _PER_UNIT = frozenset({"unit", "per", "each", "avg", "average", "mean", "median", "max", "maximum", "min", "minimum",
-                       "list", "selling", "standard", "hourly"})
+                       "list", "selling", "sell", "standard", "hourly", "case", "pack", "carton", "lot"})
 _LEVEL = frozenset({"stock", "inventory", "instock", "onhand", "balance", "reorder", "remaining"})
+# Words anywhere in a name that make it a level (qty_on_hand, qty_alloc, reorder_pt, safety_stock).
+_LEVEL_SAID = ("on hand", "onhand", "in stock", "instock", "allocated", "alloc", "reserved", "reorder", "safety",
+               "available")
 _TOTAL = frozenset({"total", "sum", "sub", "line", "extended", "ext", "net", "gross", "ttl"})
 # Money words that, in a table recording no events (a product, a supply), are what one of its rows costs.
 _PRICE_OF_A_THING = frozenset({"cost", "costs", "value", "fee", "fees", "charge", "charges"})
@@ -203,6 +206,10 @@ def _from_name(ws: list[str], *, dated: bool) -> tuple[Role, str] | None:
         return None
     if _HEADS.get(ws[-1]) == "key":
         return "key", f"its name ends in {ws[-1]!r}"
+    said = " ".join(ws)
+    level = next((w for w in _LEVEL_SAID if re.search(rf"(?<![a-z]){w}(?![a-z])", said)), None)
+    if level is not None:  # qty_on_hand, qty_alloc, reorder_pt: what is there at one moment, not a flow
+        return "level", f"a level ({level})"
     at = next((i for i in range(len(ws) - 1, -1, -1) if ws[i] in _HEADS and _HEADS[ws[i]] != "key"), None)
     if at is None:
         return None

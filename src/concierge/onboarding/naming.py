@@ -114,6 +114,12 @@ class Noun:
         concept = glossary.english_of(named_ja) if named_ja else None
         if concept is not None:  # a table named 顧客 is the customers, said as the glossary says them
             ws, comment = concept.split(), comment or identifier
+        short: tuple[str, ...] = ()
+        if concept is None and glossary.reading(ws, romaji=romaji) is None:
+            head_words = glossary.head(ws) if countable else ws
+            if len(head_words) == 1 and head_words[0] in glossary.EXPANDED:  # POs: what staff call them too
+                short = (plural(head_words[0]),)
+            ws = glossary.expanded(ws)  # po_hdr: the purchase orders
         if countable:
             ws = glossary.head(ws)
         read = glossary.reading(ws, romaji=romaji)
@@ -129,11 +135,11 @@ class Noun:
         own = japanese(comment)
         forms = japanese_forms(own) if own else (read.japanese if read else glossary.japanese(ws, romaji=romaji))
         if concept is not None:
-            forms = unique_list([*forms, *glossary.JA.get(concept, ())])
+            forms = tuple(unique_list([*forms, *glossary.JA.get(concept, ())]))
         ja = forms[0] if forms else identifier
         known = read.complete if read else glossary.complete(ws, romaji=romaji)
         return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not known,
-                   also=tuple(" ".join([*w.split()[:-1], plural(w.split()[-1])]) for w in also.en),
+                   also=tuple(" ".join([*w.split()[:-1], plural(w.split()[-1])]) for w in also.en) + short,
                    ja_also=tuple(j for j in also.ja if j not in forms))
 
     def without(self, owned: set[str]) -> Noun:

@@ -35,7 +35,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import normalise
-from concierge.planner import measure, words
+from concierge.planner import leftover, measure, words
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
 from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots, count, english_items
@@ -78,7 +78,7 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
     end = None
     for hit in hits:
         named = [t for t, k in sorted(hit.value) if k == KEYWORD]
-        joined = _AND.search(slots.cue_text, end, hit.start) if end is not None else None
+        joined = _joiner(slots, end, hit.start) if end is not None else None
         if end is not None and joined is None:
             groups[-1][1].extend(named)
         else:
@@ -116,6 +116,14 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
 def _nouns(lexicon: Lexicon) -> frozenset[str]:
     """The nouns the catalog's tools are named by (orders, big orders), once per catalog set."""
     return frozenset(noun(t).many for t in lexicon.tools.values())
+
+
+def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
+    """The と / 、 / and that joins two keywords, said as such: the katakana ト of トップ folds to と, and is none."""
+    for m in _AND.finditer(slots.cue_text, start, end):
+        if _AND.fullmatch(slots.text[m.start():m.end()].lower()):
+            return m
+    return None
 
 
 def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
@@ -216,6 +224,8 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
         if lexicon.tools[name].mode == "write" and not _says_goods_or_money(slots, lexicon, name):
             continue  # a write is chosen by its keyword, or by the goods, sums or counts it records
         score = 2 * values + dates + said + similarity(slots.read_text, lexicon.tools[name])
+        if lexicon.tools[name].mode == "read" and leftover.left(lexicon.tools[name], slots, lexicon, set(offered)):
+            score -= 1  # units shipped of SKU-00412: the sales lines take "shipped"; the purchase lines do not
         if score > best_score:
             best, best_score = name, score
     return best

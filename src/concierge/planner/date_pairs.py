@@ -5,6 +5,7 @@ Never both; where two dates' words are said, the one said nearest the period."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from concierge.catalog.model import DateExtract, EnumExtract, Tool
@@ -12,8 +13,10 @@ from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
 
-def chosen(tool: Tool, slots: Slots) -> dict[tuple[str, str], str]:
-    """The date parameters a period said fills, by (part, period): {} where none may take it."""
+def chosen(tool: Tool, slots: Slots, carried: Mapping[str, Any] | None = None) -> dict[tuple[str, str], str]:
+    """The date parameters a period said fills, by (part, period): {} where none may take it. A follow-up that
+    says no date's words keeps the date of the call it follows (units shipped last month, and the month before?:
+    the ship date again)."""
     pairs: dict[tuple[str, ...], dict[tuple[str, str], str]] = {}
     for name, p in tool.params.items():
         if isinstance(p.extract, DateExtract):
@@ -23,7 +26,8 @@ def chosen(tool: Tool, slots: Slots) -> dict[tuple[str, str], str]:
             for distance in [_nearest(words, slots.cue_text or fold(slots.text), where)] if distance is not None]
     if said:
         return pairs[min(said)[1]]
-    return pairs.get((), {})
+    kept = next((pair for words, pair in pairs.items() if words and set(pair.values()) & set(carried or {})), None)
+    return kept or pairs.get((), {})
 
 
 def words_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:

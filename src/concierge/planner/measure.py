@@ -74,6 +74,17 @@ def _by_phrase(tool: Tool, text: str, values: list[str]) -> str | None:
     return max(said)[1] if said else None
 
 
+def total_named(tool: Tool, text: str) -> str | None:
+    """The column of a read tool's totals whose label the request says (発注10167の金額: the amount), the
+    longest label first; None where it says none, or names more than one."""
+    if ranks(tool):
+        return None
+    texts = (text, _COMPOUND.sub("", text))
+    said = [(len(lab), col) for col in tool.result.totals for lab in labels(tool, col).split("|")
+            if len(lab) > 1 and any(lab in t for t in texts)]
+    return max(said)[1] if said else None
+
+
 def said_length(tool: Tool, text: str) -> int:
     """How long the label of a measure of the tool said in the request is (0 where none is said): the longer
     names the figure more closely ("amount paid" over "amount")."""

@@ -585,13 +585,13 @@ def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], da
     today = ctx.clocks.get(tool.name, ctx.today)
     if today != ctx.today:
         slots = replace(slots, dates=find_dates(slots.text, today, slots.focus))
-    return slots, _dates(tool, slots, today) or [{n: base[n] for n in dated if base.get(n) is not None}]
+    return slots, _dates(tool, slots, today, base) or [{n: base[n] for n in dated if base.get(n) is not None}]
 
 
 def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any]) -> None:
     """The one figure of the tool's result the request names (売上: the money), for the answer to state alone; a
     follow-up of the same tool (2011年は？ after 2010年の売上合計は？) keeps the figure the request before it named."""
-    figure = measure.named(tool, slots.cue_text)
+    figure = measure.named(tool, slots.cue_text) or measure.total_named(tool, slots.cue_text)
     last = ctx.memory.last_call
     if figure is None and base and last is not None and last[0] == tool.name:
         figure = measure.named(tool, fold(normalise(ctx.memory.said)))
@@ -761,11 +761,11 @@ def _names_for(tool: Tool, pname: str, slots: Slots, ctx: Context) -> list[str]:
     return list(dict.fromkeys(n for n, span in said if whose.fills(tool, slots, span, ctx.offered) == [pname]))
 
 
-def _dates(tool: Tool, slots: Slots, today: date) -> list[dict[str, str]]:
+def _dates(tool: Tool, slots: Slots, today: date, base: dict[str, Any]) -> list[dict[str, str]]:
     """Date arguments, one set per period said: a day, a period (先週, 4月10日から4月20日, 先月と今月),
     or a current and a previous period (two said: the later one is current; one said: the one
     before it is the previous)."""
-    params = date_pairs.chosen(tool, slots)
+    params = date_pairs.chosen(tool, slots, base)
     if not params or not slots.dates:
         return []
     day = next((d.range.start for d in slots.dates if d.range.start == d.range.end), None)

@@ -42,7 +42,8 @@ def lines_sold(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[s
         return None
     own = noun(tool)
     found = sorted(ranking.summaries(lexicon, tool.catalog, offered),
-                   key=lambda t: (t.name != tool.name, noun(t).ja != own.ja and noun(t).many != own.many))
+                   key=lambda t: (not _sells(t), t.name != tool.name,
+                                  noun(t).ja != own.ja and noun(t).many != own.many))
     for other in found:
         figure = _quantity(other)
         if figure is not None and not leftover.left(other, slots, lexicon, set(offered)):
@@ -70,6 +71,13 @@ _TIMES = re.compile(r"(?<![a-z])how\s+many\s+times(?![a-z])|何回|何度")
 
 def _dated(tool: Tool) -> bool:
     return any(isinstance(p.extract, DateExtract) for p in tool.params.values())
+
+
+def _sells(tool: Tool) -> bool:
+    """Whether a summary's own words say its rows were sold (units sold, 何個売れた): the sales lines, not the
+    lines of a purchase order, which count pieces too."""
+    sold = words.pattern("sold", "words")
+    return tool.intents is not None and any(sold.search(fold(k)) for k in tool.intents.keywords)
 
 
 def _ungrouped(tool: Tool, slots: Slots, lexicon: Lexicon) -> dict[str, Any]:

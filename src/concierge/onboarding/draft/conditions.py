@@ -146,6 +146,8 @@ def _event(col: Column) -> YesNo | None:
     yes = [v, f"already {v}", f"been {v}", *(f"{j}{end}" for j in jas for end in ("済み", "済", "した", "された"))]
     no = [f"not {v}", f"not yet {v}", f"haven't {v}", f"hasn't {v}", f"have not {v}", f"has not {v}",
           f"not been {v}", f"haven't been {v}", f"hasn't been {v}", f"have not been {v}", f"has not been {v}",
+          f"havent {v}", f"hasnt {v}", f"havent been {v}", f"hasnt been {v}", f"isn't {v}", f"isnt {v}",
+          f"aren't {v}", f"arent {v}", f"wasn't {v}", f"weren't {v}",
           f"un{v}", f"yet to be {v}",
           *(f"{pre}{j}{end}" for j in jas for pre in ("", "まだ") for end in ("していない", "されていない", "してない",
                                                                             "されてない")),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from concierge.onboarding.columns import Display, display_column, letters_only, name_columns
+from concierge.onboarding.columns import Display, display_column, letters_only, name_columns, repeats
 from concierge.onboarding.draft.conditions import event_words
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import code_labels, column_label, key_stem, ref_noun
@@ -99,7 +99,27 @@ def ref_filters(ctx: Context, tool: ToolDraft, table: Table, j: Join) -> list[st
     if display is not None:
         filters.append(tool.param(slug(key_stem(col.name), "ref"), _names_enum(ctx, ref, display, rnoun),
                                   f"(:{{p}} IS NULL OR {display.sql(j.alias, sql)} = :{{p}})"))
+    if display_column(ref) is not None:  # the join is in the FROM for its name
+        filters += [code_filter(ctx, tool, ref, code, rnoun, f"{j.alias}.{q(code.name)}") for code in _codes(ctx, ref)]
     return filters
+
+
+def _codes(ctx: Context, table: Table) -> list[Column]:
+    """A table's codes other than its key, of a shape a request can't say by accident (sku_cd SKU-00412, an
+    ALFKI): the rows pointing at it are filtered by them too."""
+    keys = set(table.primary_key) | {c for fk in table.foreign_keys for c in fk.columns}
+    return [c for c in table.columns if c.kind == "text" and c.name not in keys and c.values is None
+            and repeats(c, table) is not True and ctx.pattern(table, c.name)]
+
+
+def code_filter(ctx: Context, tool: ToolDraft, table: Table, code: Column, noun: Noun, expr: str) -> str:
+    """The exact code of the row a join reaches (units shipped of SKU-00412: the lines of that SKU)."""
+    labels, refer = code_labels(noun, code)
+    said = column_label(code.name, code.comment, noun)
+    spec = {"type": "string", "nullable": True, "max_length": 200, "pattern": ctx.pattern(table, code.name),
+            "description": {"ja": f"{said['ja']}（完全一致）", "en": f"{said['en']}, exact"},
+            "extract": {"kind": "code", "labels": labels, "refer": refer}}
+    return tool.param(slug(code.name, "code"), spec, f"(:{{p}} IS NULL OR {ctx.sql.equals(expr, code, '{p}')})")
 
 
 def link_filter(ctx: Context, tool: ToolDraft, link: Link) -> str | None:

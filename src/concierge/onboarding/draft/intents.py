@@ -19,6 +19,8 @@ _FLOWS = tomllib.loads(resources.files("concierge.onboarding").joinpath("words",
 SALES_TABLES = frozenset(_FLOWS["tables"]["sales"])
 NOT_SALES = frozenset(_FLOWS["tables"]["not_sales"])
 SALES_TABLES_JA = tuple(_FLOWS["tables"]["sales_ja"])
+NOT_SALES_TABLES = frozenset(_FLOWS["tables"]["not_sales_tables"])
+NOT_SALES_TABLES_JA = tuple(_FLOWS["tables"]["not_sales_tables_ja"])
 NOT_SALES_JA = tuple(_FLOWS["tables"]["not_sales_ja"])
 SALES_WORDS: tuple[str, ...] = (*_FLOWS["sales"]["en"], *_FLOWS["sales"]["ja"])
 UNITS_WORDS: tuple[str, ...] = (*_FLOWS["units"]["en"], *_FLOWS["units"]["ja"])
@@ -29,8 +31,10 @@ def of_sales(table_name: str, comment: str | None = None) -> bool:
     """Whether a table's name or Japanese comment says it records sales (orders, invoice_lines, t_juchu_meisai,
     uriage, 来店)."""
     ja = japanese(comment) or (table_name if not table_name.isascii() else "")
-    return any(singular(w) in SALES_TABLES or w in SALES_TABLES for w in concept_words(table_name)) \
-        or any(w in ja for w in SALES_TABLES_JA)
+    cw = concept_words(table_name)
+    if set(cw) & NOT_SALES_TABLES or any(w in ja for w in NOT_SALES_TABLES_JA):
+        return False  # a purchase order is an order we place, never a sale
+    return any(singular(w) in SALES_TABLES or w in SALES_TABLES for w in cw) or any(w in ja for w in SALES_TABLES_JA)
 
 
 def sales_money(column_name: str, comment: str | None = None) -> bool:

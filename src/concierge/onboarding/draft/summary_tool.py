@@ -55,6 +55,9 @@ def summary_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
         found["month"] = Group(sql.month(date_expr, dcol), "月")
         needed.add(alias)
         filters.period(ctx, tool, dtable, dcol, date_expr, extract=True)
+        for other in date_columns(dtable):  # units shipped last month: the period of the ship date, said so
+            if other is not dcol and measures.event_date(other):
+                filters.period(ctx, tool, dtable, other, f"{alias}.{q(other.name)}", extract=False)
     needed |= _filters(ctx, tool, table, reached)
     count_col = unique(slug(noun.many, "rows"), {"group_value"} | {m.name for m in summed}
                        | {slug(m.words, "x") for m in summed})

@@ -106,7 +106,10 @@ def sums(view: Data, scene: Scene) -> str | None:
     """What the rows' figures add up to, after their table: "Their amount adds up to 500." /
     「金額の合計は500です。」; None when the result has no totals."""
     lang, tool = scene.lang, scene.tool
-    found = [(label(tool, k, lang), number(v)) for k, v in view.totals.items() if v is not None]
+    totals = {k: v for k, v in view.totals.items() if v is not None}
+    if scene.measure in totals:  # 発注10167の金額: that figure, not every sum of the rows
+        totals = {scene.measure: totals[scene.measure]}
+    found = [(label(tool, k, lang), number(v)) for k, v in totals.items()]
     if not found:
         return None
     if lang == "ja":
