@@ -10,8 +10,9 @@ says no, the no the longer phrase (not shipped), so that it wins where both are 
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Literal
 
@@ -30,6 +31,7 @@ _FLAGS: dict[str, dict[str, list[str]]] = _DATA["flags"]
 _EVENTS: dict[str, dict[str, Any]] = {w: e for e in _DATA["events"].values() for w in [e["en"], *e["also"]]}
 _EVENT_KEYS = {w: (k, e) for k, e in _DATA["events"].items() for w in [k, e["en"], *e["also"]]}  # return: returned
 _FUNCTION_WORDS = frozenset({"in", "on", "of", "for", "to", "by", "with", "a", "an", "the"})
+_VOID = re.compile(r"(?i)cncl|cxl|cancel+ed|cancel|void(?:ed)?|annul+ed|キャンセル|取消|取り消し|中止")
 _JA_CUT = ("フラグ", "区分", "有無", "状態", "日時", "日付", "年月日", "日")
 
 
@@ -45,10 +47,15 @@ class YesNo:
     kind: Literal["flag", "event"]  # an event: a date set or empty
     literals: tuple[str, str] = ("1", "0")  # a flag's yes and no, as SQL: TRUE / FALSE, 1 / 0
     text_values: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # a Y/N text flag's values as written
+    void: tuple[Column, tuple[str, ...]] | None = None  # an event's status of rows called off (`_void`)
 
-    def sql(self, expr: str) -> tuple[str, str]:
-        """The SQL of yes and of no, for the column written as `expr`."""
+    def sql(self, expr: str, status: str | None = None) -> tuple[str, str]:
+        """The SQL of yes and of no, for the column written as `expr`, its row's `void` status as `status`."""
         if self.kind == "event":
+            if self.void is not None and status is not None:  # not received yet: and not cancelled either
+                values = self.void[1]
+                listed = ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+                return f"{expr} IS NOT NULL", f"{expr} IS NULL AND ({status} IS NULL OR {status} NOT IN ({listed}))"
             return f"{expr} IS NOT NULL", f"{expr} IS NULL"
         if self.text_values != ((), ()):
             yes, no = (", ".join("'" + v.replace("'", "''") + "'" for v in vs) for vs in self.text_values)
@@ -63,9 +70,21 @@ def yes_no_columns(table: Table, dialect: str) -> list[YesNo]:
         if col.primary_key or table.fk_of(col.name) is not None:
             continue
         found = _flag(col, dialect) if not col.is_date else _event(col)
+        if found is not None and found.kind == "event":
+            found = replace(found, void=_void(table))
         if found is not None:
             out.append(found)
     return out
+
+
+def _void(table: Table) -> tuple[Column, tuple[str, ...]] | None:
+    """A status of the table that says a row was called off (CNCL, cancelled, キャンセル): such a row will never be
+    shipped or received, so it is not among those not shipped yet."""
+    for col in table.columns:
+        called_off = tuple(v for v in col.values or () if _VOID.fullmatch(v.strip()))
+        if called_off:
+            return col, called_off
+    return None
 
 
 def flag_names(table: Table, dialect: str) -> set[str]:
@@ -75,7 +94,8 @@ def flag_names(table: Table, dialect: str) -> set[str]:
 
 def yes_no_filter(ctx: Context, tool: ToolDraft, yn: YesNo, alias: str = "t") -> str:
     """The `yes` / `no` filter of a condition, with the phrases that say each (the enum's synonyms)."""
-    yes, no = yn.sql(f"{alias}.{ctx.sql.q(yn.column.name)}")
+    status = f"{alias}.{ctx.sql.q(yn.void[0].name)}" if yn.void is not None else None
+    yes, no = yn.sql(f"{alias}.{ctx.sql.q(yn.column.name)}", status)
     synonyms = {**dict.fromkeys(yn.said_yes, "yes"), **dict.fromkeys(yn.said_no, "no")}
     spec = {
         "type": "enum", "nullable": True,

@@ -23,7 +23,7 @@ def column_label(name: str, comment: str | None, owner: Noun) -> dict[str, str]:
     ws = words(name) or [name]
     concepts = concept_words(name) or ws
     if ws[-1] == "id":
-        stem = ws[:-1]
+        stem = concepts[:-1] if concepts[-1:] == ["id"] else ws[:-1]  # vnd_id: the vendor's
         ja_stem = (glossary_japanese(stem) or (" ".join(stem),))[0] if stem else owner.ja
         en_stem = " ".join(stem) if stem else owner.one
         ja, en = f"{ja_stem}ID", f"{en_stem} id"
