@@ -86,6 +86,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
     _english(out, mask(text, spans), matchers, known)
+    _misspelt_place(out, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
 
@@ -101,6 +102,24 @@ _EN_NOT_VALUES = {"total", "daily", "weekly", "monthly", "our", "my", "the", "al
                   "that", "your", "list", "find", "where", "when", "why", "who", "whom",
                   "yen", "jpy", "day", "days", "weeks", "months", "years", "shop's", "store's", "weekend", "recent",
                   "previous", "same", "other", "more", "less", "fewer", "such", "combined", "annual"}
+
+
+_EN_AFTER_PLACE = re.compile(r"(?<![a-z])(?:from|in|at|to)\s+(?P<w>[a-z][a-z\-]{4,})(?![a-z])")
+
+
+def _misspelt_place(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
+    """A lower-case word after from / in that is a value misspelt (guests from germnay): read as that value, and
+    said so in the answer; words of the catalog and of any request never are."""
+    for m in _EN_AFTER_PLACE.finditer(masked):
+        word = m["w"]
+        if word in _EN_NOT_VALUES or word in known.words:
+            continue
+        found = {(key, c.value) for key, matcher in matchers.items() for c in matcher.match(word)
+                 if c.how == "typo"}
+        if len(found) == 1:
+            (key, value), = found
+            out.hits.append(Hit(m.start("w"), m.end("w"), word, frozenset({(key, value)})))
+            out.understood.append((word, value))
 
 
 def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
