@@ -24,6 +24,7 @@ drafting code or the planner does with them:
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Literal
@@ -52,6 +53,18 @@ class Question:
     kind: Kind
     follow_up: str | None = None
     may_state: list[str] = field(default_factory=list)
+
+
+def load(url: str, metadata: sa.MetaData, rows: Mapping[sa.Table, list[dict]]) -> None:
+    """A schema's tables (with their comments, on PostgreSQL) and its seeded rows, the same on both engines."""
+    engine = sa.create_engine(url)
+    try:
+        metadata.create_all(engine)
+        with engine.begin() as conn:
+            for table, data in rows.items():
+                conn.execute(table.insert(), data)
+    finally:
+        engine.dispose()
 
 
 def scalar(url: str, sql: str):

@@ -16,7 +16,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from business_schemas import Question, scalar
+from business_schemas import Question, load, scalar
 
 TODAY = date(2025, 6, 18)  # a Wednesday: last month is May 2025, last week 2025-06-09 .. 2025-06-15
 SEED = 1996
@@ -235,14 +235,7 @@ def create(url: str) -> None:
         orders: order_rows,
         order_details: line_rows,
     }
-    engine = sa.create_engine(url)
-    try:
-        with engine.begin() as conn:
-            metadata.create_all(conn)
-            for table, table_rows in rows.items():
-                conn.execute(table.insert(), table_rows)
-    finally:
-        engine.dispose()
+    load(url, metadata, rows)
 
 
 _SALES = "SUM(d.unit_price * d.quantity * (1 - d.discount))"

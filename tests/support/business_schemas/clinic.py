@@ -21,7 +21,7 @@ from datetime import date, datetime, timedelta
 
 import sqlalchemy as sa
 
-from . import Question, scalar
+from . import Question, load, scalar
 
 TODAY = date(2025, 11, 19)  # a Wednesday: last month is October 2025, last week Mon 10 to Sun 16 November
 
@@ -199,14 +199,7 @@ def _data() -> dict[sa.Table, list[dict]]:
 
 def create(url: str) -> None:
     """The tables (with their Japanese comments on PostgreSQL) and the seeded data, the same on both engines."""
-    engine = sa.create_engine(url)
-    try:
-        metadata.create_all(engine)
-        with engine.begin() as conn:
-            for table, rows in _data().items():
-                conn.execute(table.insert(), rows)
-    finally:
-        engine.dispose()
+    load(url, metadata, _data())
 
 
 # --- the questions -----------------------------------------------------------------------------------

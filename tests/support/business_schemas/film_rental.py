@@ -16,7 +16,7 @@ from decimal import Decimal
 
 import sqlalchemy as sa
 
-from . import Question, scalar
+from . import Question, load, scalar
 
 TODAY = date(2025, 7, 9)  # a Wednesday: last month is June 2025, last week Mon 30 June to Sun 6 July
 
@@ -255,14 +255,7 @@ def _data() -> dict[sa.Table, list[dict]]:
 
 def create(url: str) -> None:
     """The tables and the seeded data, the same on SQLite and PostgreSQL."""
-    engine = sa.create_engine(url)
-    try:
-        metadata.create_all(engine)
-        with engine.begin() as conn:
-            for table, rows in _data().items():
-                conn.execute(table.insert(), rows)
-    finally:
-        engine.dispose()
+    load(url, metadata, _data())
 
 
 # --- the questions -----------------------------------------------------------------------------------

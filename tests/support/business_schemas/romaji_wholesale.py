@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from business_schemas import Question, scalar
+from business_schemas import Question, load, scalar
 
 TODAY = date(2025, 10, 8)  # a Wednesday: 先月 is September 2025, 先週 2025-09-29 .. 2025-10-05
 SEED = 2024
@@ -160,14 +160,7 @@ def create(url: str) -> None:
         t_juchu: juchu_rows,
         t_juchu_meisai: meisai_rows,
     }
-    engine = sa.create_engine(url)
-    try:
-        with engine.begin() as conn:
-            metadata.create_all(conn)
-            for table, table_rows in rows.items():
-                conn.execute(table.insert(), table_rows)
-    finally:
-        engine.dispose()
+    load(url, metadata, rows)
 
 
 _SEPT = "juchu_bi >= '2025-09-01' AND juchu_bi < '2025-10-01'"

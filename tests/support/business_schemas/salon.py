@@ -37,7 +37,7 @@ from datetime import date, datetime, time, timedelta
 
 import sqlalchemy as sa
 
-from . import Question, scalar
+from . import Question, load, scalar
 
 TODAY = date(2025, 6, 18)  # a Wednesday: last month is May 2025, last week Mon 9 to Sun 15 June
 SEED = 20250618
@@ -281,14 +281,7 @@ def _data() -> dict[sa.Table, list[dict]]:
 
 def create(url: str) -> None:
     """The tables and the seeded data, the same on SQLite and PostgreSQL."""
-    engine = sa.create_engine(url)
-    try:
-        metadata.create_all(engine)
-        with engine.begin() as conn:
-            for table, rows in _data().items():
-                conn.execute(table.insert(), rows)
-    finally:
-        engine.dispose()
+    load(url, metadata, _data())
 
 
 # --- the questions -----------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import sqlalchemy as sa
 
-from . import Question, scalar
+from . import Question, load, scalar
 
 TODAY = date(2025, 6, 18)  # a Wednesday: last month is May 2025, the month before it April 2025
 SEED = 20250618
@@ -317,14 +317,7 @@ def _data() -> dict[sa.Table, list[dict]]:
 
 def create(url: str) -> None:
     """The tables and the seeded data set, the same on SQLite and PostgreSQL."""
-    engine = sa.create_engine(url)
-    try:
-        metadata.create_all(engine)
-        with engine.begin() as conn:
-            for table, rows in _data().items():
-                conn.execute(table.insert(), rows)
-    finally:
-        engine.dispose()
+    load(url, metadata, _data())
 
 
 # --- the questions -----------------------------------------------------------------------------------
