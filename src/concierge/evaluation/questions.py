@@ -25,6 +25,7 @@ from itertools import zip_longest
 from typing import Any
 
 from concierge.evaluation.figures import Figures, shown
+from concierge.onboarding import measures
 from concierge.onboarding.columns import Display, amount_columns, date_columns, display_column
 from concierge.onboarding.introspect import Column, Schema, Table, introspect
 from concierge.onboarding.naming import Noun
@@ -149,7 +150,7 @@ class _Maker:
 
     def _date_range(self) -> Iterator[dict[str, Any]]:
         for table in self.tables:
-            dates = date_columns(table)
+            dates = [c for c in date_columns(table) if measures.event_date(c)]  # never a ModifiedDate
             if not dates:
                 continue
             months = self.figures.months(table, dates[0])

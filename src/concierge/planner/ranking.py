@@ -74,7 +74,7 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
                       key=lambda t: -measure.said_length(t, text))  # "amount paid" before "amount"
     candidates = [*named, *labelled, *(t for t in candidates if t not in named and t not in labelled)]
     for other in candidates:
-        entity = entity_of(other, slots)
+        entity = entity_of(other, slots, lexicon)
         if entity is None:
             continue
         figure = measure.named(other, text)
@@ -89,11 +89,16 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
     return Ungrouped(subject)  # never every row for the first of them (the most expensive product: all 77)
 
 
-def entity_of(tool: Tool, slots: Slots) -> str | None:
-    """The `group_by` value (not a period) whose phrases or noun the request says: the longest said."""
+def entity_of(tool: Tool, slots: Slots, lexicon: Lexicon) -> str | None:
+    """The `group_by` value (not a period) a phrase of the request says (which product), else the one whose noun
+    it says, the longest: "which product … of sales order details" is the product, not the sales order."""
     p = tool.params.get(GROUP)
     if p is None or p.enum is None:
         return None
+    key = lexicon.enum_of[(tool.name, GROUP)].key
+    phrased = [v for h in slots.enums for k, v in sorted(h.value) if k == key and v not in _time_groups()]
+    if len(set(phrased)) == 1:
+        return phrased[0]
     said = []
     for value, nouns in _nouns(tool).items():
         for n in nouns:
@@ -121,6 +126,10 @@ def _arguments(tool: Tool, slots: Slots, lexicon: Lexicon, entity: str, figure: 
 def _ranks(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
     """Whether the request asks the top of a summary's groups (いちばん, top 3, which customer)."""
     return TOP in tool.params and count(slots, lexicon, tool.name, TOP) is not None
+
+
+def _time_groups() -> tuple[str, ...]:
+    return words.words("ranking", "time_groups")
 
 
 def _superlative(text: str) -> bool:

@@ -22,7 +22,7 @@ from concierge.onboarding.draft.labels import code_labels, column_label, key_ste
 from concierge.onboarding.draft.paths import Join, Link
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.measures import event_date
-from concierge.onboarding.naming import Noun, slug
+from concierge.onboarding.naming import Noun, slug, unique_list
 
 # A referenced table of at most this many rows is also filtered by its names, read from the data (an enum the
 # planner finds said in a request: AC/DC); any table is filtered by its key, found from a name by a lookup.
@@ -64,6 +64,9 @@ def key_param(ctx: Context, table: Table, key: Column, noun: Noun, via: Column |
     else:
         return None
     labels, refer = code_labels(noun, own)
+    if via is not None:  # the customers of sales territory 4: the territory's own words too
+        theirs, their_refer = code_labels(ctx.noun(table), key)
+        labels, refer = unique_list([*labels, *theirs]), unique_list([*refer, *their_refer])
     x: dict[str, Any] = {"kind": "code", "labels": labels, "refer": refer}
     if via is not None and table.name in ctx.name_params:
         x["lookup"] = {"tool": ctx.tool_names[table.name], "arg": ctx.name_params[table.name],
