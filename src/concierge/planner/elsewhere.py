@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from concierge.catalog.model import Tool
 from concierge.planner import leftover, measure, ranking, words
 from concierge.planner.lexicon import Lexicon
+from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots
+from concierge.planner.text import fold
 
 
 @dataclass(frozen=True)
@@ -32,9 +34,9 @@ def figure_tool(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[
                 entity: Collection[str] = ()) -> Elsewhere | None:
     """The summary for a figure `tool` lacks; None when the tool has the figure, or the request names none.
     `entity` are the parameters the conversation's entity is carried in (customer_id after customer 12)."""
-    text = slots.cue_text
     if tool.mode != "read" or measure.ranks(tool) or ranking.GROUP in tool.params:
         return None
+    text = _without_noun(slots.cue_text, tool)  # "sales orders": the rows asked for, not their sales
     kinds = [k for k in ("money", "quantity") if words.pattern("measures", k).search(text)]
     found: list[tuple[tuple, Tool, str]] = []
     for other in ranking.summaries(lexicon, tool.catalog, offered):
@@ -53,6 +55,15 @@ def figure_tool(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[
     if not fits:
         return Elsewhere(None, said) if any(rank[0] for rank, _, _ in found) else None
     return Elsewhere(max(fits, key=lambda f: f[0])[1], said)
+
+
+def _without_noun(text: str, tool: Tool) -> str:
+    """The request without the words of the tool's own noun (sales orders, 売上伝票), blanked out in place."""
+    n = noun(tool)
+    for said in sorted({n.many.lower(), n.one.lower(), fold(n.ja)}, key=len, reverse=True):
+        if said:
+            text = text.replace(said, " " * len(said))
+    return text
 
 
 def _has(tool: Tool, summary: Tool, figure: str) -> bool:

@@ -70,6 +70,7 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
     candidates = [tool] if is_summary else []
     candidates += [t for t in _same_rows(tool, lexicon, offered) if t.name != tool.name]
     named = verbs.named_rows(candidates, text) or _counted(candidates, text)  # the rentals, not the copies held
+    named += [t for t in candidates if t not in named and _rows_said(t, text)]  # 発注明細の金額: those lines
     labelled = sorted((t for t in candidates if t not in named and measure.by_name(t, text)),  # 運賃の合計: freight
                       key=lambda t: -measure.said_length(t, text))  # "amount paid" before "amount"
     candidates = [*named, *labelled, *(t for t in candidates if t not in named and t not in labelled)]
@@ -165,6 +166,13 @@ def _counted(candidates: list[Tool], text: str) -> list[Tool]:
                 en and re.search(rf"number of (?:{re.escape(en)}|{re.escape(head)})\b", text.lower())):
             out.append(t)
     return out
+
+
+def _rows_said(tool: Tool, text: str) -> bool:
+    """Whether the request names a summary's rows by a noun of more than one word (発注明細, purchase order
+    details): a word alone (注文) names the rows of several tables."""
+    n = noun(tool)
+    return (len(n.ja) > 3 and fold(n.ja) in text) or (" " in n.many and n.many.lower() in text)
 
 
 def about(summary: Tool, tool: Tool) -> bool:
