@@ -1,6 +1,7 @@
 """How a value of the data is said in the other language: a country by its English or Japanese name (Germany,
-ドイツ; the CLDR names through Babel, and the everyday forms of words/places.toml: USA, 米国), and an English
-word by its katakana (Jazz: ジャズ, Suite: スイート; language/katakana.py). Staff write 「ドイツのお客様」 and
+ドイツ; the CLDR names through Babel, and the everyday forms of words/places.toml: USA, 米国), an everyday value
+(男: male, men; キャンセル: cancelled; words/places.toml), and an English word by its katakana (Jazz: ジャズ,
+Suite: スイート; language/katakana.py). Staff write 「ドイツのお客様」 and
 「ジャズの曲」 on data kept in English, and "customers in Germany" on data kept in Japanese.
 
 `other_forms(values)` is what the planner adds to an enum's synonyms: what is said -> the value as the data
@@ -49,6 +50,23 @@ def _countries() -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+@cache
+def _values() -> dict[str, frozenset[str]]:
+    """Every form of an everyday value (folded) -> all its forms (男: male, men …), from words/places.toml."""
+    data = tomllib.loads((Path(__file__).parent / "words" / "places.toml").read_text("utf-8"))
+    out: dict[str, frozenset[str]] = {}
+    for group in data["values"]:
+        forms = frozenset(group["forms"])
+        for form in forms:
+            out[_key(form)] = forms
+    return out
+
+
+def value_names(value: str) -> frozenset[str]:
+    """The other forms of an everyday value (男: male, man, men …), none where it is no such value."""
+    return _values().get(_key(value), frozenset())
+
+
 def country_names(value: str) -> frozenset[str]:
     """The other names of the country a value names (Germany: ドイツ, ...), or none where it names no country."""
     return _countries().get(_key(value), frozenset())
@@ -70,8 +88,9 @@ def other_forms(values: Iterable[str], declared: Mapping[str, str] | None = None
     values = list(dict.fromkeys(values))
     found: dict[str, set[str]] = {}
     for value in values:
-        for name in country_names(value):
-            found.setdefault(name, set()).add(value)
+        for name in country_names(value) | value_names(value):
+            if len(name) > 1:  # M and F say male and female only where the data writes them so
+                found.setdefault(name, set()).add(value)
     if len(values) <= KATAKANA_VALUES:
         for value in values:
             kana = None if value.isupper() or country_names(value) else katakana_of(value)  # USA is no ユーザ

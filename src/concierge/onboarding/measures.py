@@ -249,7 +249,7 @@ def event_date(col: Column) -> bool:
     """Whether a date column says when something the row records happened (ordered, shipped, visited), not
     when the row was last changed (last_update) or what it is (a birth date)."""
     return col.is_date and not set(name_words(col.name)) & _NOT_EVENT_WORDS and not any(
-        w in (col.comment or "") for w in _JA_NOT_EVENT)
+        w in (col.comment or col.name) for w in _JA_NOT_EVENT)  # 生年月日, named or commented
 
 
 # Dates of when a row began to be what it is (a hire date, 入社日): an employee is no event for that.

@@ -135,7 +135,7 @@ class Noun:
         own = japanese(comment)
         forms = japanese_forms(own) if own else (read.japanese if read else glossary.japanese(ws, romaji=romaji))
         if concept is not None:
-            forms = tuple(unique_list([*forms, *glossary.JA.get(concept, ())]))
+            forms = tuple(unique_list([*forms, *(f for f in glossary.JA.get(concept, ()) if len(f) > 1)]))
         ja = forms[0] if forms else identifier
         known = read.complete if read else glossary.complete(ws, romaji=romaji)
         return cls(one, many, ja, heads, tuple(forms) or (ja,), partial=not own and not known,

@@ -36,6 +36,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import normalise
 from concierge.planner import leftover, measure, words
+from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
 from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots, count, english_items
@@ -98,8 +99,9 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
         figure = measure.by_name(lexicon.tools[tool], slots.cue_text)
         labelled = figure is not None and not figure.startswith(measure.COUNT_OF)  # 支払額の合計: the stays'
         money = asks_money and bool(lexicon.tools[tool].result.money)  # what guests paid: a tool of money
-        return may_call, -_unsaid_noun_words(slots, lexicon, tool), named.count(tool), unfilled, labelled, money, \
-            takes, -named.index(tool)
+        counted = counts_rows_of(lexicon.tools[tool], slots.cue_text)  # how many visits … of male customers
+        return may_call, -_unsaid_noun_words(slots, lexicon, tool), counted, named.count(tool), unfilled, labelled, \
+            money, takes, -named.index(tool)
 
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
         and not words.pattern("measures", "count").search(slots.cue_text)
@@ -186,8 +188,8 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     (ぷりんはどのくらい売れた: a ranking takes no product; the daily sales of プリン answer it)."""
     tool = lexicon.tools[name]
     said = _groups_said(slots, lexicon)
-    if tool.mode != "read" or said <= _groups_of(lexicon, name):
-        return name
+    if tool.mode != "read" or said <= _groups_of(lexicon, name) or counts_rows_of(tool, slots.cue_text):
+        return name  # how many visits … : the visits, or a word of what could not be applied
     fits = [t for t in lexicon.tools if t in offered and t != name and lexicon.tools[t].catalog == tool.catalog
             and lexicon.tools[t].mode == "read" and said <= _groups_of(lexicon, t) and not unmet(slots, lexicon, t)]
     # ヘルメットの売上: the orders' summary takes no product; the summary of their lines does, not the products

@@ -8,9 +8,20 @@ from __future__ import annotations
 
 import re
 
+from concierge.catalog.model import Tool
+from concierge.planner.nouns import noun
+from concierge.planner.text import fold
+
 # Counters said after 何 in a question of how many (アルバムは何枚, 得意先は何社): the answer counts with the same.
 COUNTERS = ("種類", "人", "件", "個", "名", "社", "店", "枚", "冊", "本", "曲", "台", "点", "軒", "回", "品", "つ",
             "組", "通")
 COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
                       rf"|何\s*(?P<counter>{'|'.join(COUNTERS)})|いくつ|幾つ|件数|人数|総数|の数(?!量)|数は",
                       re.IGNORECASE)
+
+
+def counts_rows_of(tool: Tool, text: str) -> bool:
+    """Whether a request (folded) counts the tool's own rows: how many visits, 来店は何件, 来店数."""
+    n = noun(tool)
+    return bool(re.search(rf"how many {re.escape(n.many.lower())}", text)
+                or (n.ja and re.search(rf"{re.escape(fold(n.ja))}(?:は|の)?(?:何|数|件数|回数)", text)))

@@ -44,6 +44,7 @@ from concierge.planner.choose import (
     unmet,
 )
 from concierge.planner.conditions import Condition
+from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code, takes_key
 from concierge.planner.nouns import noun
 from concierge.planner.scope import out_of_scope
@@ -391,10 +392,11 @@ def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem |
     said = {h.phrase for h in hits if (tool.name, KEYWORD) in h.value}
     named += [t for phrase, value in ctx.lexicon.cues.values.items() for t, _ in sorted(value)
               if any(s in phrase and s != phrase for s in said)]
+    counted = counts_rows_of(tool, slots.cue_text)  # how many visits: never the customers registered in May
     for name in dict.fromkeys(named):
         other = ctx.lexicon.tools[name]
         if name != tool.name and name in ctx.offered and other.mode == "read" and other.catalog == tool.catalog \
-                and _rows_said(other, tool, slots) \
+                and _rows_said(other, tool, slots) and (not counted or ranking.about(other, tool)) \
                 and not unmet(slots, ctx.lexicon, name) and not leftover.left(other, slots, ctx.lexicon, ctx.offered):
             return other, None
     return tool, Problem("not_applied", tool.name, said=unused[0].text, candidates=tuple(s.text for s in unused))
