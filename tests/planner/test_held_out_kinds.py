@@ -229,3 +229,53 @@ async def test_a_schema_named_in_japanese_reads_its_fees_visits_and_times(make):
     assert not figures(staff[0].answer) - {Decimal(2)}, staff[0].answer  # the count, and no sum of the fees
     assert cuts in figures(times.answer) and (menus not in figures(times.answer) or menus == cuts), times.answer
     assert top_staff in ranked.answer and top_sales in figures(ranked.answer), ranked.answer
+
+
+def _po_status(i: int) -> str:
+    """Every fourth purchase order not received yet, the eighth of them called off."""
+    return "CNCL" if i == 8 else "OPEN" if i % 4 == 0 else "RCVD"
+
+
+WAREHOUSE = [
+    "CREATE TABLE cust (cust_id INTEGER PRIMARY KEY, cust_nm VARCHAR(30) NOT NULL, cust_cd VARCHAR(6) NOT NULL)",
+    "CREATE TABLE sku_mst (sku_id INTEGER PRIMARY KEY, sku_cd VARCHAR(9) NOT NULL UNIQUE, sku_nm VARCHAR(30) NOT NULL, "
+    "case_qty INTEGER NOT NULL, list_prc NUMERIC(8,2) NOT NULL)",
+    "CREATE TABLE po_hdr (po_no INTEGER PRIMARY KEY, po_dt DATE NOT NULL, rcv_dt DATE, stat VARCHAR(4) NOT NULL)",
+    "CREATE TABLE po_dtl (po_no INTEGER NOT NULL REFERENCES po_hdr(po_no), line_no INTEGER NOT NULL, "
+    "sku_id INTEGER NOT NULL REFERENCES sku_mst(sku_id), ord_qty INTEGER NOT NULL, ext_amt NUMERIC(10,2) NOT NULL, "
+    "PRIMARY KEY (po_no, line_no))",
+    "CREATE TABLE so_hdr (so_no INTEGER PRIMARY KEY, cust_id INTEGER NOT NULL REFERENCES cust(cust_id), "
+    "so_dt DATE NOT NULL, ship_dt DATE)",
+    "CREATE TABLE so_dtl (so_no INTEGER NOT NULL REFERENCES so_hdr(so_no), line_no INTEGER NOT NULL, "
+    "sku_id INTEGER NOT NULL REFERENCES sku_mst(sku_id), qty INTEGER NOT NULL, line_amt NUMERIC(10,2) NOT NULL, "
+    "PRIMARY KEY (so_no, line_no))",
+    *[f"INSERT INTO cust VALUES ({i}, 'Store {chr(64 + i)}', 'C{i:04d}')" for i in range(1, 7)],
+    *[f"INSERT INTO sku_mst VALUES ({i}, 'SKU-{i:05d}', 'Item {i}', 12, {100 + i}.00)" for i in range(1, 9)],
+    *[f"INSERT INTO po_hdr VALUES ({100 + i}, '2025-08-{1 + i:02d}', "
+      f"{'NULL' if i % 4 == 0 else repr(f'2025-08-{3 + i:02d}')}, '{_po_status(i)}')" for i in range(1, 21)],
+    *[f"INSERT INTO po_dtl VALUES ({100 + i}, 1, {1 + i % 8}, {50 + i}, {1000 + i * 10}.00)" for i in range(1, 21)],
+    *[f"INSERT INTO so_hdr VALUES ({500 + i}, {1 + i % 6}, '2025-08-{1 + i % 28:02d}', "
+      f"{'NULL' if i % 7 == 0 else repr(f'2025-{8 + (i % 28 > 25):02d}-{1 + (i + 2) % 28:02d}')})"
+      for i in range(1, 61)],
+    *[f"INSERT INTO so_dtl VALUES ({500 + i}, {k}, {1 + (i + k) % 8}, {1 + (i * k) % 5}, {200 + i * k}.00)"
+      for i in range(1, 61) for k in (1, 2)],
+]
+
+
+@pytest.mark.anyio
+async def test_an_abbreviated_schema_reads_its_codes_its_purchases_and_its_levels(make):
+    wh = make(WAREHOUSE, "wh")
+    assert "case_qty" not in wh.tool("sku_mst")["result"].get("totals", {})  # a pack size: never summed
+    shipped = wh.scalar("SELECT SUM(d.qty) FROM so_dtl d JOIN so_hdr h ON h.so_no = d.so_no JOIN sku_mst s "
+                        "ON s.sku_id = d.sku_id WHERE s.sku_cd = 'SKU-00003' AND h.ship_dt >= '2025-08-01' "
+                        "AND h.ship_dt < '2025-09-01'")
+    sold = wh.scalar("SELECT SUM(line_amt) FROM so_dtl")
+    open_pos = wh.scalar("SELECT COUNT(*) FROM po_hdr WHERE rcv_dt IS NULL AND stat <> 'CNCL'")
+    by_customer = wh.scalar("SELECT COUNT(*) FROM so_hdr WHERE cust_id = 4")
+    units, sales, waiting, orders = await _answers(
+        wh, "units shipped of SKU-00003 last month", "total sales?", "how many POs havent been received yet",
+        "Show me the sales orders of customer 4")
+    assert shipped in figures(units.answer), units.answer
+    assert Decimal(str(sold)).quantize(Decimal("0.01")) in figures(sales.answer), sales.answer  # never the POs
+    assert [c.args for c in waiting.calls] == [{"received": "no"}] and open_pos in figures(waiting.answer)
+    assert by_customer in figures(orders.answer), orders.answer  # its key, not a code of the customer's

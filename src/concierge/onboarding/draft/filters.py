@@ -22,7 +22,7 @@ from concierge.onboarding.draft.labels import code_labels, column_label, key_ste
 from concierge.onboarding.draft.paths import Join, Link
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.measures import event_date
-from concierge.onboarding.naming import Noun, slug, unique_list
+from concierge.onboarding.naming import Noun, slug
 
 # A referenced table of at most this many rows is also filtered by its names, read from the data (an enum the
 # planner finds said in a request: AC/DC); any table is filtered by its key, found from a name by a lookup.
@@ -64,9 +64,6 @@ def key_param(ctx: Context, table: Table, key: Column, noun: Noun, via: Column |
     else:
         return None
     labels, refer = code_labels(noun, own)
-    if via is not None:  # the customers of sales territory 4: the territory's own words too
-        theirs, their_refer = code_labels(ctx.noun(table), key)
-        labels, refer = unique_list([*labels, *theirs]), unique_list([*refer, *their_refer])
     x: dict[str, Any] = {"kind": "code", "labels": labels, "refer": refer}
     if via is not None and table.name in ctx.name_params:
         x["lookup"] = {"tool": ctx.tool_names[table.name], "arg": ctx.name_params[table.name],
@@ -117,11 +114,11 @@ def _codes(ctx: Context, table: Table) -> list[Column]:
 
 def code_filter(ctx: Context, tool: ToolDraft, table: Table, code: Column, noun: Noun, expr: str) -> str:
     """The exact code of the row a join reaches (units shipped of SKU-00412: the lines of that SKU)."""
-    labels, refer = code_labels(noun, code)
-    said = column_label(code.name, code.comment, noun)
+    said = column_label(code.name, code.comment, noun)  # its own words only: "customer 5" stays the key's
+    labels = [w for w in dict.fromkeys([said["en"], f"{noun.one} {said['en']}", said["ja"]]) if w]
     spec = {"type": "string", "nullable": True, "max_length": 200, "pattern": ctx.pattern(table, code.name),
             "description": {"ja": f"{said['ja']}（完全一致）", "en": f"{said['en']}, exact"},
-            "extract": {"kind": "code", "labels": labels, "refer": refer}}
+            "extract": {"kind": "code", "labels": labels}}
     return tool.param(slug(code.name, "code"), spec, f"(:{{p}} IS NULL OR {ctx.sql.equals(expr, code, '{p}')})")
 
 
