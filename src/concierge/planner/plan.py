@@ -49,7 +49,7 @@ from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code
 from concierge.planner.nouns import noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
-from concierge.planner.slots import Slots, count, english_items, read
+from concierge.planner.slots import Code, Slots, count, english_items, read
 from concierge.planner.text import fold, mask, normalise
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
@@ -729,7 +729,8 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     if takes_key(param):  # ALFKIの注文: a text key with no pattern
         return list(dict.fromkeys(k for k, _ in slots.keys))
     if isinstance(x, CodeExtract):
-        said = dict.fromkeys(c.value for c in slots.codes if takes_code(param, c.value, c.pattern))
+        said = dict.fromkeys(c.value for c in slots.codes if takes_code(param, c.value, c.pattern)
+                             and _labelled_for(tool, pname, c))
         return [int(v) for v in said] if param.type == "integer" else list(said)  # customer 5: the key 5
     if isinstance(x, NameExtract):
         return _names_for(tool, pname, slots, ctx)
@@ -754,6 +755,22 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     if isinstance(x, TimeExtract):
         return [slots.times[0][0]] if slots.times else []
     return []
+
+
+def _labelled_for(tool: Tool, pname: str, code: Code) -> bool:
+    """Whether a code said after a word fills this parameter: "customer <uuid>" fills the tool's parameter that
+    is said "customer", never its order's or store's key of the same shape; where none is said so, any fits."""
+    if not code.label:
+        return True
+    said = fold(normalise(code.label))
+
+    def labelled(p: Param) -> bool:
+        return isinstance(p.extract, CodeExtract) and said in {fold(normalise(w)) for w in p.extract.labels}
+
+    takers = [n for n, p in tool.params.items() if isinstance(p.extract, CodeExtract)
+              and takes_code(p, code.value, code.pattern)]
+    named = [n for n in takers if labelled(tool.params[n])]
+    return not named or pname in named
 
 
 def _names_for(tool: Tool, pname: str, slots: Slots, ctx: Context) -> list[str]:
