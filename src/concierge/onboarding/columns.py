@@ -233,7 +233,10 @@ def display_column(table: Table) -> Display | None:
     if rest:
         return Display((rest[0],))
     label = _label_column(table)
-    return Display((label,)) if label is not None else None
+    if label is not None:
+        return Display((label,))
+    named = next((c for c in table.columns if c.values is not None and name_role(c) in ("full", "name")), None)
+    return Display((named,)) if named is not None else None  # a class's sessions: Yoga on each day
 
 
 _LABEL_CHARS = 40  # a label of a row of a small lookup table (Suite, 普通預金) is short
@@ -285,8 +288,18 @@ def date_columns(table: Table) -> list[Column]:
     """The date columns that hold dates, the event dates first (`measures.event_date`: ordered_at before
     last_update and a birth date), those named as the date of a sale or an order before others."""
     dates = [c for c in table.columns if c.is_date and c.first is not None]
-    return sorted(dates, key=lambda c: (not measures.event_date(c),
+    return sorted(dates, key=lambda c: (not measures.event_date(c), _stamp(c),
                                         next((i for i, w in enumerate(_DATE_WORDS) if w in words(c.name)), 99)))
+
+
+_STAMP_WORDS = {"created", "inserted", "updated", "at", "on", "date", "time", "timestamp"}
+
+
+def _stamp(col: Column) -> bool:
+    """Whether a date is when the row was written (an ORM's createdAt): after any date of what the row records
+    (a booking's scheduledFor), first only where there is none (an order's created_at)."""
+    ws = set(words(col.name))
+    return bool(ws & {"created", "inserted"}) and ws <= _STAMP_WORDS
 
 
 def enum_columns(table: Table) -> list[Column]:

@@ -18,6 +18,7 @@ drafting code or the planner does with them:
 | `hotel` | a small hotel: guests, rooms of a few types, stays (a check-out empty while the guest is in), payments |
 | `cycle_works` | a bicycle maker's sales named in PascalCase as SQL Server samples are (SalesOrderHeader, OrderQty) |
 | `warehouse` | a distributor's warehouses in terse abbreviations (wh, sku_mst, po_hdr, so_dtl, qty_on_hand, rcv_dt) |
+| `gym` | a fitness club chain an ORM created: quoted camelCase ("Members"."cancelledAt"), createdAt on every table |
 | `salon` | a hair salon chain whose tables and columns are named in Japanese (店舗, 顧客, 来店, 施術明細) |
 """
 
@@ -35,7 +36,7 @@ Kind = Literal["count", "count_by_entity_name", "per_entity_key", "top_entity", 
                "count_in_category", "list_filtered", "follow_up", "sum_lines"]
 
 NAMES = ("music_store", "classic_shop", "romaji_wholesale", "film_rental", "clinic", "hotel", "cycle_works", "salon",
-         "warehouse")
+         "warehouse", "gym")
 
 
 @dataclass(frozen=True)

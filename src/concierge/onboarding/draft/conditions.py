@@ -186,7 +186,7 @@ def event_words(col: Column) -> list[str]:
     found = _event_of(before)
     if found is not None:
         key, event, _ = found
-        said += [event["en"], key, *event["also"], event["ja"]]
+        said += [event["en"], key, *event["also"], event["ja"], *event.get("ja_also", [])]
     ja = _ja_condition(col) or _ja_cut(Noun.of(col.name, col.comment, countable=False).ja)
     return unique_list([*said, *([ja] if ja else [])])
 
