@@ -3,75 +3,32 @@
 Each schema is built once per engine; its catalog is drafted once, as `concierge init` drafts it, and
 every question is asked once through the offline planner (tests/support/business_eval.py). A wrong
 answer (a figure that is not the one asked for) fails; an honest one (an ask, a refusal, a stated
-limitation) does not. `tests/onboarding/unseen_report.py` prints the same verdicts with the answers.
+limitation) does not. `tests/onboarding/unseen_report.py` prints the same verdicts with the answers. The
+tests of each schema are tests/support/unseen_suite.py's: this module runs them on the first five schemas,
+test_unseen_schemas_later.py on the others, so that two workers build and ask them at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from types import ModuleType
-
-import business_eval
 import pytest
-import sqlalchemy as sa
 from business_eval import Figure, judge
 from business_schemas import NAMES, schema
-from pg_databases import fresh_database
+from unseen_suite import (  # noqa: F401  (the fixtures and tests of each schema, run here on the first five)
+    business_fixture,
+    drafted,
+    outcomes,
+    test_no_answer_is_wrong,
+    test_the_drafted_catalog_loads,
+    test_the_schemas_and_their_figures,
+    test_the_traps_are_in_the_data,
+)
 
-from concierge.catalog.loader import parse_catalog
 from concierge.language.detect import language
-
-# The least share of right answers per schema and engine: a little under what the drafts and the planner answer
-# now (`python tests/onboarding/unseen_report.py --backend both` prints the verdicts), so a change that answers
-# fewer questions right fails here. No answer may be wrong, whatever the floor.
-FLOOR = {"music_store": 0.85, "classic_shop": 0.85, "romaji_wholesale": 0.85, "film_rental": 0.8, "clinic": 0.75,
-         "hotel": 0.65, "cycle_works": 0.8, "salon": 0.8, "warehouse": 0.6,
-         "gym": 0.55}
 
 KINDS = {"count", "count_by_entity_name", "per_entity_key", "top_entity", "total_in_period", "count_in_category",
          "list_filtered", "follow_up", "sum_lines"}
 
-
-@dataclass(frozen=True)
-class Business:
-    name: str
-    module: ModuleType
-    url: str
-    expected: dict[str, business_eval.Expected]
-
-
-@contextmanager
-def _database(backend: str, request, tmp_path_factory) -> Iterator[str]:
-    if backend == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('business') / 'business.db'}"
-        return
-    with fresh_database(request.getfixturevalue("pg_server"), prefix="unseen") as url:
-        yield url
-
-
-@pytest.fixture(scope="module", params=[
-    pytest.param((name, backend), id=f"{name}-{backend}",
-                 marks=[pytest.mark.postgres] if backend == "postgres" else [])
-    for name in NAMES for backend in ("sqlite", "postgres")])
-def business(request, tmp_path_factory) -> Iterator[Business]:
-    name, backend = request.param
-    module = schema(name)
-    with _database(backend, request, tmp_path_factory) as url:
-        module.create(url)
-        yield Business(name, module, url, business_eval.expected_figures(module, url))
-
-
-@pytest.fixture(scope="module")
-def drafted(business) -> str:
-    return business_eval.draft(business.module, business.url)
-
-
-@pytest.fixture(scope="module")
-def outcomes(business, drafted) -> list[business_eval.Outcome]:
-    return business_eval.ask_all(business.module, business.url, drafted, expected=business.expected)
-
+business = business_fixture(NAMES[:5])
 
 # --- the cases themselves ----------------------------------------------------------------------------
 @pytest.mark.parametrize("name", NAMES)
@@ -88,40 +45,6 @@ def test_the_questions_are_well_formed(name):
             assert ids.index(q.follow_up) < ids.index(q.id), q.id
     japanese = sum(language(q.say) == "ja" for q in questions)
     assert japanese * 5 >= len(questions) * 2 if name != "romaji_wholesale" else japanese * 2 > len(questions)
-
-
-def test_the_schemas_and_their_figures(business):
-    engine = sa.create_engine(business.url)
-    try:
-        tables = sa.inspect(engine).get_table_names()
-        with engine.connect() as conn:
-            assert all(conn.execute(sa.select(sa.func.count()).select_from(sa.table(t))).scalar() for t in tables)
-    finally:
-        engine.dispose()
-    assert set(business.expected) == {q.id for q in business.module.QUESTIONS}
-    for q in business.module.QUESTIONS:  # every statement gave one value (NULL raises in expected_figures)
-        figures = business.expected[q.id]
-        assert (len(figures.figures), len(figures.allowed)) == (len(q.figures_sql), len(q.may_state)), q.id
-
-
-def test_the_traps_are_in_the_data(business):
-    """What each schema claims to hold that a careless draft gets wrong is really there."""
-    business.module.traps(business.url)
-
-
-# --- the draft and the answers ------------------------------------------------------------------------
-def test_the_drafted_catalog_loads(business, drafted):
-    catalog = parse_catalog(drafted, f"{business.name}.yaml")
-    assert catalog.tools
-
-
-def test_no_answer_is_wrong(business, outcomes):
-    wrong = [o for o in outcomes if o.verdict == "wrong"]
-    assert not wrong, "\n".join(
-        f"{o.question.id} ({o.question.say}): expected {', '.join(map(str, o.expected))}; "
-        f"stated {', '.join(o.extra)}; calls {[(c.name, c.args) for c in o.calls]}" for o in wrong)
-    right = sum(o.verdict == "right" for o in outcomes)
-    assert right >= FLOOR[business.name] * len(outcomes), f"{right} right of {len(outcomes)}"
 
 
 # --- the judge ----------------------------------------------------------------------------------------
