@@ -21,7 +21,11 @@ COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s
 
 
 def counts_rows_of(tool: Tool, text: str) -> bool:
-    """Whether a request (folded) counts the tool's own rows: how many visits, 来店は何件, 来店数."""
+    """Whether a request (folded) asks for the tool's own rows: counts them (how many visits, 来店は何件, 来店数)
+    or starts with them (loans of books by Japanese authors; show the loans …): the rows it is about, whatever
+    else it narrows them by."""
     n = noun(tool)
-    return bool(re.search(rf"how many {re.escape(n.many.lower())}", text)
-                or (n.ja and re.search(rf"{re.escape(fold(n.ja))}(?:は|の)?(?:何|数|件数|回数)", text)))
+    many = re.escape(n.many.lower())
+    return bool(re.search(rf"how many {many}", text)
+                or re.match(rf"\s*(?:(?:show|list|give|find)(?: me)?\s+)?(?:(?:all|the)\s+)?{many}(?![a-z])", text)
+                or (n.ja and re.search(rf"{re.escape(fold(n.ja))}(?:は|の)?(?:何|数|件数|回数|一覧)", text)))
