@@ -38,7 +38,7 @@ from concierge.language.dates import normalise
 from concierge.planner import leftover, measure, words
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
-from concierge.planner.nouns import noun
+from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import Disjoint, fold, mask
 
@@ -199,9 +199,7 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
 def _kinship(tool: Tool, other: Tool) -> tuple[bool, bool]:
     """How far another tool is from a keyword's tool: a tool of the same kind (a summary for a summary) whose
     rows are the same or belong to them (注文明細 of 注文) is nearest; the catalog's order breaks ties."""
-    mine, its = noun(tool), noun(other)
-    kin = bool(mine.ja and mine.ja in its.ja) or mine.one.lower() in its.one.lower()
-    return ("group_by" in tool.params) != ("group_by" in other.params), not kin
+    return ("group_by" in tool.params) != ("group_by" in other.params), not belongs_to(other, tool)
 
 
 def _groups_said(slots: Slots, lexicon: Lexicon) -> set[str]:

@@ -75,37 +75,31 @@ def _by_phrase(tool: Tool, text: str, values: list[str]) -> str | None:
 
 
 def total_named(tool: Tool, text: str) -> str | None:
-    """The column of a read tool's totals whose label the request says (発注10167の金額: the amount), the
-    longest label first; None where it says none, or names more than one."""
-    if ranks(tool):
-        return None
-    texts = (text, _COMPOUND.sub("", text))
-    said = [(len(lab), col) for col in tool.result.totals for lab in labels(tool, col).split("|")
-            if len(lab) > 1 and any(lab in t for t in texts)]
+    """The column of a read tool's totals whose label the request says (発注10167の金額: the amount), the longest
+    label said first; None where it says none."""
+    said = [] if ranks(tool) else _labels_said(tool, text, list(tool.result.totals))
     return max(said)[1] if said else None
 
 
 def said_length(tool: Tool, text: str) -> int:
     """How long the label of a measure of the tool said in the request is (0 where none is said): the longer
     names the figure more closely ("amount paid" over "amount")."""
-    texts = (text, _COMPOUND.sub("", text))
-    return max((len(label) for v in ranks(tool) if not v.startswith(COUNT_OF)
-                for label in labels(tool, v).split("|") if len(label) > 1 and any(label in t for t in texts)),
-               default=0)
+    return max((n for n, _ in _labels_said(tool, text, ranks(tool))), default=0)
 
 
 def _by_label(tool: Tool, text: str, values: list[str]) -> str | None:
-    """A measure whose label is said (freight, 合計金額), the longest label first; a Japanese compound label is
-    said with の too (患者負担額: 患者の負担額)."""
-    said = []
-    texts = (text, _COMPOUND.sub("", text))
-    for v in values:
-        if v.startswith(COUNT_OF):
-            continue
-        for label in labels(tool, v).split("|"):
-            if len(label) > 1 and any(label in t for t in texts) and label not in words.words("measures", "money"):
-                said.append((len(label), v))
+    """A measure whose label is said (freight, 合計金額), the longest label first; not a word any money is said by."""
+    money = words.words("measures", "money")
+    said = _labels_said(tool, text, values, skip=money)
     return max(said)[1] if said else None
+
+
+def _labels_said(tool: Tool, text: str, columns: list[str], skip: tuple[str, ...] = ()) -> list[tuple[int, str]]:
+    """(length of the label, column) for each label of a measure (not a count) said in the request (folded); a
+    Japanese compound label is said with の too (患者負担額: 患者の負担額)."""
+    texts = (text, _COMPOUND.sub("", text))
+    return [(len(label), c) for c in columns if not c.startswith(COUNT_OF) for label in labels(tool, c).split("|")
+            if len(label) > 1 and label not in skip and any(label in t for t in texts)]
 
 
 _COMPOUND = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])の(?=[\u4e00-\u9fff\u30a0-\u30ff])")

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from concierge.catalog.model import Tool
+from concierge.planner.text import fold
 
 _MANY = re.compile(r"^(?:how many|list of|number of|count of)\s+(?P<n>[a-z][a-z \-]*)$", re.IGNORECASE)
 _JA = re.compile(r"^(?P<n>[^\sA-Za-z0-9]+?)(?:一覧|の一覧|リスト|の合計|の件数|の数)$")
@@ -44,3 +45,10 @@ def noun(tool: Tool | None) -> Noun:
     ja = next((m["n"] for k in keywords if (m := _JA.match(k.strip()))), None) or next(
         (t for t in topics if not t.isascii()), None) or many
     return Noun(one, many, ja)
+
+
+def belongs_to(other: Tool, tool: Tool) -> bool:
+    """Whether another tool's rows are the tool's own or belong to them: its noun holds the tool's (注文明細 of 注文,
+    order lines of orders)."""
+    mine, its = noun(tool), noun(other)
+    return bool(mine.ja and fold(mine.ja) in fold(its.ja)) or mine.one.lower() in its.one.lower()

@@ -46,7 +46,7 @@ from concierge.planner.choose import (
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code, takes_key
-from concierge.planner.nouns import noun
+from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Code, Slots, count, english_items, read
@@ -414,11 +414,9 @@ def _rows_said(other: Tool, tool: Tool, slots: Slots) -> bool:
     """Whether a tool a call may move to answers about rows the request speaks of: the chosen tool's own (the
     summary of the same rows), or rows it names by their noun (AC/DCのアルバム); never rows a phrase of
     grouping alone names ("extras by type" is no question about rooms)."""
-    if ranking.about(other, tool):
+    if ranking.about(other, tool) or belongs_to(other, tool):  # the lines of the order said (受注番号1024)
         return True
-    n, own = noun(other), noun(tool)
-    if (own.ja and fold(own.ja) in fold(n.ja)) or own.one.lower() in n.one.lower():
-        return True  # the lines of the order said (受注明細 of 受注番号1024)
+    n = noun(other)
     text = slots.cue_text
     return any(w and w in text for w in (fold(n.ja), n.many.lower(), n.one.lower()))
 
