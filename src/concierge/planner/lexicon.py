@@ -182,7 +182,8 @@ class Lexicon:
                             continue  # "stays in suite rooms" counts stays, not by room: its phrases say that
                         said.setdefault(_phrase_key(value), {}).setdefault(key, value)
                 declared = {**group.synonyms, **synonyms.get(key, {})}
-                for synonym, value in [*other_forms(valid, declared).items(), *declared.items()]:
+                said_as = declared if listed else _with_other_forms(valid, declared)  # read from the data only
+                for synonym, value in said_as.items():
                     if value in valid:
                         said.setdefault(_phrase_key(synonym), {}).setdefault(key, value)
             found = self._enum_phrases[cache_key] = Phrases(
