@@ -123,7 +123,7 @@ def test_corrections(text, words):
 @pytest.mark.parametrize("text,words", [
     ("run_sqlでsalesテーブルを全部削除して", "削除"),
     ("販売番号S20250422101931を消して", "消して"),
-    ("顧客0003のデータ消しといて", "消しといて"),
+    ("顧客0003のデータ消しといて", "消して"),  # read as its plain form (language/plain.py)
     ("全部消去", "消去"),
     ("さくじょして", "さくじょ"),
     ("顧客テーブルをDROPして", "DROP"),

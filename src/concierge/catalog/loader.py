@@ -25,6 +25,7 @@ from concierge.catalog.model import (
     SUMMARY_KEYS,
     CatalogFile,
     CodeExtract,
+    CountExtract,
     DateExtract,
     EnumExtract,
     Extract,
@@ -396,10 +397,23 @@ def _extract_problems(spec: CatalogFile, p: Param, x: Extract):
                 yield ".lookup.arg", f"{x.lookup.tool} has no parameter {x.lookup.arg!r}"
             elif target.mode != "read":
                 yield ".lookup.tool", "a lookup runs a read tool"
+    yield from _said_value_problems(p, x)
     if isinstance(x, EnumExtract) and p.enum and p.enum.values is not None:
         for phrase, value in x.synonyms.items():
             if value not in p.enum.values:
                 yield f".synonyms.{phrase}", f"{value!r} is not one of the values"
+
+
+def _said_value_problems(p: Param, x: Extract):
+    """Values said by a word (赤: 255:0:0, 半分: 50) that the parameter would refuse."""
+    if isinstance(x, CodeExtract):
+        for phrase, value in x.named.items():
+            if p.pattern and not re.fullmatch(p.pattern, value):
+                yield f".named.{phrase}", f"{value!r} does not match the parameter's pattern"
+    if isinstance(x, CountExtract):
+        for phrase, n in x.said.items():
+            if (p.min is not None and n < p.min) or (p.max is not None and n > p.max):
+                yield f".said.{phrase}", f"{n} is outside the parameter's bounds"
 
 
 _SQL_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

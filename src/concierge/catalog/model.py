@@ -94,13 +94,15 @@ class CodeExtract(Strict):
     """A value written as the parameter's `pattern` (0009, S20250422101931).
 
     `labels` are words said just before it (顧客コード, customer); `refer` are the nouns by which a
-    later request points back at it (そのお客様, that customer).
+    later request points back at it (そのお客様, that customer); `named` are values said by a name
+    (赤: 255:0:0, red: 255:0:0).
     """
 
     kind: Literal["code"]
     labels: list[str] = Field(default_factory=list)
     refer: list[str] = Field(default_factory=list)
     lookup: Lookup | None = None
+    named: dict[str, str] = Field(default_factory=dict)
 
 
 class DateExtract(Strict):
@@ -152,12 +154,13 @@ class TimeExtract(Strict):
 
 class CountExtract(Strict):
     """How many: the number after a cue (トップ5, top 3), or before a unit (30%, 4チャンネル); 1 after a
-    superlative (いちばん, the worst)."""
+    superlative (いちばん, the worst); a number said by a word (`said`: 半分: 50, 最大: 100, max: 100)."""
 
     kind: Literal["count"]
     cues: list[str] = Field(min_length=1)
     one: list[str] = Field(default_factory=list)
     units: list[str] = Field(default_factory=list)
+    said: dict[str, int] = Field(default_factory=dict)
 
 
 Extract = Annotated[

@@ -55,6 +55,7 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 from concierge.language.numerals import kanji_to_digits
+from concierge.language.plain import plain
 
 ONE_DAY = timedelta(days=1)
 
@@ -124,9 +125,10 @@ class Impossible:
 
 
 def normalise(text: str) -> str:
-    """NFKC-normalise (full-width digits and punctuation to ASCII, half-width kana to full-width),
-    then write kanji numerals that count, date or price something in digits (四月 → 4月, 三個 → 3個)."""
-    return kanji_to_digits(unicodedata.normalize("NFKC", text))
+    """NFKC-normalise (full-width digits and punctuation to ASCII, half-width kana to full-width), write
+    colloquial forms plainly (ふたつ → 2つ, 消しといて → 消して: language/plain.py), then kanji numerals that
+    count, date or price something in digits (四月 → 4月, 三個 → 3個)."""
+    return kanji_to_digits(plain(unicodedata.normalize("NFKC", text)))
 
 
 # --- period arithmetic ------------------------------------------------------------------------

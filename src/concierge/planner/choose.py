@@ -35,6 +35,8 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import normalise
+from concierge.language.japanese import subsidiary_verbs
+from concierge.language.tokens import tokenise
 from concierge.planner import leftover, measure, words
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
@@ -55,6 +57,7 @@ class Choice:
     tools: tuple[str, ...] = ()
     refused: str | None = None  # "sql" | "change"
     follow_up: bool = False  # the previous turn's call, with this request's values
+    again: tuple[str, dict] | None = None  # the command in focus whose arguments the call keeps (planner/focus.py)
 
 
 @dataclass(frozen=True)
@@ -76,15 +79,19 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
                 for h in writes]
     groups: list[tuple[int, list[str]]] = []
-    end = None
+    end: int | None = None
+    previous: set[str] = set()
     for hit in hits:
         named = [t for t, k in sorted(hit.value) if k == KEYWORD]
         joined = _joiner(slots, end, hit.start) if end is not None else None
-        if end is not None and joined is None:
+        te = _te_form(slots, end, hit.start) if end is not None and writes and not previous & set(named) else None
+        if joined is None and te is not None:
+            groups.append((te, named))  # テレビつけてボリューム上げて: one command after another
+        elif end is not None and joined is None:
             groups[-1][1].extend(named)
         else:
             groups.append((joined.end() if joined else 0, named))
-        end = hit.end
+        end, previous = hit.end, set(named)
 
     # What a tool's rank takes from the request is worked out once per tool, not once per time it is named.
     unmet_by = functools.cache(lambda tool: unmet(slots, lexicon, tool))
@@ -126,6 +133,17 @@ def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
         if _AND.fullmatch(slots.text[m.start():m.end()].lower()):
             return m
     return None
+
+
+def _te_form(slots: Slots, end: int, start: int) -> int | None:
+    """Where the て of a verb ends that joins one command to the next (つけて|3チャンネル, 4チャンネルにして|音量):
+    the last conjunctive て or で from the end of one keyword to the start of the next; None if there is none."""
+    tokens = tokenise(slots.text).tokens
+    joints = [i for i, t in enumerate(tokens)
+              if end - 1 <= t.start < start and t.pos[:2] == ("助詞", "接続助詞") and t.surface in ("て", "で")]
+    if not joints or (joints[-1] + 1 < len(tokens) and tokens[joints[-1] + 1].lemma in subsidiary_verbs()):
+        return None  # 取り消してください: one request, said politely
+    return tokens[joints[-1]].end
 
 
 def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
@@ -214,11 +232,11 @@ def _groups_of(lexicon: Lexicon, name: str) -> set[str]:
 
 def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
     """The tool that takes most of the values said, counting its topics; the nearest example breaks ties."""
-    topics = _topics(lexicon, slots.cue_text)
+    said_topics = topics(lexicon, slots.cue_text)
     best, best_score = None, 0.0
     for name in (t for t in lexicon.tools if t in offered):
         values, dates = coverage(slots, lexicon, name)
-        said = topics.count(name)
+        said = said_topics.count(name)
         if not values and not said:
             continue
         if lexicon.tools[name].mode == "write" and not _says_goods_or_money(slots, lexicon, name):
@@ -254,11 +272,14 @@ def says_only_values(slots: Slots) -> bool:
 
 
 def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
-    """Goods or a sum the write records, or how many of a value of the data (唐揚げ弁当2つ, two karaage bento)."""
+    """Goods or a sum the write records, a value said by its name (赤), or how many of a value of the data
+    (唐揚げ弁当2つ, two karaage bento)."""
     params = lexicon.tools[name].params
     kinds = {type(p.extract) for p in params.values()}
     if (AmountExtract in kinds and slots.amounts) or (ItemsExtract in kinds and slots.items):
         return True
+    if any(c.by_name and any(code_pattern(p) == c.pattern for p in params.values()) for c in slots.codes):
+        return True  # 赤にして: a colour only the colour tool takes
     counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
                   for n, p in params.items())
     return counted and any(p.required and isinstance(p.extract, EnumExtract) and p.enum is not None
@@ -266,14 +287,19 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
                            for n, p in params.items())
 
 
-def _topics(lexicon: Lexicon, text: str) -> list[str]:
+def topics(lexicon: Lexicon, text: str) -> list[str]:
     """The tools whose topics are said, once per phrase said."""
     return [tool for hit in lexicon.cues.find(text) for tool, k in sorted(hit.value) if k == TOPIC]
 
 
 def unmet(slots: Slots, lexicon: Lexicon, name: str) -> int:
     """How many required parameters of the tool nothing in the request could fill."""
-    missing = 0
+    return len(unmet_params(slots, lexicon, name))
+
+
+def unmet_params(slots: Slots, lexicon: Lexicon, name: str) -> list[str]:
+    """The required parameters of the tool nothing in the request could fill."""
+    missing = []
     for pname, p in lexicon.tools[name].params.items():
         x = p.extract
         if not p.required or x is None:
@@ -295,7 +321,8 @@ def unmet(slots: Slots, lexicon: Lexicon, name: str) -> int:
             said = bool(slots.times)
         else:
             said = bool(slots.names)
-        missing += not said
+        if not said:
+            missing.append(pname)
     return missing
 
 

@@ -36,7 +36,7 @@ JA_MARKER = re.compile(r"(?:の場合|場合|ならば|なら|だったら|で�
 EN_PREFIX = re.compile(r"^\s*(?:only\s+)?(?:if|when)\s+", re.IGNORECASE)
 EN_INFIX = re.compile(r"\s+(?:but\s+)?(?:only\s+)?if\s+", re.IGNORECASE)
 
-_NONE_JA = re.compile(r"(?:一件も|1件も|ひとつも|何も)?(?:ない|無い|なし|無し|ありません|ゼロ|なければ|無ければ)")
+_NONE_JA = re.compile(r"(?:一件も|1件も|1つも|何も)?(?:ない|無い|なし|無し|ありません|ゼロ|なければ|無ければ)")
 _NONE_EN = re.compile(r"\b(?:no|zero|not\s+any)\s+(?:sales?|purchases?|orders?|records?|rows?|entries)\b"
                       r"|\b(?:has|have|did)\s*n[o']t\s+(?:bought|purchased|had|ordered|any)\b|\bnothing\b",
                       re.IGNORECASE)

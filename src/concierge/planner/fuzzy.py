@@ -130,6 +130,7 @@ class Matcher:
             if v in self._order:
                 _add(self._glosses, " ".join(fold(g).split()), v)
         glosses = [(fold_word(g), v) for g, v in (synonyms or {}).items() if v in self._order and fold_word(g)]
+        self._add_gloss_parts(glosses)
         for gloss, value in glosses + [(k, v) for k, vs in self._exact.items() if k.isascii() for v in vs]:
             for form in _english_forms(gloss):
                 _add(self._synonym, form, value)
@@ -140,6 +141,16 @@ class Matcher:
         # twice its edits, so ハンバーグ弁当売上 is not ハンバーグ弁当 misspelt, while ハンバーク弁当 outweighs its part
         # 弁当. One entry holds both, so that threads planning at once never see one without the other.
         self._cache: dict[tuple[str, bool], tuple[list[Candidate], int]] = {}
+
+    def _add_gloss_parts(self, glosses: list[tuple[str, str]]) -> None:
+        """キッチン of キッチンの電気 and of キッチンライト names Kitchen Light: the parts of a Japanese synonym."""
+        for gloss, value in glosses:
+            if gloss.isascii():
+                continue
+            for surface, readings in _parts(_units(gloss)):
+                for form in {surface, *readings}:
+                    if value not in self._part.get(form, ()):
+                        _add(self._part, form, value)
 
     def _tiers_by_lookup(self) -> dict[str, list[Candidate]]:
         """The best tier of every form a lookup finds: exact, synonym, reading of kana, part."""

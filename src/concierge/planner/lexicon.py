@@ -75,6 +75,7 @@ class Lexicon:
         self.static_values: dict[str, list[str]] = {}  # enum group -> values declared in the catalog
         self.conditions: set[str] = set()  # the yes/no groups said in words (not shipped, 未出荷): content
         name_labels: set[str] = set()
+        code_names: dict[str, tuple[str, str]] = {}  # a value said by a name (赤) -> (its pattern, the value)
         counters = list(COUNTERS)
         self.takes_goods = False  # some tool records goods said with counters (キュウリ10本)
         params = [p for t in self.tools.values() for p in t.params.values()]
@@ -93,6 +94,7 @@ class Lexicon:
                         pattern) if param.pattern else _NEVER))
                     kind.labels.update(x.labels)
                     kind.refers = kind.refers or bool(x.refer)
+                    code_names.update({said: (pattern, value) for said, value in x.named.items()})
                     for noun in x.refer:
                         self.refer.setdefault(fold(normalise(noun)), set()).add(pname)
                 elif isinstance(x, NameExtract):
@@ -106,6 +108,7 @@ class Lexicon:
         self.code_labels: Phrases[str] = Phrases({
             label: pattern for pattern, kind in self.codes.items() for label in sorted(kind.labels)})
         self.name_labels: Phrases[str] = Phrases({label: label for label in name_labels})
+        self.code_names: Phrases[tuple[str, str]] = Phrases(code_names)
         nouns = "|".join(re.escape(n) for n in sorted(self.refer, key=len, reverse=True))
         self.referring = re.compile(rf"{DETERMINERS}\s*(?P<noun>{nouns})", re.IGNORECASE) if nouns else None
         said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
@@ -221,6 +224,17 @@ class Lexicon:
             assert isinstance(x, CountExtract)
             self._counts[key] = (Phrases({c: c for c in x.cues}), Phrases({o: o for o in x.one}))
         return self._counts[key]
+
+    def count_words(self, tool: str, pname: str) -> Phrases[int]:
+        """The numbers a count parameter takes said by a word (半分: 50, max: 100)."""
+        x = self.tools[tool].params[pname].extract
+        assert isinstance(x, CountExtract)
+        return _said_numbers(tuple(x.said.items()))
+
+
+@lru_cache(maxsize=256)
+def _said_numbers(said: tuple[tuple[str, int], ...]) -> Phrases[int]:
+    return Phrases(dict(said))
 
 
 def _with_other_forms(values: list[str], declared: Mapping[str, str]) -> dict[str, str]:

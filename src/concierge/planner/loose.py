@@ -18,6 +18,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from concierge.language.tokens import tokenise
 from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
@@ -185,14 +186,22 @@ def _contained(masked: str, matchers: dict[str, Matcher], known: Known) -> list[
 
 
 def _whole_word(masked: str, start: int, end: int) -> Span:
-    """The run of noun characters around a value found exactly (しゃけ|おにぎり, おにぎり|セット)."""
+    """The run of noun characters around a value found exactly (しゃけ|おにぎり, おにぎり|セット), up to a word of
+    grammar the analyser reads (寝室|だけ: a particle)."""
+    grammar = _grammar_edges(masked.replace(MASK, " "))
     s, e = start, end
-    while s > 0 and _NOUN.match(masked[s - 1]) and not (
+    while s > 0 and _NOUN.match(masked[s - 1]) and s not in grammar[1] and not (
             masked[s - 1] in _STOP and s > 1 and not "ぁ" <= masked[s - 2] <= "ゖ"):  # てりやき|弁当, ツナ|と
         s -= 1
-    while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP:
+    while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP and e not in grammar[0]:
         e += 1
     return s, e
+
+
+def _grammar_edges(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """(where a particle starts, where one ends) in the text."""
+    found = [t for t in tokenise(text).tokens if t.is_particle]
+    return frozenset(t.start for t in found), frozenset(t.end for t in found)
 
 
 def _other_group(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher]) -> tuple[str, Found] | None:

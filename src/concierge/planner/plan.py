@@ -32,7 +32,19 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
-from concierge.planner import budget, date_pairs, elsewhere, leftover, measure, ranking, sold, whose, words, writes
+from concierge.planner import (
+    budget,
+    date_pairs,
+    elsewhere,
+    focus,
+    leftover,
+    measure,
+    ranking,
+    sold,
+    whose,
+    words,
+    writes,
+)
 from concierge.planner.choose import (
     Choice,
     choose,
@@ -141,6 +153,7 @@ class Memory:
 
     values: dict[str, list[Any]] = field(default_factory=dict)
     last_call: tuple[str, dict[str, Any]] | None = None
+    last_command: tuple[str, dict[str, Any]] | None = None  # the last write that ran with no confirmation
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
 
@@ -315,7 +328,7 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
             request.problems.append(answering)
             continue
         chosen, tool = tool, answering[0]
-        base = _base(tool, chosen if answering[1] else tool, slots, ctx, choice.follow_up, first)
+        base = _base(tool, chosen if answering[1] else tool, slots, ctx, choice.follow_up, first, choice.again)
         if isinstance(base, Problem):
             request.problems.append(base)
             continue
@@ -331,6 +344,9 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
 def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     """The tools the request asks for; of those, how many … with no keyword: the previous call's."""
     last = ctx.memory.last_call
+    followed = focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command) if first else None
+    if followed is not None:
+        return followed
     choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
     if not choice.tools and first and last is not None and last[0] in ctx.offered \
             and words.pattern("among", "words").search(slots.cue_text):
@@ -359,10 +375,12 @@ def _figure_tool(tool: Tool, slots: Slots, ctx: Context) -> Tool | Problem:
     return moved.tool
 
 
-def _base(tool: Tool, chosen: Tool, slots: Slots, ctx: Context, follow_up: bool, first: bool
-          ) -> dict[str, Any] | Problem:
+def _base(tool: Tool, chosen: Tool, slots: Slots, ctx: Context, follow_up: bool, first: bool,
+          again: tuple[str, dict] | None = None) -> dict[str, Any] | Problem:
     """The previous call's arguments this call keeps: those a follow-up keeps, those a call moved to another tool
     of the same rows keeps, and, after そのうち / of those, all of them."""
+    if again is not None and again[0] == tool.name:
+        return dict(again[1])
     last = ctx.memory.last_call
     moved = tool is not chosen or (ranking.GROUP in tool.params and last is not None and last[0] != tool.name)
     base = _carried_to(tool, chosen, slots, last, first, ctx.lexicon.tools) if moved else \
@@ -504,6 +522,17 @@ def _among(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, fi
     return {k: v for k, v in last[1].items() if v is not None}
 
 
+def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
+    """Every value of a required parameter read from the data, where a command is asked of all of them (all the
+    lights, 家じゅう) and the request names none; [] otherwise, or where they are more than one request calls."""
+    if tool.mode != "write" or not param.required or not _reads_data(param) \
+            or not words.pattern("every", "words").search(slots.cue_text):
+        return []
+    group = ctx.lexicon.enum_of[(tool.name, pname)].key
+    values = list(ctx.enum_values.get(group, []))
+    return values if not slots.enum_values(group) and len(values) <= MAX_CALLS_PER_REQUEST else []
+
+
 def _reads_data(param: Param) -> bool:
     return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is None
 
@@ -538,7 +567,8 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         if not (param.required or pname in slots.referred or (slots.pronoun and refers) or in_focus
                 or pname == named):
             continue
-        found = _find(plan, request, tool, pname, param, slots, ctx, ahead)
+        every = _every(tool, pname, param, slots, ctx)  # 全部の電気つけて, make them all blue
+        found = every or _find(plan, request, tool, pname, param, slots, ctx, ahead)
         if isinstance(found, Problem) and in_focus and not param.required:
             continue
         if isinstance(found, Problem):

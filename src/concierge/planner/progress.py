@@ -78,9 +78,11 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) 
         for pname, param in tools[call.name].params.items():
             if param.enum is not None and param.enum.values is None and call.args.get(pname) is not None:
                 mem.chosen[pname] = call.args[pname]
+        said = {k: v for k, v in (result.args or call.args).items() if k in call.args and v is not None}
         if tools[call.name].mode == "read":
-            mem.last_call = (call.name, {k: v for k, v in (result.args or call.args).items()
-                                         if k in call.args and v is not None})
+            mem.last_call = (call.name, said)
+        elif not tools[call.name].confirm:
+            mem.last_command = (call.name, said)
     return mem
 
 

@@ -86,6 +86,7 @@ class Code:
     start: int
     end: int
     label: str | None = None
+    by_name: bool = False  # said by a name the catalog gives it (赤 for 255:0:0)
 
 
 @dataclass
@@ -244,6 +245,9 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
         if value is not None:
             found.append(Code(value, kind.pattern, hit.start, m.end("v"), hit.phrase))
     spans = taken + [(c.start, c.end) for c in found]
+    found += [Code(hit.value[1], hit.value[0], hit.start, hit.end, by_name=True)  # 赤 for 255:0:0
+              for hit in lexicon.code_names.find(mask(folded, spans))]
+    spans = taken + [(c.start, c.end) for c in found]
     found += _numbered(mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
     spans = taken + [(c.start, c.end) for c in found]
     masked = mask(text, spans)
@@ -371,6 +375,9 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         said = int(m["n"]) if m else _before_value(slots, text)
         if said is not None:
             return said
+    named = lexicon.count_words(tool, pname).find(text)  # 半分, max
+    if named:
+        return named[0].value
     for hit in cues.find(text):
         m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
         if m and number(m["n"]):

@@ -51,7 +51,11 @@ def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[d
             and p.enum is not None and p.enum.values is None and len(values.get(n, [])) > 1]
     if len(keys) != 1:
         return None
-    return each(slots, values, periods, keys[0], lexicon.enum_of[(tool.name, keys[0])].key, said_in)
+    # The command's verb said once holds for every value (キッチンとリビングの電気つけて): one of fixed values,
+    # required, with one value said.
+    verbs = frozenset(n for n, p in tool.params.items() if p.required and isinstance(p.extract, EnumExtract)
+                      and p.enum is not None and p.enum.values is not None and len(values.get(n, [])) == 1)
+    return each(slots, values, periods, keys[0], lexicon.enum_of[(tool.name, keys[0])].key, said_in, verbs)
 
 
 def _by_code(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]],
@@ -75,9 +79,10 @@ def _by_code(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: li
 
 
 def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]], key: str, group: str,
-         said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | Unpaired | None:
+         said_in: Callable[[str], dict[str, list[Any]]], verbs: frozenset[str] = frozenset()
+         ) -> Pairs | Unpaired | None:
     """One write per value of parameter `key` (enum `group`) said, in the order said, each with the values
-    said in its own part."""
+    said in its own part; `verbs` are said once for all of them."""
     mine = set(values[key])
     found = [(value, h.start, h.end) for h in slots.enums for g, value in sorted(h.value)
              if g == group and value in mine]
@@ -89,8 +94,8 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
         joiners = list(_JOINER.finditer(slots.text, end, start))
         cuts.append(joiners[-1].end() if joiners else start)
     cuts.append(len(slots.text))
-    parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key} for a, b in zip(cuts, cuts[1:],
-                                                                                            strict=False)]
+    parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key and p not in verbs}
+             for a, b in zip(cuts, cuts[1:], strict=False)]
     for i, own in enumerate(parts):
         later = sorted({p for part in parts[i + 1 :] for p in part})
         if not own and later:

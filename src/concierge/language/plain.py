@@ -1,0 +1,84 @@
+"""Colloquial Japanese written back to the plain forms a catalog lists, read from the words of the request.
+
+- A native count in kana is a number (ひとつ → 1つ, みっつ → 3つ, 牛丼ふたつ → 牛丼2つ).
+- A counter said in kana after digits is the counter (2こ → 2個).
+- A kanji numeral before a word in katakana is digits (十二チャンネル → 12チャンネル); before a counter,
+  language/numerals.py writes it.
+- An auxiliary of aspect between a verb and its て or た goes (消しといて → 消して, 消しちゃった → 消した,
+  つけといて → つけて): 「電気消しといて」 asks what 「電気消して」 asks.
+
+A form is rewritten only where the analyser sees its words (language/tokens.py): the つ of 暑つ or the こ of
+ここ are not counts. The lists are data, in words/ja.toml.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+from concierge.language.japanese import aspect_auxiliaries, kana_counters, kana_counts
+from concierge.language.tokens import Utterance, japanese, tokenise
+
+__all__ = ["plain"]
+
+_KATAKANA = regex.compile(r"\p{Katakana}")
+
+
+@lru_cache(maxsize=4096)
+def plain(text: str) -> str:
+    """`text` with kana counts as digits, kana counters as written, and no auxiliary of aspect."""
+    if not japanese(text):
+        return text
+    utterance = tokenise(text)
+    edits = [*_kana_counts(utterance), *_kana_counters(utterance), *_before_katakana(utterance), *_aspect(utterance)]
+    for start, end, said in sorted(edits, reverse=True):
+        text = text[:start] + said + text[end:]
+    return text
+
+
+def _kana_counts(u: Utterance) -> list[tuple[int, int, str]]:
+    counts = kana_counts()
+    edits = []
+    for t in u.tokens:
+        for word, n in counts.items():
+            end = t.start + len(word)
+            if u.text.startswith(word, t.start) and u.ends_at(end) and (end == len(u.text) or u.starts_at(end)):
+                edits.append((t.start, end, f"{n}つ"))
+                break
+    return _disjoint(edits)
+
+
+def _kana_counters(u: Utterance) -> list[tuple[int, int, str]]:
+    counters = kana_counters()
+    return [(t.start, t.end, counters[t.surface]) for before, t in zip(u.tokens, u.tokens[1:], strict=False)
+            if t.surface in counters and before.surface.isdigit() and before.end == t.start
+            and (t.pos[0] == "接尾辞" or t.is_counter)]
+
+
+def _before_katakana(u: Utterance) -> list[tuple[int, int, str]]:
+    return [(t.start, t.end, t.normal) for t, after in zip(u.tokens, u.tokens[1:], strict=False)
+            if t.is_numeral and t.normal.isdigit() and not t.surface.isdigit() and after.start == t.end
+            and _KATAKANA.match(after.surface)]
+
+
+def _aspect(u: Utterance) -> list[tuple[int, int, str]]:
+    aspect = aspect_auxiliaries()
+    edits = []
+    for i, t in enumerate(u.tokens):
+        if not t.is_verb:
+            continue
+        j = i + 1
+        while j < len(u.tokens) and u.tokens[j].lemma in aspect and u.tokens[j].is_auxiliary:
+            j += 1
+        if j > i + 1 and j < len(u.tokens) and u.tokens[j].surface[:1] in ("て", "で", "た", "だ"):
+            edits.append((t.end, u.tokens[j].start, ""))
+    return edits
+
+
+def _disjoint(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    kept: list[tuple[int, int, str]] = []
+    for edit in sorted(edits):
+        if not kept or kept[-1][1] <= edit[0]:
+            kept.append(edit)
+    return kept

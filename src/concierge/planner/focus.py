@@ -1,0 +1,71 @@
+"""The command in focus: what a short follow-up to a command means (a light switched, a channel set).
+
+- A request that only names another value the command takes repeats it with that value: 「キッチンも」 after
+  the living-room light was switched off switches the kitchen light off; 「あとりびんぐも」 likewise. The
+  command's required values (off) hold; what it was optionally given (a quantity, 大盛り) does not.
+- A verb with no device goes to the device of the last command when the verb's own tools need one the request
+  does not say, and a tool of that device takes the verb: 「消して」 after the TV was switched on, or its volume
+  turned down, switches the TV off. A request that names another kind of device by a topic (電気) is not
+  about the one in focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from concierge.catalog.model import EnumExtract
+from concierge.planner.choose import Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.slots import Slots
+
+__all__ = ["Command", "again"]
+
+Command = tuple[str, dict[str, Any]]
+
+
+def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command | None) -> Choice | None:
+    """The choice a follow-up to `command` makes, or None when the request is not one."""
+    if command is None or command[0] not in offered:
+        return None
+    keyword = keyword_tools(slots, lexicon, offered)
+    if not keyword:
+        return _same_command(slots, lexicon, command)
+    if all(unmet_params(slots, lexicon, t) for t in keyword):
+        return _same_device(slots, lexicon, offered, command, keyword)
+    return None
+
+
+def _same_command(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
+    name, args = command
+    if not says_only_values(slots) or not coverage(slots, lexicon, name)[0]:
+        return None
+    tool = lexicon.tools[name]
+    kept = {k: v for k, v in args.items() if k in tool.params and tool.params[k].required}
+    return Choice((name,), follow_up=True, again=(name, kept))
+
+
+def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command,
+                 keyword: list[str]) -> Choice | None:
+    name, args = command
+    devices = {g: v for k, v in args.items() if (g := _group(lexicon, name, k))}
+    takers = [t for t in lexicon.tools if t in offered
+              and lexicon.tools[t].catalog == lexicon.tools[name].catalog
+              and any(_group(lexicon, t, k) in devices for k in lexicon.tools[t].params)]
+    said_topics = set(topics(lexicon, slots.cue_text))
+    if said_topics and not said_topics & set(takers):
+        return None  # 電気もつけて after the TV: the lights' topic is said, not the device in focus
+    for other in takers:
+        kept = {k: devices[g] for k in lexicon.tools[other].params if (g := _group(lexicon, other, k)) in devices}
+        if coverage(slots, lexicon, other)[0] and set(unmet_params(slots, lexicon, other)) <= set(kept):
+            return Choice((other,), follow_up=True, again=(other, kept))
+    return None
+
+
+def _group(lexicon: Lexicon, tool: str, pname: str) -> str | None:
+    """The value set a parameter reads from the data (the lights, the TVs), or None."""
+    param = lexicon.tools[tool].params.get(pname)
+    if param is None or not isinstance(param.extract, EnumExtract) or param.enum is None or param.enum.values:
+        return None
+    return lexicon.enum_of[(tool, pname)].key
+
