@@ -1,8 +1,9 @@
 """Times of day said in a request: 18時半, 18時30分, 午後6時, 夕方6時半, 18:30, 6:30 pm, 7pm, at 7 o'clock.
 
-A time is taken as said: 午後 / 夕方 / 夜 / pm move an hour before 12 to the afternoon, and a bare
-6時半 stays 06:30 (a tool's own bounds say when that is not a time it takes). A time that does not
-exist (25時, 18:75) is not read as a time.
+A time is taken as said: 午後 / 夕方 / 夜 / pm move an hour before 12 to the afternoon. A bare hour
+(6時半, at 8) is the next time it comes round from the clock `now` (18:30 at 17:00, 06:30 at 05:00), as a
+person means it; with no clock it stays as said (06:30). A time from now (1時間後, 今から45分くらいで, in half
+an hour) is counted from `now`. A time that does not exist (25時, 18:75) is not read as a time.
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ _JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2
 _CLOCK = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])\s*(?P<post>am|a\.m\.|pm|p\.m\.)?",
                     re.IGNORECASE)
 _EN = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2})\s*(?:(?P<post>am|a\.m\.|pm|p\.m\.)|o'?clock)(?![a-z])", re.IGNORECASE)
-_EN_AT = re.compile(r"(?<![a-z])(?:at|around)\s+(?P<h>\d{1,2})(?![\d:a-z年月日時])", re.IGNORECASE)
+_EN_AT = re.compile(r"(?<![a-z])(?:at|around|by)\s+(?P<h>\d{1,2})(?![\d:a-z年月日時])", re.IGNORECASE)
+# A time from now: 1時間後, 1時間半後, 45分後, 今から45分くらいで, あと30分で; in half an hour, in 45 minutes.
+_JA_LATER = re.compile(r"(?:今から|いまから|あと)?\s*(?:(?P<h>\d{1,2})\s*時間(?P<half>半)?)?\s*(?:(?P<m>\d{1,3})\s*分)?"
+                       r"\s*(?:くらい|ぐらい|ほど|位)?\s*(?:後|ご|したら|で(?=\s*(?:取|受|行|伺|う)))")
+_EN_LATER = re.compile(r"(?<![a-z])in\s+(?:about\s+|around\s+)?(?:(?P<half>half\s+an?)|(?P<an>an?)|(?P<n>\d{1,3}))"
+                       r"\s+(?P<unit>hours?|minutes?|mins?)(?![a-z])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -27,10 +33,15 @@ class TimeMatch:
     end: int
 
 
-def find_times(text: str) -> list[TimeMatch]:
-    """Every time of day said in `text` (normalised: ASCII digits), in order, without overlaps."""
+def find_times(text: str, now: str | None = None) -> list[TimeMatch]:
+    """Every time of day said in `text` (normalised: ASCII digits), in order, without overlaps; `now` (HH:MM)
+    is the clock a time from now and a bare hour are read against."""
     found: list[TimeMatch] = []
     spans: list[tuple[int, int]] = []  # of those found, in order: a long request says many
+    if now is not None:
+        for later in _later(text, now):
+            found.append(later)
+            bisect.insort(spans, (later.start, later.end))
     for pattern in (_JA, _CLOCK, _EN, _EN_AT):
         for m in pattern.finditer(text):
             if _overlaps(spans, m.start(), m.end()):
@@ -39,10 +50,38 @@ def find_times(text: str) -> list[TimeMatch]:
             marker = (m.groupdict().get("pre") or m.groupdict().get("post") or "").lower()
             value = _clock(int(m["h"]), minute, bool(marker and re.fullmatch(_AFTERNOON, marker)),
                            marker in ("am", "a.m.", "午前", "朝"))
+            if value is not None and not marker and now is not None:
+                value = _next(value, now)
             if value is not None:
                 found.append(TimeMatch(value, m.start(), m.end()))
                 bisect.insort(spans, m.span())
     return sorted(found, key=lambda t: t.start)
+
+
+def _later(text: str, now: str) -> list[TimeMatch]:
+    """The times said as a time from now, counted from `now`."""
+    out = []
+    for m in _JA_LATER.finditer(text):
+        if m["h"] or m["m"]:
+            minutes = int(m["h"] or 0) * 60 + (30 if m["half"] else 0) + int(m["m"] or 0)
+            out.append(TimeMatch(_plus(now, minutes), m.start(), m.end()))
+    for m in _EN_LATER.finditer(text):
+        each = 60 if m["unit"].lower().startswith("h") else 1
+        amount = 0.5 if m["half"] else 1 if m["an"] else int(m["n"])
+        out.append(TimeMatch(_plus(now, round(amount * each)), m.start(), m.end()))
+    return out
+
+
+def _plus(now: str, minutes: int) -> str:
+    hour, minute = map(int, now.split(":"))
+    total = (hour * 60 + minute + minutes) % (24 * 60)
+    return f"{total // 60:02d}:{total % 60:02d}"
+
+
+def _next(value: str, now: str) -> str:
+    """A bare hour before noon read as the evening's where the morning's has passed (7時 at 17:00 is 19:00)."""
+    hour = int(value[:2])
+    return f"{hour + 12:02d}{value[2:]}" if hour < 12 and value < now else value
 
 
 def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -15,6 +15,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
+from concierge.catalog.model import TimeExtract
 from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, budget, progress, refusals
@@ -34,6 +35,8 @@ class Planner:
         self.pipeline = pipeline
         self.lexicon = Lexicon(pipeline.tools)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
+        self._timed = {t.name for t in pipeline.tools.values()
+                       if any(isinstance(p.extract, TimeExtract) for p in t.params.values())}
         ctx = pipeline.guard_context()
         # read the data's values now, and their readings (loads the dictionary)
         self.lexicon.enum_phrases(ctx.enum_values, ctx.enum_synonyms)
@@ -55,6 +58,7 @@ class Planner:
             enum_synonyms={k: dict(v) for k, v in facts.enum_synonyms.items()},
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable),
             clocks=dict(request.clocks),
+            now=self._now(request),
         )
         plan = self._built(text, ctx)
         before = progress.turn_start(request.messages[:start]) if start > 0 else -1
@@ -62,6 +66,11 @@ class Planner:
         if said_before and only_values(normalise(text), ctx):
             plan = self._answering(said_before, text, ctx) or plan
         return plan, start
+
+    def _now(self, request: ModelRequest) -> str | None:
+        """The time of day of the clock of the tools that take a time of day (the demo's, else the wall's)."""
+        timed = next((spec.name for spec in request.tools if spec.name in self._timed), None)
+        return self.pipeline.now(timed) if timed else None
 
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
         """The previous request completed by this turn, when the previous turn asked something and this one
@@ -79,7 +88,7 @@ class Planner:
         return joined if joined.steps and _asked(joined) is None else None
 
     def _built(self, text: str, ctx: Context) -> Plan:
-        key = (text, ctx.today, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
+        key = (text, ctx.today, ctx.now, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
                tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())),
                tuple((k, tuple(sorted(v.items()))) for k, v in sorted(ctx.enum_synonyms.items())))
         with self._plans_lock:

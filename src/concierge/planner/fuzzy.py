@@ -33,6 +33,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
+from concierge.language.tokens import tokenise
 from concierge.planner import budget, words
 from concierge.planner.text import Disjoint, fold
 
@@ -119,6 +120,9 @@ class Matcher:
         for value in self.values:
             units = _units(value)
             _add(self._exact, fold_word(value), value)
+            clipped = _clipped(value)
+            if clipped:
+                _add(self._part, clipped, value)
             for reading in _join(units):
                 _add(self._reading, reading, value)
             for surface, readings in _parts(units):
@@ -415,6 +419,29 @@ def _dictionary_words(first: str) -> tuple[list[int], dict[str, list[tuple[str, 
 
     words: dict[str, list[tuple[str, Any]]] = Kanwa().load(first) or {}
     return sorted({len(w) for w in words}, reverse=True), words
+
+
+_SMALL = set("ぁぃぅぇぉゃゅょゎ")
+
+
+@lru_cache(maxsize=8192)
+def _clipped(value: str) -> str | None:
+    """A name of two words said by the first two sounds of each (唐揚げ弁当: からべん, ポテトサラダ: ぽてさら), as
+    people shorten them; None for a name of one word or of more than two."""
+    words = [fold(t.reading) for t in tokenise(value).tokens]
+    if len(words) != 2 or not all(words) or any(not _is_hira(ch) and ch != "ー" for w in words for ch in w):
+        return None
+    return "".join(_first_sounds(w, 2) for w in words)
+
+
+def _first_sounds(reading: str, n: int) -> str:
+    """The first `n` sounds (morae) of a reading in hiragana: a small kana belongs to the sound before it."""
+    out = ""
+    for ch in reading:
+        if ch not in _SMALL and sum(c not in _SMALL for c in out) == n:
+            break
+        out += ch
+    return out
 
 
 def _join(units: Sequence[_Unit]) -> list[str]:

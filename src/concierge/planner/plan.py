@@ -167,6 +167,7 @@ class Context:
     memory: Memory = field(default_factory=Memory)
     enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
+    now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
 
 
@@ -213,7 +214,8 @@ def _too_many_requests(text: str, said: int) -> Plan:
 
 def _read(text: str, ctx: Context) -> Slots:
     if text not in ctx.read:
-        ctx.read[text] = read(text, ctx.today, ctx.lexicon, ctx.enum_values, _focus(ctx), ctx.enum_synonyms)
+        ctx.read[text] = read(text, ctx.today, ctx.lexicon, ctx.enum_values, _focus(ctx), ctx.enum_synonyms,
+                              ctx.now)
     return ctx.read[text]
 
 

@@ -121,13 +121,14 @@ class Slots:
 
 
 def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]],
-         focus: DateRange | None = None, enum_synonyms: Synonyms | None = None) -> Slots:
+         focus: DateRange | None = None, enum_synonyms: Synonyms | None = None, now: str | None = None) -> Slots:
     slots = Slots(text, fold(text), focus=focus)
     slots.dates = find_dates(text, today, focus)
     slots.impossible = impossible_dates(text, today)
     taken: list[Span] = [(d.start_index, d.end_index) for d in slots.dates] + [
         (bad.start, bad.end) for bad in slots.impossible]
-    slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken))] if lexicon.takes_times else []
+    slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken), now)] \
+        if lexicon.takes_times else []
     taken += [s for _, s in slots.times]
     slots.amounts = _amounts(mask(text, taken))
     taken += [s for _, s in slots.amounts]

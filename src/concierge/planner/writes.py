@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from concierge.catalog.model import AmountExtract, CodeExtract, EnumExtract, ItemsExtract, Tool
+from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, EnumExtract, ItemsExtract, Tool
+from concierge.planner import words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots, english_item_groups
 
@@ -49,6 +50,8 @@ def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[d
         return None
     keys = [n for n, p in tool.params.items() if p.required and isinstance(p.extract, EnumExtract)
             and p.enum is not None and p.enum.values is None and len(values.get(n, [])) > 1]
+    if not keys:
+        return _part_apart(tool, slots, values, periods, said_in)
     if len(keys) != 1:
         return None
     # The command's verb said once holds for every value (キッチンとリビングの電気つけて): one of fixed values,
@@ -96,10 +99,44 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
     cuts.append(len(slots.text))
     parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key and p not in verbs}
              for a, b in zip(cuts, cuts[1:], strict=False)]
+    spread = _distributed(slots, hits[-1][2])
+    if spread is not None:  # 1つずつ, 全部大盛りで: for each of them
+        each_one = {p: v for p, v in said_in(slots.text[spread:]).items() if p != key}
+        parts[-1] = {p: v for p, v in said_in(slots.text[cuts[-2]:spread]).items() if p != key and p not in verbs}
+        verbs = verbs | frozenset(each_one)
+        values = {**values, **each_one}
     for i, own in enumerate(parts):
         later = sorted({p for part in parts[i + 1 :] for p in part})
         if not own and later:
             return Unpaired(tuple(later), tuple(dict.fromkeys(value for value, _, _ in hits)))
-    per_value = {p for part in parts for p in part}
+    per_value = {p for part in parts for p in part} - verbs
     shared = {p: v for p, v in values.items() if p != key and p not in per_value}
     return [({**shared, **own, key: [value]}, periods) for (value, _, _), own in zip(hits, parts, strict=True)]
+
+
+def _distributed(slots: Slots, end: int) -> int | None:
+    """Where the values given to each of several values begin, after the last of them (`end`): the words
+    after it where a word of `after` follows them (を1つずつ), else from a word of `before` on (全部大盛りで)."""
+    rest = slots.folded[end:]
+    if words.pattern("distributive", "after").search(rest):
+        return end
+    m = words.pattern("distributive", "before").search(rest)
+    return end + m.start() if m else None
+
+
+def _part_apart(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]],
+                said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | None:
+    """牛丼3つ、うち1つは大盛り: the quantity said less the part set apart, and the part with what is said of it;
+    None where no part is set apart of a quantity said."""
+    m = words.pattern("distributive", "part").search(slots.folded)
+    counts = [n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)]
+    if m is None or len(counts) != 1:
+        return None
+    count = counts[0]
+    whole, part = said_in(slots.text[:m.start()]), said_in(slots.text[m.end():])
+    n, some = (whole.get(count) or [None])[0], (part.get(count) or [1])[0]
+    said_of_part = {p: v for p, v in part.items() if p != count}
+    if not isinstance(n, int) or not isinstance(some, int) or not 0 < some < n or not said_of_part:
+        return None
+    rest = {p: v for p, v in values.items() if p not in said_of_part}
+    return [({**rest, count: [n - some]}, periods), ({**values, **said_of_part, count: [some]}, periods)]
