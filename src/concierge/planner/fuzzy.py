@@ -31,8 +31,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import regex
 from rapidfuzz.distance import Levenshtein
 
+from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
 from concierge.planner import budget, words
 from concierge.planner.text import Disjoint, fold
@@ -338,7 +340,7 @@ class _Unit:
 
 
 _NOT_WORD = re.compile(r"[\W_]+")
-_KANJI = re.compile(r"[一-鿿㐀-䶿々〆]+")
+_KANJI = regex.compile(f"[{HAN}]+")
 
 
 def _script(ch: str) -> str:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import regex
+
 from concierge.catalog.model import (
     AmountExtract,
     CodeExtract,
@@ -27,6 +29,7 @@ from concierge.catalog.model import (
     EnumExtract,
     Tool,
 )
+from concierge.language.scripts import HAN, KATAKANA
 from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
 from concierge.planner.slots import Slots, count
@@ -35,8 +38,8 @@ from concierge.planner.text import MASK, fold, overlaps
 Span = tuple[int, int]
 
 # A number said after a noun (customer 5, invoice #98, album no. 3, 得意先5); not a count, a price or a date.
-_NUMBER_AFTER_NOUN = re.compile(
-    r"(?P<w>[a-z][a-z\-]*|[ァ-ヺー一-龯々]{1,8})\s*(?:no\.?\s*|number\s+|#\s*|id\s+)?(?P<n>\d{1,9})"
+_NUMBER_AFTER_NOUN = regex.compile(
+    rf"(?P<w>[a-z][a-z\-]*|[{KATAKANA}{HAN}]{{1,8}})\s*(?:no\.?\s*|number\s+|#\s*|id\s+)?(?P<n>\d{{1,9}})"
     r"(?![\d.,:/]|\s*(?:[件個人名社台本枚冊曲%円年月日時分位つ]|yen|st|nd|rd|th|pm|am)(?![a-z]))",
     re.IGNORECASE)
 
@@ -127,7 +130,8 @@ def _a_state(word: str | None, lexicon: Lexicon) -> bool:
     return not any(s in lexicon.known.words or s in lexicon.catalog_words for s in stems)
 
 
-_BY = re.compile(r"(?<![a-z])(?:by|per)\s+(?P<w>[a-z]{3,})(?![a-z])|(?P<j>[ァ-ヺー一-龯々]{1,8})(?:別|ごと|毎)")
+_BY = regex.compile(rf"(?<![a-z])(?:by|per)\s+(?P<w>[a-z]{{3,}})(?![a-z])"
+                    rf"|(?P<j>[{KATAKANA}{HAN}]{{1,8}})(?:別|ごと|毎)")
 
 
 def _groupings(slots: Slots, lexicon: Lexicon) -> list[Said]:

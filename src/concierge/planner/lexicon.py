@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+import regex
+
 from concierge.catalog.model import (
     CodeExtract,
     CountExtract,
@@ -25,6 +27,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.other_forms import other_forms
+from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.planner import fuzzy, words
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
@@ -37,7 +40,7 @@ _NONE: Synonyms = {}
 COUNTERS = ["個", "本", "玉", "袋", "箱", "束", "株", "枚", "パック", "kg", "キロ", "g", "グラム", "房", "ケース",
             "匹", "尾", "杯", "缶", "セット", "点", "つ", "台", "冊", "粒", "切れ", "カゴ", "籠", "ケ", "コ", "把",
             "ダース", "L", "リットル", "ml"]
-NOUN_CHARS = "ぁ-ゖァ-ヺー一-龯々A-Za-z"
+NOUN_CHARS = f"{HIRAGANA}{KATAKANA}{HAN}A-Za-z"  # a character class of the `regex` package
 DETERMINERS = r"(?:その|この|同じ|当該|上記の?|先ほどの|さっきの|前述の|that|this|the\s+same|same|said)"
 # Values read from the data that are also words any English request uses: never read as that value.
 _FUNCTION_WORDS = {"a", "an", "the", "i", "in", "on", "at", "of", "to", "by", "or", "and", "for", "is", "it", "me",
@@ -112,7 +115,7 @@ class Lexicon:
         nouns = "|".join(re.escape(n) for n in sorted(self.refer, key=len, reverse=True))
         self.referring = re.compile(rf"{DETERMINERS}\s*(?P<noun>{nouns})", re.IGNORECASE) if nouns else None
         said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
-        self.goods = re.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[をが]?\s*(?P<qty>\d+(?:\.\d+)?)"
+        self.goods = regex.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[をが]?\s*(?P<qty>\d+(?:\.\d+)?)"
                                 rf"\s*(?P<counter>{said})(?![A-Za-z])")  # キュウリ10本, トマトを2個
         count_words = {w for t in self.tools.values() for p in t.params.values()
                        if isinstance(p.extract, CountExtract) for w in p.extract.cues + p.extract.one}
@@ -303,7 +306,7 @@ def _described(tools) -> set[str]:
     for tool in tools:
         texts = [tool.description.get("ja"), *(p.description.get("ja") for p in tool.params.values())]
         for text in texts:
-            found.update(re.findall(r"[A-Za-z0-9]*[ァ-ヺー一-龯々]{2,}", text or ""))
+            found.update(regex.findall(rf"[A-Za-z0-9]*[{KATAKANA}{HAN}]{{2,}}", text or ""))
     return {fold(normalise(w)) for w in found}
 
 

@@ -18,17 +18,20 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+import regex
+
+from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import tokenise
 from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
 Span = tuple[int, int]
-_NOUN = re.compile(r"[ァ-ヺー一-龯々ぁ-ゖA-Za-z]")
+_NOUN = regex.compile(rf"[{KATAKANA}{HAN}{HIRAGANA}A-Za-z]")
 _STOP = set("のをがはにでともへや")  # particles end a word
 _KATAKANA_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+")
-_UNKNOWN_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+[一-龯々]*")  # カップ麺 is one word
-_BEFORE_TOPIC = re.compile(r"(?P<w>[ァ-ヺー一-龯々]{2,8})の")  # 惣菜の売れ筋: a word of the catalog follows
+_UNKNOWN_WORD = regex.compile(rf"[ァ-ヺ][{KATAKANA}]+[{HAN}]*")  # カップ麺 is one word
+_BEFORE_TOPIC = regex.compile(rf"(?P<w>[{KATAKANA}{HAN}]{{2,8}})の")  # 惣菜の売れ筋: a word of the catalog follows
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ not every sum the tool returns. The words are data (planner/words/questions.toml
 
 from __future__ import annotations
 
-import re
+import regex
 
 from concierge.catalog.model import EnumExtract, Tool
+from concierge.language.scripts import HAN, KATAKANA
 from concierge.planner import words
 from concierge.planner.text import fold, normalise
 
@@ -102,7 +103,7 @@ def _labels_said(tool: Tool, text: str, columns: list[str], skip: tuple[str, ...
             if len(label) > 1 and label not in skip and any(label in t for t in texts)]
 
 
-_COMPOUND = re.compile(r"(?<=[\u4e00-\u9fff\u30a0-\u30ff])の(?=[\u4e00-\u9fff\u30a0-\u30ff])")
+_COMPOUND = regex.compile(rf"(?<=[{HAN}{KATAKANA}])の(?=[{HAN}{KATAKANA}])")
 
 
 def labels(tool: Tool, value: str) -> str:

@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import regex
+
 from concierge.catalog.model import CountExtract, EnumExtract, Tool
+from concierge.language.scripts import HAN, KATAKANA
 from concierge.planner import measure, verbs, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.nouns import noun
@@ -26,8 +29,8 @@ from concierge.planner.text import fold, normalise
 
 GROUP, TOP = "group_by", "top_n"
 AFFIX = re.compile(r"^(?:by|per|each|top|best|which|どの|多い)\s*|\s*(?:ranking|ランキング|らんきんぐ|別|ごと)$")
-_JA_SUBJECT = re.compile(r"(?:多い|多く|大きい|高い|少ない|小さい|低い|売れた|売れている|売れてる|稼いだ)"
-                         r"(?P<w>[ァ-ヺー一-龯々A-Za-z]{1,12}?)(?:は|って|を|が|で|\?|？|$)")
+_JA_SUBJECT = regex.compile(r"(?:多い|多く|大きい|高い|少ない|小さい|低い|売れた|売れている|売れてる|稼いだ)"
+                         rf"(?P<w>[{KATAKANA}{HAN}A-Za-z]{{1,12}}?)(?:は|って|を|が|で|\?|？|$)")
 _EN_SUBJECT = re.compile(r"(?<![a-z])(?:which|top\s+\d+|top|the\s+\w+est|biggest|largest|highest|best"
                          r"|most\s+[a-z]+|least\s+[a-z]+|cheapest|priciest|newest|oldest|latest|earliest"
                          r"|lowest|smallest|longest|shortest)\s+"
@@ -202,7 +205,7 @@ def _find(n: str, text: str) -> re.Match[str] | None:
     if n.isascii():
         return re.search(rf"(?<![a-z]){re.escape(n)}(?:s|es)?(?![a-z])", text)
     if len(n) == 1:  # 国 alone, not 中国
-        return re.search(rf"(?<![一-龯々a-z]){re.escape(n)}(?=[はがのをでごと別?？]|$)", text)
+        return regex.search(rf"(?<![{HAN}a-z]){re.escape(n)}(?=[はがのをでごと別?？]|$)", text)
     return re.search(re.escape(n), text)
 
 

@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+import regex
+
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
+from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.times import find_times
 from concierge.planner.frame import Twofold, place
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
@@ -31,7 +34,7 @@ _AMOUNT = re.compile(
     r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
     re.IGNORECASE,
 )
-_LABELLED_NUMBER = re.compile(rf"[ァ-ヺー一-龯々A-Za-z]{{0,{WORD_LIMIT}}}"
+_LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
                              r"(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
 _DAYS_OF_WEEK = re.compile(r"土日|週末|平日|祝日|(?:[月火水木金土日]曜日?(?:だけ|のみ|ごと))"
                            r"|(?<![a-z])(?:weekends?|weekdays?|holidays)(?![a-z])", re.IGNORECASE)
@@ -40,14 +43,15 @@ _YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|unt
 _YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")
 _AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|number\s*|#\s*)?(?P<v>[0-9A-Za-z\-]+)",
                                re.IGNORECASE)
-_AFTER_NAME_LABEL = re.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
-                               r"(?P<n>[一-龯々ァ-ヺーA-Za-z・][一-龯々ァ-ヺーA-Za-z・\- ]*)", re.IGNORECASE)
+_AFTER_NAME_LABEL = regex.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
+                               rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
 _PARTICLES = "のにをでがはもへと"
 _JOINER = re.compile(r"\s*(?:と|、|,|・|及び|および|and|&)\s*", re.IGNORECASE)
 _HONORIFIC = re.compile(r"さん|様|さま|氏|殿|くん|君|ちゃん")
 _NOT_NAMES = {"お客", "客", "皆", "みな", "みん", "担当", "担当者", "先方", "奥", "番", "神", "社長", "店長", "お"}
-_KANJI_KANA_LATIN = re.compile(r"[一-龯々ァ-ヺーA-Za-z・]")
+_KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
+_KANJI = regex.compile(rf"[{HAN}]")
 _EN_TITLE = re.compile(r"(?<![A-Za-z])(?:Mr|Ms|Mrs|Miss|Dr)\.?\s+(?P<n>[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)")
 _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
 # A name written as letters joined by a slash, an ampersand or digits (AC/DC, AT&T, U2, B-52s): a proper noun
@@ -224,7 +228,7 @@ def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> l
 def _clean_noun(noun: str, glued: bool) -> str:
     """お客様にかぼちゃ -> かぼちゃ; の+かぼちゃ glued to a value read before -> かぼちゃ; にんじん stays;
     には|キュウリ -> キュウリ (particles before a word in katakana or kanji)."""
-    lead = re.match(rf"[{_PARTICLES}]+(?=[ァ-ヺ一-龯々])", noun)
+    lead = regex.match(rf"[{_PARTICLES}]+(?=[{KATAKANA}{HAN}])", noun)
     if lead:
         noun = noun[lead.end():]
     for i in range(len(noun) - 2, 0, -1):
@@ -354,7 +358,7 @@ def _name_before(text: str, end: int) -> tuple[str, int]:
     if i == end:  # a name in hiragana, perhaps after a family name in kanji: 吉田さくら
         while i > 0 and "ぁ" <= text[i - 1] <= "ゖ" and text[i - 1] not in _PARTICLES:
             i -= 1
-        while i > 0 and i < end and re.match(r"[一-龯々]", text[i - 1]):
+        while i > 0 and i < end and _KANJI.match(text[i - 1]):
             i -= 1
     return text[i:end].strip(), i
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from concierge.catalog.model import CodeExtract, NameExtract, Tool
+from concierge.language.scripts import HAN, KATAKANA
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
@@ -24,7 +27,7 @@ _OWN_LABELS = {"named", "called", "titled", "名前が", "という"}
 _HAVE = (re.compile(r"(?<![a-z])(?:does|did|do)\s+$", re.IGNORECASE),
          re.compile(r"^\s+(?:have|has|had|own|owns|make|made|release|released|place|placed|buy|bought)(?![a-z])",
                     re.IGNORECASE))
-_JA_AFTER_NOUN = re.compile(r"^(?:$|[^一-龯々ァ-ヺーA-Za-z]|一覧|数|件数|リスト)")
+_JA_AFTER_NOUN = regex.compile(rf"^(?:$|[^{HAN}{KATAKANA}A-Za-z]|一覧|数|件数|リスト)")
 
 
 def fills(tool: Tool, slots: Slots, span: Span, offered: set[str]) -> list[str]:
