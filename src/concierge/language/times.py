@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 
 _AFTERNOON = r"午後|夕方|夜|晩|pm|p\.m\."
-_JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2})\s*時(?!間)\s*(?:(?P<half>半)|(?P<m>\d{1,2})\s*分)?")
+_JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2})\s*時(?!間)"
+                 r"\s*(?:(?P<half>半)|(?P<m>\d{1,2})\s*分)?")
 _CLOCK = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])\s*(?P<post>am|a\.m\.|pm|p\.m\.)?",
                     re.IGNORECASE)
 _EN = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2})\s*(?:(?P<post>am|a\.m\.|pm|p\.m\.)|o'?clock)(?![a-z])", re.IGNORECASE)
