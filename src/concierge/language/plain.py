@@ -1,4 +1,8 @@
-"""Colloquial Japanese written back to the plain forms a catalog lists, read from the words of the request.
+"""Colloquial forms written back to the plain ones a catalog lists, read from the words of the request.
+
+English: a quantity said in words is its number (a couple of cokes → 2 cokes; words/en.toml).
+
+Japanese:
 
 - A native count in kana is a number (ひとつ → 1つ, みっつ → 3つ, 牛丼ふたつ → 牛丼2つ).
 - A counter said in kana after digits is the counter (2こ → 2個).
@@ -13,10 +17,11 @@ A form is rewritten only where the analyser sees its words (language/tokens.py):
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
+from concierge.language.english import english_quantities
 from concierge.language.japanese import aspect_auxiliaries, kana_counters, kana_counts
 from concierge.language.tokens import Utterance, japanese, tokenise
 
@@ -29,12 +34,23 @@ _KATAKANA = regex.compile(r"\p{Katakana}")
 def plain(text: str) -> str:
     """`text` with kana counts as digits, kana counters as written, and no auxiliary of aspect."""
     if not japanese(text):
-        return text
+        return _english_quantities(text)
     utterance = tokenise(text)
     edits = [*_kana_counts(utterance), *_kana_counters(utterance), *_before_katakana(utterance), *_aspect(utterance)]
     for start, end, said in sorted(edits, reverse=True):
         text = text[:start] + said + text[end:]
     return text
+
+
+def _english_quantities(text: str) -> str:
+    said = english_quantities()
+    return _quantities().sub(lambda m: str(said[m.group().lower()]), text)
+
+
+@cache
+def _quantities() -> regex.Pattern:
+    words = sorted(english_quantities(), key=len, reverse=True)
+    return regex.compile(r"(?<![a-z])(?:" + "|".join(regex.escape(w) for w in words) + r")(?![a-z])", regex.I)
 
 
 def _kana_counts(u: Utterance) -> list[tuple[int, int, str]]:

@@ -419,6 +419,8 @@ def _before_value(slots: Slots, text: str) -> int | None:
         m = _number_before(_COUNT_AT_END, text, hit.start, spaced=True)
         if m and number(m["n"]) is not None:
             return number(m["n"])
+        if _number_before(_ARTICLE_AT_END, text, hit.start, spaced=True):  # a coke, an oolong tea
+            return 1
     for hit in slots.enums:
         m = _COUNT_AFTER.match(text, hit.end)
         if m and number(m["n"]) is not None:
@@ -428,6 +430,7 @@ def _before_value(slots: Slots, text: str) -> int | None:
 
 _NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
 _COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
+_ARTICLE_AT_END = re.compile(r"(?<![a-z])an?$", re.IGNORECASE)
 _NUMBER_WORD_CHARS = 6  # the longest number word: twelve
 
 
