@@ -75,7 +75,8 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
     is not also a question about sales); writes joined by と / 、 / and are one each (電気をつけて、明るさを40%に)."""
     hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
     writes = [h for h in hits if any(k == KEYWORD and lexicon.tools[t].mode == "write" for t, k in h.value)]
-    if writes:
+    asks_politely = all(_only_asking(slots, h.start, h.end) for h in writes)
+    if writes and not (asks_politely and any(h not in writes for h in hits)):  # 確認お願いします: a read, asked
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
                 for h in writes]
     groups: list[tuple[int, list[str]]] = []
@@ -133,6 +134,14 @@ def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
         if _AND.fullmatch(slots.text[m.start():m.end()].lower()):
             return m
     return None
+
+
+def _only_asking(slots: Slots, start: int, end: int) -> bool:
+    """Whether a keyword is only the words a request is asked with (お願いします, ください, もらえますか): verbs that
+    help another, auxiliaries, particles, prefixes; no word of what is asked."""
+    words = [t for t in tokenise(slots.text).tokens if start <= t.start < end]
+    return bool(words) and all(t.is_particle or t.is_auxiliary or t.pos[0] == "接頭辞"
+                               or (t.pos[0] in ("動詞", "形容詞") and t.pos[1] == "非自立可能") for t in words)
 
 
 def _te_form(slots: Slots, end: int, start: int) -> int | None:

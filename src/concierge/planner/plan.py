@@ -48,6 +48,7 @@ from concierge.planner import (
 from concierge.planner.choose import (
     Choice,
     choose,
+    coverage,
     keyword_parts,
     keyword_tools,
     recorded_write,
@@ -739,18 +740,26 @@ def _find(plan: Plan, request: Request, tool: Tool, pname: str, param: Param, sl
         if said:
             return said
     if isinstance(x, EnumExtract):  # 明るさを50%に: the light just switched on; テレビ: the only one there is
-        return _enum_in_focus(tool, pname, ctx)
+        return _enum_in_focus(tool, pname, ctx, slots)
     remembered = ctx.memory.values.get(pname) or []
     if len(remembered) > 1:
         return Problem("ambiguous", tool.name, (pname,))
     return remembered
 
 
-def _enum_in_focus(tool: Tool, pname: str, ctx: Context) -> list[Any]:
-    if pname in ctx.memory.chosen:
-        return [ctx.memory.chosen[pname]]
+def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[Any]:
+    """The value of the conversation's focus, or the only value there is. A write takes the focus only where the
+    request says something else it records, or points back (それ2つに): 確認させてください after an item was
+    ordered is no second order of it."""
     valid = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, pname)].key, [])
-    return list(valid) if len(valid) == 1 else []
+    if len(valid) == 1:
+        return list(valid)
+    if pname not in ctx.memory.chosen:
+        return []
+    if tool.mode == "write" and not coverage(slots, ctx.lexicon, tool.name)[0] \
+            and not words.pattern("references", "thing").search(slots.cue_text):
+        return []
+    return [ctx.memory.chosen[pname]]
 
 
 def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
