@@ -281,14 +281,17 @@ def says_only_values(slots: Slots) -> bool:
 
 
 def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
-    """Goods or a sum the write records, a value said by its name (赤), or how many of a value of the data
-    (唐揚げ弁当2つ, two karaage bento)."""
+    """Goods or a sum the write records, a value said by its name (赤), the value of fixed ones that makes the
+    command (off), or how many of a value of the data (唐揚げ弁当2つ, two karaage bento)."""
     params = lexicon.tools[name].params
     kinds = {type(p.extract) for p in params.values()}
     if (AmountExtract in kinds and slots.amounts) or (ItemsExtract in kinds and slots.items):
         return True
     if any(c.by_name and any(code_pattern(p) == c.pattern for p in params.values()) for c in slots.codes):
         return True  # 赤にして: a colour only the colour tool takes
+    if any(p.required and isinstance(p.extract, EnumExtract) and p.enum is not None and p.enum.values is not None
+           and slots.enum_values(lexicon.enum_of[(name, n)].key) for n, p in params.items()):
+        return True  # リビングのlightもoffで: the command's own value (off) is said
     counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
                   for n, p in params.items())
     return counted and any(p.required and isinstance(p.extract, EnumExtract) and p.enum is not None

@@ -3,6 +3,8 @@
 - A request that only names another value the command takes repeats it with that value: 「キッチンも」 after
   the living-room light was switched off switches the kitchen light off; 「あとりびんぐも」 likewise. The
   command's required values (off) hold; what it was optionally given (a quantity, 大盛り) does not.
+- A value said alone after the guard refused a command asks for the command with that value in place of the
+  refused one (22時 refused: じゃあ9時で; brightness 150 refused: じゃ100で).
 - A verb with no device goes to the device of the last command when the verb's own tools need one the request
   does not say, and a tool of that device takes the verb: 「消して」 after the TV was switched on, or its volume
   turned down, switches the TV off. A request that names another kind of device by a topic (電気) is not
@@ -14,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from concierge.catalog.model import EnumExtract
-from concierge.planner.choose import Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
+from concierge.catalog.model import CountExtract, EnumExtract
+from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots
 
@@ -24,11 +26,15 @@ __all__ = ["Command", "again"]
 Command = tuple[str, dict[str, Any]]
 
 
-def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command | None) -> Choice | None:
-    """The choice a follow-up to `command` makes, or None when the request is not one."""
+def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command | None,
+          refused: bool = False) -> Choice | None:
+    """The choice a follow-up to `command` makes, or None when the request is not one; `refused`: the guard
+    refused the command, and a value said now is asked for in place of the one refused."""
     if command is None or command[0] not in offered:
         return None
     keyword = keyword_tools(slots, lexicon, offered)
+    if not keyword and refused:
+        return _instead(slots, lexicon, command)
     if not keyword:
         return _same_command(slots, lexicon, command)
     if all(unmet_params(slots, lexicon, t) for t in keyword):
@@ -43,6 +49,26 @@ def _same_command(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | 
     tool = lexicon.tools[name]
     kept = {k: v for k, v in args.items() if k in tool.params and tool.params[k].required}
     return Choice((name,), follow_up=True, again=(name, kept))
+
+
+def _instead(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
+    """The refused command with the value said now in place of the refused one (22時 refused: じゃあ9時で; 150%
+    refused: じゃ100で): its other values hold."""
+    name, args = command
+    tool = lexicon.tools[name]
+    if says_only_values(slots) and coverage(slots, lexicon, name)[0]:
+        return Choice((name,), follow_up=True, again=(name, dict(args)))
+    number = _bare_number(slots)
+    counts = [p for p in args if p in tool.params and isinstance(tool.params[p].extract, CountExtract)]
+    if number is None or len(counts) != 1:
+        return None
+    return Choice((name,), follow_up=True, again=(name, {**args, counts[0]: number}))
+
+
+def _bare_number(slots: Slots) -> int | None:
+    """The number a request says and nothing else (じゃ100で, 2で): a value in place of one refused."""
+    rest = FILLER.sub("", slots.read_text)
+    return int(rest) if rest.isdigit() and len(rest) <= 6 else None
 
 
 def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command,

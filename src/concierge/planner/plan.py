@@ -155,6 +155,7 @@ class Memory:
     values: dict[str, list[Any]] = field(default_factory=dict)
     last_call: tuple[str, dict[str, Any]] | None = None
     last_command: tuple[str, dict[str, Any]] | None = None  # the last write that ran with no confirmation
+    command_refused: bool = False  # and the guard refused it: its values said again are asked again
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
 
@@ -347,7 +348,8 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
 def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     """The tools the request asks for; of those, how many … with no keyword: the previous call's."""
     last = ctx.memory.last_call
-    followed = focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command) if first else None
+    followed = focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
+                           ctx.memory.command_refused) if first else None
     if followed is not None:
         return followed
     choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)

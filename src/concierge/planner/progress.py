@@ -67,6 +67,9 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) 
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     for call in calls_made(earlier):
         result = call.result
+        if result is not None and result.status in ("refused", "error") and call.name in tools \
+                and tools[call.name].mode == "write" and not tools[call.name].confirm:
+            mem.last_command, mem.command_refused = (call.name, dict(call.args)), True  # 22時 refused: じゃあ9時で
         if result is None or not result.ok or call.name not in tools:
             continue
         rows = result.rows
@@ -82,7 +85,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) 
         if tools[call.name].mode == "read":
             mem.last_call = (call.name, said)
         elif not tools[call.name].confirm:
-            mem.last_command = (call.name, said)
+            mem.last_command, mem.command_refused = (call.name, said), False
     return mem
 
 
