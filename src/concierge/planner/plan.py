@@ -527,6 +527,17 @@ def _among(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, fi
     return {k: v for k, v in last[1].items() if v is not None}
 
 
+MAX_CHOICES = 8  # a missing value of fewer is asked for with every one named (which light: the living room's …)
+
+
+def _choices(tool: Tool, missing: list[str], ctx: Context) -> tuple[str, ...]:
+    """The values a missing parameter read from the data can take, where it is the one missing and they are few."""
+    if len(missing) != 1 or not _reads_data(tool.params[missing[0]]):
+        return ()
+    values = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, missing[0])].key, [])
+    return tuple(values) if 1 < len(values) <= MAX_CHOICES else ()
+
+
 def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
     """Every value of a required parameter read from the data, where a command is asked of all of them (all the
     lights, 家じゅう) and the request names none; [] otherwise, or where they are more than one request calls."""
@@ -583,7 +594,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         elif param.required:
             missing.append(pname)
     if missing:
-        return Problem("missing", tool.name, tuple(missing))
+        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx))
     paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
                          lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
     if isinstance(paired, writes.Unpaired):

@@ -38,6 +38,8 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         if kind == "ambiguous" and problem.candidates:  # 唐揚げ弁当とのり弁当を2つ: which takes the 2?
             return phrase(lang, "unpaired", what=phrase(lang, "list").join(labels),
                           values=phrase(lang, "list").join(problem.candidates))
+        if kind == "missing" and problem.candidates:  # 電気消して: which light?
+            return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
         return phrase(lang, kind, what=phrase(lang, "list").join(labels))
     if kind in ("not_taken", "unreferenced"):
         return phrase(lang, kind, said=problem.said)
