@@ -130,7 +130,7 @@ class Planner:
 
 
 _ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value")
-_ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|それは|あ、)"
+_ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|えーと|それは|あ、|あー?\s|えー?\s|あのー?\s*)+"
                             r"|(?:の方|のほう)?(?:です|でお願いします|でお願い|で|にして"
                             r"|ください|please|i mean)?[。.!！?？\s]*$", re.IGNORECASE)
 

@@ -265,7 +265,8 @@ def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
     return best if best is not None and lexicon.tools[best].mode == "write" else None
 
 
-FILLER = re.compile(r"じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
+FILLER = re.compile(r"(?<![ぁ-ゖ])(?:あー?|えー?と?|あのー?)(?![ぁ-ゖ])"
+                    r"|じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
                      r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
                      r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
                      r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]"

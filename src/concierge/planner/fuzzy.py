@@ -125,6 +125,9 @@ class Matcher:
             clipped = _clipped(value)
             if clipped:
                 _add(self._part, clipped, value)
+            for form in _word_parts(value):  # うどん of きつねうどん: words the analyser reads in a name
+                if value not in self._part.get(form, ()):
+                    _add(self._part, form, value)
             for reading in _join(units):
                 _add(self._reading, reading, value)
             for surface, readings in _parts(units):
@@ -421,6 +424,17 @@ def _dictionary_words(first: str) -> tuple[list[int], dict[str, list[tuple[str, 
 
     words: dict[str, list[tuple[str, Any]]] = Kanwa().load(first) or {}
     return sorted({len(w) for w in words}, reverse=True), words
+
+
+@lru_cache(maxsize=8192)
+def _word_parts(value: str) -> tuple[str, ...]:
+    """The words of a name of several, by the analyser, and their readings (folded), of two characters or more:
+    きつね and うどん of きつねうどん, a name in one script that the script alone does not cut."""
+    words = tokenise(unicodedata.normalize("NFKC", value)).tokens
+    if len(words) < 2:
+        return ()
+    forms = {f for t in words for f in (fold(t.surface), fold(t.reading)) if len(f) >= 2 and t.pos[0] == "名詞"}
+    return tuple(sorted(forms))
 
 
 _SMALL = set("ぁぃぅぇぉゃゅょゎ")
