@@ -34,13 +34,7 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     if kind == "forbidden" and tool:
         return phrase(lang, "forbidden", what=first_sentence(tool.description.get(lang)))
     if kind in ("missing", "ambiguous") and tool:
-        labels = [label(tool, p, lang) for p in problem.params]
-        if kind == "ambiguous" and problem.candidates:  # 唐揚げ弁当とのり弁当を2つ: which takes the 2?
-            return phrase(lang, "unpaired", what=phrase(lang, "list").join(labels),
-                          values=phrase(lang, "list").join(problem.candidates))
-        if kind == "missing" and problem.candidates:  # 電気消して: which light?
-            return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
-        return phrase(lang, kind, what=phrase(lang, "list").join(labels))
+        return _needed(problem, lang, tool)
     if kind in ("not_taken", "unreferenced"):
         return phrase(lang, kind, said=problem.said)
     if kind == "not_applied" and tool:
@@ -58,6 +52,17 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     if kind in ("forbidden", "missing", "ambiguous"):  # no tool to name: say it plainly
         return phrase(lang, "unrelated")
     return phrase(lang, kind)
+
+
+def _needed(problem: Problem, lang: str, tool: Tool) -> str:
+    """The values a call needs that the request did not say, or did not say of which value."""
+    labels = [label(tool, p, lang) for p in problem.params]
+    if problem.kind == "ambiguous" and problem.candidates:  # 唐揚げ弁当とのり弁当を2つ: which takes the 2?
+        return phrase(lang, "unpaired", what=phrase(lang, "list").join(labels),
+                      values=phrase(lang, "list").join(problem.candidates))
+    if problem.kind == "missing" and problem.candidates:  # 電気消して: which light?
+        return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
+    return phrase(lang, problem.kind, what=phrase(lang, "list").join(labels))
 
 
 def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
