@@ -73,6 +73,13 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
     phrase (先週落ちた商品トップ3) ask for one tool: one the user may call, named most, taking most
     of the values said, named first. Writes among them are the whole request (販売登録して…売った
     is not also a question about sales); writes joined by と / 、 / and are one each (電気をつけて、明るさを40%に)."""
+    key = (id(lexicon), frozenset(offered))
+    if key not in slots.parts:
+        slots.parts[key] = _keyword_parts(slots, lexicon, offered)
+    return list(slots.parts[key])
+
+
+def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> list[Part]:
     hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
     writes = [h for h in hits if any(k == KEYWORD and lexicon.tools[t].mode == "write" for t, k in h.value)]
     asks_politely = all(_only_asking(slots, h.start, h.end) for h in writes)

@@ -30,9 +30,24 @@ class Noun:
         return self.one if n == 1 else self.many
 
 
+_MADE: dict[int, tuple[Tool, Noun]] = {}  # a tool's noun, read once per loaded tool (by identity)
+_MADE_KEPT = 4096
+
+
 def noun(tool: Tool | None) -> Noun:
     if tool is None:
         return Noun("result", "results", "データ")
+    found = _MADE.get(id(tool))
+    if found is not None and found[0] is tool:
+        return found[1]
+    made = _noun(tool)
+    if len(_MADE) >= _MADE_KEPT:
+        _MADE.clear()
+    _MADE[id(tool)] = (tool, made)
+    return made
+
+
+def _noun(tool: Tool) -> Noun:
     keywords = list(tool.intents.keywords) if tool.intents else []
     topics = list(tool.intents.topics) if tool.intents else []
     many = next((m["n"].strip() for k in keywords if (m := _MANY.match(k.strip()))), None)

@@ -119,6 +119,8 @@ class Slots:
     twofold: list[Twofold] = field(default_factory=list)  # a value that is also a word of the question: asked
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
+    # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts)
+    parts: dict[tuple, list] = field(default_factory=dict, repr=False, compare=False)
 
     def enum_values(self, group: str) -> list[str]:
         return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
