@@ -220,7 +220,7 @@ _RuleFn = Callable[[re.Match[str], date], _Found | None]
 # --- vocabulary ---------------------------------------------------------------------------------
 
 _FIXED = {phrase: (kind, n) for kind, n, phrases in [  # n: offset from the period containing today
-    ("day", 0, "今日|本日|today"), ("day", -1, "昨日|yesterday"), ("day", 1, "明日|tomorrow"),
+    ("day", 0, "今日|本日|きょう|today"), ("day", -1, "昨日|きのう|yesterday"), ("day", 1, "明日|あした|tomorrow"),
     ("day", -2, "一昨日|おととい|おとつい|the day before yesterday"),
     ("day", 2, "明後日|あさって|the day after tomorrow"),
     ("week", 0, "今週|this week"), ("week", -1, "先週|last week"), ("week", 1, "来週|next week"),

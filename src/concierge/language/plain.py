@@ -59,7 +59,8 @@ def _kana_counts(u: Utterance) -> list[tuple[int, int, str]]:
     for t in u.tokens:
         for word, n in counts.items():
             end = t.start + len(word)
-            if u.text.startswith(word, t.start) and u.ends_at(end) and (end == len(u.text) or u.starts_at(end)):
+            if u.text.startswith(word, t.start) and u.ends_at(end) and (
+                    end == len(u.text) or u.text[end].isspace() or u.starts_at(end)):
                 edits.append((t.start, end, f"{n}つ"))
                 break
     return _disjoint(edits)

@@ -257,7 +257,10 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
             continue
         if lexicon.tools[name].mode == "write" and not _says_goods_or_money(slots, lexicon, name):
             continue  # a write is chosen by its keyword, or by the goods, sums or counts it records
-        score = 2 * values + dates + said + similarity(slots.read_text, lexicon.tools[name])
+        # A write said with no keyword is the first that records what is said (のり弁 3つ: an order, not a change
+        # of one; a change or a removal is said with its verb); a read is the one nearest its examples.
+        near = similarity(slots.read_text, lexicon.tools[name]) if lexicon.tools[name].mode == "read" else 0
+        score = 2 * values + dates + said + near
         if lexicon.tools[name].mode == "read" and leftover.left(lexicon.tools[name], slots, lexicon, set(offered)):
             score -= 1  # units shipped of SKU-00412: the sales lines take "shipped"; the purchase lines do not
         if score > best_score:

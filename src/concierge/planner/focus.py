@@ -35,8 +35,9 @@ def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Com
     keyword = keyword_tools(slots, lexicon, offered)
     if not keyword and refused:
         return _instead(slots, lexicon, command)
-    if not keyword:
-        return _same_command(slots, lexicon, command)
+    if not keyword:  # キッチンも; もうけしといて after the TV's channel was set: its command's own value (off)
+        return _same_command(slots, lexicon, command) or (
+            _same_device(slots, lexicon, offered, command, []) if _says_a_command(slots, lexicon) else None)
     if all(unmet_params(slots, lexicon, t) for t in keyword):
         return _same_device(slots, lexicon, offered, command, keyword)
     return None
@@ -83,9 +84,21 @@ def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], comma
         return None  # 電気もつけて after the TV: the lights' topic is said, not the device in focus
     for other in takers:
         kept = {k: devices[g] for k in lexicon.tools[other].params if (g := _group(lexicon, other, k)) in devices}
-        if coverage(slots, lexicon, other)[0] and set(unmet_params(slots, lexicon, other)) <= set(kept):
+        if _takes_a_command(slots, lexicon, other) and set(unmet_params(slots, lexicon, other)) <= set(kept):
             return Choice((other,), follow_up=True, again=(other, kept))
     return None
+
+
+def _says_a_command(slots: Slots, lexicon: Lexicon) -> bool:
+    """Whether the request says a value of fixed ones that makes a command (off, up), not only values of the data."""
+    return any(key in lexicon.static_values for h in slots.enums for key, _ in h.value)
+
+
+def _takes_a_command(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
+    """Whether the tool takes a value of fixed ones the request says (消して: the TV's power)."""
+    groups = {lexicon.enum_of[(tool, p)].key for p, param in lexicon.tools[tool].params.items()
+              if isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is not None}
+    return any(key in groups for h in slots.enums for key, _ in h.value)
 
 
 def _group(lexicon: Lexicon, tool: str, pname: str) -> str | None:
