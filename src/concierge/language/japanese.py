@@ -7,7 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["kana_counts", "kana_counters", "aspect_auxiliaries", "subsidiary_verbs"]
+__all__ = ["aspect_auxiliaries", "final_particles", "honorifics", "kana_counters", "kana_counts", "long_particles",
+           "particles", "subsidiary_verbs"]
 
 
 @cache
@@ -35,3 +36,23 @@ def aspect_auxiliaries() -> frozenset[str]:
 def subsidiary_verbs() -> frozenset[str]:
     """くださる, くれる …: after a て, part of the verb before it (消してください)."""
     return frozenset(_table()["verbs"]["subsidiary"])
+
+
+def honorifics() -> tuple[str, ...]:
+    """さん, 様 …: said after a name."""
+    return tuple(_table()["words"]["honorifics"])
+
+
+def particles() -> tuple[str, ...]:
+    """の, を, が …: particles of one character, each of which ends a noun."""
+    return tuple(_table()["words"]["particles"])
+
+
+def long_particles() -> tuple[str, ...]:
+    """から, だけ …: particles of more than one character."""
+    return tuple(_table()["words"]["long_particles"])
+
+
+def final_particles() -> tuple[str, ...]:
+    """か, ね …: particles that end a sentence."""
+    return tuple(_table()["words"]["final_particles"])

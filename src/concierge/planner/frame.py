@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 
+from concierge.language.japanese import particles
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.text import Hit
 
@@ -38,7 +39,7 @@ NAMED_AFTER = ("という", "っていう", "と言う", "といった", "と呼
 NAMED_BEFORE = (r"\s*[:：=]\s*", r"\s+(?:named|called)\s+", r"(?<=名)\s*[がは]\s*")
 # After a word placed as what the question is about: 商品ランキングの売上 (the sales of the product ランキング?).
 OWNED = "の"
-_PARTICLES = "のはがをにでともへや"
+_PARTICLES = "".join(particles())
 _ENDS = ".!?。！？:：、,"  # what a sentence or a phrase starts after
 _LOOK_BACK = 40  # characters before a word where its label is looked for (no label is longer)
 # What may stand between words of the frame inside one value: 売上の合計, Total Sales.

@@ -34,6 +34,7 @@ from typing import Any
 import regex
 from rapidfuzz.distance import Levenshtein
 
+from concierge.language.japanese import final_particles, honorifics, long_particles, particles
 from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
 from concierge.planner import budget, words
@@ -45,12 +46,11 @@ TIERS = ("exact", "synonym", "reading", "part", "typo")
 _SCORES = {"exact": 1.0, "synonym": 0.95, "reading": 0.9}
 _MAX_READINGS = 8  # readings kept per string: 明 alone has eight in the dictionary
 _NO_START = set("ぁぃぅぇぉっゃゅょゎゕゖーん")  # never the first sound of a word
-_PARTICLES = ("から", "まで", "より", "って", "だけ", "など", "の", "を", "が", "は", "に", "で", "と", "も", "へ",
-              "や", "か", "ね", "よ", "な")
+_PARTICLES = long_particles() + particles() + final_particles()
 # What may follow a noun written in hiragana without a particle (おにぎりください).
 _AFTER_NOUN = _PARTICLES + ("です", "でした", "だ", "じゃ", "ください", "くれ", "ちょうだい", "ほしい", "しか",
                             "すら", "ばかり", "くらい", "ぐらい", "ごと", "ずつ", "について", "なら")
-_HONORIFIC_SUFFIXES = ("さん", "さま", "様", "ちゃん", "くん", "君", "氏", "殿")
+_HONORIFIC_SUFFIXES = honorifics()
 _GLUE = set(_AFTER_NOUN)
 # English words of any request: never read as a misspelt value.
 _ENGLISH = {"a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "me", "my", "show", "list",

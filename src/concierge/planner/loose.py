@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import regex
 
+from concierge.language.japanese import final_particles, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import tokenise
 from concierge.planner import words
@@ -28,7 +29,7 @@ from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
 Span = tuple[int, int]
 _NOUN = regex.compile(rf"[{KATAKANA}{HAN}{HIRAGANA}A-Za-z]")
-_STOP = set("のをがはにでともへや")  # particles end a word
+_STOP = set(particles())  # particles end a word
 _KATAKANA_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+")
 _UNKNOWN_WORD = regex.compile(rf"[ァ-ヺ][{KATAKANA}]+[{HAN}]*")  # カップ麺 is one word
 _BEFORE_TOPIC = regex.compile(rf"(?P<w>[{KATAKANA}{HAN}]{{2,8}})の")  # 惣菜の売れ筋: a word of the catalog follows
@@ -164,7 +165,7 @@ _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
 _GRAMMAR = re.compile(r"じゃあ|じゃ|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど|です|でした"
                       r"|ください|ちょうだい|について|ごと|ずつ|ばかり|しか|まで|から|より|えっと|ええと|あの|その|この")
-_PARTICLE_CHARS = "のをがはにでともへやかねよな"
+_PARTICLE_CHARS = "".join(particles() + final_particles())
 # A verb or adjective ending just before a value: the words before it are a clause (なった受注, 届いた注文).
 _VERB_ENDING = re.compile(r"(?:った|んだ|した|いた|えた|れた|きた|ない|ている|てる|する|される|された)$")
 

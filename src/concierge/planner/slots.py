@@ -19,6 +19,7 @@ from decimal import Decimal
 import regex
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
+from concierge.language.japanese import honorifics, particles
 from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.times import find_times
 from concierge.planner.frame import Twofold, place
@@ -46,9 +47,9 @@ _AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|n
 _AFTER_NAME_LABEL = regex.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
                                rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
-_PARTICLES = "のにをでがはもへと"
+_PARTICLES = "".join(p for p in particles() if p != "や")  # や begins names (やまだ) too often to end one
 _JOINER = re.compile(r"\s*(?:と|、|,|・|及び|および|and|&)\s*", re.IGNORECASE)
-_HONORIFIC = re.compile(r"さん|様|さま|氏|殿|くん|君|ちゃん")
+_HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
 _NOT_NAMES = {"お客", "客", "皆", "みな", "みん", "担当", "担当者", "先方", "奥", "番", "神", "社長", "店長", "お"}
 _KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
 _KANJI = regex.compile(rf"[{HAN}]")
