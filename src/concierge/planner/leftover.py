@@ -168,4 +168,8 @@ def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
     for m in re.finditer(rf"(?<![\d.])\d{{1,4}}\s*(?:{places})", slots.read_text):  # 3階の部屋
         if MASK not in m.group():
             out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
+    counted = "|".join(re.escape(w) for w in sorted(words.words("numbers", "counted"), key=len, reverse=True))
+    for m in re.finditer(rf"(?<![\d.])\d{{1,4}}\s*(?:{counted})", slots.read_text):  # 人数を3名にして
+        if MASK not in m.group() and not overlaps(m.span(), [s.span for s in out]):
+            out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
     return out
