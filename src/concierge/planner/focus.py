@@ -37,9 +37,9 @@ def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Com
         return _instead(slots, lexicon, command)
     if not keyword:  # キッチンも; もうけしといて after the TV's channel was set: its command's own value (off)
         return _same_command(slots, lexicon, command) or (
-            _same_device(slots, lexicon, offered, command, []) if _says_a_command(slots, lexicon) else None)
+            _same_device(slots, lexicon, offered, command) if _says_a_command(slots, lexicon) else None)
     if all(unmet_params(slots, lexicon, t) for t in keyword):
-        return _same_device(slots, lexicon, offered, command, keyword)
+        return _same_device(slots, lexicon, offered, command)
     return None
 
 
@@ -72,8 +72,7 @@ def _bare_number(slots: Slots) -> int | None:
     return int(rest) if rest.isdigit() and len(rest) <= 6 else None
 
 
-def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command,
-                 keyword: list[str]) -> Choice | None:
+def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command) -> Choice | None:
     name, args = command
     devices = {g: v for k, v in args.items() if (g := _group(lexicon, name, k))}
     takers = [t for t in lexicon.tools if t in offered
