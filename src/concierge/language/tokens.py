@@ -8,9 +8,10 @@ offsets into the text given, so a token lines up with what the planner reads aro
 
 from __future__ import annotations
 
+import bisect
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import regex
@@ -62,19 +63,25 @@ class Utterance:
     text: str
     tokens: tuple[Token, ...]
 
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [t.start for t in self.tokens]
+
+    @cached_property
+    def _ends(self) -> frozenset[int]:
+        return frozenset(t.end for t in self.tokens)
+
     def starts_at(self, offset: int) -> bool:
         """Whether a token starts at `offset` (the text's end counts as a start)."""
-        return offset == len(self.text) or any(t.start == offset for t in self.tokens)
+        at = bisect.bisect_left(self._starts, offset)
+        return offset == len(self.text) or (at < len(self._starts) and self._starts[at] == offset)
 
     def ends_at(self, offset: int) -> bool:
-        return offset == 0 or any(t.end == offset for t in self.tokens)
+        return offset == 0 or offset in self._ends
 
-    def index_at(self, offset: int) -> int | None:
-        """The index of the token that starts at `offset`."""
-        for i, t in enumerate(self.tokens):
-            if t.start == offset:
-                return i
-        return None
+    def starting(self, start: int, end: int) -> range:
+        """The indices of the tokens that start in [start, end), found by bisection (a long request has many)."""
+        return range(bisect.bisect_left(self._starts, start), bisect.bisect_left(self._starts, end))
 
 
 def japanese(text: str) -> bool:

@@ -146,7 +146,8 @@ def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
 def _only_asking(slots: Slots, start: int, end: int) -> bool:
     """Whether a keyword is only the words a request is asked with (お願いします, ください, もらえますか): verbs that
     help another, auxiliaries, particles, prefixes; no word of what is asked."""
-    words = [t for t in tokenise(slots.text).tokens if start <= t.start < end]
+    u = tokenise(slots.text)
+    words = [u.tokens[i] for i in u.starting(start, end)]
     return bool(words) and all(t.is_particle or t.is_auxiliary or t.pos[0] == "接頭辞"
                                or (t.pos[0] in ("動詞", "形容詞") and t.pos[1] == "非自立可能") for t in words)
 
@@ -154,9 +155,10 @@ def _only_asking(slots: Slots, start: int, end: int) -> bool:
 def _te_form(slots: Slots, end: int, start: int) -> int | None:
     """Where the て of a verb ends that joins one command to the next (つけて|3チャンネル, 4チャンネルにして|音量):
     the last conjunctive て or で from the end of one keyword to the start of the next; None if there is none."""
-    tokens = tokenise(slots.text).tokens
-    joints = [i for i, t in enumerate(tokens)
-              if end - 1 <= t.start < start and t.pos[:2] == ("助詞", "接続助詞") and t.surface in ("て", "で")]
+    u = tokenise(slots.text)
+    tokens = u.tokens
+    joints = [i for i in u.starting(end - 1, start)
+              if tokens[i].pos[:2] == ("助詞", "接続助詞") and tokens[i].surface in ("て", "で")]
     if not joints or (joints[-1] + 1 < len(tokens) and tokens[joints[-1] + 1].lemma in subsidiary_verbs()):
         return None  # 取り消してください: one request, said politely
     return tokens[joints[-1]].end

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import regex
 
@@ -202,6 +203,7 @@ def _whole_word(masked: str, start: int, end: int) -> Span:
     return s, e
 
 
+@lru_cache(maxsize=256)  # once per text read, not once per value found in it
 def _grammar_edges(text: str) -> tuple[frozenset[int], frozenset[int]]:
     """(where a particle starts, where one ends) in the text."""
     found = [t for t in tokenise(text).tokens if t.is_particle]
