@@ -39,7 +39,7 @@ from concierge.language.japanese import subsidiary_verbs
 from concierge.language.tokens import tokenise
 from concierge.planner import leftover, measure, words
 from concierge.planner.counting import counts_rows_of
-from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, takes_code
+from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import Disjoint, fold, mask
@@ -302,13 +302,12 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
         return True
     if any(c.by_name and any(code_pattern(p) == c.pattern for p in params.values()) for c in slots.codes):
         return True  # 赤にして: a colour only the colour tool takes
-    if any(p.required and isinstance(p.extract, EnumExtract) and p.enum is not None and p.enum.values is not None
-           and slots.enum_values(lexicon.enum_of[(name, n)].key) for n, p in params.items()):
+    if any(p.required and of_fixed_values(p) and slots.enum_values(lexicon.enum_of[(name, n)].key)
+           for n, p in params.items()):
         return True  # リビングのlightもoffで: the command's own value (off) is said
     counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
                   for n, p in params.items())
-    return counted and any(p.required and isinstance(p.extract, EnumExtract) and p.enum is not None
-                           and p.enum.values is None and slots.enum_values(lexicon.enum_of[(name, n)].key)
+    return counted and any(p.required and reads_data(p) and slots.enum_values(lexicon.enum_of[(name, n)].key)
                            for n, p in params.items())
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from concierge.catalog.model import CountExtract, EnumExtract
+from concierge.catalog.model import CountExtract
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots
 
 __all__ = ["Command", "again"]
@@ -96,14 +96,14 @@ def _says_a_command(slots: Slots, lexicon: Lexicon) -> bool:
 def _takes_a_command(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
     """Whether the tool takes a value of fixed ones the request says (消して: the TV's power)."""
     groups = {lexicon.enum_of[(tool, p)].key for p, param in lexicon.tools[tool].params.items()
-              if isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is not None}
+              if of_fixed_values(param)}
     return any(key in groups for h in slots.enums for key, _ in h.value)
 
 
 def _group(lexicon: Lexicon, tool: str, pname: str) -> str | None:
     """The value set a parameter reads from the data (the lights, the TVs), or None."""
     param = lexicon.tools[tool].params.get(pname)
-    if param is None or not isinstance(param.extract, EnumExtract) or param.enum is None or param.enum.values:
+    if param is None or not reads_data(param):
         return None
     return lexicon.enum_of[(tool, pname)].key
 

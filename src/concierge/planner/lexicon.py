@@ -240,6 +240,16 @@ def _said_numbers(said: tuple[tuple[str, int], ...]) -> Phrases[int]:
     return Phrases(dict(said))
 
 
+def reads_data(param: Param) -> bool:
+    """An enum parameter whose values are read from the data (the products, the lights)."""
+    return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is None
+
+
+def of_fixed_values(param: Param) -> bool:
+    """An enum parameter whose values the catalog lists (on and off, up and down): said, it makes the command."""
+    return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is not None
+
+
 def _with_other_forms(values: list[str], declared: Mapping[str, str]) -> dict[str, str]:
     """An enum's synonyms, and its values as the other language says them (Germany: ドイツ, Jazz: ジャズ)."""
     return {**other_forms(values, declared), **declared}

@@ -58,7 +58,7 @@ from concierge.planner.choose import (
 )
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
-from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, takes_code, takes_key
+from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -496,7 +496,7 @@ def _carried(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, 
     says_what = bool(_groups_said_to(tool, slots))
     return {k: v for k, v in last[1].items()
             if not (says_who and k in tool.params and isinstance(tool.params[k].extract, who))
-            and not (says_what and k in tool.params and _reads_data(tool.params[k]))}
+            and not (says_what and k in tool.params and reads_data(tool.params[k]))}
 
 
 def _carried_to(tool: Tool, chosen: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, first: bool,
@@ -532,7 +532,7 @@ MAX_CHOICES = 8  # a missing value of fewer is asked for with every one named (w
 
 def _choices(tool: Tool, missing: list[str], ctx: Context) -> tuple[str, ...]:
     """The values a missing parameter read from the data can take, where it is the one missing and they are few."""
-    if len(missing) != 1 or not _reads_data(tool.params[missing[0]]):
+    if len(missing) != 1 or not reads_data(tool.params[missing[0]]):
         return ()
     values = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, missing[0])].key, [])
     return tuple(values) if 1 < len(values) <= MAX_CHOICES else ()
@@ -541,7 +541,7 @@ def _choices(tool: Tool, missing: list[str], ctx: Context) -> tuple[str, ...]:
 def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
     """Every value of a required parameter read from the data, where a command is asked of all of them (all the
     lights, 家じゅう) and the request names none; [] otherwise, or where they are more than one request calls."""
-    if tool.mode != "write" or not param.required or not _reads_data(param) \
+    if tool.mode != "write" or not param.required or not reads_data(param) \
             or not words.pattern("every", "words").search(slots.cue_text):
         return []
     group = ctx.lexicon.enum_of[(tool.name, pname)].key
@@ -549,13 +549,9 @@ def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> 
     return values if not slots.enum_values(group) and len(values) <= MAX_CALLS_PER_REQUEST else []
 
 
-def _reads_data(param: Param) -> bool:
-    return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is None
-
-
 def _groups_said_to(tool: Tool, slots: Slots) -> set[str]:
     """The enum groups read from the data, of this tool's parameters, whose values the request says."""
-    keys = {p.enum.key for p in tool.params.values() if _reads_data(p) and p.enum is not None}
+    keys = {p.enum.key for p in tool.params.values() if reads_data(p) and p.enum is not None}
     return {key for h in slots.enums for key, _ in h.value if key in keys}
 
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, EnumExtract, ItemsExtract, Tool
+from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, ItemsExtract, Tool
 from concierge.planner import words
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, english_item_groups
 
 # Between two values said, the last of these cuts the message: what follows it belongs to the next one.
@@ -48,16 +48,15 @@ def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[d
         return _by_code(tool, slots, values, periods, codes[0])
     if codes:
         return None
-    keys = [n for n, p in tool.params.items() if p.required and isinstance(p.extract, EnumExtract)
-            and p.enum is not None and p.enum.values is None and len(values.get(n, [])) > 1]
+    keys = [n for n, p in tool.params.items() if p.required and reads_data(p) and len(values.get(n, [])) > 1]
     if not keys:
         return _part_apart(tool, slots, values, periods, said_in)
     if len(keys) != 1:
         return None
     # The command's verb said once holds for every value (キッチンとリビングの電気つけて): one of fixed values,
     # required, with one value said.
-    verbs = frozenset(n for n, p in tool.params.items() if p.required and isinstance(p.extract, EnumExtract)
-                      and p.enum is not None and p.enum.values is not None and len(values.get(n, [])) == 1)
+    verbs = frozenset(n for n, p in tool.params.items()
+                      if p.required and of_fixed_values(p) and len(values.get(n, [])) == 1)
     return each(slots, values, periods, keys[0], lexicon.enum_of[(tool.name, keys[0])].key, said_in, verbs)
 
 
