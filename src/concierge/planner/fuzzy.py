@@ -126,8 +126,7 @@ class Matcher:
             if clipped:
                 _add(self._part, clipped, value)
             for form in _word_parts(value):  # うどん of きつねうどん: words the analyser reads in a name
-                if value not in self._part.get(form, ()):
-                    _add(self._part, form, value)
+                _add(self._part, form, value)
             for reading in _join(units):
                 _add(self._reading, reading, value)
             for surface, readings in _parts(units):
@@ -158,8 +157,7 @@ class Matcher:
                 continue
             for surface, readings in _parts(_units(gloss)):
                 for form in {surface, *readings}:
-                    if value not in self._part.get(form, ()):
-                        _add(self._part, form, value)
+                    _add(self._part, form, value)
 
     def _tiers_by_lookup(self) -> dict[str, list[Candidate]]:
         """The best tier of every form a lookup finds: exact, synonym, reading of kana, part."""
