@@ -13,6 +13,8 @@ import math
 import re
 from dataclasses import dataclass
 
+import regex
+
 _AFTERNOON = r"午後|夕方|夜|晩|pm|p\.m\."
 _JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2})\s*時(?!間)"
                  r"\s*(?:(?P<half>半)|(?P<m>\d{1,2})\s*分)?")
@@ -22,8 +24,9 @@ _EN = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2})\s*(?:(?P<post>am|a\.m\.|pm|p\.m\.
 _EN_AT = re.compile(r"(?<![a-z])(?:at|around|by)\s+(?P<h>\d{1,2})(?![\d:a-z年月日時])", re.IGNORECASE)
 # A time from now: 1時間後, 1時間半後, 45分後, 今から45分くらいで, あと30分で; in half an hour, in 45 minutes.
 _DURATION = r"(?:(?P<h>\d{1,2})\s*時間(?P<half>半)?)?\s*(?:(?P<m>\d{1,3})\s*分)?\s*(?:くらい|ぐらい|ほど|位)?\s*"
-_JA_LATER = re.compile(rf"(?:今から|いまから|あと)\s*{_DURATION}(?:後|ご|したら|で)?"
-                       rf"|(?<![\d時:])(?<!時\s){_DURATION.replace('P<', 'P<_')}(?:後|したら)")
+# The `regex` package lets the two ways of saying it name their groups alike.
+_JA_LATER = regex.compile(rf"(?:今から|いまから|あと)\s*{_DURATION}(?:後|ご|したら|で)?"
+                          rf"|(?<![\d時:])(?<!時\s){_DURATION}(?:後|したら)")
 _EN_LATER = re.compile(r"(?<![a-z])in\s+(?:about\s+|around\s+)?(?:(?P<half>half\s+an?)|(?P<an>an?)|(?P<n>\d{1,3}))"
                        r"\s+(?P<unit>hours?|minutes?|mins?)(?![a-z])", re.IGNORECASE)
 
@@ -64,7 +67,7 @@ def _later(text: str, now: str) -> list[TimeMatch]:
     """The times said as a time from now, counted from `now`."""
     out = []
     for m in _JA_LATER.finditer(text):
-        h, half, minute = (m["h"], m["half"], m["m"]) if m["h"] or m["m"] else (m["_h"], m["_half"], m["_m"])
+        h, half, minute = m["h"], m["half"], m["m"]
         if h or minute:
             minutes = int(h or 0) * 60 + (30 if half else 0) + int(minute or 0)
             out.append(TimeMatch(_plus(now, minutes), m.start(), m.end()))
