@@ -117,15 +117,15 @@ class Lexicon:
         said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
         self.goods = regex.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[をが]?\s*(?P<qty>\d+(?:\.\d+)?)"
                                 rf"\s*(?P<counter>{said})(?![A-Za-z])")  # キュウリ10本, トマトを2個
-        count_words = {w for t in self.tools.values() for p in t.params.values()
-                       if isinstance(p.extract, CountExtract) for w in p.extract.cues + p.extract.one}
+        count_words = {w for t in self.tools.values() for p in t.params.values() if isinstance(p.extract, CountExtract)
+                       for w in [*p.extract.cues, *p.extract.one, *p.extract.said]}
         # The single words keywords and topics are made of (customer, invoice, 得意先): a number said after one
         # names a row (customer 5); and the cues of counts, after which a number is how many (top 5).
         cue_words = {w for phrase in self.cues.values for w in phrase.split() if len(w) > 1 and not w.isdigit()}
         self.nouns = frozenset(cue_words | {w.removesuffix("s") for w in cue_words if w.isascii()})
         self.count_cues = frozenset(fold(normalise(w)) for t in self.tools.values() for p in t.params.values()
                                     if isinstance(p.extract, CountExtract) for w in p.extract.cues)
-        self.vocabulary = {fold(normalise(w)) for w in [*self.cues.values, *count_words,
+        self.vocabulary = {fold(normalise(w)) for w in [*self.cues.values, *count_words, *code_names,
                                                          *(s for g in self.enums.values() for s in g.synonyms)]}
         # Words of the question's frame: a value of the data that is one is read as that value only where the
         # sentence places it as one (planner/frame.py).
