@@ -18,7 +18,7 @@ from concierge.settings import load_settings
 
 HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
-    HERE.parent / "restaurant" / "callers_cases.jsonl": 68,
+    HERE.parent / "restaurant" / "callers_cases.jsonl": 69,
     HERE.parent / "home" / "family_cases.jsonl": 87,
 }
 INN_FLOOR = 54
