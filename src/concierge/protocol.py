@@ -62,6 +62,9 @@ class ModelRequest:
     user: str
     context: str = ""  # short dynamic context added to the newest user message
     clocks: dict[str, date] = field(default_factory=dict)  # tool name -> its catalog's today, where they differ
+    # the rows of the catalogs' state tools as the turn began (the order's lines), for a provider that reads
+    # them instead of `context` (the offline planner): tool name -> rows
+    state: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -73,9 +73,10 @@ def test_a_placed_order_stays_when_the_call_ends(restaurant_phone, sqlite_url):
     assert _rows(sqlite_url, restaurant.restaurant_draft_items) == []
 
 
-def test_a_call_with_the_planner_audits_what_the_call_did_and_no_state_reads(restaurant_phone, sqlite_url):
-    """The order state is read for a model's prompt (tests/phone/test_streaming.py); the offline planner reads
-    the catalog and the conversation itself, so its calls leave only their own lines."""
+def test_a_call_with_the_planner_audits_what_the_call_did_and_its_state_reads_apart(restaurant_phone, sqlite_url):
+    """The order state is read for a model's prompt every step (tests/phone/test_streaming.py); the offline
+    planner reads the order's lines once a turn. Those reads are audited as the agent's context, apart from
+    the calls the call made."""
     async def call() -> str:
         async with dial(restaurant_phone, caller=CALLER) as c:
             await c.say("唐揚げ弁当を2つください")
@@ -84,5 +85,7 @@ def test_a_call_with_the_planner_audits_what_the_call_did_and_no_state_reads(res
 
     call_sid = asyncio.run(call())
     lines = [line for line in _after_the_call_ended(sqlite_url, call_sid) if call_sid in (line["source"] or "")]
-    assert [line["tool"] for line in lines] == ["add_item", "read_order", "discard_order"]  # in order
-    assert {line["source"] for line in lines} == {f"phone {call_sid}"}
+    made = [line for line in lines if line["source"] == f"phone {call_sid}"]
+    assert [line["tool"] for line in made] == ["add_item", "read_order", "discard_order"]  # in order
+    context = [line for line in lines if line["source"] == f"context phone {call_sid}"]
+    assert [line["tool"] for line in context] == ["read_order", "read_order"]  # one as each turn began

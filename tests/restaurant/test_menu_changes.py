@@ -40,7 +40,7 @@ def test_a_model_may_send_the_english_name_the_menu_gives(with_new_item, phone):
     result = with_new_item.invoke("add_item", {"item": "Napolitan", "quantity": 1}, phone)
 
     assert result.status == "ok", result.message
-    assert with_new_item.invoke("read_order", {}, phone).rows[0]["name"] == "ナポリタン"
+    assert with_new_item.invoke("read_order", {}, phone).rows[0]["item"] == "ナポリタン"
 
 
 def test_synonyms_read_from_the_data_need_values_read_from_it():

@@ -36,16 +36,19 @@ async def test_a_reply_that_sets_the_time_and_confirms_reads_back_the_time_it_se
     assert turn.pending is not None and turn.pending.preview["pickup_time"] == "18:30"
 
 
-async def test_the_planner_gets_no_rules_context_it_would_not_read(restaurant, phone):
-    """The catalog's rules and the order state are for a model; the offline planner reads the catalog itself,
-    so no state read is made (and audited) for it before each step."""
+async def test_the_planner_reads_the_order_once_a_turn_and_no_rules_context(restaurant, phone):
+    """The catalog's rules and the order state in words are for a model; the offline planner gets the order's
+    lines once, as the turn begins (so that 「それ2つに」 edits what is there), read as the agent's own context."""
     from concierge.agent.providers.offline import OfflineProvider
     from concierge.pipeline import audit
 
     agent = Agent(restaurant, OfflineProvider(restaurant))
     before = len(audit.latest(restaurant.state, 1000))
-    turn = await agent.ask("唐揚げ弁当を2つください", phone)
+    first = await agent.ask("唐揚げ弁当を2つください", phone)
+    turn = await agent.ask("やっぱりそれ3つに", phone, session_id=first.session_id)
 
-    assert [c.name for c in turn.calls] == ["add_item"]
+    assert [(c.name, c.args) for c in turn.calls] == [("change_item", {"item": "唐揚げ弁当", "quantity": 3})]
     after = audit.latest(restaurant.state, 1000)  # newest first
-    assert [line["tool"] for line in after[: len(after) - before]] == ["add_item"]
+    made = after[: len(after) - before][::-1]
+    assert [(line["tool"], line["source"]) for line in made] == [
+        ("read_order", "context"), ("add_item", None), ("read_order", "context"), ("change_item", None)]

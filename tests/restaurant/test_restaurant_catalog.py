@@ -40,7 +40,7 @@ def test_a_sold_out_item_is_refused_with_items_of_its_category(restaurant, phone
 def test_read_order_totals_the_lines_with_their_options(restaurant, phone):
     order_two_items(restaurant, phone)
     result = restaurant.invoke("read_order", {}, phone, session=CALL)
-    lines = [(r["name"], r["quantity"], r["amount"]) for r in result.rows]
+    lines = [(r["item"], r["quantity"], r["amount"]) for r in result.rows]
     assert lines == [("唐揚げ弁当", 2, 1580), ("味噌汁", 1, 150)]
     assert {r["total"] for r in result.rows} == {1730} and result.rows[0]["pickup_time"] == "18:30"
 
@@ -87,7 +87,7 @@ def test_two_calls_keep_their_own_drafts(restaurant, phone):
     order_two_items(restaurant, phone)
     other = Session("CA-other")
     restaurant.invoke("add_item", {"item": "牛丼"}, phone, session=other)
-    assert [r["name"] for r in restaurant.invoke("read_order", {}, phone, session=other).rows] == ["牛丼"]
+    assert [r["item"] for r in restaurant.invoke("read_order", {}, phone, session=other).rows] == ["牛丼"]
     assert len(restaurant.invoke("read_order", {}, phone, session=CALL).rows) == 2
 
 

@@ -103,6 +103,7 @@ class Agent:
         self.catalogs = frozenset(catalogs) if catalogs is not None else None
         self.instructions = instructions
         self._has_rules = any(c.spec.rules for c in pipeline.catalogs)
+        self._has_lines = any(c.spec.rules and c.spec.rules.lines for c in pipeline.catalogs)
         self._offers: dict[User, tuple[tuple[int, date], list[ToolSpec], str]] = {}
 
     # --- the three things a user can do -------------------------------------------
@@ -173,11 +174,12 @@ class Agent:
         specs, system = await threads.run(self._offer, run.user)
         clocks = {s.name: self.pipeline.today(s.name) for s in specs}  # the same for every step of the turn
         today = run.today = self._today(clocks)
+        state = await self._state(run)  # as the turn began: the plan of its message edits these lines
         for _ in range(self.max_steps):
             request = ModelRequest(
                 system=system, messages=list(run.messages), tools=specs, today=today, user=run.user.name,
                 context=prompts.dynamic_context(run.messages, run.turn_start, notes, await self._rules(run)),
-                clocks=dict(clocks),
+                clocks=dict(clocks), state=state,
             )
             await run.emit({"type": "thinking"})
             started = time.perf_counter()
@@ -206,6 +208,14 @@ class Agent:
             return ""
         session = Session(run.session_id, run.caller)
         return await anyio.to_thread.run_sync(rules.context, self.pipeline, run.user, session, run.lang)
+
+    async def _state(self, run: _Run) -> dict[str, tuple[dict[str, Any], ...]]:
+        """The lines of the catalogs' states, for a provider that reads them instead of `context` (the offline
+        planner); {} for the others, and when no catalog declares `rules.lines`."""
+        if not self._has_lines or getattr(self.provider, "reads_context", True):
+            return {}
+        session = Session(run.session_id, run.caller)
+        return await anyio.to_thread.run_sync(rules.state_rows, self.pipeline, run.user, session)
 
     async def _handle_results(self, run: _Run, calls: list[ToolCall], auto_confirm: bool) -> bool:
         """Run the calls and add their results; True when the turn ends waiting for a confirmation."""

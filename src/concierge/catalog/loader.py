@@ -30,6 +30,7 @@ from concierge.catalog.model import (
     EnumExtract,
     Extract,
     HttpSource,
+    Lines,
     Param,
     ResultShape,
     Tool,
@@ -438,6 +439,23 @@ def _check_rules(spec: CatalogFile, problem):
         yield problem("rules.state", f"no tool {state!r} in this catalog")
     elif tool.mode != "read" or any(p.required for p in tool.params.values()):
         yield problem("rules.state", "the state is read by a read tool that needs no argument")
+    elif spec.rules and spec.rules.lines:
+        yield from _check_lines(spec, spec.rules.lines, _columns(tool), problem)
+
+
+def _check_lines(spec: CatalogFile, lines: Lines, columns: set[str], problem):
+    """`rules.lines` names write tools of the catalog; the add tool's required parameter, which names a line, is
+    a column of the state, and so is every parameter of the add tool that the state shows (a quantity)."""
+    for role in ("add", "change", "remove", "place"):
+        name = getattr(lines, role)
+        tool = spec.tools.get(name) if name else None
+        if name and (tool is None or tool.mode != "write"):
+            yield problem(f"rules.lines.{role}", f"{name!r} is not a write tool of this catalog")
+    add = spec.tools.get(lines.add)
+    keys = [n for n, p in add.params.items() if p.required] if add else []
+    if add and (len(keys) != 1 or keys[0] not in columns):
+        yield problem("rules.lines.add", "the add tool takes one required parameter, the line's name, and the "
+                                         "state tool returns it as a column of the same name")
 
 
 def _check_answer(tool: Tool, key: str, problem):

@@ -412,6 +412,17 @@ class Role(Strict):
     all_rows: bool = True
 
 
+class Lines(Strict):
+    """The write tools that edit the lines of the state (an order's items): the offline planner reads
+    「それ2つに」, 「コーラをオレンジジュースに変えて」 and 「一つ減らして」 against the lines the state holds
+    (docs/catalog.md, "Rules")."""
+
+    add: str
+    change: str | None = None
+    remove: str | None = None
+    place: str | None = None  # the confirmed write that turns the lines into a record: a yes after a read-back
+
+
 class Rules(Strict):
     """When to call which tool, in both languages, and the read tool whose result is the conversation's state
     (the current order): both added to the newest user message every turn (docs/catalog.md, "Rules")."""
@@ -419,6 +430,7 @@ class Rules(Strict):
     when: list[Text] = Field(default_factory=list)
     state: str | None = None
     needs: list[str] = Field(default_factory=list)  # columns of the state still to fill: said as missing while empty
+    lines: Lines | None = None
 
 
 class CatalogFile(Strict):

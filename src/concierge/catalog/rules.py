@@ -13,10 +13,15 @@ channel's (``context phone CA…``), so that the audit tells it from the calls t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from concierge.catalog.loader import Catalog
+from concierge.catalog.model import Rules, Tool
 from concierge.pipeline import audit
 from concierge.pipeline.access import Session, User
 from concierge.pipeline.pipeline import Pipeline
+from concierge.pipeline.result import ToolResult
 
 CONTEXT = "context"  # the audit source of the agent's reads for the model's context
 
@@ -33,20 +38,31 @@ def state_text(pipeline: Pipeline, user: User, session: Session | None, lang: st
     from concierge.planner.answer.scene import label
 
     parts = []
-    for catalog in pipeline.catalogs:
-        rules = catalog.spec.rules
-        name = rules.state if rules else None
-        if rules is None or name is None or name not in {t.name for t in pipeline.tools_for(user)}:
-            continue
-        tool = pipeline.tools[name]
-        result = pipeline.invoke(name, {}, user, session=session, source=context_source())
-        parts.append(render(result, lang, tool, today=pipeline.today(name)))
+    for rules, tool, result in _states(pipeline, user, session):
+        parts.append(render(result, lang, tool, today=pipeline.today(tool.name)))
         first = result.rows[0] if result.rows else {}
         missing = [label(tool, k, lang) for k in rules.needs if first.get(k) is None]
         if missing:
             head, joiner = ("未定: ", "、") if lang == "ja" else ("Not yet given: ", ", ")
             parts.append(head + joiner.join(missing))
     return "\n".join(parts)
+
+
+def state_rows(pipeline: Pipeline, user: User, session: Session | None) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The rows of each state tool whose catalog declares `rules.lines` (the order's lines), by tool name: what
+    the offline planner edits (「それ2つに」) instead of reading `context`."""
+    return {tool.name: tuple(result.rows) for rules, tool, result in _states(pipeline, user, session)
+            if rules.lines is not None and result.ok}
+
+
+def _states(pipeline: Pipeline, user: User, session: Session | None) -> Iterator[tuple[Rules, Tool, ToolResult]]:
+    allowed = {t.name for t in pipeline.tools_for(user)}
+    for catalog in pipeline.catalogs:
+        rules = catalog.spec.rules
+        if rules is None or rules.state is None or rules.state not in allowed:
+            continue
+        tool = pipeline.tools[rules.state]
+        yield rules, tool, pipeline.invoke(tool.name, {}, user, session=session, source=context_source())
 
 
 def context_source() -> str:

@@ -20,6 +20,7 @@ from concierge.language.detect import language
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, budget, progress, refusals
 from concierge.planner.lexicon import Lexicon
+from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.text import normalise
 from concierge.protocol import ModelReply, ModelRequest, ToolCall
@@ -56,7 +57,8 @@ class Planner:
             today=request.today,
             enum_values=dict(facts.enum_values),
             enum_synonyms={k: dict(v) for k, v in facts.enum_synonyms.items()},
-            memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable),
+            memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable,
+                                   self._held(request)),
             clocks=dict(request.clocks),
             now=self._now(request),
         )
@@ -66,6 +68,18 @@ class Planner:
         if said_before and only_values(normalise(text), ctx):
             plan = self._answering(said_before, text, ctx) or plan
         return plan, start
+
+    def _held(self, request: ModelRequest) -> Held | None:
+        """The lines of the first catalog state that `rules.lines` edits, as the turn began (`lines.py`)."""
+        for catalog in self.pipeline.catalogs:
+            rules = catalog.spec.rules
+            if rules is None or rules.lines is None or rules.state not in request.state:
+                continue
+            add = self.pipeline.tools[rules.lines.add]
+            key = next(n for n, p in add.params.items() if p.required)
+            spec = rules.lines
+            return Held(rules.state, spec.add, spec.change, spec.remove, spec.place, key, request.state[rules.state])
+        return None
 
     def _now(self, request: ModelRequest) -> str | None:
         """The time of day of the clock of the tools that take a time of day (the demo's, else the wall's)."""

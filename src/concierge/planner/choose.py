@@ -208,7 +208,8 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
         return Choice(tuple(_taking_values(slots, lexicon, offered, t) for t in keyword))
     if previous_tool is not None and previous_tool in offered and _takes_what_is_said(slots, lexicon, previous_tool) \
-            and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)):
+            and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)) \
+            and not (lexicon.tools[previous_tool].mode == "read" and recorded_write(slots, lexicon, offered)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
     return Choice((best,) if best else tuple(keyword))

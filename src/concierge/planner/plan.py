@@ -59,6 +59,7 @@ from concierge.planner.choose import (
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
+from concierge.planner.lines import Held, adds, edit
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -158,6 +159,7 @@ class Memory:
     command_refused: bool = False  # and the guard refused it: its values said again are asked again
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
+    held: Held | None = None  # the lines of the state as the turn began (the order), and the tools that edit them
 
 
 @dataclass
@@ -301,6 +303,8 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
     if beyond is not None:
         request.problems.append(beyond)
         return
+    if _edits_lines(plan, request, slots, ctx):
+        return
     choice = _choice(slots, ctx, first)
     if choice.refused:
         request.problems.append(Problem(f"refused_{choice.refused}"))
@@ -315,39 +319,59 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(twofold)
         return
     for name in choice.tools:
-        tool = ctx.lexicon.tools[name]
-        if name not in ctx.offered or (request.condition and tool.mode != "read"):
-            request.problems.append(Problem("forbidden", name))
-            continue
-        ranked = ranking.retarget(tool, slots, ctx.lexicon, ctx.offered)
-        if isinstance(ranked, ranking.Ungrouped):
-            request.problems.append(Problem("ungrouped", tool.name, said=ranked.said))
-            continue
-        tool = ranked.tool if ranked is not None else tool
-        lines = sold.lines_sold(tool, slots, ctx.lexicon, ctx.offered) \
-            or sold.times_counted(tool, slots, ctx.lexicon, ctx.offered) if ranked is None else None
-        tool = lines.tool if lines is not None else tool
-        answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None)
-        if isinstance(answering, Problem):
-            request.problems.append(answering)
-            continue
-        chosen, tool = tool, answering[0]
-        base = _base(tool, chosen if answering[1] else tool, slots, ctx, choice.follow_up, first, choice.again)
-        if isinstance(base, Problem):
-            request.problems.append(base)
-            continue
-        fixed = ranked.args if ranked is not None and ranked.tool.name == tool.name else \
-            lines.args if lines is not None and lines.tool.name == tool.name else {}
-        problem = _plan_call(plan, request, tool, slots, ctx, ahead, base, fixed)
-        if lines is not None and lines.tool.name == tool.name:  # how many were sold: the quantity
-            request.measures[tool.name] = measure.column(tool, lines.figure)
-        if problem:
-            request.problems.append(problem)
+        _plan_tool(plan, request, name, slots, ctx, ahead, choice, first)
+
+
+def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Context, ahead: Slots | None,
+               choice: Choice, first: bool) -> None:
+    tool = ctx.lexicon.tools[name]
+    if name not in ctx.offered or (request.condition and tool.mode != "read"):
+        request.problems.append(Problem("forbidden", name))
+        return
+    ranked = ranking.retarget(tool, slots, ctx.lexicon, ctx.offered)
+    if isinstance(ranked, ranking.Ungrouped):
+        request.problems.append(Problem("ungrouped", tool.name, said=ranked.said))
+        return
+    tool = ranked.tool if ranked is not None else tool
+    lines = sold.lines_sold(tool, slots, ctx.lexicon, ctx.offered) \
+        or sold.times_counted(tool, slots, ctx.lexicon, ctx.offered) if ranked is None else None
+    tool = lines.tool if lines is not None else tool
+    answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None)
+    if isinstance(answering, Problem):
+        request.problems.append(answering)
+        return
+    chosen, tool = tool, answering[0]
+    base = _base(tool, chosen if answering[1] else tool, slots, ctx, choice.follow_up, first, choice.again)
+    if isinstance(base, Problem):
+        request.problems.append(base)
+        return
+    fixed = ranked.args if ranked is not None and ranked.tool.name == tool.name else \
+        lines.args if lines is not None and lines.tool.name == tool.name else {}
+    problem = _plan_call(plan, request, tool, slots, ctx, ahead, base, fixed)
+    if lines is not None and lines.tool.name == tool.name:  # how many were sold: the quantity
+        request.measures[tool.name] = measure.column(tool, lines.figure)
+    if problem:
+        request.problems.append(problem)
+
+
+def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bool:
+    """Whether the request edits the lines the conversation holds (それ2つに, コーラをオレンジジュースに変えて):
+    then its calls are planned (planner/lines.py)."""
+    mem = ctx.memory
+    edited = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_command, mem.last_call)
+    if not edited:
+        return False
+    request.tools = tuple(dict.fromkeys(name for name, _ in edited))
+    _note_understood(request, slots, {k: [v] for _, args in edited for k, v in args.items()})
+    request.steps += [plan.add(Step(name, args, gate=request.gate)) for name, args in edited]
+    return True
 
 
 def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     """The tools the request asks for; of those, how many … with no keyword: the previous call's."""
-    last = ctx.memory.last_call
+    last, held = ctx.memory.last_call, ctx.memory.held
+    if held is not None and adds(slots, ctx.lexicon, ctx.offered, held):
+        return Choice((held.add,))
     followed = focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
                            ctx.memory.command_refused) if first else None
     if followed is not None:

@@ -17,6 +17,7 @@ from typing import Any
 from concierge.catalog.model import Tool
 from concierge.pipeline.result import ToolResult
 from concierge.planner.conditions import holds
+from concierge.planner.lines import Held
 from concierge.planner.plan import MAX_CALLS_PER_REQUEST, Memory, Plan, Step
 from concierge.protocol import Message
 
@@ -61,8 +62,8 @@ def calls_made(messages: list[Message]) -> list[Made]:
     return list(made.values())
 
 
-def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str]) -> Memory:
-    mem = Memory()
+def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], held: Held | None = None) -> Memory:
+    mem = Memory(held=held)
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     for call in calls_made(earlier):

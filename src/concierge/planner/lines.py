@@ -1,0 +1,181 @@
+"""Edits of the lines a conversation holds (an order's items), read against the lines themselves.
+
+A catalog whose `rules.lines` names the tools that add, change and remove a line of its state (and the one
+that places them) lets the planner read what a caller says of the order in progress, from the state's rows as
+the turn began (`ModelRequest.state`), never by guessing what earlier calls left:
+
+- a line held, named with an option and no new count (「karaageのほうは大盛りで」, 「ラーメンはふたつとも大盛りで」):
+  that line changes; another is not added;
+- a line held, named with a word of lessening (「幕の内を一つ減らして」, "one less gyoza"): it is set to what it
+  holds less the count said (one when none is), and taken out at zero;
+- one line held and one value not held, with a word of putting one in place of another (「コーラをオレンジジュース
+  に変えて」, "make the coke an OJ"): the held line is taken out and the other added with its quantity;
+- no line named, a count or an option, and a pointing word or a verb of changing (「それ2つに」, "make that three",
+  「それも ふたつで」): the line the last command added or changed; 両方 / 全部 / both / all: every line held;
+- a yes (はい お願いします) right after the state was read back: the tool that places the lines.
+
+Anything else is left to the general reading: a new item, or a line named with a count of its own (another
+large one), is an add.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from concierge.catalog.model import CountExtract, Tool
+from concierge.planner import words
+from concierge.planner.choose import FILLER, keyword_tools
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.slots import Slots, count
+from concierge.planner.text import NUMBER_WORD, number
+
+__all__ = ["Held", "adds", "edit"]
+
+Call = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Held:
+    """The lines the state held as the turn began, and the tools of `rules.lines` that edit them."""
+
+    state: str  # the read tool whose rows they are
+    add: str
+    change: str | None
+    remove: str | None
+    place: str | None
+    key: str  # the add tool's required parameter: it names a line
+    rows: tuple[dict[str, Any], ...]
+
+    def names(self) -> list[Any]:
+        return list(dict.fromkeys(r.get(self.key) for r in self.rows if r.get(self.key) is not None))
+
+    def quantity(self, name: Any, column: str) -> int | None:
+        counts = [c for r in self.rows if r.get(self.key) == name and isinstance(c := r.get(column), int)]
+        return sum(counts) if counts else None
+
+
+def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
+         last_command: Call | None, last_call: Call | None) -> list[Call] | None:
+    """The calls that edit the held lines as the request says, or None when it is not such an edit."""
+    if held is None or not held.rows or held.add not in offered:
+        return None
+    text = slots.cue_text
+    if _assents(slots) and last_call is not None and last_call[0] == held.state and held.place in offered:
+        return [(held.place, {})] if held.place else None
+    said = slots.enum_values(lexicon.enum_of[(held.add, held.key)].key)
+    kept, new = [v for v in said if v in held.names()], [v for v in said if v not in held.names()]
+    change = lexicon.tools.get(held.change) if held.change in offered and held.change else None
+    if len(kept) == 1 and len(new) == 1 and _says("instead", text, slots, lexicon, offered, held.change):
+        return _swap(held, lexicon, kept[0], new[0])
+    if new or change is None or words.pattern("lines", "new").search(text):
+        return None
+    options = _options(slots, lexicon, change, held.key)
+    how_many = _count(slots, lexicon, change)
+    if kept and words.pattern("lines", "fewer").search(text):
+        return _fewer(held, change, kept, how_many or 1)
+    every = bool(words.pattern("distributive", "before").search(text) or words.pattern("distributive", "after")
+                 .search(text))
+    if kept:
+        if not options or (how_many is not None and not every):
+            return None  # 唐揚げ弁当を大盛りで1つ: another, large
+        return [(change.name, {held.key: name, **options}) for name in kept]
+    if not (options or how_many is not None):
+        return None
+    if every:  # 両方とも大盛りに: every line held
+        targets = held.names()
+    elif words.pattern("references", "thing").search(text) or keyword_tools(slots, lexicon, offered) == [change.name]:
+        targets = _in_focus(held, last_command)
+    else:
+        return None
+    counted = _count_param(change)
+    extra = {counted: how_many} if how_many is not None and counted and not every else {}
+    return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
+
+
+def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None) -> bool:
+    """Whether the request only names values no line holds, with no verb (あと ざるそば after a change): new lines,
+    never the last command again with another value."""
+    if held is None or held.add not in offered or keyword_tools(slots, lexicon, offered):
+        return False
+    said = slots.enum_values(lexicon.enum_of[(held.add, held.key)].key)
+    return bool(said) and not set(said) & set(held.names())
+
+
+def _swap(held: Held, lexicon: Lexicon, old: Any, new: Any) -> list[Call] | None:
+    """The held line taken out and the new value added with its quantity (its option may not apply)."""
+    add = lexicon.tools[held.add]
+    counted = _count_param(add)
+    quantity = held.quantity(old, counted) if counted else None
+    if held.remove is None or quantity is None or counted is None:
+        return None
+    return [(held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})]
+
+
+def _fewer(held: Held, change: Tool, kept: list[Any], less: int) -> list[Call] | None:
+    counted = _count_param(change)
+    if counted is None:
+        return None
+    calls: list[Call] = []
+    for name in kept:
+        holds = held.quantity(name, counted)
+        if holds is None:
+            return None
+        left = max(holds - less, 0)
+        calls.append((held.remove, {held.key: name}) if left == 0 and held.remove
+                     else (change.name, {held.key: name, counted: left}))
+    return calls
+
+
+def _in_focus(held: Held, last_command: Call | None) -> list[Any]:
+    """The line the last command added or changed, else the only line held."""
+    if last_command is not None and last_command[0] in (held.add, held.change):
+        name = last_command[1].get(held.key)
+        if name in held.names():
+            return [name]
+    names = held.names()
+    return names if len(names) == 1 else []
+
+
+def _options(slots: Slots, lexicon: Lexicon, change: Tool, key: str) -> dict[str, Any]:
+    """The change tool's values of fixed sets said (大盛り), one each; none when one is said twice over."""
+    out: dict[str, Any] = {}
+    for pname, param in change.params.items():
+        if pname == key or param.enum is None:
+            continue
+        said = slots.enum_values(lexicon.enum_of[(change.name, pname)].key)
+        if len(said) == 1:
+            out[pname] = said[0]
+    return out
+
+
+def _count_param(tool: Tool) -> str | None:
+    return next((n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)), None)
+
+
+def _count(slots: Slots, lexicon: Lexicon, change: Tool) -> int | None:
+    """The count said (2つに, make that three), else None."""
+    pname = _count_param(change)
+    if pname is None:
+        return None
+    said = count(slots, lexicon, change.name, pname)
+    if said is not None:
+        return said
+    bare = _BARE.search(slots.read_text)
+    return number(bare["n"]) if bare else None
+
+
+def _says(key: str, text: str, slots: Slots, lexicon: Lexicon, offered: Collection[str], change: str | None) -> bool:
+    return bool(words.pattern("lines", key).search(text)) or (change is not None
+                                                                and change in keyword_tools(slots, lexicon, offered))
+
+
+def _assents(slots: Slots) -> bool:
+    """Whether the request only says yes (はい お願いします, yes please)."""
+    rest = FILLER.sub("", words.pattern("lines", "assent").sub("", slots.read_text))
+    return bool(words.pattern("lines", "assent").search(slots.read_text)) and not rest.strip(" 、。,.!！")
+
+
+_BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
