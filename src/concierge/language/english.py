@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["english_quantities"]
+__all__ = ["common_words", "english_quantities", "function_words"]
 
 
 @cache
@@ -18,3 +18,15 @@ def _table() -> dict[str, Any]:
 def english_quantities() -> dict[str, int]:
     """a couple of: 2, a dozen: 12 …"""
     return _table()["quantities"]
+
+
+@cache
+def function_words() -> frozenset[str]:
+    """a, the, and, with …: words that join the words of a name."""
+    return frozenset(_table()["words"]["function"])
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """Words of any request (show, sales, week …), never read as a misspelt value."""
+    return frozenset(_table()["words"]["common"])

@@ -34,6 +34,7 @@ from typing import Any
 import regex
 from rapidfuzz.distance import Levenshtein
 
+from concierge.language.english import common_words, function_words
 from concierge.language.japanese import final_particles, honorifics, long_particles, particles
 from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
@@ -52,11 +53,6 @@ _AFTER_NOUN = _PARTICLES + ("です", "でした", "だ", "じゃ", "くださ�
                             "すら", "ばかり", "くらい", "ぐらい", "ごと", "ずつ", "について", "なら")
 _HONORIFIC_SUFFIXES = honorifics()
 _GLUE = set(_AFTER_NOUN)
-# English words of any request: never read as a misspelt value.
-_ENGLISH = {"a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "and", "or", "me", "my", "show", "list",
-            "sales", "sale", "sold", "last", "this", "next", "week", "weeks", "month", "months", "year", "day",
-            "days", "today", "top", "best", "worst", "most", "least", "total", "compare", "with", "what", "which",
-            "how", "many", "much", "item", "items", "product", "products", "category", "customer", "customers"}
 
 
 @dataclass(frozen=True)
@@ -139,6 +135,7 @@ class Matcher:
                 _add(self._glosses, " ".join(fold(g).split()), v)
         glosses = [(fold_word(g), v) for g, v in (synonyms or {}).items() if v in self._order and fold_word(g)]
         self._add_gloss_parts(glosses)
+        self._add_english_parts([(fold(g), v) for g, v in (synonyms or {}).items() if v in self._order and g.isascii()])
         for gloss, value in glosses + [(k, v) for k, vs in self._exact.items() if k.isascii() for v in vs]:
             for form in _english_forms(gloss):
                 _add(self._synonym, form, value)
@@ -149,6 +146,15 @@ class Matcher:
         # twice its edits, so ハンバーグ弁当売上 is not ハンバーグ弁当 misspelt, while ハンバーク弁当 outweighs its part
         # 弁当. One entry holds both, so that threads planning at once never see one without the other.
         self._cache: dict[tuple[str, bool], tuple[list[Candidate], int]] = {}
+
+    def _add_english_parts(self, glosses: list[tuple[str, str]]) -> None:
+        """"karaage" of "karaage bento", "ginger pork" of "ginger pork bento": the runs of words of an English
+        synonym, each with its plural (teas: green tea and oolong tea, asked which)."""
+        for gloss, value in glosses:
+            for run in _word_runs(gloss):
+                *head, last = run.split()
+                for form in _english_forms(last):
+                    _add(self._part, fold_word(" ".join([*head, form])), value)
 
     def _add_gloss_parts(self, glosses: list[tuple[str, str]]) -> None:
         """キッチン of キッチンの電気 and of キッチンライト names Kitchen Light: the parts of a Japanese synonym."""
@@ -266,7 +272,7 @@ class Matcher:
         return self._typo(w, readings) if typo else ([], 0)
 
     def _typo(self, w: str, readings: Iterable[str]) -> tuple[list[Candidate], int]:
-        if len(w) < 3 or w in _ENGLISH:
+        if len(w) < 3 or w in common_words():
             return [], 0
         allowed = _allowed_edits(len(w))
         near: dict[str, tuple[int, float]] = {}
@@ -422,6 +428,17 @@ def _dictionary_words(first: str) -> tuple[list[int], dict[str, list[tuple[str, 
 
     words: dict[str, list[tuple[str, Any]]] = Kanwa().load(first) or {}
     return sorted({len(w) for w in words}, reverse=True), words
+
+
+def _word_runs(gloss: str) -> list[str]:
+    """The runs of words of an English name of several, short of the whole, that neither start nor end with a
+    word that only joins (a, and, with) and are not one short word: karaage, ginger pork, pork of ginger pork
+    bento."""
+    words = gloss.split()
+    joins = function_words()
+    return [" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+            if j - i < len(words) and words[i] not in joins and words[j - 1] not in joins
+            and (j - i > 1 or len(words[i]) >= 3)]
 
 
 @lru_cache(maxsize=8192)

@@ -60,11 +60,14 @@ class Held:
 def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
          last_command: Call | None, last_call: Call | None) -> list[Call] | None:
     """The calls that edit the held lines as the request says, or None when it is not such an edit."""
-    if held is None or not held.rows or held.add not in offered:
+    if held is None or held.add not in offered:
+        return None
+    if held.place in offered and held.place and last_call is not None and last_call[0] == held.state \
+            and _assents(slots):  # the rows are gone once the yes placed them: the turn goes on to its answer
+        return [(held.place, {})]
+    if not held.rows:
         return None
     text = slots.cue_text
-    if _assents(slots) and last_call is not None and last_call[0] == held.state and held.place in offered:
-        return [(held.place, {})] if held.place else None
     said = slots.enum_values(lexicon.enum_of[(held.add, held.key)].key)
     kept, new = [v for v in said if v in held.names()], [v for v in said if v not in held.names()]
     change = lexicon.tools.get(held.change) if held.change in offered and held.change else None
@@ -95,10 +98,12 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
 
 
-def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None) -> bool:
-    """Whether the request only names values no line holds, with no verb (あと ざるそば after a change): new lines,
-    never the last command again with another value."""
-    if held is None or held.add not in offered or keyword_tools(slots, lexicon, offered):
+def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
+         last_command: Call | None) -> bool:
+    """Whether the request only names values no line holds, with no verb, after a line was changed or removed
+    (あと ざるそば after それ2つに): new lines, never the change again with another value."""
+    if held is None or not held.rows or last_command is None or last_command[0] not in (held.change, held.remove) \
+            or keyword_tools(slots, lexicon, offered):
         return False
     said = slots.enum_values(lexicon.enum_of[(held.add, held.key)].key)
     return bool(said) and not set(said) & set(held.names())
