@@ -93,6 +93,8 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
         named = [t for t, k in sorted(hit.value) if k == KEYWORD]
         joined = _joiner(slots, end, hit.start) if end is not None else None
         te = _te_form(slots, end, hit.start) if end is not None and writes and not previous & set(named) else None
+        te = te if te is not None or end is None or not writes or previous & set(named) else \
+            _pause(slots, end, hit.start)
         if joined is None and te is not None:
             groups.append((te, named))  # テレビつけてボリューム上げて: one command after another
         elif end is not None and joined is None:
@@ -162,6 +164,16 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
     if not joints or (joints[-1] + 1 < len(tokens) and tokens[joints[-1] + 1].lemma in subsidiary_verbs()):
         return None  # 取り消してください: one request, said politely
     return tokens[joints[-1]].end
+
+
+_PAUSE = re.compile(r"(?<=[^\x00-\x7f])\s+(?=[^\x00-\x7f])")
+
+
+def _pause(slots: Slots, end: int, start: int) -> int | None:
+    """Where a pause ends (a space between Japanese words) from the end of one write's keyword to the start of
+    another's: 海鮮丼1つ|7時に取りに行きます, said with no punctuation, is two commands."""
+    found = list(_PAUSE.finditer(slots.text, end, start))
+    return found[-1].end() if found else None
 
 
 def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
