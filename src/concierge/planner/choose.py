@@ -166,7 +166,7 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
     return tokens[joints[-1]].end
 
 
-_PAUSE = re.compile(r"(?<=[^\x00-\x7f])\s+(?=[^\x00-\x7f])")
+_PAUSE = re.compile(r"(?<=[^\x00-\x7f])\s+(?=\S)|(?<=\S)\s+(?=[^\x00-\x7f])")  # a space beside Japanese
 
 
 def _pause(slots: Slots, end: int, start: int) -> int | None:

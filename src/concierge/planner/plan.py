@@ -370,7 +370,7 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
 def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     """The tools the request asks for; of those, how many … with no keyword: the previous call's."""
     last, held = ctx.memory.last_call, ctx.memory.held
-    if adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command):
+    if held is not None and adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command):
         return Choice((held.add,))
     followed = focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
                            ctx.memory.command_refused) if first else None
