@@ -46,7 +46,7 @@ from concierge.planner.text import Disjoint, fold, mask
 
 _SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
                   r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
-_AND = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])")
+JOINER = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])", re.IGNORECASE)  # two things asked
 _CHANGE = re.compile(r"削除|消して|消去|消す|抹消|書き換え|改ざん|変更して|修正して"
                      r"|(?<![a-z])(?:delete|remove|erase|wipe|purge|drop|update|modify|overwrite|edit)(?![a-z])",
                      re.IGNORECASE)
@@ -139,8 +139,8 @@ def _nouns(lexicon: Lexicon) -> frozenset[str]:
 
 def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
     """The と / 、 / and that joins two keywords, said as such: the katakana ト of トップ folds to と, and is none."""
-    for m in _AND.finditer(slots.cue_text, start, end):
-        if _AND.fullmatch(slots.text[m.start():m.end()].lower()):
+    for m in JOINER.finditer(slots.cue_text, start, end):
+        if JOINER.fullmatch(slots.text[m.start():m.end()].lower()):
             return m
     return None
 

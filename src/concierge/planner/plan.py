@@ -46,6 +46,7 @@ from concierge.planner import (
     writes,
 )
 from concierge.planner.choose import (
+    JOINER,
     Choice,
     choose,
     coverage,
@@ -279,12 +280,31 @@ def _records_another_write(waiting: list[str], said: str, ctx: Context) -> bool:
 
 
 def _parts(said: str, ctx: Context) -> list[str]:
-    """A clause that asks different tools for things joined by と / and, cut into one clause each."""
-    parts = keyword_parts(_read(said, ctx), ctx.lexicon, ctx.offered)
+    """A clause that asks different tools for things joined by と / and, cut into one clause each; the words
+    before the first keyword that record another write are a clause of their own (two gyudon and a coke | and
+    I'll pick it up at 7:15)."""
+    slots = _read(said, ctx)
+    parts = keyword_parts(slots, ctx.lexicon, ctx.offered)
     cuts = [part.start for previous, part in zip(parts, parts[1:], strict=False) if part.tool != previous.tool]
+    lead = _lead_write(said, slots, parts[0].tool, ctx) if parts else None
+    cuts = [lead, *cuts] if lead else cuts
     bounds = [0, *cuts, len(said)]
     pieces = [said[a:b].strip(" 、,と") for a, b in zip(bounds, bounds[1:], strict=False)]
     return [p for p in pieces if p] or [said]
+
+
+def _lead_write(said: str, slots: Slots, tool: str, ctx: Context) -> int | None:
+    """Where the words before a tool's first keyword end, when they are joined to it by と / and and record a
+    write the tool is not and takes none of (two gyudon and a coke, and I'll pick it up at 7:15); else None."""
+    first = next((h for h in ctx.lexicon.cues.find(slots.cue_text) if (tool, KEYWORD) in h.value), None)
+    joins = list(JOINER.finditer(said, 0, first.start)) if first is not None else []
+    if not joins or not said[: joins[-1].start()].strip():
+        return None
+    lead = _read(said[: joins[-1].start()], ctx)
+    recorded = recorded_write(lead, ctx.lexicon, ctx.offered)
+    if recorded is None or recorded == tool or coverage(lead, ctx.lexicon, tool)[0]:
+        return None  # 唐揚げ弁当を3つに、のり弁当を2つに変更して: the change takes them
+    return joins[-1].start()
 
 
 def only_values(text: str, ctx: Context) -> bool:
@@ -451,7 +471,8 @@ def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem |
 
 def _unreferenced(slots: Slots, ctx: Context) -> Problem | None:
     """その人の売上 with no one said before in the conversation: asked who is meant, never answered for everyone."""
-    pointed = words.pattern("references", "person").search(slots.cue_text)
+    apart = words.pattern("distributive", "part").sub(lambda m: "\0" * len(m[0]), slots.cue_text)  # one of them
+    pointed = words.pattern("references", "person").search(apart)
     if pointed is None or ctx.memory.last_call is not None or slots.names or slots.codes or slots.keys:
         return None
     return Problem("unreferenced", said=slots.cue_text[pointed.start():pointed.end()])
@@ -539,7 +560,7 @@ def _among(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, fi
            ) -> dict[str, Any] | Problem:
     """そのうち / of those: every argument of the previous call holds, under the new one said; one the tool cannot
     take is said, and no call is made (a figure of rows the previous answer did not hold is no answer)."""
-    among = words.pattern("among", "words").search(slots.cue_text) if first else None
+    among = words.pattern("among", "words").search(slots.cue_text) if first and tool.mode == "read" else None
     if among is None:
         return {}
     if last is None:  # the turn before found no rows: "of those" narrows nothing, and is said

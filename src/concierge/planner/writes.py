@@ -50,14 +50,14 @@ def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[d
         return None
     keys = [n for n, p in tool.params.items() if p.required and reads_data(p) and len(values.get(n, [])) > 1]
     if not keys:
-        return _part_apart(tool, slots, values, periods, said_in)
+        return _part_apart(tool, slots.text, slots.folded, values, periods, said_in)
     if len(keys) != 1:
         return None
     # The command's verb said once holds for every value (キッチンとリビングの電気つけて): one of fixed values,
     # required, with one value said.
     verbs = frozenset(n for n, p in tool.params.items()
                       if p.required and of_fixed_values(p) and len(values.get(n, [])) == 1)
-    return each(slots, values, periods, keys[0], lexicon.enum_of[(tool.name, keys[0])].key, said_in, verbs)
+    return each(slots, values, periods, keys[0], lexicon.enum_of[(tool.name, keys[0])].key, said_in, verbs, tool)
 
 
 def _by_code(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]],
@@ -81,7 +81,7 @@ def _by_code(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: li
 
 
 def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]], key: str, group: str,
-         said_in: Callable[[str], dict[str, list[Any]]], verbs: frozenset[str] = frozenset()
+         said_in: Callable[[str], dict[str, list[Any]]], verbs: frozenset[str], tool: Tool
          ) -> Pairs | Unpaired | None:
     """One write per value of parameter `key` (enum `group`) said, in the order said, each with the values
     said in its own part; `verbs` are said once for all of them."""
@@ -110,7 +110,12 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
             return Unpaired(tuple(later), tuple(dict.fromkeys(value for value, _, _ in hits)))
     per_value = {p for part in parts for p in part} - verbs
     shared = {p: v for p, v in values.items() if p != key and p not in per_value}
-    return [({**shared, **own, key: [value]}, periods) for (value, _, _), own in zip(hits, parts, strict=True)]
+    out: Pairs = []
+    for (value, _, _), own, a, b in zip(hits, parts, cuts, cuts[1:], strict=False):
+        line = {**shared, **own, key: [value]}
+        out += _part_apart(tool, slots.text[a:b], slots.folded[a:b], line, periods, said_in) \
+            or [(line, periods)]  # two gyudon, one of them large, and a coke
+    return out
 
 
 def _distributed(slots: Slots, end: int) -> int | None:
@@ -123,16 +128,16 @@ def _distributed(slots: Slots, end: int) -> int | None:
     return end + m.start() if m else None
 
 
-def _part_apart(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str]],
+def _part_apart(tool: Tool, text: str, folded: str, values: dict[str, list[Any]], periods: list[dict[str, str]],
                 said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | None:
     """牛丼3つ、うち1つは大盛り: the quantity said less the part set apart, and the part with what is said of it;
     None where no part is set apart of a quantity said."""
-    m = words.pattern("distributive", "part").search(slots.folded)
+    m = words.pattern("distributive", "part").search(folded)
     counts = [n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)]
     if m is None or len(counts) != 1:
         return None
     count = counts[0]
-    whole, part = said_in(slots.text[:m.start()]), said_in(slots.text[m.end():])
+    whole, part = said_in(text[:m.start()]), said_in(text[m.end():])
     n, some = (whole.get(count) or [None])[0], (part.get(count) or [1])[0]
     said_of_part = {p: v for p, v in part.items() if p != count}
     if not isinstance(n, int) or not isinstance(some, int) or not 0 < some < n or not said_of_part:
