@@ -42,7 +42,7 @@ from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import Disjoint, fold, mask
+from concierge.planner.text import Disjoint, Hit, fold, mask
 
 _SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
                   r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
@@ -81,7 +81,8 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ())
 
 def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> list[Part]:
     hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
-    writes = [h for h in hits if any(k == KEYWORD and lexicon.tools[t].mode == "write" for t, k in h.value)]
+    writes = [h for h in hits if any(k == KEYWORD and lexicon.tools[t].mode == "write" for t, k in h.value)
+              and not _object_of_next(slots, h, hits)]
     asks_politely = all(_only_asking(slots, h.start, h.end) for h in writes)
     if writes and not (asks_politely and any(h not in writes for h in hits)):  # 確認お願いします: a read, asked
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
@@ -95,8 +96,8 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
         te = _te_form(slots, end, hit.start) if end is not None and writes and not previous & set(named) else None
         te = te if te is not None or end is None or not writes or previous & set(named) else \
             _pause(slots, end, hit.start)
-        if joined is None and te is not None:
-            groups.append((te, named))  # テレビつけてボリューム上げて: one command after another
+        if te is not None and (joined is None or te > joined.end()):
+            groups.append((te, named))  # テレビつけてボリューム上げて; 唐揚げ弁当1つと のり弁2つ|7時に取りに行きます
         elif end is not None and joined is None:
             groups[-1][1].extend(named)
         else:
@@ -143,6 +144,21 @@ def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
         if JOINER.fullmatch(slots.text[m.start():m.end()].lower()):
             return m
     return None
+
+
+_OBJECT_MARK = re.compile(r"\s*(?:を|の)?\s*")
+
+
+def _object_of_next(slots: Slots, hit: Hit, hits: list[Hit]) -> bool:
+    """Whether a write's keyword is a noun that the next keyword, of other tools, takes as its object: 注文 of
+    「注文 確認してもらえますか」 is what is checked, not an order placed."""
+    later = next((h for h in hits if h.start >= hit.end), None)
+    if later is None or {t for t, _ in later.value} & {t for t, _ in hit.value}:
+        return False
+    if _OBJECT_MARK.fullmatch(slots.cue_text, hit.end, later.start) is None:
+        return False
+    u = tokenise(slots.text)
+    return all(u.tokens[i].pos[0] == "名詞" for i in u.starting(hit.start, hit.end))
 
 
 def _only_asking(slots: Slots, start: int, end: int) -> bool:

@@ -158,8 +158,16 @@ def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
     after = fold(text[hit.end:word[1]])
     if not before and text[hit.start:hit.end].isdigit() and after.rstrip(_PARTICLE_CHARS) in _NUMBER_SUFFIXES:
         return False  # 205号室: the room 205
+    if before and _only_adverbs(text[word[0]:hit.start]):
+        before = ""  # やっぱり餃子なしで: an adverb of the sentence, not a word of a name
     extra = _GRAMMAR.sub("", before + after).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+
+
+def _only_adverbs(words: str) -> bool:
+    """Whether words are adverbs or interjections only (やっぱり, えっと), by the analyser."""
+    tokens = tokenise(words).tokens
+    return bool(tokens) and all(t.pos[0] in ("副詞", "感動詞") for t in tokens)
 
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
