@@ -94,8 +94,8 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
         named = [t for t, k in sorted(hit.value) if k == KEYWORD]
         joined = _joiner(slots, end, hit.start) if end is not None else None
         te = _te_form(slots, end, hit.start) if end is not None and writes and not previous & set(named) else None
-        te = te if te is not None or end is None or not writes or previous & set(named) else \
-            _pause(slots, end, hit.start)
+        te = te if te is not None or end is None or not writes or previous & set(named) \
+            or not all(lexicon.tools[t].mode == "write" for t in (*previous, *named)) else _pause(slots, end, hit.start)
         if te is not None and (joined is None or te > joined.end()):
             groups.append((te, named))  # テレビつけてボリューム上げて; 唐揚げ弁当1つと のり弁2つ|7時に取りに行きます
         elif end is not None and joined is None:
@@ -336,8 +336,13 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
         return True  # リビングのlightもoffで: the command's own value (off) is said
     counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
                   for n, p in params.items())
-    return counted and any(p.required and reads_data(p) and slots.enum_values(lexicon.enum_of[(name, n)].key)
+    return counted and any(p.required and reads_data(p) and _group_said(slots, lexicon.enum_of[(name, n)].key)
                            for n, p in params.items())
+
+
+def _group_said(slots: Slots, group: str) -> bool:
+    """Whether a value of the group is said, or a word that names several of them (teas: which one is asked)."""
+    return bool(slots.enum_values(group)) or any(u.group == group for u in slots.unsure)
 
 
 def topics(lexicon: Lexicon, text: str) -> list[str]:
@@ -428,7 +433,7 @@ def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
             kinds.add("amount")
         elif isinstance(x, ItemsExtract) and (slots.items or english_items(slots)):
             kinds.add("items")
-        elif isinstance(x, EnumExtract) and slots.enum_values(lexicon.enum_of[(name, pname)].key):
+        elif isinstance(x, EnumExtract) and _group_said(slots, lexicon.enum_of[(name, pname)].key):
             kinds.add(f"enum:{pname}")
         elif isinstance(x, CountExtract) and count(slots, lexicon, name, pname) is not None:
             kinds.add("count")

@@ -30,9 +30,9 @@ from concierge.planner import words
 from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import NUMBER_WORD, number
+from concierge.planner.text import NUMBER_WORD, fold, number
 
-__all__ = ["Held", "adds", "edit"]
+__all__ = ["Held", "adds", "edit", "pointed"]
 
 Call = tuple[str, dict[str, Any]]
 
@@ -96,6 +96,24 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
     counted = _count_param(change)
     extra = {counted: how_many} if how_many is not None and counted and not every else {}
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
+
+
+def pointed(text: str, held: Held | None, values: tuple[Any, ...]) -> str:
+    """The request with the values the answers since the last write showed in place of the words pointing at
+    them: "one of each" after two prices asked is "one 海鮮丼 and one 生姜焼き弁当"; "one of those" after one
+    item was looked up is that item; 「両方1つずつ」 is 「海鮮丼と生姜焼き弁当1つずつ」. Unchanged otherwise."""
+    if held is None or not values:
+        return text
+    m = words.pattern("lines", "shown").search(fold(text))
+    if m is None or (len(values) > 1 and not words.pattern("lines", "every_shown").search(m.group())):
+        return text  # one of those, after several: which is not known
+    names = [str(v) for v in values]
+    if not m.group().isascii():
+        return text[: m.start()] + "と".join(names) + text[m.end():]
+    n = _NUMBER_BEFORE.search(text, 0, m.start())
+    if n is None:
+        return text
+    return text[: n.start()] + " and ".join(f"{n['n']} {name}" for name in names) + text[m.end():]
 
 
 def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
@@ -184,3 +202,4 @@ def _assents(slots: Slots) -> bool:
 
 
 _BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
+_NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each

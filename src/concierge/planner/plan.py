@@ -60,7 +60,7 @@ from concierge.planner.choose import (
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
-from concierge.planner.lines import Held, adds, edit
+from concierge.planner.lines import Held, adds, edit, pointed
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -161,6 +161,7 @@ class Memory:
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
     held: Held | None = None  # the lines of the state as the turn began (the order), and the tools that edit them
+    shown: tuple[Any, ...] = ()  # the values of the held lines' key that reads showed since the last write
 
 
 @dataclass
@@ -185,6 +186,7 @@ class _Draft:
 
 def build(text: str, ctx: Context) -> Plan:
     plan = Plan()
+    text = pointed(text, ctx.memory.held, ctx.memory.shown)  # one of each: the items just looked up
     drafts = _drafts(text, ctx)
     if len(drafts) > MAX_REQUESTS_PER_MESSAGE:
         return _too_many_requests(text, len(drafts))

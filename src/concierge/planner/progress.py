@@ -83,11 +83,25 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
             if param.enum is not None and param.enum.values is None and call.args.get(pname) is not None:
                 mem.chosen[pname] = call.args[pname]
         said = {k: v for k, v in (result.args or call.args).items() if k in call.args and v is not None}
+        mem.shown = _shown(mem.shown, held, tools[call.name], call.args, rows)
         if tools[call.name].mode == "read":
             mem.last_call = (call.name, said)
         elif not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, said), False
     return mem
+
+
+def _shown(before: tuple[Any, ...], held: Held | None, tool: Tool, args: dict[str, Any],
+           rows: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """The values of the lines' key the reads since the last write showed: a read of one (the seafood bowl's
+    price) adds it; a write starts again."""
+    if held is None:
+        return ()
+    if tool.mode == "write":
+        return ()
+    named = [args[held.key]] if args.get(held.key) is not None else []
+    found = named or list(dict.fromkeys(r.get(held.key) for r in rows if r.get(held.key) is not None))
+    return tuple(dict.fromkeys([*before, *found])) if len(found) == 1 else before
 
 
 def advance(plan: Plan, made: list[Made], tools: dict[str, Tool]) -> tuple[list[tuple[str, dict]], list[State]]:

@@ -426,14 +426,16 @@ def _before_value(slots: Slots, text: str) -> int | None:
             return 1
     for hit in slots.enums:
         m = _COUNT_AFTER.match(text, hit.end)
-        if m and number(m["n"]) is not None:
-            return number(m["n"])
+        if m and number(m["n"]) is not None and not (
+                m["n"].lower() == "one" and _number_before(_DETERMINER_AT_END, text, hit.start, spaced=True)):
+            return number(m["n"])  # the ginger pork one: which one, not how many
     return None
 
 
 _NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
 _COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
 _ARTICLE_AT_END = re.compile(r"(?<![a-z])an?$", re.IGNORECASE)
+_DETERMINER_AT_END = re.compile(r"(?<![a-z])(?:the|this|that)$", re.IGNORECASE)
 _NUMBER_WORD_CHARS = 6  # the longest number word: twelve
 
 
