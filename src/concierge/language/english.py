@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["common_words", "english_quantities", "function_words"]
+__all__ = ["common_words", "english_quantities", "english_shorthand", "function_words"]
 
 
 @cache
@@ -30,3 +30,8 @@ def function_words() -> frozenset[str]:
 def common_words() -> frozenset[str]:
     """Words of any request (show, sales, week …), never read as a misspelt value."""
     return frozenset(_table()["words"]["common"])
+
+
+def english_shorthand() -> dict[str, str]:
+    """n: and, pls: please …"""
+    return _table()["shorthand"]

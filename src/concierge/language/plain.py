@@ -1,6 +1,7 @@
 """Colloquial forms written back to the plain ones a catalog lists, read from the words of the request.
 
-English: a quantity said in words is its number (a couple of cokes → 2 cokes; words/en.toml).
+English: a quantity said in words is its number (a couple of cokes → 2 cokes), a word typed short is the word
+(tv on n volume up → tv on and volume up; words/en.toml).
 
 Japanese:
 
@@ -9,7 +10,8 @@ Japanese:
 - A kanji numeral before a word in katakana is digits (十二チャンネル → 12チャンネル); before a counter,
   language/numerals.py writes it.
 - An auxiliary of aspect between a verb and its て or た goes (消しといて → 消して, 消しちゃった → 消した,
-  つけといて → つけて): 「電気消しといて」 asks what 「電気消して」 asks.
+  つけといて → つけて): 「電気消しといて」 asks what 「電気消して」 asks; a verb written in kana, which the analyser
+  reads as a noun (けしといて), loses it too.
 
 A form is rewritten only where the analyser sees its words (language/tokens.py): the つ of 暑つ or the こ of
 ここ are not counts. The lists are data, in words/ja.toml.
@@ -21,7 +23,7 @@ from functools import cache, lru_cache
 
 import regex
 
-from concierge.language.english import english_quantities
+from concierge.language.english import english_quantities, english_shorthand
 from concierge.language.japanese import aspect_auxiliaries, kana_counters, kana_counts
 from concierge.language.tokens import Utterance, japanese, tokenise
 
@@ -39,12 +41,25 @@ def plain(text: str) -> str:
     edits = [*_kana_counts(utterance), *_kana_counters(utterance), *_before_katakana(utterance), *_aspect(utterance)]
     for start, end, said in sorted(edits, reverse=True):
         text = text[:start] + said + text[end:]
-    return text
+    return _KANA_ASPECT.sub("", text)
+
+
+# The same auxiliaries after a verb written in kana, which the analyser reads as nouns (けしといて, つけちゃって):
+# after the sound a verb's て-form stem ends in, before its て or た.
+_KANA_ASPECT = regex.compile(
+    r"(?<=\p{Hiragana}[しけきちにみりいえべめれせてねげじび])(?:とい|どい|とっ|ちゃっ|じゃっ)(?=[てた])")
 
 
 def _english_quantities(text: str) -> str:
-    said = english_quantities()
+    said, short = english_quantities(), english_shorthand()
+    text = _shorthand().sub(lambda m: short[m.group().lower()], text)
     return _quantities().sub(lambda m: str(said[m.group().lower()]), text)
+
+
+@cache
+def _shorthand() -> regex.Pattern:
+    words = sorted(english_shorthand(), key=len, reverse=True)
+    return regex.compile(r"(?<![\w&])(?:" + "|".join(regex.escape(w) for w in words) + r")(?![\w&])", regex.I)
 
 
 @cache

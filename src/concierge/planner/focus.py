@@ -20,6 +20,7 @@ from concierge.catalog.model import CountExtract
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots
+from concierge.planner.text import fold
 
 __all__ = ["Command", "again"]
 
@@ -38,9 +39,23 @@ def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Com
     if not keyword:  # キッチンも; もうけしといて after the TV's channel was set: its command's own value (off)
         return _same_command(slots, lexicon, command) or (
             _same_device(slots, lexicon, offered, command) if _says_a_command(slots, lexicon) else None)
-    if all(unmet_params(slots, lexicon, t) for t in keyword):
+    if all(unmet_params(slots, lexicon, t) for t in keyword) and not _names_another(slots, lexicon, keyword, command):
         return _same_device(slots, lexicon, offered, command)
     return None
+
+
+def _names_another(slots: Slots, lexicon: Lexicon, keyword: list[str], command: Command) -> bool:
+    """Whether a keyword says the kind of device its tool acts on (テレビ of テレビつけて) and that is not the kind
+    the command in focus acted on: テレビつけて after a light is about the TV; 消して after the TV is not."""
+    name, args = command
+    groups = {g for k in args if (g := _group(lexicon, name, k))}
+    for hit in lexicon.cues.find(slots.cue_text):
+        for tool in (t for t, _ in hit.value if t in keyword):
+            intents = lexicon.tools[tool].intents
+            said = intents is not None and any(fold(w) in hit.phrase for w in intents.topics)
+            if said and not any(_group(lexicon, tool, k) in groups for k in lexicon.tools[tool].params):
+                return True
+    return False
 
 
 def _same_command(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:

@@ -157,10 +157,13 @@ class Matcher:
                     _add(self._part, fold_word(" ".join([*head, form])), value)
 
     def _add_gloss_parts(self, glosses: list[tuple[str, str]]) -> None:
-        """キッチン of キッチンの電気 and of キッチンライト names Kitchen Light: the parts of a Japanese synonym."""
+        """キッチン of キッチンの電気 and of キッチンライト names Kitchen Light: the parts of a Japanese synonym,
+        and its readings (きっちんのでんき)."""
         for gloss, value in glosses:
             if gloss.isascii():
                 continue
+            for reading in _join(_units(gloss)):
+                _add(self._reading, reading, value)
             for surface, readings in _parts(_units(gloss)):
                 for form in {surface, *readings}:
                     _add(self._part, form, value)
