@@ -77,10 +77,11 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
         return None
     options = _options(slots, lexicon, change, held.key)
     how_many = _count(slots, lexicon, change)
-    if kept and words.pattern("lines", "fewer").search(text):
-        return _fewer(held, change, kept, how_many or 1)
+    if words.pattern("lines", "fewer").search(text) and (kept or _in_focus(held, last_command)):
+        return _fewer(held, change, kept or _in_focus(held, last_command), how_many or 1)  # ひとつ減らして
     every = bool(words.pattern("distributive", "before").search(text) or words.pattern("distributive", "after")
-                 .search(text))
+                 .search(text) or words.pattern("lines", "each").search(text))
+    each = bool(words.pattern("lines", "each").search(text))  # 2つずつ, two of each: a count for every line
     if kept:
         if not options or (how_many is not None and not every):
             return None  # 唐揚げ弁当を大盛りで1つ: another, large
@@ -94,7 +95,7 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
     else:
         return None
     counted = _count_param(change)
-    extra = {counted: how_many} if how_many is not None and counted and not every else {}
+    extra = {counted: how_many} if how_many is not None and counted and (each or not every) else {}
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
 
 
@@ -183,11 +184,12 @@ def _count(slots: Slots, lexicon: Lexicon, change: Tool) -> int | None:
     pname = _count_param(change)
     if pname is None:
         return None
-    said = count(slots, lexicon, change.name, pname)
-    if said is not None:
-        return said
+    found = count(slots, lexicon, change.name, pname)
+    if found is not None:
+        return found
     bare = _BARE.search(slots.read_text)
-    return number(bare["n"]) if bare else None
+    said = [n for m in _NUMBER.finditer(slots.read_text) if (n := number(m["n"])) is not None]
+    return number(bare["n"]) if bare else said[0] if len(said) == 1 else None  # make it two actually
 
 
 def _says(key: str, text: str, slots: Slots, lexicon: Lexicon, offered: Collection[str], change: str | None) -> bool:
@@ -202,4 +204,5 @@ def _assents(slots: Slots) -> bool:
 
 
 _BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
+_NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
 _NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each
