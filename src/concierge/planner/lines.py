@@ -22,17 +22,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
 from concierge.planner import words
 from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
+from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import NUMBER_WORD, fold, number
 
-__all__ = ["Held", "adds", "edit", "pointed"]
+__all__ = ["Ask", "Held", "adds", "edit", "pointed"]
 
 Call = tuple[str, dict[str, Any]]
 
@@ -57,32 +58,60 @@ class Held:
         return sum(counts) if counts else None
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A word that names several values where one line is meant (お茶 with both teas held; うどん to swap for):
+    which one is asked, with the candidates."""
+
+    tool: str
+    param: str
+    said: str
+    candidates: tuple[str, ...]
+
+
 def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
-         last_command: Call | None, last_call: Call | None) -> list[Call] | None:
-    """The calls that edit the held lines as the request says, or None when it is not such an edit."""
+         last_command: Call | None, last_call: Call | None) -> list[Call] | Ask | None:
+    """The calls that edit the held lines as the request says, what to ask first, or None when the request is
+    not such an edit."""
     if held is None or held.add not in offered:
         return None
     if held.place in offered and held.place and last_call is not None and last_call[0] == held.state \
             and _assents(slots):  # the rows are gone once the yes placed them: the turn goes on to its answer
         return [(held.place, {})]
-    if not held.rows:
-        return None
-    text = slots.cue_text
-    said = slots.enum_values(lexicon.enum_of[(held.add, held.key)].key)
-    kept, new = [v for v in said if v in held.names()], [v for v in said if v not in held.names()]
     change = lexicon.tools.get(held.change) if held.change in offered and held.change else None
-    if len(kept) == 1 and len(new) == 1 and _says("instead", text, slots, lexicon, offered, held.change):
-        return _swap(held, lexicon, kept[0], new[0])
-    if new or change is None or words.pattern("lines", "new").search(text):
+    if not held.rows or change is None:
         return None
+    named = _named(slots, lexicon, held)
+    if isinstance(named, Ask):
+        return replace(named, tool=change.name)
+    kept, new, unsure = named
+    text = slots.cue_text
+    if len(kept) == 1 and (new or unsure) and _says("instead", text, slots, lexicon, offered, held.change):
+        if unsure:  # ラーメンじゃなくてうどんに: which udon
+            return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
+        return _swap(held, lexicon, kept[0], new[0]) if len(new) == 1 else None
+    if new or unsure or words.pattern("lines", "new").search(text):
+        return None
+    return _edit_held(slots, lexicon, offered, held, change, kept, last_command)
+
+
+def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool, kept: list[Any],
+               last_command: Call | None) -> list[Call] | None:
+    text = slots.cue_text
     options = _options(slots, lexicon, change, held.key)
     how_many = _count(slots, lexicon, change)
-    if words.pattern("lines", "fewer").search(text) and (kept or _in_focus(held, last_command)):
-        return _fewer(held, change, kept or _in_focus(held, last_command), how_many or 1)  # ひとつ減らして
-    every = bool(words.pattern("distributive", "before").search(text) or words.pattern("distributive", "after")
-                 .search(text) or words.pattern("lines", "each").search(text))
+    focus = kept or _in_focus(held, last_command)
+    if words.pattern("lines", "fewer").search(text) and focus:
+        return _fewer(held, change, focus, how_many or 1)  # ひとつ減らして
     each = bool(words.pattern("lines", "each").search(text))  # 2つずつ, two of each: a count for every line
+    every = each or bool(words.pattern("distributive", "before").search(text)
+                         or words.pattern("distributive", "after").search(text))
+    counted = _count_param(change)
+    extra = {counted: how_many} if how_many is not None and counted and (each or not every) else {}
     if kept:
+        if extra and not options and (len(kept) == 1 or each) \
+                and _says("instead", text, slots, lexicon, offered, change.name):
+            return [(change.name, {held.key: name, **extra}) for name in kept]  # make the miso soups three
         if not options or (how_many is not None and not every):
             return None  # 唐揚げ弁当を大盛りで1つ: another, large
         return [(change.name, {held.key: name, **options}) for name in kept]
@@ -94,9 +123,26 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
         targets = _in_focus(held, last_command)
     else:
         return None
-    counted = _count_param(change)
-    extra = {counted: how_many} if how_many is not None and counted and (each or not every) else {}
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
+
+
+def _named(slots: Slots, lexicon: Lexicon, held: Held) -> tuple[list[Any], list[Any], list[Unsure]] | Ask:
+    """The values of the lines' key said, held and not; a word naming several of them is the one line held
+    among them (お茶 with only 緑茶 ordered), asked among those held, or left unsure when none is held."""
+    group = lexicon.enum_of[(held.add, held.key)].key
+    said = slots.enum_values(group)
+    names = held.names()
+    kept, new = [v for v in said if v in names], [v for v in said if v not in names]
+    unsure = []
+    for word in (u for u in slots.unsure if u.group == group):
+        ordered = [c for c in word.candidates if c in names]
+        if len(ordered) == 1:
+            kept.append(ordered[0])
+        elif ordered:
+            return Ask(held.add, held.key, word.said, tuple(ordered))
+        else:
+            unsure.append(word)
+    return kept, new, unsure
 
 
 def pointed(text: str, held: Held | None, values: tuple[Any, ...]) -> str:
@@ -188,7 +234,8 @@ def _count(slots: Slots, lexicon: Lexicon, change: Tool) -> int | None:
     if found is not None:
         return found
     bare = _BARE.search(slots.read_text)
-    said = [n for m in _NUMBER.finditer(slots.read_text) if (n := number(m["n"])) is not None]
+    said = [n for m in _NUMBER.finditer(slots.read_text) if (n := number(m["n"])) is not None
+            and not (n == 1 and _DETERMINER.search(slots.read_text, 0, m.start()))]  # that one: which, not how many
     return number(bare["n"]) if bare else said[0] if len(said) == 1 else None  # make it two actually
 
 
@@ -204,5 +251,6 @@ def _assents(slots: Slots) -> bool:
 
 
 _BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
+_DETERMINER = re.compile(r"(?<![a-z])(?:that|this|the|which)\s+$")
 _NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
 _NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each

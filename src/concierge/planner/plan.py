@@ -60,7 +60,7 @@ from concierge.planner.choose import (
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
-from concierge.planner.lines import Held, adds, edit, pointed
+from concierge.planner.lines import Ask, Held, adds, edit, pointed
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -381,6 +381,11 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
     then its calls are planned (planner/lines.py)."""
     mem = ctx.memory
     edited = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_command, mem.last_call)
+    if isinstance(edited, Ask):  # お茶 ひとつ減らして with both teas ordered: which tea
+        request.tools = (edited.tool,)
+        request.problems.append(Problem("which_value", edited.tool, (edited.param,), said=edited.said,
+                                        candidates=edited.candidates))
+        return True
     if not edited:
         return False
     request.tools = tuple(dict.fromkeys(name for name, _ in edited))
