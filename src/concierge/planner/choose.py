@@ -95,7 +95,8 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
         joined = _joiner(slots, end, hit.start) if end is not None else None
         te = _te_form(slots, end, hit.start) if end is not None and writes and not previous & set(named) else None
         te = te if te is not None or end is None or not writes or previous & set(named) \
-            or not all(lexicon.tools[t].mode == "write" for t in (*previous, *named)) else _pause(slots, end, hit.start)
+            or not all(lexicon.tools[t].mode == "write" for t in (*previous, *named)) \
+            else _pause(slots, lexicon, (end, hit.start), previous, named)
         if te is not None and (joined is None or te > joined.end()):
             groups.append((te, named))  # テレビつけてボリューム上げて; 唐揚げ弁当1つと のり弁2つ|7時に取りに行きます
         elif end is not None and joined is None:
@@ -185,11 +186,21 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
 _PAUSE = re.compile(r"(?<=[^\x00-\x7f])\s+(?=\S)|(?<=\S)\s+(?=[^\x00-\x7f])")  # a space beside Japanese
 
 
-def _pause(slots: Slots, end: int, start: int) -> int | None:
-    """Where a pause ends (a space between Japanese words) from the end of one write's keyword to the start of
-    another's: 海鮮丼1つ|7時に取りに行きます, said with no punctuation, is two commands."""
-    found = list(_PAUSE.finditer(slots.text, end, start))
-    return found[-1].end() if found else None
+def _pause(slots: Slots, lexicon: Lexicon, between: tuple[int, int], before: Collection[str],
+           after: Collection[str]) -> int | None:
+    """Where a pause ends (a space beside Japanese words) between one write's keyword and another's, said with no
+    punctuation: the first pause with the values said before it taken by the first write, and those after it by
+    the second (唐揚げ弁当1つと のり弁2つ|7時半に取りに行きます; 10時に取りに行くので|あんぱん5個 お願いします)."""
+    def taken(hit: Hit, tools: Collection[str]) -> bool:
+        return any(g in _groups_of(lexicon, t) for t in tools for g, _ in hit.value)
+
+    end, start = between
+    for pause in _PAUSE.finditer(slots.text, end, start):
+        said_before = [h for h in slots.enums if end <= h.start < pause.start()]
+        said_after = [h for h in slots.enums if pause.end() <= h.start < start]
+        if all(taken(h, before) for h in said_before) and all(taken(h, after) for h in said_after):
+            return pause.end()
+    return None
 
 
 def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:

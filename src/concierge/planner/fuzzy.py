@@ -79,6 +79,13 @@ def _stop_words(known: frozenset[str]) -> frozenset[str]:
     return frozenset(fold_word(k) for k in (*known, *words.words("asking", "words")))
 
 
+@lru_cache(maxsize=16)
+def _known_words(stop: frozenset[str]) -> re.Pattern[str]:
+    """The known words of three characters or more, found anywhere: a part or a typo never overlaps one."""
+    long = sorted((w for w in stop if len(w) >= 3 and not w.isascii()), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, long)) or r"(?!)")
+
+
 def fold_word(text: str) -> str:
     """NFKC, lower case, katakana as hiragana; letters, digits and kana only (no spaces, dots, dashes)."""
     return _NOT_WORD.sub("", fold(unicodedata.normalize("NFKC", text)))
@@ -223,6 +230,7 @@ class Matcher:
         """
         folded = fold(text)
         stop = _stop_words(known if isinstance(known, frozenset) else frozenset(known))
+        said = Disjoint(m.span() for m in _known_words(stop).finditer(folded))
         hits: list[tuple[int, int, int, list[Candidate]]] = []  # (start, end, weight, candidates)
         # cached: every value set of the same length bound reads the same request
         for start, end, level in _spans(text, folded, self._longest + 3):
@@ -232,8 +240,8 @@ class Matcher:
             if not key:
                 continue
             found, edits = (self._cheap(key), 0) if level == WEAK else self._matched(key, typo=level == CLEAN)
-            if found and not (key in stop and found[0].how in ("part", "typo")):
-                hits.append((start, end, len(key) - 2 * edits, found))
+            if found and not ((key in stop or not said.free(start, end)) and found[0].how in ("part", "typo")):
+                hits.append((start, end, len(key) - 2 * edits, found))  # 願いで of お願いできます is no typo
         best_first = sorted(hits, key=lambda h: (-h[2], TIERS.index(h[3][0].how), h[0]))
         taken = Disjoint()
         kept = [hit for hit in best_first if taken.add(hit[0], hit[1])]  # none overlapping a better one

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
@@ -31,7 +32,7 @@ from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import NUMBER_WORD, fold, number
+from concierge.planner.text import NUMBER_WORD, fold, mask, number
 
 __all__ = ["Ask", "Held", "adds", "edit", "pointed"]
 
@@ -89,7 +90,8 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
     if len(kept) == 1 and (new or unsure) and _says("instead", text, slots, lexicon, offered, held.change):
         if unsure:  # ラーメンじゃなくてうどんに: which udon
             return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
-        return _swap(held, lexicon, kept[0], new[0]) if len(new) == 1 else None
+        some = _count(slots, lexicon, change, held.key)
+        return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if new or unsure or words.pattern("lines", "new").search(text):
         return None
     return _edit_held(slots, lexicon, offered, held, change, kept, last_command)
@@ -99,7 +101,7 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
                last_command: Call | None) -> list[Call] | None:
     text = slots.cue_text
     options = _options(slots, lexicon, change, held.key)
-    how_many = _count(slots, lexicon, change)
+    how_many = _count(slots, lexicon, change, held.key)
     focus = kept or _in_focus(held, last_command)
     if words.pattern("lines", "fewer").search(text) and focus:
         return _fewer(held, change, focus, how_many or 1)  # ひとつ減らして
@@ -174,13 +176,16 @@ def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
     return bool(said) and not set(said) & set(held.names())
 
 
-def _swap(held: Held, lexicon: Lexicon, old: Any, new: Any) -> list[Call] | None:
-    """The held line taken out and the new value added with its quantity (its option may not apply)."""
+def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: int | None) -> list[Call] | None:
+    """The held line taken out and the new value added with its quantity (its option may not apply); `some` of
+    it said (swap one of the cheesecakes): that many fewer, and that many of the new."""
     add = lexicon.tools[held.add]
     counted = _count_param(add)
     quantity = held.quantity(old, counted) if counted else None
     if held.remove is None or quantity is None or counted is None:
         return None
+    if some is not None and 0 < some < quantity:
+        return [*(_fewer(held, change, [old], some) or []), (held.add, {held.key: new, counted: some})]
     return [(held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})]
 
 
@@ -225,18 +230,39 @@ def _count_param(tool: Tool) -> str | None:
     return next((n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)), None)
 
 
-def _count(slots: Slots, lexicon: Lexicon, change: Tool) -> int | None:
-    """The count said (2つに, make that three), else None."""
-    pname = _count_param(change)
+def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
+    """The count said (2つに, make that three), else None; never a number inside another value said (8枚切り,
+    size 6), nor the count that says which lines are meant (ふたつとも大盛り)."""
+    pname = _count_param(tool)
     if pname is None:
         return None
-    found = count(slots, lexicon, change.name, pname)
+    slots = _without_other_values(slots, lexicon, tool, key)
+    text = slots.read_text
+    if _all_counted().search(text):
+        return None
+    found = count(slots, lexicon, tool.name, pname)
     if found is not None:
         return found
-    bare = _BARE.search(slots.read_text)
-    said = [n for m in _NUMBER.finditer(slots.read_text) if (n := number(m["n"])) is not None
-            and not (n == 1 and _DETERMINER.search(slots.read_text, 0, m.start()))]  # that one: which, not how many
+    bare = _BARE.search(text)
+    said = [n for m in _NUMBER.finditer(text) if (n := number(m["n"])) is not None
+            and not (n == 1 and _DETERMINER.search(text, 0, m.start()))]  # that one: which, not how many
     return number(bare["n"]) if bare else said[0] if len(said) == 1 else None  # make it two actually
+
+
+@cache
+def _all_counted() -> re.Pattern[str]:
+    """2つとも: a count, at most two characters of a counter, and a word of `all_counted`."""
+    return re.compile(rf"(?<![0-9])\d+\s*[^\d\s]{{0,2}}?(?:{words.pattern('lines', 'all_counted').pattern})")
+
+
+def _without_other_values(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> Slots:
+    """The request with the values of the tool's other sets masked (8枚切り, 6号): a number in them is no count."""
+    groups = {lexicon.enum_of[(tool.name, p)].key for p, param in tool.params.items() if param.enum and p != key}
+    others = [h for h in slots.enums if any(g in groups for g, _ in h.value)]
+    if not others:
+        return slots
+    return replace(slots, read_text=mask(slots.read_text, [(h.start, h.end) for h in others]),
+                   enums=[h for h in slots.enums if h not in others], parts={})
 
 
 def _says(key: str, text: str, slots: Slots, lexicon: Lexicon, offered: Collection[str], change: str | None) -> bool:
