@@ -727,13 +727,42 @@ def _other_parts(text: str, matches: list[DateMatch]) -> list[DateMatch]:
     return sorted(out, key=lambda m: m.start_index)
 
 
-def find_dates(text: str, today: date, focus: DateRange | None = None) -> list[DateMatch]:
+def find_dates(text: str, today: date, focus: DateRange | None = None, ahead: bool = False) -> list[DateMatch]:
     """Every date expression in the (normalised) text, in order, non-overlapping, longest first.
 
     `focus` is the period of the previous turn: follow-ups such as その前の週 / the week after /
     翌月 / 前日 move from it (unless the text itself names an earlier period of that kind).
+    `ahead`: the dates are days to come (a pickup, a booking), so a day named alone (土曜, 24日, on the
+    24th, Saturday) is the next such day from today; otherwise such a day is not read (last week's or next?).
     """
-    return list(_scan(normalise(text), today, focus).matches)
+    normal = normalise(text)
+    matches = list(_scan(normal, today, focus).matches)
+    if not ahead:
+        return matches
+    taken = [(m.start_index, m.end_index) for m in matches]
+    more = [m for m in _days_ahead(normal, today) if all(m.end_index <= a or b <= m.start_index for a, b in taken)]
+    return sorted(matches + more, key=lambda m: m.start_index)
+
+
+_BARE_WEEKDAY = re.compile(r"(?P<ja>[" + _JA_WEEKDAYS + r"])曜(?:日)?|(?<![a-z])(?P<en>" + _alt(_EN_WEEKDAYS)
+                           + r")(?![a-z])", re.IGNORECASE)
+_BARE_DAY = re.compile(r"(?<![0-9/月\-])(?P<ja>[0-9]{1,2})日(?![間後前])"
+                       r"|(?<![a-z])the\s+(?P<en>[0-9]{1,2})(?:st|nd|rd|th)(?![a-z])", re.IGNORECASE)
+
+
+def _days_ahead(text: str, today: date) -> list[DateMatch]:
+    """Weekdays and days of the month named alone, as the next such day from today (today included)."""
+    out = []
+    for m in _BARE_WEEKDAY.finditer(text):
+        wd = _JA_WEEKDAYS.index(m["ja"]) if m["ja"] else _EN_WEEKDAYS.index(m["en"].lower())
+        day = today + timedelta(days=(wd - today.weekday()) % 7)
+        out.append(DateMatch(_day(day), m.group(), m.start(), m.end(), "day"))
+    for m in _BARE_DAY.finditer(text):
+        n = int(m["ja"] or m["en"])
+        month = _month(today.year, today.month) if n >= today.day else _month(today.year, today.month + 1)
+        if n <= calendar.monthrange(month.start.year, month.start.month)[1]:
+            out.append(DateMatch(_day(month.start.replace(day=n)), m.group(), m.start(), m.end(), "day"))
+    return out
 
 
 def impossible_dates(text: str, today: date) -> list[Impossible]:

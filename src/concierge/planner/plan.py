@@ -677,8 +677,9 @@ def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], da
                 ) -> tuple[Slots, list[dict[str, str]]]:
     """The date arguments said (on the tool's own clock), else those of the call followed up."""
     today = ctx.clocks.get(tool.name, ctx.today)
-    if today != ctx.today:
-        slots = replace(slots, dates=find_dates(slots.text, today, slots.focus))
+    ahead = any(p.bounds is not None and p.bounds.min == "today" for n, p in tool.params.items() if n in dated)
+    if today != ctx.today or ahead:  # a pickup day: 土曜 is the coming Saturday
+        slots = replace(slots, dates=find_dates(slots.text, today, slots.focus, ahead=ahead))
     return slots, _dates(tool, slots, today, base) or [{n: base[n] for n in dated if base.get(n) is not None}]
 
 
