@@ -99,7 +99,12 @@ class Planner:
         else:
             joined_text = f"{said_before}。{text}"
         joined = self._built(joined_text, ctx)
-        return joined if joined.steps and _asked(joined) is None else None
+        if joined.steps and _asked(joined) is None:
+            return joined
+        if asked.kind == "missing" and asked.candidates and answer:  # which line? メロンパンのほう: of the request
+            joined = self._built(f"{answer} {said_before}", ctx)
+            return joined if joined.steps and _asked(joined) is None else None
+        return None
 
     def _built(self, text: str, ctx: Context) -> Plan:
         key = (text, ctx.today, ctx.now, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),

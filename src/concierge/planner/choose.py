@@ -93,12 +93,14 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
     for hit in hits:
         named = [t for t, k in sorted(hit.value) if k == KEYWORD]
         joined = _joiner(slots, end, hit.start) if end is not None else None
-        te = _te_form(slots, end, hit.start) if end is not None and writes and not previous & set(named) else None
-        te = te if te is not None or end is None or not writes or previous & set(named) \
-            or not all(lexicon.tools[t].mode == "write" for t in (*previous, *named)) \
-            else _pause(slots, lexicon, (end, hit.start), previous, named)
-        if te is not None and (joined is None or te > joined.end()):
-            groups.append((te, named))  # テレビつけてボリューム上げて; 唐揚げ弁当1つと のり弁2つ|7時に取りに行きます
+        another = end is not None and bool(writes) and not previous & set(named)
+        te = _te_form(slots, end, hit.start) if another and end is not None else None
+        pause = _pause(slots, lexicon, (end, hit.start), previous, named) if another and end is not None and all(
+            lexicon.tools[t].mode == "write" for t in (*previous, *named)) else None
+        if te is not None and joined is None:
+            groups.append((te, named))  # テレビつけてボリューム上げて: one command after another
+        elif pause is not None:
+            groups.append((pause, named))  # 唐揚げ弁当1つと のり弁2つ|7時半に取りに行きます
         elif end is not None and joined is None:
             groups[-1][1].extend(named)
         else:
@@ -320,7 +322,7 @@ def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
 FILLER = re.compile(r"(?<![ぁ-ゖ])(?:あー?|えー?と?|あのー?)(?![ぁ-ゖ])"
                     r"|じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
                      r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
-                     r"|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
+                     r"|のほう|の方|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
                      r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]"
                      r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
 

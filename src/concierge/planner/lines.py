@@ -71,7 +71,7 @@ class Ask:
 
 
 def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
-         last_command: Call | None, last_call: Call | None) -> list[Call] | Ask | None:
+         last_lines: tuple[Any, ...], last_call: Call | None) -> list[Call] | Ask | None:
     """The calls that edit the held lines as the request says, what to ask first, or None when the request is
     not such an edit."""
     if held is None or held.add not in offered:
@@ -94,25 +94,28 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if new or unsure or words.pattern("lines", "new").search(text):
         return None
-    return _edit_held(slots, lexicon, offered, held, change, kept, last_command)
+    return _edit_held(slots, lexicon, offered, held, change, kept, last_lines)
 
 
 def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool, kept: list[Any],
-               last_command: Call | None) -> list[Call] | None:
+               last_lines: tuple[Any, ...]) -> list[Call] | Ask | None:
     text = slots.cue_text
     options = _options(slots, lexicon, change, held.key)
     how_many = _count(slots, lexicon, change, held.key)
-    focus = kept or _in_focus(held, last_command)
+    focus = kept or _in_focus(held, last_lines)
     if words.pattern("lines", "fewer").search(text) and focus:
+        if len(focus) > 1 and not kept:  # 一つ減らして after two lines were added: which one
+            return Ask(change.name, held.key, "", tuple(str(t) for t in focus))
         return _fewer(held, change, focus, how_many or 1)  # ひとつ減らして
     each = bool(words.pattern("lines", "each").search(text))  # 2つずつ, two of each: a count for every line
     every = each or bool(words.pattern("distributive", "before").search(text)
                          or words.pattern("distributive", "after").search(text))
     counted = _count_param(change)
-    extra = {counted: how_many} if how_many is not None and counted and (each or not every) else {}
+    extra = {counted: how_many} if how_many is not None and counted else {}  # 両方とも2つに
     if kept:
-        if extra and not options and (len(kept) == 1 or each) \
-                and _says("instead", text, slots, lexicon, offered, change.name):
+        if extra and not options and (len(kept) == 1 or each) and (
+                _says("instead", text, slots, lexicon, offered, change.name)
+                or words.pattern("lines", "correcting").search(text)):
             return [(change.name, {held.key: name, **extra}) for name in kept]  # make the miso soups three
         if not options or (how_many is not None and not every):
             return None  # 唐揚げ弁当を大盛りで1つ: another, large
@@ -121,8 +124,13 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
         return None
     if every:  # 両方とも大盛りに: every line held
         targets = held.names()
-    elif words.pattern("references", "thing").search(text) or keyword_tools(slots, lexicon, offered) == [change.name]:
-        targets = _in_focus(held, last_command)
+    elif words.pattern("references", "thing").search(text) or words.pattern("lines", "correcting").search(text) \
+            or keyword_tools(slots, lexicon, offered) == [change.name]:  # それ2つに, やっぱ2つで, make it two
+        targets = _in_focus(held, last_lines)
+        if words.pattern("lines", "last").search(text):
+            targets = targets[-1:]  # the last one, make it three
+        if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
+            return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     else:
         return None
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
@@ -204,12 +212,11 @@ def _fewer(held: Held, change: Tool, kept: list[Any], less: int) -> list[Call] |
     return calls
 
 
-def _in_focus(held: Held, last_command: Call | None) -> list[Any]:
-    """The line the last command added or changed, else the only line held."""
-    if last_command is not None and last_command[0] in (held.add, held.change):
-        name = last_command[1].get(held.key)
-        if name in held.names():
-            return [name]
+def _in_focus(held: Held, last_lines: tuple[Any, ...]) -> list[Any]:
+    """The lines the last turn added or changed that the order still holds, else the only line held."""
+    named = [name for name in last_lines if name in held.names()]
+    if named:
+        return named
     names = held.names()
     return names if len(names) == 1 else []
 

@@ -162,6 +162,7 @@ class Memory:
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
     held: Held | None = None  # the lines of the state as the turn began (the order), and the tools that edit them
     shown: tuple[Any, ...] = ()  # the values of the held lines' key that reads showed since the last write
+    last_lines: tuple[Any, ...] = ()  # the lines the last turn that added or changed lines named
 
 
 @dataclass
@@ -380,11 +381,11 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
     """Whether the request edits the lines the conversation holds (それ2つに, コーラをオレンジジュースに変えて):
     then its calls are planned (planner/lines.py)."""
     mem = ctx.memory
-    edited = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_command, mem.last_call)
-    if isinstance(edited, Ask):  # お茶 ひとつ減らして with both teas ordered: which tea
+    edited = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call)
+    if isinstance(edited, Ask):  # お茶 ひとつ減らして with both teas ordered: which tea; やっぱ2つで: which line
         request.tools = (edited.tool,)
-        request.problems.append(Problem("which_value", edited.tool, (edited.param,), said=edited.said,
-                                        candidates=edited.candidates))
+        request.problems.append(Problem("which_value" if edited.said else "missing", edited.tool, (edited.param,),
+                                        said=edited.said, candidates=edited.candidates))
         return True
     if not edited:
         return False

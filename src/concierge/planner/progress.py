@@ -63,7 +63,7 @@ def calls_made(messages: list[Message]) -> list[Made]:
 
 
 def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], held: Held | None = None) -> Memory:
-    mem = Memory(held=held)
+    mem = Memory(held=held, last_lines=_last_lines(earlier, held))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     for call in calls_made(earlier):
@@ -89,6 +89,23 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
         elif not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, said), False
     return mem
+
+
+def _last_lines(earlier: list[Message], held: Held | None) -> tuple[Any, ...]:
+    """The lines the last turn that added or changed lines named, in order (クロワッサン3つとメロンパン3つ: both;
+    then 「やっぱ2つで」 is asked which)."""
+    if held is None:
+        return ()
+    last: list[Any] = []
+    turn: list[Any] = []
+    for m in earlier:
+        if m.role == "user" and not m.confirms:
+            turn = []
+        for call in m.tool_calls if m.role == "assistant" else ():
+            if call.name in (held.add, held.change) and isinstance(call.args, dict) and call.args.get(held.key):
+                turn.append(call.args[held.key])
+                last = turn
+    return tuple(dict.fromkeys(last))
 
 
 def _shown(before: tuple[Any, ...], held: Held | None, tool: Tool, args: dict[str, Any],
