@@ -80,8 +80,12 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
             and _assents(slots):  # the rows are gone once the yes placed them: the turn goes on to its answer
         return [(held.place, {})]
     change = lexicon.tools.get(held.change) if held.change in offered and held.change else None
+    if not held.rows and _states(slots):
+        return [(held.state, {})]  # 今なにか入ってます？: nothing yet, said by the state tool
     if not held.rows or change is None:
         return None
+    if _states(slots):
+        return [(held.state, {})]  # can you read that back
     named = _named(slots, lexicon, held)
     if isinstance(named, Ask):
         return replace(named, tool=change.name)
@@ -94,6 +98,9 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if new or unsure or words.pattern("lines", "new").search(text):
         return None
+    if kept and held.remove in offered and held.remove and words.pattern("lines", "remove").search(text) \
+            and not _options(slots, lexicon, change, held.key) and _count(slots, lexicon, change, held.key) is None:
+        return [(held.remove, {held.key: name}) for name in kept]  # scratch the coffee
     return _edit_held(slots, lexicon, offered, held, change, kept, last_lines)
 
 
@@ -275,6 +282,12 @@ def _without_other_values(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) 
 def _says(key: str, text: str, slots: Slots, lexicon: Lexicon, offered: Collection[str], change: str | None) -> bool:
     return bool(words.pattern("lines", key).search(text)) or (change is not None
                                                                 and change in keyword_tools(slots, lexicon, offered))
+
+
+def _states(slots: Slots) -> bool:
+    """Whether the request asks for the order as it stands and names nothing else (read that back)."""
+    return bool(words.pattern("lines", "state").search(slots.cue_text)) and not slots.enums and not slots.times \
+        and not slots.dates
 
 
 def _assents(slots: Slots) -> bool:
