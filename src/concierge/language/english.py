@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["common_words", "english_quantities", "english_shorthand", "function_words"]
+__all__ = ["clock_words", "common_words", "english_quantities", "english_shorthand", "function_words"]
 
 
 @cache
@@ -35,3 +35,8 @@ def common_words() -> frozenset[str]:
 def english_shorthand() -> dict[str, str]:
     """n: and, pls: please …"""
     return _table()["shorthand"]
+
+
+def clock_words() -> dict[str, dict[str, int]]:
+    """hours (seven: 7), minutes (thirty: 30), past (half past: 30) and to (quarter to: 45) of a time said."""
+    return _table()["clock"]

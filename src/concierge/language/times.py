@@ -1,4 +1,5 @@
-"""Times of day said in a request: 18時半, 18時30分, 午後6時, 夕方6時半, 18:30, 6:30 pm, 7pm, at 7 o'clock.
+"""Times of day said in a request: 18時半, 18時30分, 午後6時, 夕方6時半, 18:30, 6:30 pm, 7pm, at 7 o'clock, at seven
+thirty, half past six (the words are data: words/en.toml, [clock]).
 
 A time is taken as said: 午後 / 夕方 / 夜 / pm move an hour before 12 to the afternoon. A bare hour
 (6時半, at 8) is the next time it comes round from the clock `now` (18:30 at 17:00, 06:30 at 05:00), as a
@@ -12,8 +13,11 @@ import bisect
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 
 import regex
+
+from concierge.language.english import clock_words
 
 _AFTERNOON = r"午後|夕方|夜|晩|pm|p\.m\."
 _JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2})\s*時(?!間)"
@@ -47,13 +51,13 @@ def find_times(text: str, now: str | None = None) -> list[TimeMatch]:
         for later in _later(text, now):
             found.append(later)
             bisect.insort(spans, (later.start, later.end))
-    for pattern in (_JA, _CLOCK, _EN, _EN_AT):
+    for pattern in (_JA, _CLOCK, _EN, _EN_AT, _worded()):
         for m in pattern.finditer(text):
             if _overlaps(spans, m.start(), m.end()):
                 continue
-            minute = 30 if m.groupdict().get("half") else int(m.groupdict().get("m") or 0)
+            hour, minute = _hour_minute(m)
             marker = (m.groupdict().get("pre") or m.groupdict().get("post") or "").lower()
-            value = _clock(int(m["h"]), minute, bool(marker and re.fullmatch(_AFTERNOON, marker)),
+            value = _clock(hour, minute, bool(marker and re.fullmatch(_AFTERNOON, marker)),
                            marker in ("am", "a.m.", "午前", "朝"))
             if value is not None and not marker and now is not None:
                 value = _next(value, now)
@@ -61,6 +65,35 @@ def find_times(text: str, now: str | None = None) -> list[TimeMatch]:
                 found.append(TimeMatch(value, m.start(), m.end()))
                 bisect.insort(spans, m.span())
     return sorted(found, key=lambda t: t.start)
+
+
+def _hour_minute(m: re.Match[str]) -> tuple[int, int]:
+    """The hour and minute a match says, in digits or in words (seven thirty, a quarter to eight)."""
+    said = m.groupdict()
+    word = said.get("hw") or said.get("hw2")
+    if word is None:
+        return int(m["h"]), 30 if said.get("half") else int(said.get("m") or 0)
+    words = clock_words()
+    hour = words["hours"][word.lower()]
+    if said.get("to"):
+        return hour - 1 if hour > 1 else 12, words["to"][" ".join(said["to"].lower().split())]
+    if said.get("past"):
+        return hour, words["past"][" ".join(said["past"].lower().split())]
+    return hour, words["minutes"].get(" ".join((said.get("mw") or "").lower().replace("-", " ").split()), 0)
+
+
+@cache
+def _worded() -> re.Pattern[str]:
+    """A time said in words: at seven, at seven thirty, half past six, a quarter to eight (pm / o'clock after)."""
+    words = clock_words()
+
+    def alt(names: dict[str, int]) -> str:
+        return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in sorted(names, key=len, reverse=True))
+
+    return re.compile(rf"(?<![a-z])(?:(?:at|around|by|about)\s+(?P<hw>{alt(words['hours'])})"
+                      rf"(?:\s+(?P<mw>{alt(words['minutes'])}))?"
+                      rf"|(?:(?P<past>{alt(words['past'])})|(?P<to>{alt(words['to'])}))\s+(?P<hw2>{alt(words['hours'])}))"
+                      r"(?:\s*(?P<post>am|a\.m\.|pm|p\.m\.)|\s+o'?clock)?(?![a-z])(?!\s+of\b)", re.IGNORECASE)
 
 
 def _later(text: str, now: str) -> list[TimeMatch]:
