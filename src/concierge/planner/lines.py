@@ -98,7 +98,7 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if new or unsure or words.pattern("lines", "new").search(text):
         return None
-    if kept and held.remove in offered and held.remove and words.pattern("lines", "remove").search(text) \
+    if kept and held.remove in offered and held.remove and _removes(slots, text) \
             and not _options(slots, lexicon, change, held.key) and _count(slots, lexicon, change, held.key) is None:
         return [(held.remove, {held.key: name}) for name in kept]  # scratch the coffee
     return _edit_held(slots, lexicon, offered, held, change, kept, last_lines)
@@ -282,6 +282,19 @@ def _without_other_values(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) 
 def _says(key: str, text: str, slots: Slots, lexicon: Lexicon, offered: Collection[str], change: str | None) -> bool:
     return bool(words.pattern("lines", key).search(text)) or (change is not None
                                                                 and change in keyword_tools(slots, lexicon, offered))
+
+
+def _removes(slots: Slots, text: str) -> bool:
+    """A verb of taking out (scratch, なしで), or a word said just before a value that takes it out (no udon)."""
+    if words.pattern("lines", "remove").search(text):
+        return True
+    starts = [h.start for h in slots.enums] + [u.span[0] for u in slots.unsure]
+    return any(_removed_before().search(text, 0, start) for start in starts)
+
+
+@cache
+def _removed_before() -> re.Pattern[str]:
+    return re.compile(rf"(?:{words.pattern('lines', 'remove_before').pattern})\s+(?:more\s+)?$")
 
 
 def _states(slots: Slots) -> bool:
