@@ -114,6 +114,18 @@ def test_rules_name_a_read_tool_of_the_catalog():
         parse_catalog(broken, "restaurant.yaml")
 
 
+@pytest.mark.parametrize(("lines", "says"), [
+    ("{add: add_item, change: change_items}", "'change_items' is not a write tool"),
+    ("{add: search_menu}", "'search_menu' is not a write tool"),
+    ("{add: confirm_order}", "one required parameter"),  # it names no line
+])
+def test_the_tools_that_edit_the_lines_are_writes_named_by_a_column_of_the_state(lines, says):
+    broken = _catalog_text().replace(
+        "lines: {add: add_item, change: change_item, remove: remove_item, place: confirm_order}", f"lines: {lines}")
+    with pytest.raises(CatalogError, match=says):
+        parse_catalog(broken, "restaurant.yaml")
+
+
 def test_further_statements_belong_to_writes():
     broken = _catalog_text().replace("    roles: [admin, phone]\n    sql: SELECT 'end' AS action",
                           "    roles: [admin, phone]\n    then: [SELECT 1]\n    sql: SELECT 'end' AS action")

@@ -1,0 +1,119 @@
+"""A caller editing the order in progress with the offline planner: what the order holds afterwards is what they
+said, read against the lines it held as each turn began (planner/lines.py, catalog `rules.lines`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from concierge.agent.loop import Agent
+from concierge.agent.providers.offline import OfflineProvider
+from concierge.pipeline.access import Session
+
+pytestmark = pytest.mark.anyio
+
+
+class Call:
+    """One phone conversation with the planner, and the order it holds."""
+
+    def __init__(self, restaurant, phone):
+        self.restaurant, self.phone = restaurant, phone
+        self.agent = Agent(restaurant, OfflineProvider(restaurant))
+        self.session_id: str | None = None
+
+    async def say(self, text: str):
+        turn = await self.agent.ask(text, self.phone, session_id=self.session_id, auto_confirm=True)
+        self.session_id = turn.session_id
+        return turn
+
+    def order(self) -> dict[tuple[str, str | None], int]:
+        rows = self.restaurant.invoke("read_order", {}, self.phone, session=Session(self.session_id or "")).rows
+        return {(r["item"], r["option"]): r["quantity"] for r in rows}
+
+
+@pytest.fixture
+def call(restaurant, phone) -> Call:
+    return Call(restaurant, phone)
+
+
+async def test_a_pronoun_changes_the_line_just_ordered_and_adds_nothing(call):
+    await call.say("海鮮丼ください")
+    await call.say("やっぱりそれ2つに")
+    assert call.order() == {("海鮮丼", None): 2}
+    await call.say("あと ざるそば")
+    await call.say("actually make that three")
+    assert call.order() == {("海鮮丼", None): 2, ("ざるそば", None): 3}
+
+
+async def test_a_swap_keeps_the_quantity_of_the_line_it_replaces(call):
+    await call.say("コーラ2本と唐揚げ弁当ふたつ")
+    turn = await call.say("あ コーラをオレンジジュースに変えてください")
+    assert call.order() == {("唐揚げ弁当", None): 2, ("オレンジジュース", None): 2}
+    assert "1,820円" in turn.answer
+
+
+async def test_swapping_some_of_a_line_swaps_only_those(call):
+    await call.say("鮭弁当を3つ")
+    await call.say("swap one of the salmon bentos for a nori bento")
+    assert call.order() == {("鮭弁当", None): 2, ("のり弁当", None): 1}
+
+
+async def test_one_less_counts_down_and_takes_the_line_out_at_zero(call):
+    await call.say("幕の内 二つと 鮭弁当 一つ")
+    await call.say("すみません 幕の内を一つ減らしてください")
+    assert call.order() == {("幕の内弁当", None): 1, ("鮭弁当", None): 1}
+    await call.say("鮭弁当も一つ減らして")
+    assert call.order() == {("幕の内弁当", None): 1}
+
+
+async def test_both_changes_every_line_and_a_count_with_tomo_only_says_which(call):
+    await call.say("牛丼と親子丼をひとつずつ")
+    await call.say("あ 両方とも大盛りにしてください")
+    assert call.order() == {("牛丼", "大盛り"): 1, ("親子丼", "大盛り"): 1}
+    await call.say("両方とも2つにしてください")
+    assert call.order() == {("牛丼", "大盛り"): 2, ("親子丼", "大盛り"): 2}
+
+
+async def test_an_option_for_an_item_ordered_changes_it_instead_of_adding_another(call):
+    await call.say("oyakodon 2つと karaage bento 1つ")
+    await call.say("karaageのほうは大盛りで")
+    assert call.order() == {("親子丼", None): 2, ("唐揚げ弁当", "大盛り"): 1}
+
+
+async def test_a_word_naming_two_lines_ordered_is_asked_and_nothing_is_written(call):
+    await call.say("緑茶ひとつとウーロン茶ひとつ あと親子丼")
+    turn = await call.say("お茶 ひとつ減らしてください")
+    assert [c.name for c in turn.calls] == []
+    assert "緑茶" in turn.answer and "ウーロン茶" in turn.answer
+    assert call.order() == {("緑茶", None): 1, ("ウーロン茶", None): 1, ("親子丼", None): 1}
+    await call.say("ウーロンのほう")
+    assert call.order() == {("緑茶", None): 1, ("親子丼", None): 1}
+
+
+async def test_a_count_after_two_lines_were_ordered_asks_which_one(call):
+    await call.say("唐揚げ弁当3つとのり弁当3つ")
+    turn = await call.say("やっぱ2つで")
+    assert turn.calls == [] and "唐揚げ弁当" in turn.answer and "のり弁当" in turn.answer
+    await call.say("のり弁当のほう")
+    assert call.order() == {("唐揚げ弁当", None): 3, ("のり弁当", None): 2}
+
+
+async def test_a_pronoun_with_nothing_ordered_writes_nothing(call):
+    turn = await call.say("それ2つに")
+    assert not [c for c in turn.calls if c.name in ("add_item", "change_item")]
+    assert call.order() == {}
+
+
+async def test_a_yes_after_the_read_back_places_the_order(call, restaurant):
+    await call.say("カツ丼ふたつ")
+    await call.say("えっと 1時間後に取りに行けます")
+    await call.say("確認お願いします")
+    turn = await call.say("はい お願いします")
+    assert [c.name for c in turn.calls][:1] == ["confirm_order"]
+    assert "受付番号" in turn.answer
+    assert call.order() == {}  # the draft became the order
+
+
+async def test_one_line_with_items_and_a_time_does_both(call):
+    turn = await call.say("唐揚げ弁当ひとつと のり弁ふたつ 7時半に取りに行きます")
+    assert call.order() == {("唐揚げ弁当", None): 1, ("のり弁当", None): 2}
+    assert "19:30" in turn.answer
