@@ -37,8 +37,10 @@ def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Com
     if not keyword and refused:
         return _instead(slots, lexicon, command)
     if not keyword:  # キッチンも; もうけしといて after the TV's channel was set: its command's own value (off)
+        counted = not _says_data(slots, lexicon) and any(_counted(slots, lexicon, t) for t in offered
+                                                           if t in lexicon.tools)  # 8chにして after the TV's volume
         return _same_command(slots, lexicon, command) or (
-            _same_device(slots, lexicon, offered, command) if _says_a_command(slots, lexicon) else None)
+            _same_device(slots, lexicon, offered, command) if _says_a_command(slots, lexicon) or counted else None)
     if all(unmet_params(slots, lexicon, t) for t in keyword) and not _names_another(slots, lexicon, keyword, command):
         return _same_device(slots, lexicon, offered, command)
     return None
@@ -98,7 +100,8 @@ def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], comma
         return None  # 電気もつけて after the TV: the lights' topic is said, not the device in focus
     for other in takers:
         kept = {k: devices[g] for k in lexicon.tools[other].params if (g := _group(lexicon, other, k)) in devices}
-        if _takes_a_command(slots, lexicon, other) and set(unmet_params(slots, lexicon, other)) <= set(kept):
+        if (_takes_a_command(slots, lexicon, other) or _counted(slots, lexicon, other)) \
+                and set(unmet_params(slots, lexicon, other)) <= set(kept):
             return Choice((other,), follow_up=True, again=(other, kept))
     return None
 
@@ -113,6 +116,22 @@ def _takes_a_command(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
     groups = {lexicon.enum_of[(tool, p)].key for p, param in lexicon.tools[tool].params.items()
               if of_fixed_values(param)}
     return any(key in groups for h in slots.enums for key, _ in h.value)
+
+
+def _says_data(slots: Slots, lexicon: Lexicon) -> bool:
+    """Whether the request names a value of the data (緑茶, the kitchen light)."""
+    return any(key not in lexicon.static_values for h in slots.enums for key, _ in h.value)
+
+
+def _counted(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
+    """Whether a write takes a count said with one of its own units (8ch: the TV's channel)."""
+    if lexicon.tools[tool].mode != "write":
+        return False
+    for pname, param in lexicon.tools[tool].params.items():
+        units = lexicon.count_units(tool, pname) if isinstance(param.extract, CountExtract) else None
+        if units is not None and units.search(slots.read_text):
+            return True
+    return False
 
 
 def _group(lexicon: Lexicon, tool: str, pname: str) -> str | None:

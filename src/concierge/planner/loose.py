@@ -172,7 +172,8 @@ def _only_adverbs(words: str) -> bool:
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
-_GRAMMAR = re.compile(r"じゃあ|じゃ|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど|です|でした"
+_GRAMMAR = re.compile(r"じゃあ|じゃ|あとは|あと|それと|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど"
+                      r"|です|でした"
                       r"|ください|ちょうだい|について|ごと|ずつ|ばかり|しか|まで|から|より|えっと|ええと|あの|その|この")
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 # A verb or adjective ending just before a value: the words before it are a clause (なった受注, 届いた注文).
