@@ -126,7 +126,8 @@ class Agent:
         else:
             history, dropped = await threads.run(self.store.resume, session_id, user.name)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
-        run = _Run(session_id, user, language(text), [*history, Message("user", text=text)],
+        before = next((m.text for m in reversed(history) if m.role == "user" and m.text and not m.confirms), "")
+        run = _Run(session_id, user, language(text, before), [*history, Message("user", text=text)],
                    saved=len(history), turn_start=len(history), on_event=on_event, speech=speech,
                    caller=caller)
         await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm))

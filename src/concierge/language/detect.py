@@ -10,6 +10,14 @@ Lang = Literal["ja", "en"]
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 
 
-def language(text: str) -> Lang:
-    """Japanese when the text has any kana or kanji, else English."""
-    return "ja" if _JAPANESE.search(text or "") else "en"
+_ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def language(text: str, before: str = "") -> Lang:
+    """Japanese when the text has any kana or kanji; English when it has a word of three letters or more; else
+    (ch 5, ok, 0016) the language of `before`, the conversation's previous message, and English with none."""
+    if _JAPANESE.search(text or ""):
+        return "ja"
+    if _ENGLISH_WORD.search(text or "") or not before:
+        return "en"
+    return language(before)

@@ -138,9 +138,11 @@ class Planner:
         if calls:
             return ModelReply(tool_calls=[ToolCall("call_" + secrets.token_hex(6), n, a) for n, a in calls])
         text = request.messages[start].text or "" if start >= 0 else ""
+        before = progress.turn_start(request.messages[:start]) if start > 0 else -1
+        lang = language(text, request.messages[before].text or "" if before >= 0 else "")  # ch 5 after 電気つけて
         refusals.record(self.pipeline, plan, request)  # what it declines is audited, as a refused call is
-        return ModelReply(text=answer.compose(plan, states, language(text), self.pipeline.tools,
-                                              self._capabilities(request, language(text)),
+        return ModelReply(text=answer.compose(plan, states, lang, self.pipeline.tools,
+                                              self._capabilities(request, lang),
                                               today=request.today, clocks=dict(request.clocks)))
 
     def _capabilities(self, request: ModelRequest, lang: str) -> list[str]:
