@@ -3,7 +3,7 @@
     git worktree add /tmp/before <commit>
     .venv/bin/python bench/planner_turns.py --before /tmp/before          # two rounds, interleaved
 
-Each case set (`tests/**/*.jsonl` of this checkout, the inn's settings folder excluded) is run by `concierge eval
+Each case set (`tests/**/*.jsonl` of this checkout, settings folders such as the inn's excluded) is run by `concierge eval
 --json` with this checkout's code and with the anchor's (`PYTHONPATH=<before>/src`), one after the other, twice.
 Printed per set and round: the planner's p50 per turn (`provider_ms_p50`: Planner.reply, both passes), the p50
 of the whole turn (the tool calls too), and the turns passed, side by side, then the ratio now / anchor. No
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, required=True, help="a checkout of the anchor commit")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    sets = sorted(p for p in ROOT.glob("tests/**/*.jsonl") if "inn" not in p.parts)
+    sets = sorted(p for p in ROOT.glob("tests/**/*.jsonl") if not (p.parent / "concierge.toml").exists())
     print(f"{'set':32} {'round':>5} {'planner p50 now':>16} {'anchor':>8} {'turn p50 now':>13} {'anchor':>8} "
           f"{'passed now':>11} {'anchor':>7} {'planner ratio':>14}")
     for rnd in range(1, args.rounds + 1):
