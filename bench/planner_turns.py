@@ -3,8 +3,9 @@
     git worktree add /tmp/before <commit>
     .venv/bin/python bench/planner_turns.py --before /tmp/before          # two rounds, interleaved
 
-Each case set (`tests/**/*.jsonl` of this checkout, settings folders such as the inn's excluded) is run by `concierge eval
---json` with this checkout's code and with the anchor's (`PYTHONPATH=<before>/src`), one after the other, twice.
+Each case set (`tests/**/*.jsonl` of this checkout, settings folders such as the inn's excluded) is run by
+`concierge eval --json` with this checkout's code and with the anchor's (`PYTHONPATH=<before>/src`), one after
+the other, twice.
 Printed per set and round: the planner's p50 per turn (`provider_ms_p50`: Planner.reply, both passes), the p50
 of the whole turn (the tool calls too), and the turns passed, side by side, then the ratio now / anchor. No
 figure is asserted anywhere.
