@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["clock_words", "common_words", "english_quantities", "english_shorthand", "function_words"]
+__all__ = ["clock_words", "common_words", "english_quantities", "english_shorthand", "english_words", "function_words"]
 
 
 @cache
@@ -40,3 +40,9 @@ def english_shorthand() -> dict[str, str]:
 def clock_words() -> dict[str, dict[str, int]]:
     """hours (seven: 7), minutes (thirty: 30), past (half past: 30) and to (quarter to: 45) of a time said."""
     return _table()["clock"]
+
+
+@cache
+def english_words(kind: str) -> frozenset[str]:
+    """The words never read as a value of `kind` (values, loose, subjects, goods, nouns: the table [not])."""
+    return frozenset(_table()["not"][kind])

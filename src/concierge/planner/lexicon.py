@@ -26,6 +26,7 @@ from concierge.catalog.model import (
     TimeExtract,
     Tool,
 )
+from concierge.language.english import english_words
 from concierge.language.other_forms import other_forms
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.planner import fuzzy, words
@@ -43,8 +44,7 @@ COUNTERS = ["個", "本", "玉", "袋", "箱", "束", "株", "枚", "パック",
 NOUN_CHARS = f"{HIRAGANA}{KATAKANA}{HAN}A-Za-z"  # a character class of the `regex` package
 DETERMINERS = r"(?:その|この|同じ|当該|上記の?|先ほどの|さっきの|前述の|that|this|the\s+same|same|said)"
 # Values read from the data that are also words any English request uses: never read as that value.
-_FUNCTION_WORDS = {"a", "an", "the", "i", "in", "on", "at", "of", "to", "by", "or", "and", "for", "is", "it", "me",
-                   "my", "we", "us", "do", "be", "as", "so", "if", "no", "not", "all", "any", "show", "what", "how"}
+_FUNCTION_WORDS = english_words("values")
 PRONOUNS = re.compile(r"(?<![a-z])(?:they|them|their|he|him|his|she|her)(?![a-z])|彼女|彼", re.IGNORECASE)
 
 

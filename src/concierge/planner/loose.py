@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import regex
 
+from concierge.language.english import english_words
 from concierge.language.japanese import final_particles, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import tokenise
@@ -98,16 +99,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
 
 _EN_BEFORE_SALES = re.compile(r"(?<![a-z])(?P<w>[a-z][a-z\-]{2,})\s+(?:sales|sale|revenue|sold)(?![a-z])",
                               re.IGNORECASE)
-_EN_NOT_VALUES = {"total", "daily", "weekly", "monthly", "our", "my", "the", "all", "store", "shop", "net", "gross",
-                  "last", "this", "next", "overall", "average", "what", "were", "was", "how", "show", "me", "product",
-                  "category", "customer", "their", "his", "her", "its", "top", "best", "worst", "whose", "which",
-                  "compare", "and", "of", "for", "yesterday", "today", "week", "month", "year", "lowest", "highest",
-                  "did", "do", "does", "has", "have", "had", "can", "could", "will", "would", "should", "is", "are",
-                  "be", "been", "about", "any", "no", "much", "many", "give", "get", "see", "check", "tell", "whole",
-                  "entire", "per", "by", "in", "on", "at", "to", "from", "with", "these", "those",
-                  "that", "your", "list", "find", "where", "when", "why", "who", "whom",
-                  "yen", "jpy", "day", "days", "weeks", "months", "years", "shop's", "store's", "weekend", "recent",
-                  "previous", "same", "other", "more", "less", "fewer", "such", "combined", "annual"}
+_EN_NOT_VALUES = english_words("loose")
 
 
 _EN_AFTER_PLACE = re.compile(r"(?<![a-z])(?:from|in|at|to)\s+(?P<w>[a-z][a-z\-]{4,})(?![a-z])")

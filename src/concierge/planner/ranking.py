@@ -20,6 +20,7 @@ from typing import Any
 import regex
 
 from concierge.catalog.model import CountExtract, EnumExtract, Tool
+from concierge.language.english import english_words
 from concierge.language.scripts import HAN, KATAKANA
 from concierge.planner import measure, verbs, words
 from concierge.planner.lexicon import Lexicon
@@ -35,8 +36,7 @@ _EN_SUBJECT = re.compile(r"(?<![a-z])(?:which|top\s+\d+|top|the\s+\w+est|biggest
                          r"|most\s+[a-z]+|least\s+[a-z]+|cheapest|priciest|newest|oldest|latest|earliest"
                          r"|lowest|smallest|longest|shortest)\s+"
                          r"(?P<w>[a-z]+)(?![a-z])")
-_EN_NOT_SUBJECT = {"of", "the", "by", "in", "for", "is", "was", "has", "had", "have", "did", "does", "do", "one",
-                   "ones", "selling", "sold", "with", "are", "were", "most", "more", "our", "my"}
+_EN_NOT_SUBJECT = english_words("subjects")
 
 
 @dataclass(frozen=True)

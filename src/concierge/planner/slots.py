@@ -19,6 +19,7 @@ from decimal import Decimal
 import regex
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
+from concierge.language.english import english_words
 from concierge.language.japanese import honorifics, particles
 from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.times import find_times
@@ -79,9 +80,7 @@ _EN_ITEM = re.compile(
     rf"(?P<noun>(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*(?:\s+(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*)?)",
     re.IGNORECASE,
 )
-_EN_NOT_GOODS = {"yen", "dollars", "days", "day", "weeks", "week", "months", "month", "years", "year", "times",
-                 "percent", "customers", "customer", "sales", "sale", "products", "product", "items", "rows",
-                 "results", "best", "top", "worst"}
+_EN_NOT_GOODS = english_words("goods")
 
 
 @dataclass(frozen=True)
@@ -462,8 +461,7 @@ _HOW_MANY_RANKED = re.compile(r"(?<![0-9])(?P<n>\d{1,2})\s*位(?:まで|以内)"
                               r"|順に\s*(?P<n2>\d{1,2})\s*(?:つ|品|商品|位|件)"
                               r"|(?<![0-9])(?P<n3>\d{1,2})\s*(?:つ|品|商品)(?:だけ|のみ|まで)")
 _WHICH_PLURAL = re.compile(r"(?<![a-z])(?:which|what)\s+(?:[a-z]+\s+)?(?!was|is|has|does)[a-z]+s(?![a-z])")
-_NOT_NOUNS = {"in", "last", "this", "of", "for", "during", "on", "at", "by", "was", "were", "is", "are", "the",
-              "a", "and", "to", "from", "sales", "sale", "my", "our", "that", "these", "those"}
+_NOT_NOUNS = english_words("nouns")
 
 
 def _said_plural(text: str, hit: Hit[str]) -> bool:
