@@ -7,8 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["aspect_auxiliaries", "final_particles", "honorifics", "kana_counters", "kana_counts", "long_particles",
-           "particles", "subsidiary_verbs"]
+__all__ = ["around_values", "aspect_auxiliaries", "final_particles", "honorifics", "kana_counters", "kana_counts",
+           "long_particles", "not_names", "particles", "subsidiary_verbs"]
 
 
 @cache
@@ -56,3 +56,14 @@ def long_particles() -> tuple[str, ...]:
 def final_particles() -> tuple[str, ...]:
     """か, ね …: particles that end a sentence."""
     return tuple(_table()["words"]["final_particles"])
+
+
+def around_values() -> tuple[str, ...]:
+    """じゃあ, って, ください …: grammar said around a value, never a word of it."""
+    return tuple(_table()["words"]["around_values"])
+
+
+@cache
+def not_names() -> frozenset[str]:
+    """お客, 皆, 店長 …: said before an honorific, no one's name."""
+    return frozenset(_table()["words"]["not_names"])

@@ -22,7 +22,7 @@ from functools import lru_cache
 import regex
 
 from concierge.language.english import english_words
-from concierge.language.japanese import final_particles, particles
+from concierge.language.japanese import around_values, final_particles, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import tokenise
 from concierge.planner import words
@@ -164,9 +164,7 @@ def _only_adverbs(words: str) -> bool:
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
-_GRAMMAR = re.compile(r"じゃあ|じゃ|あとは|あと|それと|それでは|では|ってば|って|なら|だけ|とか|など|くらい|ぐらい|ほど"
-                      r"|です|でした"
-                      r"|ください|ちょうだい|について|ごと|ずつ|ばかり|しか|まで|から|より|えっと|ええと|あの|その|この")
+_GRAMMAR = re.compile("|".join(sorted(map(re.escape, around_values()), key=len, reverse=True)))
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 # A verb or adjective ending just before a value: the words before it are a clause (なった受注, 届いた注文).
 _VERB_ENDING = re.compile(r"(?:った|んだ|した|いた|えた|れた|きた|ない|ている|てる|する|される|された)$")

@@ -20,7 +20,7 @@ import regex
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.english import english_words
-from concierge.language.japanese import honorifics, particles
+from concierge.language.japanese import honorifics, not_names, particles
 from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.times import find_times
 from concierge.planner.frame import Twofold, place
@@ -51,7 +51,7 @@ _MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
 _PARTICLES = "".join(p for p in particles() if p != "や")  # や begins names (やまだ) too often to end one
 _JOINER = re.compile(r"\s*(?:と|、|,|・|及び|および|and|&)\s*", re.IGNORECASE)
 _HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
-_NOT_NAMES = {"お客", "客", "皆", "みな", "みん", "担当", "担当者", "先方", "奥", "番", "神", "社長", "店長", "お"}
+_NOT_NAMES = not_names()
 _KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
 _KANJI = regex.compile(rf"[{HAN}]")
 _EN_TITLE = re.compile(r"(?<![A-Za-z])(?:Mr|Ms|Mrs|Miss|Dr)\.?\s+(?P<n>[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)")
