@@ -22,9 +22,9 @@ HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
     HERE.parent / "restaurant" / "callers_cases.jsonl": 104,
     HERE.parent / "restaurant" / "edits_cases.jsonl": 101,
-    HERE.parent / "home" / "family_cases.jsonl": 93,
+    HERE.parent / "home" / "family_cases.jsonl": 97,
 }
-FOLDER_FLOORS = {"inn": 54, "bakery": 75}
+FOLDER_FLOORS = {"inn": 58, "bakery": 75}
 
 
 @pytest.mark.parametrize("cases", list(FLOORS), ids=lambda p: p.name)

@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["around_values", "aspect_auxiliaries", "final_particles", "honorifics", "kana_counters", "kana_counts",
-           "long_particles", "not_names", "particles", "subsidiary_verbs"]
+           "long_particles", "not_names", "particles", "people_counts", "subsidiary_verbs"]
 
 
 @cache
@@ -19,6 +19,11 @@ def _table() -> dict[str, Any]:
 def kana_counts() -> dict[str, int]:
     """ひとつ: 1, ふたつ: 2 …"""
     return _table()["counts"]["kana"]
+
+
+def people_counts() -> dict[str, int]:
+    """ひとり: 1, ふたり: 2 …: people counted, written with 人."""
+    return _table()["counts"]["people"]
 
 
 def kana_counters() -> dict[str, str]:

@@ -5,7 +5,7 @@ English: a quantity said in words is its number (a couple of cokes → 2 cokes),
 
 Japanese:
 
-- A native count in kana is a number (ひとつ → 1つ, みっつ → 3つ, 牛丼ふたつ → 牛丼2つ).
+- A native count in kana is a number (ひとつ → 1つ, みっつ → 3つ, 牛丼ふたつ → 牛丼2つ; ふたり → 2人).
 - A counter said in kana after digits is the counter (2こ → 2個).
 - A kanji numeral before a word in katakana is digits (十二チャンネル → 12チャンネル); before a counter,
   language/numerals.py writes it.
@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 import regex
 
 from concierge.language.english import english_quantities, english_shorthand
-from concierge.language.japanese import aspect_auxiliaries, kana_counters, kana_counts
+from concierge.language.japanese import aspect_auxiliaries, kana_counters, kana_counts, people_counts
 from concierge.language.tokens import Utterance, japanese, tokenise
 
 __all__ = ["plain"]
@@ -69,14 +69,15 @@ def _quantities() -> regex.Pattern:
 
 
 def _kana_counts(u: Utterance) -> list[tuple[int, int, str]]:
-    counts = kana_counts()
+    counts = [(word, f"{n}つ") for word, n in kana_counts().items()]
+    counts += [(word, f"{n}人") for word, n in people_counts().items()]  # ふたり: 2人
     edits = []
     for t in u.tokens:
-        for word, n in counts.items():
+        for word, said in counts:
             end = t.start + len(word)
             if u.text.startswith(word, t.start) and u.ends_at(end) and (
                     end == len(u.text) or u.text[end].isspace() or u.starts_at(end)):
-                edits.append((t.start, end, f"{n}つ"))
+                edits.append((t.start, end, said))
                 break
     return _disjoint(edits)
 

@@ -358,8 +358,9 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
         return True  # リビングのlightもoffで: the command's own value (off) is said
     counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
                   for n, p in params.items())
-    return counted and any(p.required and reads_data(p) and _group_said(slots, lexicon.enum_of[(name, n)].key)
-                           for n, p in params.items())
+    return counted and (any(p.required and reads_data(p) and _group_said(slots, lexicon.enum_of[(name, n)].key)
+                            for n, p in params.items())
+                        or name in topics(lexicon, slots.cue_text))  # R-5015の人数を3名にして: the count of its topic
 
 
 def _group_said(slots: Slots, group: str) -> bool:

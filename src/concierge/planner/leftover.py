@@ -78,8 +78,9 @@ def left(tool: Tool, slots: Slots, lexicon: Lexicon, offered: set[str]) -> list[
 
 
 def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str]) -> bool:
-    if s.kind == "group" and tool.intents and any(fold(s.text) in fold(k) for k in tool.intents.keywords):
-        return True  # 日別 of a tool of daily sales: what it answers
+    keywords = tool.intents.keywords if tool.intents else []
+    if s.kind in ("group", "condition") and any(fold(s.text) in fold(k) for k in keywords):
+        return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers
     if s.kind in ("name", "unknown"):  # words that look like a value fill a name only where no name is said
         return not (s.kind == "unknown" and slots.names) and bool(whose.fills(tool, slots, s.span, offered))
     for pname, p in tool.params.items():
