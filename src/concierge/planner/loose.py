@@ -253,7 +253,8 @@ def _cut_from(masked: str, found: Found) -> bool:
         return False
     s, e = _whole_word(masked, found.start, found.end)
     whole = fold(masked[s:e])
-    return (s, e) != (found.start, found.end) and not any(whole in fold(c.value) for c in found.candidates)
+    extra = _GRAMMAR.sub("", masked[s:found.start] + masked[found.end:e]).strip(_PARTICLE_CHARS)
+    return bool(extra) and not any(whole in fold(c.value) for c in found.candidates)  # あとポテサラ: ポテサラ
 
 
 def _plausible(found: Found) -> bool:

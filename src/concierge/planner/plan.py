@@ -322,11 +322,12 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
-    beyond = _beyond_tools(slots, ctx) or _unreferenced(slots, ctx)
+    beyond = _beyond_tools(slots, ctx)
+    if beyond is None and _edits_lines(plan, request, slots, ctx):
+        return  # all of them large: the lines held, not a person pointed at
+    beyond = beyond or _unreferenced(slots, ctx)
     if beyond is not None:
         request.problems.append(beyond)
-        return
-    if _edits_lines(plan, request, slots, ctx):
         return
     choice = _choice(slots, ctx, first)
     if choice.refused:
