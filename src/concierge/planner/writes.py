@@ -21,11 +21,17 @@ from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, It
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, english_item_groups
+from concierge.planner.text import NUMBER_WORD
 
 # Between two values said, the last of these cuts the message: what follows it belongs to the next one.
 _JOINER = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])", re.IGNORECASE)
 
 Pairs = list[tuple[dict[str, list[Any]], list[dict[str, str]]]]
+# A count said just before the next value, with no joiner between (one nori bento one salmon bento): where it
+# begins, the next value's part begins.
+_COUNT_BEFORE = re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*$", re.IGNORECASE)
+# A part that says its one by an article (and a miso soup): that count is its own, never one asked about.
+_ARTICLE_ONLY = re.compile(r"\s*(?:and\s+)?an?\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,8 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
     cuts = [0]
     for (_, _, end), (_, start, _) in zip(hits, hits[1:], strict=False):
         joiners = list(_JOINER.finditer(slots.text, end, start))
-        cuts.append(joiners[-1].end() if joiners else start)
+        count_before = _COUNT_BEFORE.search(slots.text, end, start)  # one nori bento | one salmon bento
+        cuts.append(joiners[-1].end() if joiners else count_before.start() if count_before else start)
     cuts.append(len(slots.text))
     parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key and p not in verbs}
              for a, b in zip(cuts, cuts[1:], strict=False)]
@@ -105,7 +112,8 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
         verbs = verbs | frozenset(each_one)
         values = {**values, **each_one}
     for i, own in enumerate(parts):
-        later = sorted({p for part in parts[i + 1 :] for p in part})
+        later = sorted({p for j, part in enumerate(parts[i + 1 :], i + 1) for p in part
+                        if not _ARTICLE_ONLY.match(slots.text, cuts[j])})  # a miso soup: its own one
         if not own and later:
             return Unpaired(tuple(later), tuple(dict.fromkeys(value for value, _, _ in hits)))
     per_value = {p for part in parts for p in part} - verbs
