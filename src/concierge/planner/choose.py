@@ -85,8 +85,10 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
               and not _object_of_next(slots, h, hits)]
     asks_politely = all(_only_asking(slots, h.start, h.end) for h in writes)
     if writes and not (asks_politely and any(h not in writes for h in hits)):  # 確認お願いします: a read, asked
+        then = [h for h in hits if h not in writes and h.start >= writes[-1].end
+                and _te_form(slots, writes[-1].end, h.start) is not None]  # 枝豆やめて|全部でいくら: then a read
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
-                for h in writes]
+                for h in writes] + then[:1]
     groups: list[tuple[int, list[str]]] = []
     end: int | None = None
     previous: set[str] = set()

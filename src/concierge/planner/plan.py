@@ -482,7 +482,8 @@ def _unreferenced(slots: Slots, ctx: Context) -> Problem | None:
     """その人の売上 with no one said before in the conversation: asked who is meant, never answered for everyone."""
     apart = words.pattern("distributive", "part").sub(lambda m: "\0" * len(m[0]), slots.cue_text)  # one of them
     pointed = words.pattern("references", "person").search(apart)
-    if pointed is None or ctx.memory.last_call is not None or slots.names or slots.codes or slots.keys:
+    if pointed is None or ctx.memory.last_call is not None or slots.names or slots.codes or slots.keys \
+            or not ctx.lexicon.refer:  # a catalog of no one to point at: pick them up at 5:40 is the order
         return None
     return Problem("unreferenced", said=slots.cue_text[pointed.start():pointed.end()])
 
