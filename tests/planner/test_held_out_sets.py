@@ -21,8 +21,8 @@ from concierge.settings import load_settings
 HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
     HERE.parent / "restaurant" / "callers_cases.jsonl": 104,
-    HERE.parent / "restaurant" / "edits_cases.jsonl": 101,
-    HERE.parent / "home" / "family_cases.jsonl": 97,
+    HERE.parent / "restaurant" / "edits_cases.jsonl": 111,
+    HERE.parent / "home" / "family_cases.jsonl": 98,
 }
 FOLDER_FLOORS = {"inn": 58, "bakery": 75}
 
