@@ -258,13 +258,29 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
             return Choice((best,))
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
-        return Choice(tuple(_taking_values(slots, lexicon, offered, t) for t in keyword))
+        return Choice(tuple(_by_topic(slots, lexicon, offered, _taking_values(slots, lexicon, offered, t))
+                            for t in keyword))
     if previous_tool is not None and previous_tool in offered and _takes_what_is_said(slots, lexicon, previous_tool) \
             and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)) \
             and not (lexicon.tools[previous_tool].mode == "read" and recorded_write(slots, lexicon, offered)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
     return Choice((best,) if best else tuple(keyword))
+
+
+def _by_topic(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
+    """A write whose keyword is said but whose topic is not, and that leaves a value unmet, gives way to a write
+    of the topic said that takes the same command: 「テレビだけつけて」 turns the TV on, not a light."""
+    tool = lexicon.tools[name]
+    said = topics(lexicon, slots.cue_text)
+    if tool.mode != "write" or name in said or not unmet(slots, lexicon, name):
+        return name
+    commands = {key for h in slots.enums for key, _ in h.value if key in lexicon.static_values}
+    for other in dict.fromkeys(said):
+        if other in offered and lexicon.tools[other].mode == "write" and commands \
+                and commands <= _groups_of(lexicon, other) and not unmet(slots, lexicon, other):
+            return other
+    return name
 
 
 def _takes_what_is_said(slots: Slots, lexicon: Lexicon, name: str) -> bool:

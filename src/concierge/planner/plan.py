@@ -120,6 +120,7 @@ class Problem:
     params: tuple[str, ...] = ()
     said: str = ""  # the words of the request the problem is about
     candidates: tuple[str, ...] = ()  # values read from the data that the words could mean
+    every: bool = False  # the candidates are every value there is (お風呂の電気: the lights there are)
     reason: tuple[tuple[str, str], ...] = ()  # (language, text): why, in each language
 
 
@@ -741,7 +742,9 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
             return Problem("which_value", tool.name, (pname,), said=unsure.said, candidates=unsure.candidates)
     if slots.unknown and loose:
         widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]
-        return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0])
+        every = _choices(tool, [widest], ctx)  # お風呂の電気 where there is none: the lights there are
+        return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0], candidates=every,
+                       every=bool(every))
     return None
 
 

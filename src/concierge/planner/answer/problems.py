@@ -94,7 +94,7 @@ def _value(problem: Problem, lang: str, tool: Tool | None) -> str:
         return phrase(lang, "which_reading", said=problem.said, label=name, values=values, word=problem.said.lower())
     if problem.kind == "unknown_value":
         text = phrase(lang, "unknown_value", said=problem.said, label=name)
-        return f"{text} {phrase(lang, 'near', values=values)}" if values else text
+        return f"{text} {phrase(lang, 'every' if problem.every else 'near', values=values)}" if values else text
     reason = _reason(problem, lang) or phrase(lang, "impossible_default", said=problem.said)
     if _ASKS.search(reason):  # the reason already says what to do
         return reason

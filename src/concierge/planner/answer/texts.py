@@ -51,6 +51,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "measure_amount": "{n}",
         "unknown_value": "『{said}』に当たる{label}が見つかりません。{label}をもう一度教えてください。",
         "near": "近いもの: {values}。",
+        "every": "あるのは{values}です。",
         "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
                       "{said}を外すか、言い直してください。"),
         "which_value": "『{said}』に当たる{label}が複数あります: {values}。どれですか？",
@@ -122,6 +123,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "measure_amount": "{n}",
         "unknown_value": 'I cannot find a {label} matching "{said}". Please tell me the {label} again.',
         "near": "Close ones: {values}.",
+        "every": "There are: {values}.",
         "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
                       "Please ask without it, or rephrase."),
         "which_value": '"{said}" matches several {label} values: {values}. Which one do you mean?',
