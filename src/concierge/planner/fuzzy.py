@@ -283,8 +283,8 @@ class Matcher:
         return self._typo(w, readings) if typo else ([], 0)
 
     def _typo(self, w: str, readings: Iterable[str]) -> tuple[list[Candidate], int]:
-        if len(w) < 3 or w in common_words():
-            return [], 0
+        if len(w) < 3 or w in common_words() or (len(w) <= 3 and all(map(_is_hira, w))):
+            return [], 0  # のまま, でいい: words of grammar, never a name misspelt
         allowed = _allowed_edits(len(w))
         near: dict[str, tuple[int, float]] = {}
         for form in dict.fromkeys([w, *readings]):

@@ -61,6 +61,7 @@ from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
 from concierge.planner.lines import Ask, Held, adds, edit, pointed
+from concierge.planner.negated import negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -324,13 +325,17 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
     beyond = _beyond_tools(slots, ctx)
-    if beyond is None and _edits_lines(plan, request, slots, ctx):
+    negation = negated(slots, ctx.lexicon, ctx.offered)
+    if beyond is None and negation is None and _edits_lines(plan, request, slots, ctx):
         return  # all of them large: the lines held, not a person pointed at
     beyond = beyond or _unreferenced(slots, ctx)
     if beyond is not None:
         request.problems.append(beyond)
         return
     choice = _choice(slots, ctx, first)
+    if negation is not None and any(ctx.lexicon.tools[t].mode == "write" for t in choice.tools):
+        request.problems.append(Problem("negated", said=negation))  # 取り消さないで: nothing written, asked again
+        return
     if choice.refused:
         request.problems.append(Problem(f"refused_{choice.refused}"))
         return

@@ -51,6 +51,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "measure_amount": "{n}",
         "unknown_value": "『{said}』に当たる{label}が見つかりません。{label}をもう一度教えてください。",
         "near": "近いもの: {values}。",
+        "negated": "『{said}』とのことなので、まだ何も変えていません。どれをどうするか、もう一度教えてください。",
         "every": "あるのは{values}です。",
         "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
                       "{said}を外すか、言い直してください。"),
@@ -123,6 +124,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "measure_amount": "{n}",
         "unknown_value": 'I cannot find a {label} matching "{said}". Please tell me the {label} again.',
         "near": "Close ones: {values}.",
+        "negated": 'You said "{said}", so I have changed nothing yet. Please tell me again what to change, and how.',
         "every": "There are: {values}.",
         "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
                       "Please ask without it, or rephrase."),

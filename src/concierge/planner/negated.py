@@ -1,0 +1,65 @@
+"""A command said in the negative (味噌汁は取り消さないで, 時間はまだ確定じゃないです, don't remove the miso soup):
+the words of a write followed by a negation in Japanese, or after one in English. No write is made on such a
+request, whatever else it says: the planner asks again what to change, and nothing is changed meanwhile.
+
+A word that holds its negation as a whole (いらない, なしで: a verb of taking out) is the command itself, not a
+negated one. The words are data: `[negation]` in planner/words/questions.toml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from concierge.language.tokens import tokenise
+from concierge.planner import words
+from concierge.planner.lexicon import KEYWORD, Lexicon
+from concierge.planner.slots import Slots
+
+__all__ = ["negated"]
+
+_LINES = ("remove", "instead", "fewer", "assent", "correcting")  # the verbs of editing an order, as data
+
+
+def negated(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
+    """The words of a write's command said in the negative, or None."""
+    commands = _command_words(lexicon, offered)
+    return _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
+
+
+def _command_words(lexicon: Lexicon, offered: Collection[str]) -> tuple[str, ...]:
+    keywords = [k for name in offered if name in lexicon.tools and lexicon.tools[name].mode == "write"
+                and (intents := lexicon.tools[name].intents) for k in intents.keywords]
+    return tuple(w for w in (*keywords, *(w for key in _LINES for w in words.words("lines", key))) if len(w) >= 2)
+
+
+def _japanese(slots: Slots, lexicon: Lexicon, offered: Collection[str], commands: tuple[str, ...]) -> str | None:
+    text = slots.cue_text
+    after = words.pattern("negation", "after")
+    whole = [h for h in lexicon.cues.find(text) if any(k == KEYWORD and t in offered for t, k in h.value)]
+    for hit in whole:  # それで全部|じゃなくて, 確定|じゃないです
+        m = after.match(text, hit.end)
+        if m is not None and lexicon.tools[next(t for t, _ in hit.value)].mode == "write":
+            return slots.text[hit.start:m.end()]
+    u = tokenise(slots.text)
+    for t in u.tokens[:-1]:  # 取り消さ|ないで, 変え|ないで: a verb of a command, negated
+        stem = t.lemma[:-1]
+        if not t.is_verb or len(stem) < 2 or not any(c.startswith(stem) for c in commands):
+            continue
+        m = after.match(slots.folded, t.end)  # not the masked text: でいい of ないでいい is no value
+        if m is not None and not _holds_it(slots.folded, t.start, m.end(), commands):
+            return slots.text[t.start:m.end()]
+    return None
+
+
+def _holds_it(text: str, start: int, end: int, commands: tuple[str, ...]) -> bool:
+    """Whether the negated words are themselves a command's word (いらない, やめません?): not a negation of one."""
+    return any(c in text[start:end + 2] for c in commands if any(n in c for n in ("ない", "なく", "ませ")))
+
+
+def _english(slots: Slots, commands: tuple[str, ...]) -> str | None:
+    text = slots.cue_text
+    for m in words.pattern("negation", "before").finditer(text):
+        rest = text[m.end():m.end() + 40].split()
+        if any(" ".join(rest[:n]).startswith(c) for c in commands if c.isascii() for n in range(1, 4)):
+            return slots.text[m.start():m.end() + len(" ".join(rest[:3])) + 1].strip()
+    return None
