@@ -117,3 +117,19 @@ async def test_one_line_with_items_and_a_time_does_both(call):
     turn = await call.say("唐揚げ弁当ひとつと のり弁ふたつ 7時半に取りに行きます")
     assert call.order() == {("唐揚げ弁当", None): 1, ("のり弁当", None): 2}
     assert "19:30" in turn.answer
+
+
+async def test_a_swap_to_a_sold_out_item_leaves_the_line_it_would_replace(call):
+    await call.say("牛丼ふたつ 大盛りで")
+    turn = await call.say("牛丼を天丼に変えてもらえますか")  # 天丼 is sold out today
+    assert "売り切れ" in turn.answer
+    assert call.order() == {("牛丼", "大盛り"): 2}
+
+
+async def test_a_command_said_in_the_negative_changes_nothing(call):
+    await call.say("味噌汁ひとつと枝豆ひとつ")
+    turn = await call.say("味噌汁は取り消さないで 枝豆を取り消して")
+    assert not [c for c in turn.calls if c.name != "read_order"]
+    assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}
+    turn = await call.say("don't remove the miso soup remove the edamame")
+    assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}

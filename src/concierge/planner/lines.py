@@ -34,7 +34,7 @@ from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import NUMBER_WORD, fold, mask, number
 
-__all__ = ["Ask", "Held", "adds", "edit", "pointed"]
+__all__ = ["Ask", "Held", "Swap", "adds", "edit", "pointed"]
 
 Call = tuple[str, dict[str, Any]]
 
@@ -57,6 +57,13 @@ class Held:
     def quantity(self, name: Any, column: str) -> int | None:
         counts = [c for r in self.rows if r.get(self.key) == name and isinstance(c := r.get(column), int)]
         return sum(counts) if counts else None
+
+
+class Swap(list):
+    """The calls of a swap (the old line out, the new item in), and `undo`: the call that puts the old line back
+    as it was, made only when the new item is refused (sold out): the order is never left with neither."""
+
+    undo: Call
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,11 @@ def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: 
         return None
     if some is not None and 0 < some < quantity:
         return [*(_fewer(held, change, [old], some) or []), (held.add, {held.key: new, counted: some})]
-    return [(held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})]
+    swap = Swap([(held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})])
+    row = next(r for r in held.rows if r.get(held.key) == old)  # its option (大盛り) goes back with it
+    kept = {p: row[p] for p in add.params if p not in (held.key, counted) and row.get(p) is not None}
+    swap.undo = (held.add, {held.key: old, counted: quantity, **kept})
+    return swap
 
 
 def _fewer(held: Held, change: Tool, kept: list[Any], less: int) -> list[Call] | None:

@@ -60,7 +60,7 @@ from concierge.planner.choose import (
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
-from concierge.planner.lines import Ask, Held, adds, edit, pointed
+from concierge.planner.lines import Ask, Held, Swap, adds, edit, pointed
 from concierge.planner.negated import negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
@@ -99,6 +99,8 @@ class Step:
     args: dict[str, Any]
     refs: dict[str, Ref] = field(default_factory=dict)
     gate: Gate | None = None
+    after: int | None = None  # a step that must have succeeded first
+    unless: int | None = None  # a step whose failure alone makes this one (a swap puts the old line back)
 
 
 @dataclass(frozen=True)
@@ -398,7 +400,11 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
         return False
     request.tools = tuple(dict.fromkeys(name for name, _ in edited))
     _note_understood(request, slots, {k: [v] for _, args in edited for k, v in args.items()})
-    request.steps += [plan.add(Step(name, args, gate=request.gate)) for name, args in edited]
+    steps = [plan.add(Step(name, args, gate=request.gate)) for name, args in edited]
+    request.steps += steps
+    if isinstance(edited, Swap):  # the new item refused (sold out): the old line goes back as it was
+        request.steps.append(plan.add(Step(edited.undo[0], edited.undo[1], gate=request.gate, after=steps[0],
+                                           unless=steps[-1])))
     return True
 
 

@@ -143,13 +143,9 @@ def advance(plan: Plan, made: list[Made], tools: dict[str, Tool]) -> tuple[list[
 
 
 def _state(step: Step, states: list[State], made: list[Made], used: set[int], tools: dict[str, Tool]) -> State:
-    if step.gate is not None:
-        checks = [states[i] for i in step.gate.checks]
-        if any(c.status in (READY, WAITING) for c in checks):
-            return State(WAITING)
-        verdict = holds(step.gate.condition, [r for c in checks for r in c.results])
-        if not verdict:
-            return State(SKIPPED, reason="unknown" if verdict is None else "condition")
+    held_back = _after(step, states) or _gated(step, states)
+    if held_back is not None:
+        return held_back
     arg_sets = [dict(step.args)]
     for pname, ref in step.refs.items():
         source = states[ref.step]
@@ -174,6 +170,34 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
     if missing:
         return State(READY, results=results, calls=missing)
     return State(DONE, results=results)
+
+
+def _gated(step: Step, states: list[State]) -> State | None:
+    """A step of a request that a condition governs: waiting for its checks, skipped when it does not hold."""
+    if step.gate is None:
+        return None
+    checks = [states[i] for i in step.gate.checks]
+    if any(c.status in (READY, WAITING) for c in checks):
+        return State(WAITING)
+    verdict = holds(step.gate.condition, [r for c in checks for r in c.results])
+    return None if verdict else State(SKIPPED, reason="unknown" if verdict is None else "condition")
+
+
+def _after(step: Step, states: list[State]) -> State | None:
+    """A step made only once another succeeded, or only when another failed (a swap whose new item was refused
+    puts the old line back): waiting for them, skipped when they did not turn out so, else None."""
+    pending = [states[i] for i in (step.after, step.unless) if i is not None]
+    if any(s.status in (READY, WAITING) for s in pending):
+        return State(WAITING)
+    if step.after is not None and not _succeeded(states[step.after]):
+        return State(SKIPPED, reason="failed")
+    if step.unless is not None and _succeeded(states[step.unless]):
+        return State(SKIPPED, reason="condition")
+    return None
+
+
+def _succeeded(state: State) -> bool:
+    return state.status == DONE and all(r.ok for r in state.results)
 
 
 def _match(name: str, args: dict[str, Any], made: list[Made], used: set[int]) -> ToolResult | None:
