@@ -32,7 +32,7 @@ from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import NUMBER_WORD, fold, mask, number
+from concierge.planner.text import MASK, NUMBER_WORD, fold, mask, number
 
 __all__ = ["Ask", "Held", "Swap", "adds", "edit", "pointed"]
 
@@ -103,8 +103,8 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
             return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
         some = _count(slots, lexicon, change, held.key)
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
-    if new or unsure or words.pattern("lines", "new").search(text):
-        return None
+    if new or unsure or words.pattern("lines", "new").search(text) or words.pattern("lines", "asking").search(text):
+        return None  # あと味噌汁: another line; 牛丼って大盛りだといくら: a question
     if kept and held.remove in offered and held.remove and _removes(slots, text) \
             and not _options(slots, lexicon, change, held.key) and _count(slots, lexicon, change, held.key) is None:
         return [(held.remove, {held.key: name}) for name in kept]  # scratch the coffee
@@ -138,6 +138,8 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
         return None
     if every:  # 両方とも大盛りに: every line held
         targets = held.names()
+        if words.pattern("lines", "both").search(text) and len(targets) != 2:  # both, of three: which two
+            return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     elif words.pattern("references", "thing").search(text) or words.pattern("lines", "correcting").search(text) \
             or keyword_tools(slots, lexicon, offered) == [change.name]:  # それ2つに, やっぱ2つで, make it two
         targets = _in_focus(held, last_lines)
@@ -262,10 +264,10 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     if pname is None:
         return None
     slots = _without_other_values(slots, lexicon, tool, key)
-    text = slots.read_text
-    if _all_counted().search(text):
+    if _all_counted().search(slots.read_text):
         return None
-    found = count(slots, lexicon, tool.name, pname)
+    text = _NOT_COUNT.sub(lambda m: MASK * len(m[0]), slots.read_text)  # みっつじゃなくて ふたつ: the second
+    found = count(replace(slots, read_text=text, parts={}), lexicon, tool.name, pname)
     if found is not None:
         return found
     bare = _BARE.search(text)
@@ -321,6 +323,8 @@ def _assents(slots: Slots) -> bool:
 
 
 _BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
+_NOT_COUNT = re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*[^\d\s]{{0,2}}?\s*(?:じゃなく|ではなく|じゃない|ではない)"
+                        rf"|(?<![a-z])not\s+(?:{NUMBER_WORD})(?![a-z0-9])")
 _DETERMINER = re.compile(r"(?<![a-z])(?:that|this|the|which)\s+$")
 _NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
 _NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each
