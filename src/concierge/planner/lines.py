@@ -87,28 +87,50 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
             and _assents(slots):  # the rows are gone once the yes placed them: the turn goes on to its answer
         return [(held.place, {})]
     change = lexicon.tools.get(held.change) if held.change in offered and held.change else None
-    if not held.rows and _states(slots):
-        return [(held.state, {})]  # 今なにか入ってます？: nothing yet, said by the state tool
+    if _states(slots):
+        return [(held.state, {})]  # can you read that back; 今なにか入ってます？ (nothing yet, said by the state tool)
     if not held.rows or change is None:
         return None
-    if _states(slots):
-        return [(held.state, {})]  # can you read that back
     named = _named(slots, lexicon, held)
     if isinstance(named, Ask):
         return replace(named, tool=change.name)
+    return _edit_named(slots, lexicon, offered, held, change, named, last_lines)
+
+
+def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool,
+                named: tuple[list[Any], list[Any], list[Unsure]], last_lines: tuple[Any, ...]
+                ) -> list[Call] | Ask | None:
+    """The edit of the lines the request names: a swap, lines taken out or kept, else a change of what is held."""
     kept, new, unsure = named
     text = slots.cue_text
-    if len(kept) == 1 and (new or unsure) and _says("instead", text, slots, lexicon, offered, held.change):
+    negated = [v for v in kept if v in _not_meant(slots)]  # 春巻きじゃなくて枝豆を, not the coke an oolong tea
+    kept = [v for v in kept if v not in negated]
+    if len(negated) == 1 and len(new) == 1 and not kept:
+        kept = negated  # not the coke, an oolong tea: the coke swapped
+    elif negated and not kept and not new:
+        return None
+    if len(kept) == 1 and (new or unsure) and (negated or _says("instead", text, slots, lexicon, offered, change.name)):
         if unsure:  # ラーメンじゃなくてうどんに: which udon
             return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
         some = _count(slots, lexicon, change, held.key)
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if new or unsure or words.pattern("lines", "new").search(text) or words.pattern("lines", "asking").search(text):
         return None  # あと味噌汁: another line; 牛丼って大盛りだといくら: a question
-    if kept and held.remove in offered and held.remove and _removes(slots, text) \
-            and not _options(slots, lexicon, change, held.key) and _count(slots, lexicon, change, held.key) is None:
-        return [(held.remove, {held.key: name}) for name in kept]  # scratch the coffee
-    return _edit_held(slots, lexicon, offered, held, change, kept, last_lines)
+    return _taken_out(slots, lexicon, held, change, kept) or _edit_held(slots, lexicon, offered, held, change, kept,
+                                                                       last_lines)
+
+
+def _taken_out(slots: Slots, lexicon: Lexicon, held: Held, change: Tool, kept: list[Any]) -> list[Call] | None:
+    """Lines taken out: those named with a verb of taking out (scratch the coffee; 味噌汁 2つ取り消して: two of
+    them), or every other one (餃子だけ残して)."""
+    if not kept or not held.remove or _options(slots, lexicon, change, held.key):
+        return None
+    if words.pattern("lines", "keep").search(slots.cue_text):
+        return [(held.remove, {held.key: name}) for name in held.names() if name not in kept]
+    if not _removes(slots, slots.cue_text):
+        return None
+    some = _count(slots, lexicon, change, held.key)
+    return _fewer(held, change, kept, some) if some is not None else [(held.remove, {held.key: n}) for n in kept]
 
 
 def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool, kept: list[Any],
@@ -117,39 +139,62 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
     options = _options(slots, lexicon, change, held.key)
     how_many = _count(slots, lexicon, change, held.key)
     focus = kept or _in_focus(held, last_lines)
+    if words.pattern("distributive", "part").search(text) and options and how_many and len(focus) == 1:
+        return _part_changed(held, change, focus[0], how_many, options)  # そのうち1つだけ大盛りに
     if words.pattern("lines", "fewer").search(text) and focus:
         if len(focus) > 1 and not kept:  # 一つ減らして after two lines were added: which one
             return Ask(change.name, held.key, "", tuple(str(t) for t in focus))
         return _fewer(held, change, focus, how_many or 1)  # ひとつ減らして
-    each = bool(words.pattern("lines", "each").search(text))  # 2つずつ, two of each: a count for every line
-    every = each or bool(words.pattern("distributive", "before").search(text)
-                         or words.pattern("distributive", "after").search(text))
     counted = _count_param(change)
     extra = {counted: how_many} if how_many is not None and counted else {}  # 両方とも2つに
     if kept:
-        if extra and not options and (len(kept) == 1 or each) and (
-                _says("instead", text, slots, lexicon, offered, change.name)
-                or words.pattern("lines", "correcting").search(text)):
-            return [(change.name, {held.key: name, **extra}) for name in kept]  # make the miso soups three
-        if not options or (how_many is not None and not every):
-            return None  # 唐揚げ弁当を大盛りで1つ: another, large
-        return [(change.name, {held.key: name, **options}) for name in kept]
+        return _kept_changed(slots, lexicon, offered, change, held, kept, options, extra)
     if not (options or how_many is not None):
         return None
+    targets = _targets(slots, lexicon, offered, held, change, last_lines)
+    if isinstance(targets, Ask):
+        return targets
+    return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
+
+
+def _kept_changed(slots: Slots, lexicon: Lexicon, offered: Collection[str], change: Tool, held: Held,
+                  kept: list[Any], options: dict[str, Any], extra: dict[str, Any]) -> list[Call] | None:
+    """Lines named changed: a count said with a verb of changing or correcting (make the miso soups three, やっぱ
+    メロンパン2つで), or an option (karaageのほうは大盛りで); a count of its own with an option is another line."""
+    text = slots.cue_text
+    each = bool(words.pattern("lines", "each").search(text))
+    every = each or bool(words.pattern("distributive", "before").search(text)
+                         or words.pattern("distributive", "after").search(text))
+    if extra and not options and (len(kept) == 1 or each) and (
+            _says("instead", text, slots, lexicon, offered, change.name)
+            or words.pattern("lines", "correcting").search(text)
+            or words.pattern("references", "thing").search(text)):
+        return [(change.name, {held.key: name, **extra}) for name in kept]
+    if not options or (extra and not every):
+        return None  # 唐揚げ弁当を大盛りで1つ: another, large
+    return [(change.name, {held.key: name, **options}) for name in kept]
+
+
+def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool,
+             last_lines: tuple[Any, ...]) -> list[Any] | Ask:
+    """The lines a change that names none is about: every line (両方とも, all of them), or the one in focus."""
+    text = slots.cue_text
+    every = bool(words.pattern("lines", "each").search(text) or words.pattern("distributive", "before").search(text)
+                 or words.pattern("distributive", "after").search(text))
     if every:  # 両方とも大盛りに: every line held
         targets = held.names()
         if words.pattern("lines", "both").search(text) and len(targets) != 2:  # both, of three: which two
             return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
-    elif words.pattern("references", "thing").search(text) or words.pattern("lines", "correcting").search(text) \
-            or keyword_tools(slots, lexicon, offered) == [change.name]:  # それ2つに, やっぱ2つで, make it two
-        targets = _in_focus(held, last_lines)
-        if words.pattern("lines", "last").search(text):
-            targets = targets[-1:]  # the last one, make it three
-        if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
-            return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
-    else:
-        return None
-    return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
+        return targets
+    if not (words.pattern("references", "thing").search(text) or words.pattern("lines", "correcting").search(text)
+            or keyword_tools(slots, lexicon, offered) == [change.name]):  # それ2つに, やっぱ2つで, make it two
+        return []
+    targets = _in_focus(held, last_lines)
+    if words.pattern("lines", "last").search(text):
+        targets = targets[-1:]  # the last one, make it three
+    if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
+        return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
+    return targets
 
 
 def _named(slots: Slots, lexicon: Lexicon, held: Held) -> tuple[list[Any], list[Any], list[Unsure]] | Ask:
@@ -217,6 +262,29 @@ def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: 
     return swap
 
 
+def _part_changed(held: Held, change: Tool, name: Any, some: int, options: dict[str, Any]) -> list[Call] | None:
+    """Some of a line given an option (そのうち1つだけ大盛りに, two beef bowls held): that many fewer as they are,
+    and that many added with the option."""
+    counted = _count_param(change)
+    holds = held.quantity(name, counted) if counted else None
+    if counted is None or holds is None or not 0 < some < holds:
+        return None
+    return [*(_fewer(held, change, [name], some) or []), (held.add, {held.key: name, counted: some, **options})]
+
+
+def _not_meant(slots: Slots) -> set[Any]:
+    """The values said in the negative: 春巻きじゃなくて, not the cola."""
+    after, before = words.pattern("lines", "not_after"), _not_before()
+    text = slots.folded
+    return {value for h in slots.enums for _, value in h.value
+            if after.match(text, h.end) or before.search(text, 0, h.start)}
+
+
+@cache
+def _not_before() -> re.Pattern[str]:
+    return re.compile(rf"(?:{words.pattern('lines', 'not_before').pattern})\s+$")
+
+
 def _fewer(held: Held, change: Tool, kept: list[Any], less: int) -> list[Call] | None:
     counted = _count_param(change)
     if counted is None:
@@ -242,12 +310,14 @@ def _in_focus(held: Held, last_lines: tuple[Any, ...]) -> list[Any]:
 
 
 def _options(slots: Slots, lexicon: Lexicon, change: Tool, key: str) -> dict[str, Any]:
-    """The change tool's values of fixed sets said (大盛り), one each; none when one is said twice over."""
+    """The change tool's values of fixed sets said (大盛り), one each; none when one is said twice over, and never
+    one said in the negative (大盛りじゃなくて普通で)."""
     out: dict[str, Any] = {}
+    negated = _not_meant(slots)
     for pname, param in change.params.items():
         if pname == key or param.enum is None:
             continue
-        said = slots.enum_values(lexicon.enum_of[(change.name, pname)].key)
+        said = [v for v in slots.enum_values(lexicon.enum_of[(change.name, pname)].key) if v not in negated]
         if len(said) == 1:
             out[pname] = said[0]
     return out
