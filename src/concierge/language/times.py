@@ -25,7 +25,8 @@ _JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2
 _CLOCK = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])\s*(?P<post>am|a\.m\.|pm|p\.m\.)?",
                     re.IGNORECASE)
 _EN = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2})\s*(?:(?P<post>am|a\.m\.|pm|p\.m\.)|o'?clock)(?![a-z])", re.IGNORECASE)
-_EN_AT = re.compile(r"(?<![a-z])(?:at|around|by)\s+(?P<h>\d{1,2})(?![\d:a-z年月日時])", re.IGNORECASE)
+_EN_AT = re.compile(r"(?<![a-z])(?:at|around|by)\s+(?P<h>\d{1,2})(?:\s+(?P<m>[0-5]\d)(?![\d:]))?(?![\d:a-z年月日時])",
+                    re.IGNORECASE)  # at 7, at 7 15
 # A time from now: 1時間後, 1時間半後, 45分後, 今から45分くらいで, あと30分で; in half an hour, in 45 minutes.
 _DURATION = r"(?:(?P<h>\d{1,2})\s*時間(?P<half>半)?)?\s*(?:(?P<m>\d{1,3})\s*分)?\s*(?:くらい|ぐらい|ほど|位)?\s*"
 # The `regex` package lets the two ways of saying it name their groups alike.

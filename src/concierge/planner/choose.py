@@ -85,8 +85,10 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
               and not _object_of_next(slots, h, hits)]
     asks_politely = all(_only_asking(slots, h.start, h.end) for h in writes)
     if writes and not (asks_politely and any(h not in writes for h in hits)):  # 確認お願いします: a read, asked
-        then = [h for h in hits if h not in writes and h.start >= writes[-1].end
-                and _te_form(slots, writes[-1].end, h.start) is not None]  # 枝豆やめて|全部でいくら: then a read
+        then = [h for h in hits if h not in writes and h.start >= writes[-1].end and (
+            _te_form(slots, writes[-1].end, h.start) is not None
+            or ((j := _joiner(slots, writes[-1].end, h.start)) is not None and not _values_from(slots, j.end())))]
+        # 枝豆やめて|全部でいくら, make the miso soups three and|whats my total: then a read
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
                 for h in writes] + then[:1]
     groups: list[tuple[int, list[str]]] = []
@@ -152,6 +154,13 @@ def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
 
 
 _OBJECT_MARK = re.compile(r"\s*(?:を|の)?\s*")
+
+
+def _values_from(slots: Slots, start: int) -> bool:
+    """Whether values are said from `start` on (codes, sums, goods, values of the data): the write's own."""
+    spans = [(c.start, c.end) for c in slots.codes] + [s for _, s in slots.amounts] + [s for _, s in slots.items] \
+        + [(h.start, h.end) for h in slots.enums]
+    return any(a >= start for a, _ in spans)
 
 
 def _object_of_next(slots: Slots, hit: Hit, hits: list[Hit]) -> bool:

@@ -114,6 +114,8 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
             return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
         some = _count(slots, lexicon, change, held.key)
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
+    if kept and held.remove and words.pattern("lines", "keep").search(text):
+        return [(held.remove, {held.key: name}) for name in held.names() if name not in kept]  # 餃子だけ残して
     if new or unsure or words.pattern("lines", "new").search(text) or words.pattern("lines", "asking").search(text):
         return None  # あと味噌汁: another line; 牛丼って大盛りだといくら: a question
     return _taken_out(slots, lexicon, held, change, kept) or _edit_held(slots, lexicon, offered, held, change, kept,
@@ -122,14 +124,12 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
 
 def _taken_out(slots: Slots, lexicon: Lexicon, held: Held, change: Tool, kept: list[Any]) -> list[Call] | None:
     """Lines taken out: those named with a verb of taking out (scratch the coffee; 味噌汁 2つ取り消して: two of
-    them), or every other one (餃子だけ残して)."""
-    if not kept or not held.remove or _options(slots, lexicon, change, held.key):
-        return None
-    if words.pattern("lines", "keep").search(slots.cue_text):
-        return [(held.remove, {held.key: name}) for name in held.names() if name not in kept]
-    if not _removes(slots, slots.cue_text):
+    them)."""
+    if not kept or not held.remove or _options(slots, lexicon, change, held.key) or not _removes(slots, slots.cue_text):
         return None
     some = _count(slots, lexicon, change, held.key)
+    if some is not None and len(kept) > 1:
+        return None  # make the beef bowl two and drop the coke: each of its own, read apart
     return _fewer(held, change, kept, some) if some is not None else [(held.remove, {held.key: n}) for n in kept]
 
 

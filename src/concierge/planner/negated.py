@@ -1,4 +1,5 @@
-"""A command said in the negative (味噌汁は取り消さないで, 時間はまだ確定じゃないです, don't remove the miso soup):
+"""A command said in the negative (味噌汁は取り消さないで, 時間はまだ確定じゃないです, don't remove the miso soup), or
+of a case that may come (if I'm late, can I cancel the order?):
 the words of a write followed by a negation in Japanese, or after one in English. No write is made on such a
 request, whatever else it says: the planner asks again what to change, and nothing is changed meanwhile.
 
@@ -23,7 +24,18 @@ _LINES = ("remove", "instead", "fewer", "assent", "correcting")  # the verbs of 
 def negated(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
     """The words of a write's command said in the negative, or None."""
     commands = _command_words(lexicon, offered)
-    return _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
+    return _hypothetical(slots) or _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
+
+
+def _hypothetical(slots: Slots) -> str | None:
+    """A word that says the command is of a case that may come (if, もし), said as a word of its own: もしもし
+    is a greeting."""
+    said = set(words.words("negation", "hypothetical"))
+    word = next((t.surface for t in tokenise(slots.text).tokens if t.surface in said and not t.surface.isascii()),
+                None)
+    english = next((m.group() for m in words.pattern("negation", "hypothetical").finditer(slots.cue_text)
+                    if m.group().isascii()), None)
+    return word or english
 
 
 def _command_words(lexicon: Lexicon, offered: Collection[str]) -> tuple[str, ...]:
