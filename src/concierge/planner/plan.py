@@ -335,6 +335,11 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(beyond)
         return
     choice = _choice(slots, ctx, first)
+    if choice.tools and all(ctx.lexicon.tools[t].mode == "write" for t in choice.tools) \
+            and words.pattern("lines", "how_much").search(slots.cue_text):  # 1つ何個入ってます？: a question
+        reads = {t for t in ctx.offered if t in ctx.lexicon.tools and ctx.lexicon.tools[t].mode == "read"}
+        again = choose(slots, ctx.lexicon, reads, None)
+        choice = replace(again, tools=tuple(t for t in again.tools if t in reads))
     if negation is not None and any(ctx.lexicon.tools[t].mode == "write" for t in choice.tools):
         request.problems.append(Problem("negated", said=negation))  # 取り消さないで: nothing written, asked again
         return
