@@ -75,8 +75,8 @@ def test_a_placed_order_stays_when_the_call_ends(restaurant_phone, sqlite_url):
 
 def test_a_call_with_the_planner_audits_what_the_call_did_and_its_state_reads_apart(restaurant_phone, sqlite_url):
     """The order state is read for a model's prompt every step (tests/phone/test_streaming.py); the offline
-    planner reads the order's lines once a turn. Those reads are audited as the agent's context, apart from
-    the calls the call made."""
+    planner reads the order's lines once a turn, once something was ordered. Those reads are audited as the agent's
+    context, apart from the calls the call made."""
     async def call() -> str:
         async with dial(restaurant_phone, caller=CALLER) as c:
             await c.say("唐揚げ弁当を2つください")
@@ -88,4 +88,4 @@ def test_a_call_with_the_planner_audits_what_the_call_did_and_its_state_reads_ap
     made = [line for line in lines if line["source"] == f"phone {call_sid}"]
     assert [line["tool"] for line in made] == ["add_item", "read_order", "discard_order"]  # in order
     context = [line for line in lines if line["source"] == f"context phone {call_sid}"]
-    assert [line["tool"] for line in context] == ["read_order", "read_order"]  # one as each turn began
+    assert [line["tool"] for line in context] == ["read_order"]  # as the second turn began, after the first's add

@@ -38,7 +38,8 @@ async def test_a_reply_that_sets_the_time_and_confirms_reads_back_the_time_it_se
 
 async def test_the_planner_reads_the_order_once_a_turn_and_no_rules_context(restaurant, phone):
     """The catalog's rules and the order state in words are for a model; the offline planner gets the order's
-    lines once, as the turn begins (so that 「それ2つに」 edits what is there), read as the agent's own context."""
+    lines once, as the turn begins (so that 「それ2つに」 edits what is there), read as the agent's own context, and
+    only once something was put in the order."""
     from concierge.agent.providers.offline import OfflineProvider
     from concierge.pipeline import audit
 
@@ -50,5 +51,5 @@ async def test_the_planner_reads_the_order_once_a_turn_and_no_rules_context(rest
     assert [(c.name, c.args) for c in turn.calls] == [("change_item", {"item": "唐揚げ弁当", "quantity": 3})]
     after = audit.latest(restaurant.state, 1000)  # newest first
     made = after[: len(after) - before][::-1]
-    assert [(line["tool"], line["source"]) for line in made] == [
-        ("read_order", "context"), ("add_item", None), ("read_order", "context"), ("change_item", None)]
+    assert [(line["tool"], line["source"]) for line in made] == [  # nothing ordered before the first: no read
+        ("add_item", None), ("read_order", "context"), ("change_item", None)]

@@ -103,7 +103,11 @@ class Agent:
         self.catalogs = frozenset(catalogs) if catalogs is not None else None
         self.instructions = instructions
         self._has_rules = any(c.spec.rules for c in pipeline.catalogs)
-        self._has_lines = any(c.spec.rules and c.spec.rules.lines for c in pipeline.catalogs)
+        self._line_tools = {name for c in pipeline.catalogs if c.spec.rules and (lines := c.spec.rules.lines)
+                            for name in (lines.add, lines.change, lines.remove, lines.place) if name}
+        self._has_lines = bool(self._line_tools)
+        self._line_states = {c.spec.rules.state for c in pipeline.catalogs
+                             if c.spec.rules and c.spec.rules.lines and c.spec.rules.state}
         self._offers: dict[User, tuple[tuple[int, date], list[ToolSpec], str]] = {}
 
     # --- the three things a user can do -------------------------------------------
@@ -215,6 +219,9 @@ class Agent:
         planner); {} for the others, and when no catalog declares `rules.lines`."""
         if not self._has_lines or getattr(self.provider, "reads_context", True):
             return {}
+        made = (call.name for m in run.messages if m.role == "assistant" for call in m.tool_calls)
+        if not any(name in self._line_tools for name in made):
+            return dict.fromkeys(self._line_states, ())  # nothing put in the order yet: no lines, and no read
         session = Session(run.session_id, run.caller)
         return await anyio.to_thread.run_sync(rules.state_rows, self.pipeline, run.user, session)
 

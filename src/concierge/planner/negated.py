@@ -10,6 +10,7 @@ negated one. The words are data: `[negation]` in planner/words/questions.toml.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 from concierge.language.tokens import tokenise
 from concierge.planner import words
@@ -23,7 +24,7 @@ _LINES = ("remove", "instead", "fewer", "assent", "correcting")  # the verbs of 
 
 def negated(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
     """The words of a write's command said in the negative, or None."""
-    commands = _command_words(lexicon, offered)
+    commands = _command_words(lexicon, frozenset(offered))
     return _hypothetical(slots) or _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
 
 
@@ -38,7 +39,8 @@ def _hypothetical(slots: Slots) -> str | None:
     return word or english
 
 
-def _command_words(lexicon: Lexicon, offered: Collection[str]) -> tuple[str, ...]:
+@lru_cache(maxsize=16)  # one per catalog set offered
+def _command_words(lexicon: Lexicon, offered: frozenset[str]) -> tuple[str, ...]:
     keywords = [k for name in offered if name in lexicon.tools and lexicon.tools[name].mode == "write"
                 and (intents := lexicon.tools[name].intents) for k in intents.keywords]
     return tuple(w for w in (*keywords, *(w for key in _LINES for w in words.words("lines", key))) if len(w) >= 2)
