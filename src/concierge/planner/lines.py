@@ -109,6 +109,8 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
         kept = negated  # not the coke, an oolong tea: the coke swapped
     elif negated and not kept and not new:
         return None
+    if not kept and len(new) == 1 and words.pattern("distributive", "part").search(text):
+        kept = _in_focus(held, ())[:1] if len(held.names()) == 1 else []  # みっつのうち ひとつを 鮭弁当に
     if len(kept) == 1 and (new or unsure) and (negated or _says("instead", text, slots, lexicon, offered, change.name)):
         if unsure:  # ラーメンじゃなくてうどんに: which udon
             return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
@@ -190,6 +192,8 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
             or keyword_tools(slots, lexicon, offered) == [change.name]):  # それ2つに, やっぱ2つで, make it two
         return []
     targets = _in_focus(held, last_lines)
+    if _names_another(slots):  # 普通盛りのほうを2つに with only the large line: not the line in focus
+        return Ask(change.name, held.key, "", tuple(str(t) for t in held.names()))
     if words.pattern("lines", "last").search(text):
         targets = targets[-1:]  # the last one, make it three
     if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
@@ -270,6 +274,12 @@ def _part_changed(held: Held, change: Tool, name: Any, some: int, options: dict[
     if counted is None or holds is None or not 0 < some < holds:
         return None
     return [*(_fewer(held, change, [name], some) or []), (held.add, {held.key: name, counted: some, **options})]
+
+
+def _names_another(slots: Slots) -> bool:
+    """Whether the request names a line by words that are no value read (普通盛りのほう): the one meant is not known."""
+    ends = {h.end for h in slots.enums}
+    return any(m.start() not in ends for m in _THE_ONE.finditer(slots.folded) if m.start() > 0)
 
 
 def _not_meant(slots: Slots) -> set[Any]:
@@ -393,8 +403,10 @@ def _assents(slots: Slots) -> bool:
 
 
 _BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
-_NOT_COUNT = re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*[^\d\s]{{0,2}}?\s*(?:じゃなく|ではなく|じゃない|ではない)"
-                        rf"|(?<![a-z])not\s+(?:{NUMBER_WORD})(?![a-z0-9])")
+# A number said in the negative or of the whole a part is taken from (みっつじゃなくて, not three, みっつのうち).
+_NOT_COUNT = re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*[^\d\s]{{0,2}}?\s*"
+                        rf"(?:じゃなく|ではなく|じゃない|ではない|のうち)|(?<![a-z])not\s+(?:{NUMBER_WORD})(?![a-z0-9])")
+_THE_ONE = re.compile(r"の(?:ほう|方)")  # 普通盛りのほう, karaageのほう: the line said just before
 _DETERMINER = re.compile(r"(?<![a-z])(?:that|this|the|which)\s+$")
 _NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
 _NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each

@@ -292,6 +292,10 @@ def _parts(said: str, ctx: Context) -> list[str]:
     I'll pick it up at 7:15)."""
     slots = _read(said, ctx)
     parts = keyword_parts(slots, ctx.lexicon, ctx.offered)
+    mem = ctx.memory
+    if mem.held is not None and mem.held.rows and all(ctx.lexicon.tools[p.tool].mode == "write" for p in parts) \
+            and edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call):
+        return [said]  # みっつのうち ひとつを 鮭弁当にして: an edit of the order, read whole
     cuts = [part.start for previous, part in zip(parts, parts[1:], strict=False) if part.tool != previous.tool]
     lead = _lead_write(said, slots, parts[0].tool, ctx) if parts else None
     cuts = [lead, *cuts] if lead else cuts
