@@ -355,12 +355,14 @@ def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
     return best if best is not None and lexicon.tools[best].mode == "write" else None
 
 
-FILLER = re.compile(r"(?<![ぁ-ゖ])(?:あー?|えー?と?|あのー?)(?![ぁ-ゖ])"
-                    r"|じゃあ|じゃ|それでは|それなら|では|だったら|なら|について|どうですか|どう|ですか|です|だった"
-                     r"|さらに|更に|もう|あと|次は|今度は|続けて|だけ|のみ|と|比べると|比べて|では"
-                     r"|のほう|の方|ぶん|分|って|は|の|も|で|を|(?<![a-z])(?:what|how|about|and|then|for|the|in|on|of|please"
-                     r"|ok|okay|same|instead)(?![a-z])|[\s\x00?？、。,.!！]"
-                     r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
+def _alternatives(key: str) -> str:
+    """A list of `[filler]` as one alternation, longest first."""
+    return "|".join(re.escape(w) for w in sorted(words.words("filler", key), key=len, reverse=True))
+
+
+FILLER = re.compile(rf"(?<![ぁ-ゖ])(?:{_alternatives('interjections')})(?![ぁ-ゖ])|{_alternatives('ja')}"
+                    rf"|(?<![a-z])(?:{_alternatives('en')})(?![a-z])|[\s\x00?？、。,.!！]"
+                    r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
 
 
 def says_only_values(slots: Slots) -> bool:

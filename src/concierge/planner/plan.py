@@ -70,8 +70,12 @@ from concierge.planner.text import fold, mask, normalise
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
-_SMALL_TALK = re.compile(r"(?P<thanks>ありがと|感謝|(?<![a-z])thank|(?<![a-z])thx)"
-                         r"|(?P<greeting>こんにちは|こんばんは|おはよう|はじめまして|(?<![a-z])(?:hello|hi|hey)(?![a-z]))",
+def _small_talk(key: str) -> str:
+    return "|".join(re.escape(w) for w in sorted(words.words("small_talk", key), key=len, reverse=True))
+
+
+_SMALL_TALK = re.compile(rf"(?P<thanks>{_small_talk('thanks_ja')}|(?<![a-z])(?:{_small_talk('thanks_en')}))"
+                         rf"|(?P<greeting>{_small_talk('greeting_ja')}|(?<![a-z])(?:{_small_talk('greeting_en')})(?![a-z]))",
                          re.IGNORECASE)
 _BARE_AMOUNT = re.compile(r"(?:(?<![a-z])(?:for|at|price(?:\s+of)?|total(?:\s+of)?)\s+|金額は?|価格は?)(\d[\d,]*)"
                           r"|(?<![\d,])(\d[\d,]*)\s*で(?=売|販売|買)", re.IGNORECASE)
