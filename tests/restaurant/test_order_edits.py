@@ -133,3 +133,10 @@ async def test_a_command_said_in_the_negative_changes_nothing(call):
     assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}
     turn = await call.say("don't remove the miso soup remove the edamame")
     assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}
+
+
+async def test_a_line_put_in_and_taken_back_in_one_breath_changes_nothing(call):
+    await call.say("生姜焼き弁当と味噌汁 ください")
+    turn = await call.say("味噌汁 もうひとつ…いや やっぱいらないです")
+    assert turn.calls == []
+    assert call.order() == {("生姜焼き弁当", None): 1, ("味噌汁", None): 1}

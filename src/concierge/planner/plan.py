@@ -215,7 +215,19 @@ def build(text: str, ctx: Context) -> Plan:
         plan.requests.append(request)
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
-    return plan
+    return _taken_back(plan, text, ctx.memory.held)
+
+
+def _taken_back(plan: Plan, text: str, held: Held | None) -> Plan:
+    """A message that puts a line in and takes it out again (味噌汁 もうひとつ…いや やっぱいらないです): the caller
+    took back what they said, and which of it holds is not known. No write is made; they are asked again."""
+    if held is None or held.remove is None:
+        return plan
+    added = {s.args.get(held.key) for s in plan.steps if s.tool == held.add and s.unless is None}
+    removed = {s.args.get(held.key) for s in plan.steps if s.tool == held.remove}
+    if not (added & removed - {None}):
+        return plan
+    return Plan([Request(text, problems=[Problem("negated", said=text)])])
 
 
 def _too_many_requests(text: str, said: int) -> Plan:
