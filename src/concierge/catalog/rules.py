@@ -51,15 +51,17 @@ def state_text(pipeline: Pipeline, user: User, session: Session | None, lang: st
 def state_rows(pipeline: Pipeline, user: User, session: Session | None) -> dict[str, tuple[dict[str, Any], ...]]:
     """The rows of each state tool whose catalog declares `rules.lines` (the order's lines), by tool name: what
     the offline planner edits (「それ2つに」) instead of reading `context`."""
-    return {tool.name: tuple(result.rows) for rules, tool, result in _states(pipeline, user, session)
-            if rules.lines is not None and result.ok}
+    return {tool.name: tuple(result.rows) for _, tool, result in _states(pipeline, user, session, lines_only=True)
+            if result.ok}
 
 
-def _states(pipeline: Pipeline, user: User, session: Session | None) -> Iterator[tuple[Rules, Tool, ToolResult]]:
+def _states(pipeline: Pipeline, user: User, session: Session | None,
+            lines_only: bool = False) -> Iterator[tuple[Rules, Tool, ToolResult]]:
+    """Each state tool the user may call, read once (only those of catalogs that declare `rules.lines`)."""
     allowed = {t.name for t in pipeline.tools_for(user)}
     for catalog in pipeline.catalogs:
         rules = catalog.spec.rules
-        if rules is None or rules.state is None or rules.state not in allowed:
+        if rules is None or rules.state is None or rules.state not in allowed or (lines_only and not rules.lines):
             continue
         tool = pipeline.tools[rules.state]
         yield rules, tool, pipeline.invoke(tool.name, {}, user, session=session, source=context_source())
