@@ -34,7 +34,7 @@ from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, NUMBER_WORD, fold, mask, number
 
-__all__ = ["Ask", "Held", "Swap", "adds", "edit", "pointed"]
+__all__ = ["Ask", "Edit", "Held", "Swap", "adds", "edit", "pointed"]
 
 Call = tuple[str, dict[str, Any]]
 
@@ -77,8 +77,11 @@ class Ask:
     candidates: tuple[str, ...]
 
 
+Edit = list[Call] | Ask | None  # the calls of an edit, what to ask first, or no edit of the lines
+
+
 def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
-         last_lines: tuple[Any, ...], last_call: Call | None) -> list[Call] | Ask | None:
+         last_lines: tuple[Any, ...], last_call: Call | None) -> Edit:
     """The calls that edit the held lines as the request says, what to ask first, or None when the request is
     not such an edit."""
     if held is None or held.add not in offered:

@@ -60,7 +60,7 @@ from concierge.planner.choose import (
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
-from concierge.planner.lines import Ask, Held, Swap, adds, edit, pointed
+from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
 from concierge.planner.negated import negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
@@ -184,6 +184,7 @@ class Context:
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
+    edits: dict[str, Edit] = field(default_factory=dict)  # and its edit of the order's lines worked out once
 
 
 @dataclass
@@ -308,9 +309,9 @@ def _parts(said: str, ctx: Context) -> list[str]:
     I'll pick it up at 7:15)."""
     slots = _read(said, ctx)
     parts = keyword_parts(slots, ctx.lexicon, ctx.offered)
-    mem = ctx.memory
-    if mem.held is not None and mem.held.rows and all(ctx.lexicon.tools[p.tool].mode == "write" for p in parts) \
-            and edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call):
+    held = ctx.memory.held
+    if held is not None and held.rows and all(ctx.lexicon.tools[p.tool].mode == "write" for p in parts) \
+            and _edit(slots, ctx):
         return [said]  # みっつのうち ひとつを 鮭弁当にして: an edit of the order, read whole
     cuts = [part.start for previous, part in zip(parts, parts[1:], strict=False) if part.tool != previous.tool]
     lead = _lead_write(said, slots, parts[0].tool, ctx) if parts else None
@@ -411,11 +412,18 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.problems.append(problem)
 
 
+def _edit(slots: Slots, ctx: Context) -> Edit:
+    """The request's edit of the order's lines (planner/lines.py), worked out once per text and plan."""
+    if slots.text not in ctx.edits:
+        mem = ctx.memory
+        ctx.edits[slots.text] = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call)
+    return ctx.edits[slots.text]
+
+
 def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bool:
     """Whether the request edits the lines the conversation holds (それ2つに, コーラをオレンジジュースに変えて):
     then its calls are planned (planner/lines.py)."""
-    mem = ctx.memory
-    edited = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call)
+    edited = _edit(slots, ctx)
     if isinstance(edited, Ask):  # お茶 ひとつ減らして with both teas ordered: which tea; やっぱ2つで: which line
         request.tools = (edited.tool,)
         request.problems.append(Problem("which_value" if edited.said else "missing", edited.tool, (edited.param,),
