@@ -59,10 +59,12 @@ class Held:
         return sum(counts) if counts else None
 
 
-class Swap(list):
+@dataclass(frozen=True)
+class Swap:
     """The calls of a swap (the old line out, the new item in), and `undo`: the call that puts the old line back
     as it was, made only when the new item is refused (sold out): the order is never left with neither."""
 
+    calls: tuple[Call, Call]
     undo: Call
 
 
@@ -77,7 +79,7 @@ class Ask:
     candidates: tuple[str, ...]
 
 
-Edit = list[Call] | Ask | None  # the calls of an edit, what to ask first, or no edit of the lines
+Edit = list[Call] | Swap | Ask | None  # the calls of an edit, what to ask first, or no edit of the lines
 
 
 def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
@@ -101,8 +103,7 @@ def edit(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
 
 
 def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool,
-                named: tuple[list[Any], list[Any], list[Unsure]], last_lines: tuple[Any, ...]
-                ) -> list[Call] | Ask | None:
+                named: tuple[list[Any], list[Any], list[Unsure]], last_lines: tuple[Any, ...]) -> Edit:
     """The edit of the lines the request names: a swap, lines taken out or kept, else a change of what is held."""
     kept, new, unsure = named
     text = slots.cue_text
@@ -168,14 +169,12 @@ def _kept_changed(slots: Slots, lexicon: Lexicon, offered: Collection[str], chan
     メロンパン2つで), or an option (karaageのほうは大盛りで); a count of its own with an option is another line."""
     text = slots.cue_text
     each = bool(words.pattern("lines", "each").search(text))
-    every = each or bool(words.pattern("distributive", "before").search(text)
-                         or words.pattern("distributive", "after").search(text))
     if extra and not options and (len(kept) == 1 or each) and (
             _says("instead", text, slots, lexicon, offered, change.name)
             or words.pattern("lines", "correcting").search(text)
             or words.pattern("references", "thing").search(text)):
         return [(change.name, {held.key: name, **extra}) for name in kept]
-    if not options or (extra and not every):
+    if not options or (extra and not _every(text)):
         return None  # 唐揚げ弁当を大盛りで1つ: another, large
     return [(change.name, {held.key: name, **options}) for name in kept]
 
@@ -184,9 +183,7 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
              last_lines: tuple[Any, ...]) -> list[Any] | Ask:
     """The lines a change that names none is about: every line (両方とも, all of them), or the one in focus."""
     text = slots.cue_text
-    every = bool(words.pattern("lines", "each").search(text) or words.pattern("distributive", "before").search(text)
-                 or words.pattern("distributive", "after").search(text))
-    if every:  # 両方とも大盛りに: every line held
+    if _every(text):  # 両方とも大盛りに: every line held
         targets = held.names()
         if words.pattern("lines", "both").search(text) and len(targets) != 2:  # both, of three: which two
             return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
@@ -202,6 +199,12 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
     if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
         return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     return targets
+
+
+def _every(text: str) -> bool:
+    """Whether the request says every line (両方とも, 全部, all of them, 2つずつ, two of each)."""
+    return bool(words.pattern("lines", "each").search(text) or words.pattern("distributive", "before").search(text)
+                or words.pattern("distributive", "after").search(text))
 
 
 def _named(slots: Slots, lexicon: Lexicon, held: Held) -> tuple[list[Any], list[Any], list[Unsure]] | Ask:
@@ -252,7 +255,8 @@ def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | 
     return bool(said) and not set(said) & set(held.names())
 
 
-def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: int | None) -> list[Call] | None:
+def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: int | None
+          ) -> list[Call] | Swap | None:
     """The held line taken out and the new value added with its quantity (its option may not apply); `some` of
     it said (swap one of the cheesecakes): that many fewer, and that many of the new."""
     add = lexicon.tools[held.add]
@@ -262,11 +266,10 @@ def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: 
         return None
     if some is not None and 0 < some < quantity:
         return [*(_fewer(held, change, [old], some) or []), (held.add, {held.key: new, counted: some})]
-    swap = Swap([(held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})])
     row = next(r for r in held.rows if r.get(held.key) == old)  # its option (大盛り) goes back with it
     kept = {p: row[p] for p in add.params if p not in (held.key, counted) and row.get(p) is not None}
-    swap.undo = (held.add, {held.key: old, counted: quantity, **kept})
-    return swap
+    return Swap(((held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})),
+                undo=(held.add, {held.key: old, counted: quantity, **kept}))
 
 
 def _part_changed(held: Held, change: Tool, name: Any, some: int, options: dict[str, Any]) -> list[Call] | None:

@@ -431,13 +431,13 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
         return True
     if not edited:
         return False
-    request.tools = tuple(dict.fromkeys(name for name, _ in edited))
-    _note_understood(request, slots, {k: [v] for _, args in edited for k, v in args.items()})
-    steps = [plan.add(Step(name, args, gate=request.gate)) for name, args in edited]
+    calls = list(edited.calls) if isinstance(edited, Swap) else edited
+    request.tools = tuple(dict.fromkeys(name for name, _ in calls))
+    _note_understood(request, slots, {k: [v] for _, args in calls for k, v in args.items()})
+    steps = [plan.add(Step(name, args, gate=request.gate)) for name, args in calls]
     request.steps += steps
     if isinstance(edited, Swap):  # the new item refused (sold out): the old line goes back as it was
-        request.steps.append(plan.add(Step(edited.undo[0], edited.undo[1], gate=request.gate, after=steps[0],
-                                           unless=steps[-1])))
+        request.steps.append(plan.add(Step(*edited.undo, gate=request.gate, after=steps[0], unless=steps[-1])))
     return True
 
 
