@@ -348,7 +348,8 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
     beyond = _beyond_tools(slots, ctx)
-    negation = negated(slots, ctx.lexicon, ctx.offered)
+    # a command said in the negative is looked for only where a write may follow: lines held, or a write chosen
+    negation = negated(slots, ctx.lexicon, ctx.offered) if ctx.memory.held is not None else None
     if beyond is None and negation is None and _edits_lines(plan, request, slots, ctx):
         return  # all of them large: the lines held, not a person pointed at
     beyond = beyond or _unreferenced(slots, ctx)
@@ -361,9 +362,12 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         reads = {t for t in ctx.offered if t in ctx.lexicon.tools and ctx.lexicon.tools[t].mode == "read"}
         again = choose(slots, ctx.lexicon, reads, None)
         choice = replace(again, tools=tuple(t for t in again.tools if t in reads))
-    if negation is not None and any(ctx.lexicon.tools[t].mode == "write" for t in choice.tools):
-        request.problems.append(Problem("negated", said=negation))  # 取り消さないで: nothing written, asked again
-        return
+    if any(ctx.lexicon.tools[t].mode == "write" for t in choice.tools):
+        if ctx.memory.held is None:  # not looked for yet
+            negation = negated(slots, ctx.lexicon, ctx.offered)
+        if negation is not None:  # 取り消さないで: nothing written, asked again
+            request.problems.append(Problem("negated", said=negation))
+            return
     if choice.refused:
         request.problems.append(Problem(f"refused_{choice.refused}"))
         return
