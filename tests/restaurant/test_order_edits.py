@@ -133,6 +133,8 @@ async def test_a_command_said_in_the_negative_changes_nothing(call):
     assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}
     turn = await call.say("don't remove the miso soup remove the edamame")
     assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}
+    await call.say("味噌汁は抜かないで 枝豆を抜いて")  # a verb of one kanji (抜く) said in the negative
+    assert call.order() == {("味噌汁", None): 1, ("枝豆", None): 1}
 
 
 async def test_a_line_put_in_and_taken_back_in_one_breath_changes_nothing(call):

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
+import regex
+
+from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import KEYWORD, Lexicon
@@ -19,6 +22,7 @@ from concierge.planner.slots import Slots
 
 __all__ = ["negated"]
 
+_HAN = regex.compile(rf"[{HAN}]")
 _LINES = ("remove", "instead", "fewer", "assent", "correcting")  # the verbs of editing an order, as data
 
 
@@ -56,8 +60,8 @@ def _japanese(slots: Slots, lexicon: Lexicon, offered: Collection[str], commands
             return slots.text[hit.start:m.end()]
     u = tokenise(slots.text)
     for t in u.tokens[:-1]:  # 取り消さ|ないで, 変え|ないで: a verb of a command, negated
-        stem = t.lemma[:-1]
-        if not t.is_verb or len(stem) < 2 or not any(c.startswith(stem) for c in commands):
+        stem = t.lemma[:-1]  # 外す: 外, 取り消す: 取り消; never a kana stem of one sound (いる: い)
+        if not t.is_verb or not (len(stem) >= 2 or _HAN.match(stem)) or not any(c.startswith(stem) for c in commands):
             continue
         m = after.match(slots.folded, t.end)  # not the masked text: でいい of ないでいい is no value
         if m is not None and not _holds_it(slots.folded, t.start, m.end(), commands):
