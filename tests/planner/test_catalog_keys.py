@@ -99,3 +99,49 @@ def test_every_demo_tool_says_when_the_planner_chooses_it(name):
     for tool in load_catalog(name).tools.values():
         assert tool.intents and tool.intents.keywords and tool.intents.examples
         assert all(p.extract is not None for p in tool.params.values())
+
+
+LEVELS = CATALOG + """
+  dim:
+    description: {ja: 明るさ, en: brightness}
+    mode: write
+    roles: [admin]
+    params:
+      code:
+        type: string
+        required: true
+        pattern: '^\\\\d{4}$'
+        description: {ja: コード, en: code}
+        extract: {kind: code, labels: [顧客]}
+      level:
+        type: integer
+        required: true
+        min: 1
+        max: 100
+        description: {ja: 明るさ, en: level}
+        extract: {kind: count, cues: [明るさ], relative: {step: 10, up: [明るく], down: [暗く]}}
+        current: {tool: orders, column: since}
+    sql: SELECT :code AS code, :level AS level
+    intents: {keywords: [明るさ], examples: [もう少し暗く]}
+"""
+
+
+def test_a_level_said_against_the_one_it_has_declares_its_step_words_and_where_it_is_read():
+    catalog = parse_catalog(textwrap.dedent(LEVELS), "shop.yaml")
+    level = catalog.tools["dim"].params["level"]
+    assert level.extract.relative.step == 10 and level.current.tool == "orders"
+
+
+@pytest.mark.parametrize("old,new,expected", [
+    ("current: {tool: orders, column: since}", "current: {tool: nowhere, column: since}",
+     "tools.dim.params.level.current.tool: no tool 'nowhere' in this catalog"),
+    ("current: {tool: orders, column: since}", "current: {tool: orders, column: brightness}",
+     "tools.dim.params.level.current.column: orders has no column 'brightness'"),
+    ("current: {tool: orders, column: since}", "current: {tool: dim, column: level}",
+     "tools.dim.params.level.current.tool: the present value is read by a read tool"),
+    ("relative: {step: 10, up: [明るく], down: [暗く]}", "relative: {step: 0, up: [明るく], down: [暗く]}",
+     "tools.dim.params.level.extract.count.relative.step: Input should be greater than or equal to 1"),
+])
+def test_each_mistake_of_a_level_is_reported_with_its_key(old, new, expected):
+    assert old in LEVELS
+    assert expected in problems(LEVELS.replace(old, new))

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from concierge.planner.fuzzy import Candidate, Matcher, candidates, contains_value, fold_word
+from concierge.planner.loose import _verb_in, in_words
 
 # A convenience store's products and categories, as its data would list them (test data, not the demo module).
 PRODUCTS = ["鮭おにぎり", "明太子おにぎり", "ツナマヨおにぎり", "梅おにぎり", "昆布おにぎり",
@@ -234,3 +235,22 @@ def test_a_question_word_is_never_a_value_or_its_typo(text):
     """いくら is how much, not the patient さくら one letter away; nor いくつ, だれ anyone's name."""
     names = Matcher(("さくら", "いくこ", "だい", "たれ"))
     assert names.find(text) == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("ラーメンじゃなくてうどんにして", [("ラーメン", ["醤油ラーメン"]), ("うどん", ["かけうどん", "きつねうどん"])]),
+    ("それじゃなくてうどん", [("うどん", ["かけうどん", "きつねうどん"])]),  # て|うどん: a word starts after a particle
+])
+def test_a_word_in_hiragana_starts_where_the_analyser_ends_a_particle(text, expected):
+    menu = Matcher(["醤油ラーメン", "かけうどん", "きつねうどん"], {})
+    assert spans(menu, text) == expected
+
+
+def test_a_value_inside_a_katakana_word_is_found_only_as_a_word_of_it():
+    assert in_words("ラーメンじゃなくて", 2, 4) is False  # メン (麺) is no word of ラーメン
+    assert in_words("ラーメンじゃなくて", 0, 4) is True
+    assert in_words("麺の売上", 0, 1) is True  # not inside katakana: found as ever
+
+
+def test_words_with_a_verb_are_no_misspelt_value():
+    assert _verb_in("入って") and not _verb_in("サンドイッチ") and not _verb_in("りびんぐ")  # kana alone: left alone

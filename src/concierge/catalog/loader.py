@@ -26,6 +26,7 @@ from concierge.catalog.model import (
     CatalogFile,
     CodeExtract,
     CountExtract,
+    Current,
     DateExtract,
     EnumExtract,
     Extract,
@@ -364,6 +365,9 @@ def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):
     """The `intents` and `extract` keys the offline planner reads (docs/planner.md)."""
     periods: dict[tuple[str, str, tuple[str, ...]], str] = {}
     for pname, p in tool.params.items():
+        if p.current is not None:
+            for where, message in _current_problems(spec, tool, p.current):
+                yield problem(f"{key}.params.{pname}{where}", message)
         x = p.extract
         if x is None:
             if tool.intents and p.required:
@@ -403,6 +407,20 @@ def _extract_problems(spec: CatalogFile, p: Param, x: Extract):
         for phrase, value in x.synonyms.items():
             if value not in p.enum.values:
                 yield f".synonyms.{phrase}", f"{value!r} is not one of the values"
+
+
+def _current_problems(spec: CatalogFile, tool: Tool, current: Current):
+    """`current` names a read tool of the catalog, taking only arguments the write has, whose result has the
+    column."""
+    target = spec.tools.get(current.tool)
+    if target is None:
+        yield ".current.tool", f"no tool {current.tool!r} in this catalog"
+    elif target.mode != "read":
+        yield ".current.tool", "the present value is read by a read tool"
+    elif current.column not in _columns(target):
+        yield ".current.column", f"{current.tool} has no column {current.column!r}"
+    elif any(p.required and n not in tool.params for n, p in target.params.items()):
+        yield ".current.tool", f"{current.tool} takes an argument {tool.name} does not have"
 
 
 def _said_value_problems(p: Param, x: Extract):

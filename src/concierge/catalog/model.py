@@ -152,15 +152,35 @@ class TimeExtract(Strict):
     kind: Literal["time"]
 
 
+class Current(Strict):
+    """Where a parameter's present value is read (a light's brightness): a read tool taking the write's other
+    arguments, and the column of its result."""
+
+    tool: str
+    column: str
+
+
+class Relative(Strict):
+    """A level said against the one it has (もう少し暗く, a bit brighter, the next channel): `step` up or down
+    from its last value in the conversation, else from the parameter's `current` read first; `up` and `down`
+    are the words."""
+
+    step: int = Field(ge=1)
+    up: list[str] = Field(min_length=1)
+    down: list[str] = Field(min_length=1)
+
+
 class CountExtract(Strict):
     """How many: the number after a cue (トップ5, top 3), or before a unit (30%, 4チャンネル); 1 after a
-    superlative (いちばん, the worst); a number said by a word (`said`: 半分: 50, 最大: 100, max: 100)."""
+    superlative (いちばん, the worst); a number said by a word (`said`: 半分: 50, 最大: 100, max: 100);
+    a level said against the one it has (`relative`)."""
 
     kind: Literal["count"]
     cues: list[str] = Field(min_length=1)
     one: list[str] = Field(default_factory=list)
     units: list[str] = Field(default_factory=list)
     said: dict[str, int] = Field(default_factory=dict)
+    relative: Relative | None = None
 
 
 Extract = Annotated[
@@ -198,6 +218,7 @@ class Param(Strict):
     bounds: DateBounds | None = None
     enum: EnumSource | None = None
     extract: Extract | None = None  # how the offline planner finds the value in a request
+    current: Current | None = None  # where its present value is read (もう少し暗く, キッチンと同じ色に)
 
 
 class Check(Strict):

@@ -32,6 +32,18 @@ def common_words() -> frozenset[str]:
     return frozenset(_table()["words"]["common"])
 
 
+@cache
+def qualifiers() -> frozenset[str]:
+    """warm, light, dark …: said before a value given by name (warm white), they make it another value."""
+    return frozenset(_table()["words"]["qualifiers"])
+
+
+@cache
+def determiners() -> frozenset[str]:
+    """the, my, each …: after one, a qualifier is a noun (the light red)."""
+    return frozenset(_table()["words"]["determiners"])
+
+
 def english_shorthand() -> dict[str, str]:
     """n: and, pls: please …"""
     return _table()["shorthand"]

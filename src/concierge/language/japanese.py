@@ -72,3 +72,9 @@ def around_values() -> tuple[str, ...]:
 def not_names() -> frozenset[str]:
     """お客, 皆, 店長 …: said before an honorific, no one's name."""
     return frozenset(_table()["words"]["not_names"])
+
+
+@cache
+def qualifier_pos() -> frozenset[str]:
+    """形容詞, 形状詞, 接頭辞: a word of these said right before a value given by name (薄い青) makes it another."""
+    return frozenset(_table()["words"]["qualifier_pos"])

@@ -54,6 +54,10 @@ class Token:
         return self.pos[0] == "接尾辞" and "助数詞" in self.pos[1:3]
 
     @property
+    def is_prefix(self) -> bool:  # お風呂, ご注文
+        return self.pos[0] == "接頭辞"
+
+    @property
     def is_person_name(self) -> bool:
         return self.pos[:3] == ("名詞", "固有名詞", "人名")
 
@@ -78,6 +82,10 @@ class Utterance:
 
     def ends_at(self, offset: int) -> bool:
         return offset == 0 or offset in self._ends
+
+    def ending_at(self, offset: int) -> Token | None:
+        """The token that ends at `offset`, if one does."""
+        return next((t for t in self.tokens if t.end == offset), None)
 
     def starting(self, start: int, end: int) -> range:
         """The indices of the tokens that start in [start, end), found by bisection (a long request has many)."""

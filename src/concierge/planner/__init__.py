@@ -17,12 +17,13 @@ from collections import OrderedDict
 
 from concierge.catalog.model import TimeExtract
 from concierge.language.detect import language
+from concierge.language.tokens import tokenise
 from concierge.pipeline.pipeline import Pipeline
-from concierge.planner import answer, budget, progress, refusals
+from concierge.planner import answer, budget, progress, refusals, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
-from concierge.planner.text import normalise
+from concierge.planner.text import fold, normalise
 from concierge.protocol import ModelReply, ModelRequest, ToolCall
 
 __all__ = ["Planner"]
@@ -65,7 +66,8 @@ class Planner:
         plan = self._built(text, ctx)
         before = progress.turn_start(request.messages[:start]) if start > 0 else -1
         said_before = request.messages[before].text or "" if before >= 0 else ""
-        if said_before and only_values(normalise(text), ctx):
+        if said_before and (only_values(normalise(text), ctx) or self._completes(plan, said_before, ctx, request,
+                                                                                  range(before, start))):
             plan = self._answering(said_before, text, ctx) or plan
         return plan, start
 
@@ -86,6 +88,21 @@ class Planner:
         timed = next((spec.name for spec in request.tools if spec.name in self._timed), None)
         return self.pipeline.now(timed) if timed else None
 
+    def _completes(self, plan: Plan, said_before: str, ctx: Context, request: ModelRequest, turn: range) -> bool:
+        """Whether this turn gives what the turn before asked for (it made no call), though it does not read as
+        values alone: a request of the same tool missing what the turn before said (暗くして -> how bright? ->
+        60%で), or words that are part of one of the candidates it offered and nothing else (うどん? -> かけで)."""
+        if plan.steps or any(request.messages[i].tool_calls for i in turn):
+            return False
+        asked = _asked(self._built(said_before, ctx))
+        if asked is None:
+            return False
+        missing = _asked(plan)
+        if missing is not None and missing.kind == "missing":
+            return asked.kind == "missing" and asked.tool == missing.tool
+        text = request.messages[turn.stop].text or ""
+        return asked.kind == "which_value" and _one_of(_value_said(text), asked.candidates) in asked.candidates
+
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
         """The previous request completed by this turn, when the previous turn asked something and this one
         only gives values: かぼちゃ4個を600円で売った -> (which customer?) -> 0016です; 先週のお茶の売上 ->
@@ -93,9 +110,12 @@ class Planner:
         asked = _asked(self._built(said_before, ctx))
         if asked is None:
             return None
-        answer = _ANSWER_FILLER.sub("", text).strip()
+        answer = _value_said(text)
+        answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
         if asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
-            joined_text = said_before.replace(asked.said, answer, 1)
+            joined_text = _put_in(said_before, asked.said, answer)
+        elif asked.kind == "missing":  # 暗くして -> (how bright?) -> 60%で: one request, not two
+            joined_text = f"{_END.sub('', said_before)} {text}"
         else:
             joined_text = f"{said_before}。{text}"
         joined = self._built(joined_text, ctx)
@@ -150,16 +170,45 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
+_END = re.compile(r"[。.!！?？\s]+$")
 _ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value")
-_ANSWER_FILLER = re.compile(r"^(?:じゃあ|では|えっと|ええと|えーと|それは|あ、|あー?\s|えー?\s|あのー?\s*)+"
-                            r"|(?:の方|のほう)?(?:です|でお願いします|でお願い|で|にして"
-                            r"|ください|please|i mean)?[。.!！?？\s]*$", re.IGNORECASE)
 
 
 def _said(request: ModelRequest) -> str:
     """The text of the turn's message."""
     start = progress.turn_start(request.messages)
     return request.messages[start].text or "" if start >= 0 else ""
+
+
+def _value_said(text: str) -> str:
+    """A value given in answer, without the words said around it (じゃ玄関の -> 玄関)."""
+    value = _END.sub("", text.strip())
+    while True:
+        low = value.lower()
+        start = next((w for w in words.words("answer", "before") if low.startswith(w)
+                      and not (w.isascii() and low[len(w):len(w) + 1].isalpha())), "")
+        end = next((w for w in words.words("answer", "after") if low.endswith(w) and len(w) < len(low)
+                    and not (w.isascii() and low[-len(w) - 1:-len(w)].isalpha())), "")
+        if not start and not end:
+            return value
+        value = _END.sub("", value[len(start): len(value) - len(end)].strip())
+
+
+def _one_of(answer: str, candidates: tuple[str, ...]) -> str:
+    """The one candidate asked about that the answer is part of (かけ of かけうどん, きつねうどん), else the answer."""
+    said = fold(normalise(answer))
+    named = [c for c in candidates if said and said in fold(normalise(c))]
+    return named[0] if len(named) == 1 else answer
+
+
+def _put_in(said_before: str, asked: str, answer: str) -> str:
+    """The earlier request with the value asked about replaced by the answer, its polite prefix too (お風呂 -> 玄関)."""
+    at = said_before.find(asked)
+    if at < 0:
+        return said_before
+    before = tokenise(said_before).ending_at(at)
+    start = before.start if before is not None and before.is_prefix else at
+    return said_before[:start] + answer + said_before[at + len(asked):]
 
 
 def _asked(plan: Plan) -> Problem | None:

@@ -68,19 +68,23 @@ class Part:
     start: int
 
 
-def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[Part]:
+def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (), reads: bool = False) -> list[Part]:
     """Keywords joined by と / 、 / and ask for one tool each (電話番号と、販売件数); keywords in one
     phrase (先週落ちた商品トップ3) ask for one tool: one the user may call, named most, taking most
     of the values said, named first. Writes among them are the whole request (販売登録して…売った
-    is not also a question about sales); writes joined by と / 、 / and are one each (電気をつけて、明るさを40%に)."""
-    key = (id(lexicon), frozenset(offered))
+    is not also a question about sales); writes joined by と / 、 / and are one each (電気をつけて、明るさを40%に).
+    `reads`: only the keywords of reads count (明るさ今いくつ？ asks, whatever write 明るさ names)."""
+    key = (id(lexicon), frozenset(offered), reads)
     if key not in slots.parts:
-        slots.parts[key] = _keyword_parts(slots, lexicon, offered)
+        slots.parts[key] = _keyword_parts(slots, lexicon, offered, reads)
     return list(slots.parts[key])
 
 
-def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> list[Part]:
+def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], reads: bool) -> list[Part]:
     hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
+    if reads:
+        hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "read"))
+                for h in hits if any(lexicon.tools[t].mode == "read" for t, k in h.value if k == KEYWORD)]
     writes = [h for h in hits if any(k == KEYWORD and lexicon.tools[t].mode == "write" for t, k in h.value)
               and not _object_of_next(slots, h, hits)]
     asks_politely = all(_only_asking(slots, h.start, h.end) for h in writes)
@@ -239,8 +243,8 @@ def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
     return sum(w not in said and w.removesuffix("s") not in said for w in qualifiers)
 
 
-def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = ()) -> list[str]:
-    return list(dict.fromkeys(part.tool for part in keyword_parts(slots, lexicon, offered)))
+def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (), reads: bool = False) -> list[str]:
+    return list(dict.fromkeys(part.tool for part in keyword_parts(slots, lexicon, offered, reads)))
 
 
 def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
@@ -255,11 +259,12 @@ def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
     return None
 
 
-def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_tool: str | None) -> Choice:
+def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_tool: str | None,
+           reads: bool = False) -> Choice:
     refused = refusal(slots, lexicon)
     if refused:
         return Choice(refused=refused)
-    keyword = keyword_tools(slots, lexicon, offered)
+    keyword = keyword_tools(slots, lexicon, offered, reads)
     if keyword and all(lexicon.tools[t].mode == "read" and unmet(slots, lexicon, t) for t in keyword):
         best = _best_by_values(slots, lexicon, offered)  # another business's tool the request can fill
         if best and not unmet(slots, lexicon, best) and all(
@@ -287,9 +292,15 @@ def _by_topic(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: st
     commands = {key for h in slots.enums for key, _ in h.value if key in lexicon.static_values}
     for other in dict.fromkeys(said):
         if other in offered and lexicon.tools[other].mode == "write" and commands \
-                and commands <= _groups_of(lexicon, other) and not unmet(slots, lexicon, other):
+                and commands <= _groups_of(lexicon, other) and not _unmet_but_device(slots, lexicon, other):
             return other
     return name
+
+
+def _unmet_but_device(slots: Slots, lexicon: Lexicon, name: str) -> list[str]:
+    """The required parameters nothing said fills, but the one of the data the topic named (テレビだけつけて: which
+    TV is the only one there is, or is asked)."""
+    return [p for p in unmet_params(slots, lexicon, name) if not reads_data(lexicon.tools[name].params[p])]
 
 
 def _takes_what_is_said(slots: Slots, lexicon: Lexicon, name: str) -> bool:
@@ -380,8 +391,9 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
     kinds = {type(p.extract) for p in params.values()}
     if (AmountExtract in kinds and slots.amounts) or (ItemsExtract in kinds and slots.items):
         return True
-    if any(c.by_name and any(code_pattern(p) == c.pattern for p in params.values()) for c in slots.codes):
-        return True  # 赤にして: a colour only the colour tool takes
+    if any((c.by_name or _only_written(lexicon, c.pattern))
+           and any(code_pattern(p) == c.pattern for p in params.values()) for c in slots.codes):
+        return True  # 赤にして, to 255:180:100: a colour only the colour tool takes
     if any(p.required and of_fixed_values(p) and slots.enum_values(lexicon.enum_of[(name, n)].key)
            for n, p in params.items()):
         return True  # リビングのlightもoffで: the command's own value (off) is said
@@ -390,6 +402,12 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
     return counted and (any(p.required and reads_data(p) and _group_said(slots, lexicon.enum_of[(name, n)].key)
                             for n, p in params.items())
                         or name in topics(lexicon, slots.cue_text))  # R-5015の人数を3名にして: the count of its topic
+
+
+def _only_written(lexicon: Lexicon, pattern: str) -> bool:
+    """Whether codes of this shape are only ever written, never read by (255:180:100, a colour)."""
+    return not any(t.mode == "read" and code_pattern(p) == pattern for t in lexicon.tools.values()
+                   for p in t.params.values())
 
 
 def _group_said(slots: Slots, group: str) -> bool:

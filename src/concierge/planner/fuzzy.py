@@ -587,10 +587,17 @@ def _cuts(text: str, folded: str, start: int, end: int) -> list[tuple[int, str]]
             cuts.append((p, "script"))
         elif after in ("kanji", "kata"):
             cuts.append((p, "weak"))
-        elif after == "hira" and (folded.startswith(_AFTER_NOUN, p) or folded.endswith(_PARTICLES, start, p)):
+        elif after == "hira" and (folded.startswith(_AFTER_NOUN, p) or folded.endswith(_PARTICLES, start, p)
+                                  or (before == "hira" and _after_grammar(text, p))):
             cuts.append((p, "particle"))
     cuts.append((end, "edge"))
     return cuts
+
+
+def _after_grammar(text: str, p: int) -> bool:
+    """Whether the analyser ends a particle or an auxiliary at p, in hiragana (じゃなくて|うどん)."""
+    word = tokenise(text).ending_at(p)
+    return word is not None and (word.is_particle or word.is_auxiliary)
 
 
 def _glue(folded: str, cuts: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:

@@ -91,6 +91,9 @@ class Lexicon:
                 cues.setdefault(phrase, set()).add((tool.name, TOPIC))
             for pname, param in tool.params.items():
                 x = param.extract
+                if isinstance(x, CountExtract) and x.relative is not None:  # a bit brighter: this tool
+                    for phrase in [*x.relative.up, *x.relative.down]:
+                        cues.setdefault(phrase, set()).add((tool.name, KEYWORD))
                 pattern = code_pattern(param)
                 if isinstance(x, CodeExtract) and pattern:
                     kind = self.codes.get(pattern) or self.codes.setdefault(pattern, CodeKind(pattern, _code_regex(

@@ -61,11 +61,10 @@ class Held:
 
 @dataclass(frozen=True)
 class Swap:
-    """The calls of a swap (the old line out, the new item in), and `undo`: the call that puts the old line back
-    as it was, made only when the new item is refused (sold out): the order is never left with neither."""
+    """The calls of a swap: the new item in, then the old line out, made only once the new item was taken. A new
+    item refused (sold out) leaves the order as it was, never with neither."""
 
     calls: tuple[Call, Call]
-    undo: Call
 
 
 @dataclass(frozen=True)
@@ -266,10 +265,7 @@ def _swap(held: Held, lexicon: Lexicon, change: Tool, old: Any, new: Any, some: 
         return None
     if some is not None and 0 < some < quantity:
         return [*(_fewer(held, change, [old], some) or []), (held.add, {held.key: new, counted: some})]
-    row = next(r for r in held.rows if r.get(held.key) == old)  # its option (大盛り) goes back with it
-    kept = {p: row[p] for p in add.params if p not in (held.key, counted) and row.get(p) is not None}
-    return Swap(((held.remove, {held.key: old}), (held.add, {held.key: new, counted: quantity})),
-                undo=(held.add, {held.key: old, counted: quantity, **kept}))
+    return Swap(((held.add, {held.key: new, counted: quantity}), (held.remove, {held.key: old})))
 
 
 def _part_changed(held: Held, change: Tool, name: Any, some: int, options: dict[str, Any]) -> list[Call] | None:

@@ -79,7 +79,8 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         other = _other_group(text, word, hit, matchers) if word[1] - word[0] > hit.end - hit.start else None
         if other is None:
             out.hits.append(hit)
-            if any(key in matchers for key, _ in hit.value) and _qualified(text, word, hit, known):
+            if any(key in matchers for key, _ in hit.value) and _qualified(text, word, hit, known) \
+                    and not _another_value(text, word, hit, matchers, known):
                 # てりやき弁当: a bento, but which? never all of them
                 out.unknown.append((text[word[0]:word[1]], word))
             continue
@@ -154,6 +155,14 @@ def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
         before = ""  # やっぱり餃子なしで: an adverb of the sentence, not a word of a name
     extra = _GRAMMAR.sub("", before + after).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+
+
+def _another_value(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher], known: Known) -> bool:
+    """Whether the rest of the word is another value said with no particle between (寝室の電気リビング)."""
+    rest = text[hit.end:word[1]] or text[word[0]:hit.start]
+    return len(rest) >= 2 and any(f.start == 0 and f.end == len(rest) and all(c.how in ("exact", "synonym", "part")
+                                                                               for c in f.candidates)
+                                  for _, f in _loose(rest, matchers, known))
 
 
 def _only_adverbs(words: str) -> bool:
@@ -241,9 +250,24 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
         if not single and _plausible(f) and MASK not in f.said and not _cut_from(masked, f) \
-                and spans.add(f.start, f.end):
+                and in_words(masked, f.start, f.end) and spans.add(f.start, f.end):
             chosen.append((key, f))
     return chosen
+
+
+_HAN_CHAR = regex.compile(r"\p{Han}")
+_KATAKANA_CHAR = regex.compile(r"[\p{Katakana}ー]")
+
+
+def in_words(text: str, start: int, end: int) -> bool:
+    """Whether a value found inside a word in katakana is words of it, by the analyser: メン (麺) is no word of
+    ラーメン; elsewhere, yes."""
+    glued = (start > 0 and _KATAKANA_CHAR.match(text[start - 1])) \
+        or (end < len(text) and _KATAKANA_CHAR.match(text[end]))
+    if not glued or not _KATAKANA_CHAR.match(text[start]):
+        return True
+    words = tokenise(text)
+    return words.starts_at(start) and words.ends_at(end)
 
 
 def _cut_from(masked: str, found: Found) -> bool:
@@ -261,10 +285,16 @@ def _plausible(found: Found) -> bool:
     """English words of a request (did, are, the) are not read as a part or a misspelling of a value
     unless they are long enough to be a name: "krautback" is part of "the krautback", "dis" is not "did"."""
     if not found.said.isascii():
-        return True
+        return found.candidates[0].how in ("exact", "synonym") or not _verb_in(found.said)
     how, size = found.candidates[0].how, len(found.said.strip())
     close = found.candidates[0].score >= 0.5  # one letter off (puding), not two (weather is not water)
     return how in ("exact", "synonym") or (how == "part" and size >= 4) or (how == "typo" and size >= 6 and close)
+
+
+def _verb_in(said: str) -> bool:
+    """Whether words said with a kanji hold a verb by the analyser (入って is no misspelt サンドイッチ): no name
+    is one. Words in kana alone are left alone: the analyser cuts them poorly (り|びん|ぐ)."""
+    return _HAN_CHAR.search(said) is not None and any(t.is_verb or t.is_auxiliary for t in tokenise(said).tokens)
 
 
 def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:

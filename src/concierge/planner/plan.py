@@ -23,6 +23,7 @@ from concierge.catalog.model import (
     AmountExtract,
     CodeExtract,
     CountExtract,
+    Current,
     DateExtract,
     EnumExtract,
     ItemsExtract,
@@ -38,6 +39,7 @@ from concierge.planner import (
     elsewhere,
     focus,
     leftover,
+    levels,
     measure,
     ranking,
     sold,
@@ -87,6 +89,8 @@ class Ref:
 
     step: int
     column: str
+    by: int = 0  # added to the value read: one step brighter than the light is now
+    param: Param | None = None  # whose bounds the moved value is kept within
 
 
 @dataclass(frozen=True)
@@ -103,8 +107,7 @@ class Step:
     args: dict[str, Any]
     refs: dict[str, Ref] = field(default_factory=dict)
     gate: Gate | None = None
-    after: int | None = None  # a step that must have succeeded first
-    unless: int | None = None  # a step whose failure alone makes this one (a swap puts the old line back)
+    after: int | None = None  # a step that must have succeeded first (a swap's new item, before the old line goes)
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,7 @@ class Memory:
     held: Held | None = None  # the lines of the state as the turn began (the order), and the tools that edit them
     shown: tuple[Any, ...] = ()  # the values of the held lines' key that reads showed since the last write
     last_lines: tuple[Any, ...] = ()  # the lines the last turn that added or changed lines named
+    level_of: dict[levels.Key, Any] = field(default_factory=dict)  # the last level known of each device (levels.py)
 
 
 @dataclass
@@ -224,7 +228,7 @@ def _taken_back(plan: Plan, text: str, held: Held | None) -> Plan:
     took back what they said, and which of it holds is not known. No write is made; they are asked again."""
     if held is None or held.remove is None:
         return plan
-    added = {s.args.get(held.key) for s in plan.steps if s.tool == held.add and s.unless is None}
+    added = {s.args.get(held.key) for s in plan.steps if s.tool == held.add}
     removed = {s.args.get(held.key) for s in plan.steps if s.tool == held.remove}
     if not (added & removed - {None}):
         return plan
@@ -360,7 +364,7 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
     if choice.tools and all(ctx.lexicon.tools[t].mode == "write" for t in choice.tools) \
             and words.pattern("lines", "how_much").search(slots.cue_text):  # 1つ何個入ってます？: a question
         reads = {t for t in ctx.offered if t in ctx.lexicon.tools and ctx.lexicon.tools[t].mode == "read"}
-        again = choose(slots, ctx.lexicon, reads, None)
+        again = choose(slots, ctx.lexicon, reads, None, reads=True)
         choice = replace(again, tools=tuple(t for t in again.tools if t in reads))
     if any(ctx.lexicon.tools[t].mode == "write" for t in choice.tools):
         if ctx.memory.held is None:  # not looked for yet
@@ -438,10 +442,12 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
     calls = list(edited.calls) if isinstance(edited, Swap) else edited
     request.tools = tuple(dict.fromkeys(name for name, _ in calls))
     _note_understood(request, slots, {k: [v] for _, args in calls for k, v in args.items()})
-    steps = [plan.add(Step(name, args, gate=request.gate)) for name, args in calls]
-    request.steps += steps
-    if isinstance(edited, Swap):  # the new item refused (sold out): the old line goes back as it was
-        request.steps.append(plan.add(Step(*edited.undo, gate=request.gate, after=steps[0], unless=steps[-1])))
+    first: int | None = None
+    for name, args in calls:
+        after = first if isinstance(edited, Swap) else None  # a swap's old line out once the new item is in
+        step = plan.add(Step(name, args, gate=request.gate, after=after))
+        first = step if first is None else first
+        request.steps.append(step)
     return True
 
 
@@ -673,18 +679,39 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if unclear:
         return unclear
     _note_understood(request, slots, values)
-    missing = []
+    copied = _same_as(tool, slots, ctx, values)
+    missing = _fill(plan, request, tool, slots, ctx, ahead, (values, periods[0], base), skip=set(copied))
+    if isinstance(missing, Problem):
+        return missing
+    if missing:
+        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx))
+    for pname, (current, read_args) in copied.items():  # the other light's colour, read first
+        values[pname] = [Ref(plan.add(Step(current.tool, read_args)), current.column)]
+    paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
+                         lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
+    if isinstance(paired, writes.Unpaired):
+        return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
+    return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)])
+
+
+def _fill(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
+          said: tuple[dict[str, list[Any]], dict[str, str], dict[str, Any]], skip: set[str]) -> list[str] | Problem:
+    """The values not said that a call needs, found (into `values`): every one, a level against the one it has,
+    or one found otherwise (`_find`); the required ones still missing, or why one cannot be found."""
+    values, period, base = said
+    missing: list[str] = []
     named = _named_lookup(tool, slots, values)
     for pname, param in tool.params.items():
-        if pname in values or pname in periods[0] or param.extract is None:
+        if pname in values or pname in period or pname in skip or param.extract is None:
             continue
         refers = isinstance(param.extract, CodeExtract) and bool(param.extract.refer)
-        in_focus = refers and not base and not any(values.values()) and not periods[0]  # 電話番号は？
+        in_focus = refers and not base and not any(values.values()) and not period  # 電話番号は？
         if not (param.required or pname in slots.referred or (slots.pronoun and refers) or in_focus
                 or pname == named):
             continue
         every = _every(tool, pname, param, slots, ctx)  # 全部の電気つけて, make them all blue
-        found = every or _find(plan, request, tool, pname, param, slots, ctx, ahead)
+        found = every or _relative(plan, tool, pname, param, slots, ctx, values) \
+            or _find(plan, request, tool, pname, param, slots, ctx, ahead)
         if isinstance(found, Problem) and in_focus and not param.required:
             continue
         if isinstance(found, Problem):
@@ -693,13 +720,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
             values[pname] = found
         elif param.required:
             missing.append(pname)
-    if missing:
-        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx))
-    paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
-                         lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
-    if isinstance(paired, writes.Unpaired):
-        return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
-    return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)])
+    return missing
 
 
 def _add_calls(plan: Plan, request: Request, tool: Tool, values: dict[str, list[Any]], periods: list[dict[str, str]],
@@ -783,6 +804,9 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
     stray = [slots.text[c.start:c.end] for c in slots.codes if c.label and c.pattern not in takes] + slots.stray
     if stray:  # 顧客コード0009 to a tool that knows no customers: never dropped
         return Problem("not_taken", tool.name, said=stray[0])
+    qualified = _qualified(tool, slots)
+    if qualified is not None:
+        return qualified
     loose = _loose_params(tool, ctx)
     for pname, group in loose:
         unsure = next((u for u in slots.unsure if u.group == group), None)
@@ -793,6 +817,21 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
         every = _choices(tool, [widest], ctx)  # お風呂の電気 where there is none: the lights there are
         return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0], candidates=every,
                        every=bool(every))
+    return None
+
+
+def _qualified(tool: Tool, slots: Slots) -> Problem | None:
+    """A value given by a name with a word before it that makes it another value (warm white: not white) is
+    asked about, with the names there are in the request's script."""
+    for code in slots.codes:
+        if code.qualified is None:
+            continue
+        for pname, param in tool.params.items():
+            x = param.extract
+            if isinstance(x, CodeExtract) and x.named and code_pattern(param) == code.pattern:
+                said = slots.text[code.qualified:code.end]
+                names = tuple(n for n in x.named if n.isascii() == said.isascii())
+                return Problem("unknown_value", tool.name, (pname,), said=said, candidates=names, every=True)
     return None
 
 
@@ -811,7 +850,7 @@ def _values_said(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], d
         said = [] if pname in dated else _said(tool, pname, param, slots, ctx)
         if said:
             values[pname] = said
-        elif base.get(pname) is not None and pname not in dated:
+        elif base.get(pname) is not None and pname not in dated and not _every(tool, pname, param, slots, ctx):
             values[pname] = [base[pname]]
     return values
 
@@ -863,6 +902,60 @@ def _find(plan: Plan, request: Request, tool: Tool, pname: str, param: Param, sl
     return remembered
 
 
+def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context,
+              values: dict[str, list[Any]]) -> list[Any]:
+    """A level said against the one it has (もう少し暗く): a step from the last level known of the device, else
+    from the level its current tool reads first (levels.py); nothing when no such word is said."""
+    rel = levels.relative(param)
+    by = rel.step * levels.direction(slots.cue_text, rel) if rel is not None else 0
+    if rel is None or not by or any(len(v) != 1 for k, v in values.items() if k != pname):
+        return []
+    args = {k: v[0] for k, v in values.items()}
+    level = ctx.memory.level_of.get(levels.key(tool.name, pname, args))
+    if level is not None:
+        moved = levels.moved(level, by, param)
+        return [moved] if moved is not None else []
+    current = param.current
+    if current is None or current.tool not in ctx.offered:
+        return []
+    reads = ctx.lexicon.tools[current.tool]
+    if any(p.required and n not in args for n, p in reads.params.items()):
+        return []
+    step = plan.add(Step(current.tool, {k: v for k, v in args.items() if k in reads.params}))
+    return [Ref(step, current.column, by, param)]
+
+
+def _same_as(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]
+             ) -> dict[str, tuple[Current, dict[str, Any]]]:
+    """The parameters whose value is said to be another device's (キッチンと同じ色に), each with the tool that reads
+    it and its arguments (the parameter's `current`); that device stops being one the write is for."""
+    wanted = {n: p.current for n, p in tool.params.items() if p.current is not None and n not in values
+              and p.current.tool in ctx.offered}
+    for dname, device in tool.params.items():
+        source = _source(slots, ctx.lexicon.enum_of[(tool.name, dname)].key) if wanted and reads_data(device) else None
+        if source is None or source not in values.get(dname, []):
+            continue
+        values[dname] = [v for v in values[dname] if v != source]
+        if not values[dname]:
+            del values[dname]  # 同じ色にして after the living room light was named: that light
+        return {n: (c, {dname: source}) for n, c in wanted.items() if dname in ctx.lexicon.tools[c.tool].params}
+    return {}
+
+
+def _source(slots: Slots, group: str) -> Any:
+    """The value of the group said as the one copied: right before と同じ, or after "same as"."""
+    hits = sorted((h for h in slots.enums if any(k == group for k, _ in h.value)), key=lambda h: h.start)
+    for m in words.pattern("same", "after_source").finditer(slots.folded):
+        before = [h for h in hits if h.end <= m.start() and not slots.folded[h.end:m.start()].strip("の電気 ")]
+        if before:
+            return next(v for k, v in sorted(before[-1].value) if k == group)
+    for m in words.pattern("same", "before_source").finditer(slots.folded):
+        after = [h for h in hits if h.start >= m.end()]
+        if after:
+            return next(v for k, v in sorted(after[0].value) if k == group)
+    return None
+
+
 def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[Any]:
     """The value of the conversation's focus, or the only value there is. A write takes the focus only where the
     request says something else it records, or points back (それ2つに): 確認させてください after an item was
@@ -873,7 +966,8 @@ def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[A
     if pname not in ctx.memory.chosen:
         return []
     if tool.mode == "write" and not coverage(slots, ctx.lexicon, tool.name)[0] \
-            and not words.pattern("references", "thing").search(slots.cue_text):
+            and not words.pattern("references", "thing").search(slots.cue_text) \
+            and not levels.moves(tool, slots.cue_text):
         return []
     return [ctx.memory.chosen[pname]]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from concierge.catalog.model import Tool
 from concierge.pipeline.result import ToolResult
+from concierge.planner import levels
 from concierge.planner.conditions import holds
 from concierge.planner.lines import Held
 from concierge.planner.plan import MAX_CALLS_PER_REQUEST, Memory, Plan, Step
@@ -66,7 +67,10 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     mem = Memory(held=held, last_lines=_last_lines(earlier, held))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
-    for call in calls_made(earlier):
+    made = calls_made(earlier)
+    mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if c.result is not None and c.result.ok],
+                              tools)
+    for call in made:
         result = call.result
         if result is not None and result.status in ("refused", "error") and call.name in tools \
                 and tools[call.name].mode == "write" and not tools[call.name].confirm:
@@ -155,6 +159,8 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
         if rows is None or not source.results[0].ok:
             return State(BLOCKED, reason="failed")
         values = list(dict.fromkeys(r[ref.column] for r in rows if r.get(ref.column) is not None))
+        if ref.param is not None:  # one step brighter than the light is now
+            values = [m for v in values if (m := levels.moved(v, ref.by, ref.param)) is not None]
         if not values:
             return State(BLOCKED, reason="not_found")
         if len(values) > 1 and tools[step.tool].mode == "write":
@@ -184,16 +190,13 @@ def _gated(step: Step, states: list[State]) -> State | None:
 
 
 def _after(step: Step, states: list[State]) -> State | None:
-    """A step made only once another succeeded, or only when another failed (a swap whose new item was refused
-    puts the old line back): waiting for them, skipped when they did not turn out so, else None."""
-    pending = [states[i] for i in (step.after, step.unless) if i is not None]
-    if any(s.status in (READY, WAITING) for s in pending):
+    """A step made only once another succeeded (a swap's old line goes once the new item is in): waiting for it,
+    skipped when it did not succeed, else None."""
+    if step.after is None:
+        return None
+    if states[step.after].status in (READY, WAITING):
         return State(WAITING)
-    if step.after is not None and not _succeeded(states[step.after]):
-        return State(SKIPPED, reason="failed")
-    if step.unless is not None and _succeeded(states[step.unless]):
-        return State(SKIPPED, reason="condition")
-    return None
+    return None if _succeeded(states[step.after]) else State(SKIPPED, reason="failed")
 
 
 def _succeeded(state: State) -> bool:

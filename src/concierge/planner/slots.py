@@ -19,13 +19,14 @@ from decimal import Decimal
 import regex
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
-from concierge.language.english import english_words
-from concierge.language.japanese import honorifics, not_names, particles
+from concierge.language.english import determiners, english_words, qualifiers
+from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
 from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.times import find_times
+from concierge.language.tokens import japanese, tokenise
 from concierge.planner.frame import Twofold, place
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
-from concierge.planner.loose import Unsure, read_loosely
+from concierge.planner.loose import Unsure, in_words, read_loosely
 from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
 
 Span = tuple[int, int]
@@ -91,6 +92,7 @@ class Code:
     end: int
     label: str | None = None
     by_name: bool = False  # said by a name the catalog gives it (赤 for 255:0:0)
+    qualified: int | None = None  # where a word said before the name starts that makes it another value (warm white)
 
 
 @dataclass
@@ -178,7 +180,7 @@ def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[
     """The enum values said, exactly or loosely, less the values of the data that are words of the question
     where the sentence does not place them as values (planner/frame.py); the spans of those it names."""
     text, masked = slots.text, mask(slots.folded, taken)
-    exact = lexicon.enum_phrases(enum_values, synonyms).find(masked)
+    exact = [h for h in lexicon.enum_phrases(enum_values, synonyms).find(masked) if in_words(text, h.start, h.end)]
     loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
     placed = place(text, masked, loose.hits, lexicon)
     slots.enums = sorted(placed.hits, key=lambda h: h.start)
@@ -252,7 +254,8 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
         if value is not None:
             found.append(Code(value, kind.pattern, hit.start, m.end("v"), hit.phrase))
     spans = taken + [(c.start, c.end) for c in found]
-    found += [Code(hit.value[1], hit.value[0], hit.start, hit.end, by_name=True)  # 赤 for 255:0:0
+    found += [Code(hit.value[1], hit.value[0], hit.start, hit.end, by_name=True,  # 赤 for 255:0:0
+                   qualified=_qualifier(text, hit.start, taken))
               for hit in lexicon.code_names.find(mask(folded, spans))]
     spans = taken + [(c.start, c.end) for c in found]
     found += _numbered(mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
@@ -264,6 +267,24 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
                 found.append(Code(m.group(), pattern, m.start(), m.end()))
             masked = mask(masked, [m.span()])
     return sorted(found, key=lambda c: c.start)
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z']+)\s+$")
+_WORD_BEFORE_THAT = re.compile(r"([A-Za-z']+)\s+[A-Za-z']+\s+$")
+
+
+def _qualifier(text: str, start: int, taken: list[Span]) -> int | None:
+    """Where the word said right before a value given by name starts, when it makes the value another one
+    (warm white, 薄い青, 明るい赤); None when there is none (make it red, the light red, 赤にして)."""
+    word = _WORD_BEFORE.search(text, 0, start)
+    if word is not None and word.group(1).lower() in qualifiers():
+        that = _WORD_BEFORE_THAT.search(text, 0, start)
+        if that is None or that.group(1).lower() not in determiners():
+            return word.start(1)
+    before = tokenise(text).ending_at(start) if japanese(text) else None
+    if before is not None and before.pos[0] in qualifier_pos() and not overlaps((before.start, before.end), taken):
+        return before.start
+    return None
 
 
 _NUMBERED = re.compile(r"(?:(?<![A-Za-z])(?:No|NO|no|Nr)\.?\s*|[#＃№])(?P<a>\d{1,6})(?![0-9])"

@@ -41,7 +41,14 @@ class _Turn:
         step = self.plan.steps[index]
         today = self.clocks.get(step.tool, self.today)
         return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today, counter=counter,
-                       measure=(measures or {}).get(r.tool)) for r in self.states[index].results]
+                       measure=(measures or {}).get(r.tool), interim=self._interim(index))
+                for r in self.states[index].results]
+
+    def _interim(self, index: int) -> bool:
+        """Whether a write that succeeded is followed by one made only after it (a swap's new item, then the old
+        line out): what it reads of the state after it (the running total) is not the last word."""
+        return any(s.after == index and self.states[j].status == DONE and all(r.ok for r in self.states[j].results)
+                   for j, s in enumerate(self.plan.steps))
 
 
 def compose(plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], capabilities: list[str],

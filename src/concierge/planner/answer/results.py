@@ -12,18 +12,21 @@ from concierge.pipeline.result import Data, Failure, Preview, ToolResult
 from concierge.planner.answer import sentences
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.sentences import GROUP_VALUE
-from concierge.planner.answer.template import fill
+from concierge.planner.answer.template import compiled, fill
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool = False,
-           today: date | None = None, counter: str | None = None, measure: str | None = None) -> str:
+           today: date | None = None, counter: str | None = None, measure: str | None = None,
+           interim: bool = False) -> str:
     """A result in the user's language. `counting`: the request asks how many, so a read of rows says
     the count of every matching row (and the totals), not the rows; `counter` is the Japanese counter the
     question counted with (何枚: 枚), which a drafted tool's answer counts with too; `measure` the one column
-    of its figures the request names (売上: the money), which a drafted summary's totals state alone."""
+    of its figures the request names (売上: the money), which a drafted summary's totals state alone; `interim`:
+    a write that another of the request follows, whose row (a running total) is left out where its template
+    says it in a segment."""
     today = today or date.today()
     view = result.view()
     args = {k: v for k, v in result.args.items() if v is not None}
@@ -34,6 +37,8 @@ def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool =
         return _templated(scene, "confirm") or phrase(lang, "pending", what=_fields(view.fields, tool, lang))
     scene = Scene(tool, lang, today, args, view.rows, view.row_count, view.totals, view.summary, measure=measure)
     if tool is not None and tool.mode == "write":
+        if interim and _first_in_segments(tool, "done", lang):
+            scene = Scene(tool, lang, today, args, [], view.row_count, view.totals, view.summary, measure=measure)
         return _templated(scene, "done") or phrase(lang, "written", what=_rows_inline(view.rows, tool, lang))
     return _read(view, scene, counting, counter)
 
@@ -173,6 +178,15 @@ def _templated(scene: Scene, status: str) -> str | None:
         return None
     filled = fill(text.get(scene.lang), scene.resolve).strip()
     return filled[:1].upper() + filled[1:] if scene.lang == "en" else filled
+
+
+def _first_in_segments(tool: Tool, status: str, lang: str) -> bool:
+    """Whether every `first.` placeholder of a template is inside a segment (left out with no row)."""
+    text = getattr(tool.answer, status, None) if tool.answer is not None else None
+    if text is None:
+        return False
+    return not any(p[0] == "value" and p[1].startswith("first.")
+                   for segment, parts in compiled(text.get(lang)) if not segment for p in parts)
 
 
 def _has(tool: Tool | None, status: str) -> bool:
