@@ -19,7 +19,7 @@ from typing import Any
 from concierge.catalog.model import CountExtract
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
-from concierge.planner.slots import Slots
+from concierge.planner.slots import Slots, count
 from concierge.planner.text import fold
 
 __all__ = ["Command", "again"]
@@ -76,9 +76,11 @@ def _instead(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
     tool = lexicon.tools[name]
     if says_only_values(slots) and coverage(slots, lexicon, name)[0]:
         return Choice((name,), follow_up=True, again=(name, dict(args)))
-    number = _bare_number(slots)
     counts = [p for p in args if p in tool.params and isinstance(tool.params[p].extract, CountExtract)]
-    if number is None or len(counts) != 1:
+    if len(counts) != 1:
+        return None
+    number = _bare_number(slots) or count(slots, lexicon, name, counts[0])  # じゃ100で, じゃあマックスで
+    if number is None:
         return None
     return Choice((name,), follow_up=True, again=(name, {**args, counts[0]: number}))
 

@@ -652,10 +652,10 @@ def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> 
     """Every value of a required parameter read from the data, where a command is asked of all of them (all the
     lights, 家じゅう) and the request names none; [] otherwise, or where they are more than one request calls."""
     if tool.mode != "write" or not param.required or not reads_data(param) \
-            or not words.pattern("every", "words").search(slots.cue_text):
+            or not (slots.every_but or words.pattern("every", "words").search(slots.cue_text)):
         return []
     group = ctx.lexicon.enum_of[(tool.name, pname)].key
-    values = list(ctx.enum_values.get(group, []))
+    values = [v for v in ctx.enum_values.get(group, []) if v not in slots.kept]  # 寝室以外: all but the bedroom
     return values if not slots.enum_values(group) and len(values) <= MAX_CALLS_PER_REQUEST else []
 
 

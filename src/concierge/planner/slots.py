@@ -25,6 +25,7 @@ from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.times import find_times
 from concierge.language.tokens import japanese, tokenise
 from concierge.planner.frame import Twofold, place
+from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
 from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
@@ -119,6 +120,8 @@ class Slots:
     unsure: list[Unsure] = field(default_factory=list)  # words naming several values: asked
     unknown: list[tuple[str, Span]] = field(default_factory=list)  # words that look like a value, name none
     twofold: list[Twofold] = field(default_factory=list)  # a value that is also a word of the question: asked
+    kept: set[str] = field(default_factory=set)  # values said to be left as they are (寝室はそのままで)
+    every_but: bool = False  # 寝室以外, except the bedroom: every value but those kept
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
     # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts)
@@ -148,7 +151,11 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     taken += code_spans
     slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
     slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
+    alone = _left_alone(slots, taken, lexicon, enum_values, enum_synonyms or {})
+    taken += list(alone)
     named = _enums(slots, taken, lexicon, enum_values, enum_synonyms or {})
+    if slots.every_but:  # 寝室以外|の電気: the lights of which every other one is meant, not one to ask about
+        slots.unsure = [u for u in slots.unsure if not any(u.span[0] - 1 <= e <= u.span[0] for _, e in alone)]
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
     name_spans = [s for _, s in slots.names]
@@ -158,10 +165,27 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
         for m in lexicon.referring.finditer(slots.folded):
             slots.referred |= lexicon.refer[m.group("noun")]
     slots.pronoun = PRONOUNS.search(mask(text, name_spans)) is not None
-    slots.cue_text = mask(slots.folded, code_spans + name_spans + named + _data_values(slots, lexicon))
+    slots.cue_text = mask(slots.folded, code_spans + name_spans + named + _data_values(slots, lexicon) + list(alone))
     enum_spans = {(h.start, h.end) for h in slots.enums}
     slots.read_text = mask(slots.folded, [s for s in taken if s not in enum_spans] + name_spans)
     return slots
+
+
+def _left_alone(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[str, list[str]],
+                synonyms: Synonyms) -> tuple[Span, ...]:
+    """Values said to be left as they are (寝室はそのままで, except the bedroom), with the words that say so: read
+    apart into `kept`, never among the values the request is read for (planner/kept.py)."""
+    alone = left_alone(slots.text, slots.folded)
+    if not alone.spans:
+        return ()
+    apart = Slots(slots.text, slots.folded)
+    edges = sorted(alone.values)
+    outside = [(end, start) for (_, end), (start, _) in zip([(0, 0), *edges], [*edges, (len(slots.text), 0)],
+                                                             strict=True)]
+    _enums(apart, taken + [s for s in outside if s[0] < s[1]], lexicon, enum_values, synonyms)
+    slots.kept = {v for h in apart.enums for _, v in h.value}
+    slots.every_but = alone.every_but and bool(slots.kept)  # 寝室以外 with 寝室 read: every other light
+    return alone.spans
 
 
 def _data_values(slots: Slots, lexicon: Lexicon) -> list[Span]:

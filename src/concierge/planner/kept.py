@@ -1,0 +1,71 @@
+"""Values said to be left as they are: 寝室はそのままで, 寝室以外, leave the bedroom alone, all but the kitchen.
+
+A command is never made on them. The words that say so (words/questions.toml `[left_alone]`) and the values they
+are said of are taken out of what the request is read for; a value said with "all but" (以外, except) makes the
+command one for every other value. Japanese clauses are found by the analyser: the words before そのまま back to
+the punctuation or the verb that ends the clause before (テレビ消して、|電気は全部そのままで).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from concierge.language.tokens import tokenise
+from concierge.planner import words
+
+Span = tuple[int, int]
+_CLAUSE_END = re.compile(r"[,.!?;、。！？]|\b(?:and|but|then)\b")
+
+
+@dataclass(frozen=True)
+class LeftAlone:
+    spans: tuple[Span, ...]  # what says it, with the values it is said of
+    values: tuple[Span, ...]  # where in those the values are said (寝室 of 寝室以外)
+    every_but: bool  # 寝室以外: a command for every other value
+
+
+def left_alone(text: str, folded: str) -> LeftAlone:
+    spans: list[Span] = []
+    values: list[Span] = []
+    every_but = False
+    for key in ("as_is", "but_ja"):
+        for m in words.pattern("left_alone", key).finditer(folded):
+            start = _clause_start(text, m.start())
+            spans.append((start, m.end()))
+            values.append((start, m.start()))
+            every_but = every_but or key == "but_ja"
+    for m in words.pattern("left_alone", "but_en").finditer(folded):
+        end = _CLAUSE_END.search(folded, m.end())
+        spans.append((m.start(), end.start() if end else len(folded)))
+        values.append((m.end(), spans[-1][1]))
+        every_but = True
+    return LeftAlone(tuple(spans), tuple(values), every_but)
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the words that a そのまま or 以外 ending at `at` is said of begin: in English after punctuation or a
+    joining word; in Japanese the noun phrase right before it, by the analyser (電気は全部|そのまま,
+    キッチンとリビング|以外), never across a predicate, a space or punctuation (牛丼3つで 時間は|そのまま)."""
+    if text[:at].isascii():
+        ends = list(_CLAUSE_END.finditer(text, 0, at))
+        return ends[-1].end() if ends else 0
+    start = len(text[:at].rstrip())
+    topic = False
+    for token in reversed(tokenise(text[:start]).tokens):
+        if token.end < start and text[token.end:start].strip() != "":
+            break  # a space between: another phrase
+        if token.is_particle and token.surface in _PHRASE_PARTICLES:
+            if token.surface in _TOPIC_PARTICLES:
+                if topic:
+                    break
+                topic = True
+        elif token.pos[0] not in _NOUN_PARTS:
+            break
+        start = token.start
+    return start
+
+
+_NOUN_PARTS = ("名詞", "代名詞", "接頭辞", "接尾辞")
+_PHRASE_PARTICLES = ("の", "と", "や", "は", "も")
+_TOPIC_PARTICLES = ("は", "も")
