@@ -15,7 +15,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
-from concierge.catalog.model import TimeExtract
+from concierge.catalog.model import CountExtract, TimeExtract
 from concierge.language.detect import language
 from concierge.language.tokens import tokenise
 from concierge.pipeline.pipeline import Pipeline
@@ -101,6 +101,8 @@ class Planner:
         if missing is not None and missing.kind == "missing":
             return asked.kind == "missing" and asked.tool == missing.tool
         text = request.messages[turn.stop].text or ""
+        if asked.kind == "missing" and _value_said(text).isdigit():  # 明るさ変えて -> how bright? -> 40
+            return True
         return asked.kind == "which_value" and _one_of(_value_said(text), asked.candidates) in asked.candidates
 
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
@@ -115,7 +117,7 @@ class Planner:
         if asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
             joined_text = _put_in(said_before, asked.said, answer)
         elif asked.kind == "missing":  # 暗くして -> (how bright?) -> 60%で: one request, not two
-            joined_text = f"{_END.sub('', said_before)} {text}"
+            joined_text = f"{_END.sub('', said_before)} {self._cued(asked, answer) or text}"
         else:
             joined_text = f"{said_before}。{text}"
         joined = self._built(joined_text, ctx)
@@ -125,6 +127,13 @@ class Planner:
             joined = self._built(f"{answer} {said_before}", ctx)
             return joined if joined.steps and _asked(joined) is None else None
         return None
+
+    def _cued(self, asked: Problem, answer: str) -> str | None:
+        """A bare number given for the count asked for, said after its cue (40 -> 明るさを40), else None."""
+        tool = self.pipeline.tools.get(asked.tool or "")
+        params = [tool.params[p] for p in asked.params if p in tool.params] if tool else []
+        x = params[0].extract if len(params) == 1 else None
+        return f"{x.cues[0]}{answer}" if isinstance(x, CountExtract) and answer.isdigit() else None
 
     def _built(self, text: str, ctx: Context) -> Plan:
         key = (text, ctx.today, ctx.now, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),

@@ -254,7 +254,7 @@ def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
     hits = lexicon.cues.find(slots.cue_text)
     covered = Disjoint((h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value))
     for m in _CHANGE.finditer(slots.text):
-        if not covered.within(m.start(), m.end()):
+        if not covered.within(m.start(), m.end()) and not any(s <= m.start() < e for s, e in slots.alone):
             return "change"
     return None
 

@@ -16,6 +16,7 @@ from concierge.planner import words
 
 Span = tuple[int, int]
 _CLAUSE_END = re.compile(r"[,.!?;、。！？]|\b(?:and|but|then)\b")
+_VERB_PHRASE_END = re.compile(r"[,.!?;、。！？]|\b(?:and|but|then|the|my|our|it|that|this|those|them)\b")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,22 @@ def left_alone(text: str, folded: str) -> LeftAlone:
         spans.append((m.start(), end.start() if end else len(folded)))
         values.append((m.end(), spans[-1][1]))
         every_but = True
+    spans += _instead(text, folded)
     return LeftAlone(tuple(spans), tuple(values), every_but)
+
+
+def _instead(text: str, folded: str) -> list[Span]:
+    """Commands said not to be made in favour of another (消す|んじゃなくて, instead of turning it off): from the
+    verb before the words to their end in Japanese, from the words to the clause's end in English."""
+    spans = []
+    for m in words.pattern("left_alone", "instead_ja").finditer(folded):
+        verb = tokenise(text[:m.start()]).ending_at(m.start())
+        if verb is not None and (verb.is_verb or verb.is_auxiliary):
+            spans.append((verb.start, m.end()))
+    for m in words.pattern("left_alone", "instead_en").finditer(folded):
+        end = _VERB_PHRASE_END.search(folded, m.end())  # instead of turning off|the kitchen light: the verb alone
+        spans.append((m.start(), end.start() if end else len(folded)))
+    return spans
 
 
 def _clause_start(text: str, at: int) -> int:

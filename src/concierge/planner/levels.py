@@ -42,17 +42,13 @@ def moves(tool: Tool, said: str) -> bool:
     return any((rel := relative(p)) is not None and direction(said, rel) for p in tool.params.values())
 
 
-def moved(level: Any, by: int, param: Param) -> int | None:
-    """`level` moved by `by`, kept within the parameter's bounds (None when the level read is no number)."""
+def moved(level: Any, by: int) -> int | None:
+    """`level` moved by `by`, past the parameter's bounds too: the guard refuses it with the range (the next channel
+    after the last one), never another value (None when the level read is no number)."""
     try:
-        value = int(level) + by
+        return int(level) + by
     except (TypeError, ValueError):
         return None
-    if param.min is not None:
-        value = max(value, int(param.min))
-    if param.max is not None:
-        value = min(value, int(param.max))
-    return value
 
 
 def known(calls: list[tuple[str, dict[str, Any], list[dict[str, Any]]]], tools: Mapping[str, Tool]) -> dict[Key, Any]:

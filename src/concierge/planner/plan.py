@@ -90,7 +90,6 @@ class Ref:
     step: int
     column: str
     by: int = 0  # added to the value read: one step brighter than the light is now
-    param: Param | None = None  # whose bounds the moved value is kept within
 
 
 @dataclass(frozen=True)
@@ -170,6 +169,7 @@ class Memory:
     last_command: tuple[str, dict[str, Any]] | None = None  # the last write that ran with no confirmation
     command_refused: bool = False  # and the guard refused it: its values said again are asked again
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
+    chosen_all: dict[str, list[Any]] = field(default_factory=dict)  # and the values the last turn's commands used
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
     held: Held | None = None  # the lines of the state as the turn began (the order), and the tools that edit them
     shown: tuple[Any, ...] = ()  # the values of the held lines' key that reads showed since the last write
@@ -578,7 +578,7 @@ def _beyond_tools(slots: Slots, ctx: Context) -> Problem | None:
     # A plain read of a future period (9月の売上) goes to its tool: the guard says which dates have data.
     loosely = {fold(said) for said, _ in slots.understood}  # a word read loosely may be the question's own word
     values = [(h.start, h.end) for h in slots.enums if h.phrase not in loosely] + [s for _, s in slots.names]
-    found = out_of_scope(mask(slots.text, values), ctx.today, future=False)
+    found = out_of_scope(mask(slots.text, values + list(slots.alone)), ctx.today, future=False)
     if found is None:
         return None
     covered = [(h.start, h.end) for h in ctx.lexicon.cues.find(slots.cue_text)
@@ -913,7 +913,7 @@ def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ct
     args = {k: v[0] for k, v in values.items()}
     level = ctx.memory.level_of.get(levels.key(tool.name, pname, args))
     if level is not None:
-        moved = levels.moved(level, by, param)
+        moved = levels.moved(level, by)
         return [moved] if moved is not None else []
     current = param.current
     if current is None or current.tool not in ctx.offered:
@@ -922,7 +922,7 @@ def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ct
     if any(p.required and n not in args for n, p in reads.params.items()):
         return []
     step = plan.add(Step(current.tool, {k: v for k, v in args.items() if k in reads.params}))
-    return [Ref(step, current.column, by, param)]
+    return [Ref(step, current.column, by)]
 
 
 def _same_as(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]
@@ -969,6 +969,9 @@ def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[A
             and not words.pattern("references", "thing").search(slots.cue_text) \
             and not levels.moves(tool, slots.cue_text):
         return []
+    several = ctx.memory.chosen_all.get(pname, [])
+    if len(several) > 1 and words.pattern("references", "several").search(slots.cue_text):
+        return several  # make them blue: both lights just switched on
     return [ctx.memory.chosen[pname]]
 
 

@@ -64,7 +64,7 @@ def calls_made(messages: list[Message]) -> list[Made]:
 
 
 def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], held: Held | None = None) -> Memory:
-    mem = Memory(held=held, last_lines=_last_lines(earlier, held))
+    mem = Memory(held=held, last_lines=_last_lines(earlier, held), chosen_all=_commanded(earlier, tools))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     made = calls_made(earlier)
@@ -75,6 +75,8 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
         if result is not None and result.status in ("refused", "error") and call.name in tools \
                 and tools[call.name].mode == "write" and not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, dict(call.args)), True  # 22時 refused: じゃあ9時で
+        if result is not None and result.status == "error" and call.name in tools:
+            _choose(mem, tools[call.name], call.args)  # 玄関の電気つけて, offline: ついてる？ asks of it
         if result is None or not result.ok or call.name not in tools:
             continue
         rows = result.rows
@@ -83,9 +85,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
                 mem.values[pname] = [call.args[pname]]
             elif rows and any(pname in row for row in rows):
                 mem.values[pname] = list(dict.fromkeys(r[pname] for r in rows if r.get(pname) is not None))
-        for pname, param in tools[call.name].params.items():
-            if param.enum is not None and param.enum.values is None and call.args.get(pname) is not None:
-                mem.chosen[pname] = call.args[pname]
+        _choose(mem, tools[call.name], call.args)
         said = {k: v for k, v in (result.args or call.args).items() if k in call.args and v is not None}
         mem.shown = _shown(mem.shown, held, tools[call.name], call.args, rows)
         if tools[call.name].mode == "read":
@@ -93,6 +93,33 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
         elif not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, said), False
     return mem
+
+
+def _choose(mem: Memory, tool: Tool, args: dict[str, Any]) -> None:
+    """The values of the data a call took (the light) are the conversation's focus."""
+    for pname, param in tool.params.items():
+        if param.enum is not None and param.enum.values is None and args.get(pname) is not None:
+            mem.chosen[pname] = args[pname]
+
+
+def _commanded(earlier: list[Message], tools: dict[str, Tool]) -> dict[str, list[Any]]:
+    """The values of the data the last turn that made commands gave them (both lights switched on): what "them"
+    points back at."""
+    last: dict[str, list[Any]] = {}
+    turn: dict[str, list[Any]] = {}
+    for m in earlier:
+        if m.role == "user" and not m.confirms:
+            turn = {}
+        for call in m.tool_calls if m.role == "assistant" else ():
+            tool = tools.get(call.name)
+            if tool is None or tool.mode != "write" or tool.confirm or not isinstance(call.args, dict):
+                continue
+            for pname, param in tool.params.items():
+                if param.enum is not None and param.enum.values is None and call.args.get(pname) is not None:
+                    turn.setdefault(pname, [])
+                    turn[pname] = list(dict.fromkeys([*turn[pname], call.args[pname]]))
+            last = turn
+    return last
 
 
 def _last_lines(earlier: list[Message], held: Held | None) -> tuple[Any, ...]:
@@ -159,8 +186,8 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
         if rows is None or not source.results[0].ok:
             return State(BLOCKED, reason="failed")
         values = list(dict.fromkeys(r[ref.column] for r in rows if r.get(ref.column) is not None))
-        if ref.param is not None:  # one step brighter than the light is now
-            values = [m for v in values if (m := levels.moved(v, ref.by, ref.param)) is not None]
+        if ref.by:  # one step brighter than the light is now
+            values = [m for v in values if (m := levels.moved(v, ref.by)) is not None]
         if not values:
             return State(BLOCKED, reason="not_found")
         if len(values) > 1 and tools[step.tool].mode == "write":

@@ -122,6 +122,7 @@ class Slots:
     twofold: list[Twofold] = field(default_factory=list)  # a value that is also a word of the question: asked
     kept: set[str] = field(default_factory=set)  # values said to be left as they are (寝室はそのままで)
     every_but: bool = False  # 寝室以外, except the bedroom: every value but those kept
+    alone: tuple[Span, ...] = ()  # where the request says what is left as it is, or not done (消すんじゃなくて)
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
     # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts)
@@ -185,6 +186,7 @@ def _left_alone(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: 
     _enums(apart, taken + [s for s in outside if s[0] < s[1]], lexicon, enum_values, synonyms)
     slots.kept = {v for h in apart.enums for _, v in h.value}
     slots.every_but = alone.every_but and bool(slots.kept)  # 寝室以外 with 寝室 read: every other light
+    slots.alone = alone.spans
     return alone.spans
 
 
