@@ -106,3 +106,75 @@ async def test_all_the_lights_after_one_light_is_every_light(talk, sim):
     turn = await talk.say("turn off all the lights")
     assert [sim.device(n)["power"] for n in ("リビングの電気", "寝室の電気", "Kitchen Light")] == ["off"] * 3
     assert "offline" in turn.answer  # 玄関の電気, offline in the simulator, is said so, not left out
+
+
+def power(sim) -> dict[str, str]:
+    return {n: sim.device(n)["power"] for n in ("リビングの電気", "寝室の電気", "Kitchen Light")}
+
+
+def commanded(sim) -> set[str]:
+    """The devices a command was sent to, by name."""
+    names = ("リビングの電気", "寝室の電気", "Kitchen Light", "玄関の電気", "テレビ")
+    ids = {sim.device(n)["device_id"]: n for n in names}
+    return {ids[c.path.split("/")[3]] for c in sim.calls if c.method == "POST"}
+
+
+async def test_a_light_said_to_be_left_as_it_is_is_never_switched(talk, sim):
+    before = power(sim)
+    await talk.say("テレビ消して、電気は全部そのままで")
+    assert power(sim) == before and sim.device("テレビ")["power"] == "off"
+    await talk.say("リビングの電気を赤にして、寝室はそのままで")
+    assert [b["command"] for b in sent(sim)] == ["turnOff", "setColor"]
+
+
+@pytest.mark.parametrize("said", ["寝室以外の電気消して", "turn off all the lights except the bedroom"])
+async def test_every_light_but_the_one_said_is_switched(talk, sim, said):
+    await talk.say(said)
+    assert commanded(sim) == {"リビングの電気", "Kitchen Light", "玄関の電気"}  # 玄関, offline, is tried and said so
+
+
+async def test_a_command_said_not_to_be_made_gives_way_to_the_one_after_it(talk, sim):
+    await talk.say("寝室の電気つけて")
+    await talk.say("寝室は消すんじゃなくて暗くして")
+    assert sim.device("寝室の電気")["power"] == "on" and sim.device("寝室の電気")["brightness"] == 90
+    await talk.say("寝室は消さないで、リビングだけ消して")
+    assert power(sim)["寝室の電気"] == "on" and power(sim)["リビングの電気"] == "off"
+    assert [b["command"] for b in sent(sim)] == ["turnOn", "setBrightness", "turnOff"]
+
+
+async def test_a_value_corrected_in_the_same_breath_replaces_the_first(talk, sim):
+    await talk.say("寝室消して。あ、やっぱキッチン")
+    assert commanded(sim) == {"Kitchen Light"}
+
+
+async def test_them_points_back_at_every_light_just_switched(talk, sim):
+    await talk.say("turn on the bedroom and kitchen lights")
+    await talk.say("make them blue")
+    assert sim.device("寝室の電気")["color"] == sim.device("Kitchen Light")["color"] == "0:0:255"
+
+
+async def test_the_same_command_goes_to_a_device_of_another_kind_said_alone(talk, sim):
+    await talk.say("all the lights on please")
+    await talk.say("and the tv")
+    assert sim.device("テレビ")["power"] == "on"
+
+
+async def test_a_bare_number_answers_the_level_asked_for(talk, sim):
+    await talk.say("チャンネル変えて")
+    await talk.say("8")
+    await talk.say("前のチャンネル")
+    assert [b["parameter"] for b in sent(sim)] == ["8", "7"]
+
+
+async def test_a_value_refused_then_said_by_a_word_replaces_it(talk, sim):
+    await talk.say("リビングの明るさを150%にしてください")
+    await talk.say("じゃあマックスで")
+    assert sim.device("リビングの電気")["brightness"] == 100
+
+
+async def test_a_level_at_the_end_of_its_range_is_said_so_and_nothing_is_sent(talk, sim):
+    await talk.say("テレビを12チャンネルにして")
+    turn = await talk.say("next channel")
+    assert [b["parameter"] for b in sent(sim)] == ["12"] and "already 12" in turn.answer and "13" not in turn.answer
+    await talk.say("寝室の電気を明るくして")  # read at 100% first: no write, its status answers
+    assert [b["command"] for b in sent(sim)] == ["SetChannel"]

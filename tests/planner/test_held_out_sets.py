@@ -1,10 +1,10 @@
 """Case sets written apart from the planner, as callers, families and front desks speak: the restaurant's callers
 (tests/restaurant/callers_cases.jsonl), their edits of an order (edits_cases.jsonl) and a red team's edits meant
-to make a wrong write (attack_cases.jsonl), the home's family
-(tests/home/family_cases.jsonl), and two businesses' own settings folders that no product code knows: a small
-inn (tests/planner/inn/) and a bakery taking pre-orders with its own tool names (tests/planner/bakery/). Not every
-turn passes yet; each set has a floor of turns passed, so that what one change made right no later change makes
-wrong."""
+to make a wrong write (attack_cases.jsonl), the home's family (tests/home/family_cases.jsonl) and a household
+written later against its declared levels and colours (household_cases.jsonl), and two businesses' own settings
+folders that no product code knows: a small inn (tests/planner/inn/) and a bakery taking pre-orders with its own
+tool names (tests/planner/bakery/). Not every turn passes yet; each set has a floor of turns passed, so that what
+one change made right no later change makes wrong."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from concierge.settings import load_settings
 HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
     HERE.parent / "restaurant" / "callers_cases.jsonl": 104,
-    HERE.parent / "restaurant" / "edits_cases.jsonl": 111,
-    HERE.parent / "restaurant" / "attack_cases.jsonl": 149,  # a red team's edits meant to trip it
-    HERE.parent / "home" / "family_cases.jsonl": 99,
+    HERE.parent / "restaurant" / "edits_cases.jsonl": 114,
+    HERE.parent / "restaurant" / "attack_cases.jsonl": 152,  # a red team's edits meant to trip it
+    HERE.parent / "home" / "family_cases.jsonl": 111,
+    HERE.parent / "home" / "household_cases.jsonl": 68,
 }
 FOLDER_FLOORS = {"inn": 58, "bakery": 75}
 

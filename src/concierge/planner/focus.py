@@ -20,7 +20,7 @@ from concierge.catalog.model import CountExtract
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import fold
+from concierge.planner.text import MASK, fold, mask
 
 __all__ = ["Command", "again"]
 
@@ -34,13 +34,15 @@ def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Com
     if command is None or command[0] not in offered:
         return None
     keyword = keyword_tools(slots, lexicon, offered)
-    if not keyword and refused:
-        return _instead(slots, lexicon, command)
+    instead = _instead(slots, lexicon, command) if not keyword and refused else None
+    if instead is not None:
+        return instead
     if not keyword:  # キッチンも; もうけしといて after the TV's channel was set: its command's own value (off)
         counted = not _says_data(slots, lexicon) and any(_counted(slots, lexicon, t) for t in offered
                                                            if t in lexicon.tools)  # 8chにして after the TV's volume
         return _same_command(slots, lexicon, command) or (
-            _same_device(slots, lexicon, offered, command) if _says_a_command(slots, lexicon) or counted else None)
+            _same_device(slots, lexicon, offered, command) if _says_a_command(slots, lexicon) or counted else None) \
+            or _other_kind(slots, lexicon, offered, command)
     if all(unmet_params(slots, lexicon, t) for t in keyword) and not _names_another(slots, lexicon, keyword, command):
         return _same_device(slots, lexicon, offered, command)
     return None
@@ -106,6 +108,22 @@ def _same_device(slots: Slots, lexicon: Lexicon, offered: Collection[str], comma
                 and set(unmet_params(slots, lexicon, other)) <= set(kept):
             return Choice((other,), follow_up=True, again=(other, kept))
     return None
+
+
+def _other_kind(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command) -> Choice | None:
+    """The command in focus given to a device of another kind said alone (テレビも, and the tv, after the lights
+    were switched on): the one tool of that kind's topic that takes the command's own values (on)."""
+    name, args = command
+    named = [(h.start, h.end) for h in lexicon.cues.find(slots.cue_text)]
+    if FILLER.sub("", mask(slots.cue_text, named)).strip(MASK) or _says_data(slots, lexicon):
+        return None  # テレビも: the kind of device and nothing else
+    fixed = {k: v for k, v in args.items() if k in lexicon.tools[name].params
+             and of_fixed_values(lexicon.tools[name].params[k])}
+    said = [t for t in dict.fromkeys(topics(lexicon, slots.cue_text)) if t != name and t in offered]
+    takers = [t for t in said if lexicon.tools[t].mode == "write" and fixed and all(
+        k in lexicon.tools[t].params and of_fixed_values(p := lexicon.tools[t].params[k])
+        and p.enum is not None and p.enum.values is not None and v in p.enum.values for k, v in fixed.items())]
+    return Choice((takers[0],), follow_up=True, again=(takers[0], fixed)) if len(takers) == 1 else None
 
 
 def _says_a_command(slots: Slots, lexicon: Lexicon) -> bool:

@@ -41,8 +41,25 @@ def left_alone(text: str, folded: str) -> LeftAlone:
         spans.append((m.start(), end.start() if end else len(folded)))
         values.append((m.end(), spans[-1][1]))
         every_but = True
-    spans += _instead(text, folded)
+    spans += _instead(text, folded) + _not_this(text, folded)
     return LeftAlone(tuple(spans), tuple(values), every_but)
+
+
+def _not_this(text: str, folded: str) -> list[Span]:
+    """A command said in the negative with another said after it (寝室は消さないで、リビングだけ消して): the
+    negated one, with the words it is said of, is left alone and the other is the request. Said alone, it is
+    the planner's to refuse (planner/negated.py). A verb that holds its negation is a command (いらなくて)."""
+    spans = []
+    after = words.pattern("negation", "after")
+    removing = [w for w in words.words("lines", "remove") if "な" in w]
+    u = tokenise(text)
+    for i, t in enumerate(u.tokens):
+        m = after.match(folded, t.end) if t.is_verb else None
+        if m is None or any(w in folded[t.start:m.end() + 2] for w in removing):
+            continue
+        if any(later.is_verb and later.start >= m.end() for later in u.tokens[i + 1:]):
+            spans.append((_clause_start(text, t.start), m.end()))
+    return spans
 
 
 def _instead(text: str, folded: str) -> list[Span]:

@@ -43,12 +43,16 @@ def moves(tool: Tool, said: str) -> bool:
 
 
 def moved(level: Any, by: int) -> int | None:
-    """`level` moved by `by`, past the parameter's bounds too: the guard refuses it with the range (the next channel
-    after the last one), never another value (None when the level read is no number)."""
+    """`level` moved by `by` (None when the level read is no number); past the parameter's bounds it is not
+    written (`within`), never replaced by the bound."""
     try:
         return int(level) + by
     except (TypeError, ValueError):
         return None
+
+
+def within(level: int, param: Param) -> bool:
+    return (param.min is None or level >= param.min) and (param.max is None or level <= param.max)
 
 
 def known(calls: list[tuple[str, dict[str, Any], list[dict[str, Any]]]], tools: Mapping[str, Tool]) -> dict[Key, Any]:

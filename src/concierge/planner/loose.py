@@ -256,12 +256,16 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
 
 
 _HAN_CHAR = regex.compile(r"\p{Han}")
+_HIRAGANA_CHAR = regex.compile(r"\p{Hiragana}")
 _KATAKANA_CHAR = regex.compile(r"[\p{Katakana}ー]")
 
 
 def in_words(text: str, start: int, end: int) -> bool:
-    """Whether a value found inside a word in katakana is words of it, by the analyser: メン (麺) is no word of
-    ラーメン; elsewhere, yes."""
+    """Whether a value found inside a word is words of it, by the analyser: メン (麺) is no word of ラーメン, える
+    (エル, L) none of もらえる, a verb; elsewhere, yes."""
+    if _HIRAGANA_CHAR.match(text[start]):
+        return not any(t.start < start and t.end >= end and (t.is_verb or t.is_auxiliary)
+                       for t in tokenise(text).tokens)  # the tail of a verb said before it
     glued = (start > 0 and _KATAKANA_CHAR.match(text[start - 1])) \
         or (end < len(text) and _KATAKANA_CHAR.match(text[end]))
     if not glued or not _KATAKANA_CHAR.match(text[start]):

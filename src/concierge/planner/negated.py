@@ -56,6 +56,8 @@ def _japanese(slots: Slots, lexicon: Lexicon, offered: Collection[str], commands
     whole = [h for h in lexicon.cues.find(text) if any(k == KEYWORD and t in offered for t, k in h.value)]
     for hit in whole:  # それで全部|じゃなくて, 確定|じゃないです
         m = after.match(text, hit.end)
+        if m is not None and _left_alone(slots, hit.start):
+            continue
         if m is not None and lexicon.tools[next(t for t, _ in hit.value)].mode == "write":
             return slots.text[hit.start:m.end()]
     u = tokenise(slots.text)
@@ -64,9 +66,16 @@ def _japanese(slots: Slots, lexicon: Lexicon, offered: Collection[str], commands
         if not t.is_verb or not (len(stem) >= 2 or _HAN.match(stem)) or not any(c.startswith(stem) for c in commands):
             continue
         m = after.match(slots.folded, t.end)  # not the masked text: でいい of ないでいい is no value
-        if m is not None and not _holds_it(slots.folded, t.start, m.end(), commands):
+        if m is not None and not _holds_it(slots.folded, t.start, m.end(), commands) \
+                and not _left_alone(slots, t.start):
             return slots.text[t.start:m.end()]
     return None
+
+
+def _left_alone(slots: Slots, at: int) -> bool:
+    """Whether the words at `at` are of a command said not to be made in favour of another said after it
+    (寝室は消さないで、リビングだけ消して: planner/kept.py)."""
+    return any(s <= at < e for s, e in slots.alone)
 
 
 def _holds_it(text: str, start: int, end: int, commands: tuple[str, ...]) -> bool:

@@ -287,7 +287,7 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
             out.append(_Draft([*waiting, parts[0]]))
             out += [_Draft([part], sibling=True) for part in parts[1:]]
         elif out and out[-1].condition is None:
-            out[-1].texts.append(said)
+            out[-1].texts = _corrected(out[-1].texts, said, ctx) or [*out[-1].texts, said]
             continue
         elif out:
             out.append(_Draft([said]))
@@ -298,6 +298,24 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
     if waiting:
         out.append(_Draft(waiting))
     return out
+
+
+def _corrected(texts: list[str], said: str, ctx: Context) -> list[str] | None:
+    """The request before with its value replaced, where a clause only corrects it (寝室消して。あ、やっぱキッチン:
+    the kitchen light, not the bedroom's and the kitchen's); None when the clause is no such correction."""
+    now = _read(said, ctx)
+    if not words.pattern("lines", "correcting").search(now.cue_text):
+        return None
+    groups = {k for h in now.enums for k, _ in h.value if k not in ctx.lexicon.static_values}
+    if len(groups) != 1 or len(now.enums) != 1:
+        return None
+    before = "。".join(texts)
+    (group,) = groups
+    old = [h for h in _read(before, ctx).enums if any(k == group for k, _ in h.value)]
+    if len(old) != 1:
+        return None
+    new = now.enums[0]
+    return [before[:old[0].start] + said[new.start:new.end] + before[old[0].end:]]
 
 
 def _records_another_write(waiting: list[str], said: str, ctx: Context) -> bool:
@@ -903,7 +921,7 @@ def _find(plan: Plan, request: Request, tool: Tool, pname: str, param: Param, sl
 
 
 def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context,
-              values: dict[str, list[Any]]) -> list[Any]:
+              values: dict[str, list[Any]]) -> list[Any] | Problem:
     """A level said against the one it has (もう少し暗く): a step from the last level known of the device, else
     from the level its current tool reads first (levels.py); nothing when no such word is said."""
     rel = levels.relative(param)
@@ -914,6 +932,8 @@ def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ct
     level = ctx.memory.level_of.get(levels.key(tool.name, pname, args))
     if level is not None:
         moved = levels.moved(level, by)
+        if moved is not None and not levels.within(moved, param):  # brighter at 100%: nothing to move to
+            return Problem("at_limit", tool.name, (pname,), said=str(level))
         return [moved] if moved is not None else []
     current = param.current
     if current is None or current.tool not in ctx.offered:

@@ -39,8 +39,8 @@ class State:
     status: str
     results: list[ToolResult] = field(default_factory=list)
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # still to make
-    reason: str | None = None  # skipped: condition | unknown; blocked: not_found | ambiguous | failed
-    values: list[Any] = field(default_factory=list)  # blocked as ambiguous: the candidates
+    reason: str | None = None  # skipped: condition | unknown; blocked: not_found | ambiguous | failed | at_limit
+    values: list[Any] = field(default_factory=list)  # blocked as ambiguous: the candidates; at_limit: param, level
 
 
 def turn_start(messages: list[Message]) -> int:
@@ -186,8 +186,12 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
         if rows is None or not source.results[0].ok:
             return State(BLOCKED, reason="failed")
         values = list(dict.fromkeys(r[ref.column] for r in rows if r.get(ref.column) is not None))
-        if ref.by:  # one step brighter than the light is now
-            values = [m for v in values if (m := levels.moved(v, ref.by)) is not None]
+        if ref.by:  # one step brighter than the light is now; at the end of its range, nothing is written
+            param = tools[step.tool].params[pname]
+            moved = [m for v in values if (m := levels.moved(v, ref.by)) is not None]
+            if moved and not all(levels.within(m, param) for m in moved):
+                return State(BLOCKED, reason="at_limit", values=[pname, *values])
+            values = moved
         if not values:
             return State(BLOCKED, reason="not_found")
         if len(values) > 1 and tools[step.tool].mode == "write":

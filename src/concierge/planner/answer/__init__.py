@@ -21,7 +21,7 @@ from concierge.planner.answer.values import number
 from concierge.planner.conditions import measured
 from concierge.planner.counting import COUNTING
 from concierge.planner.plan import Plan, Request
-from concierge.planner.progress import DONE, SKIPPED, State
+from concierge.planner.progress import BLOCKED, DONE, SKIPPED, State
 
 __all__ = ["compose", "render", "table"]
 
@@ -80,7 +80,11 @@ def _request(request: Request, turn: _Turn) -> list[str]:
     counting, counter = asked is not None, asked["counter"] if asked else None
     together = _written_together(request, turn)
     for index in request.steps:
-        if index in together:
+        state = turn.states[index]
+        if state.status == BLOCKED and state.reason == "at_limit":  # もっと明るく at 100%: nothing written
+            tool = turn.tools[turn.plan.steps[index].tool]
+            out.append(phrase(lang, "at_limit", label=label(tool, state.values[0], lang), value=state.values[1]))
+        elif index in together:
             out.append(together[index])
         elif turn.states[index].status == DONE and index not in turn.shown:
             turn.shown.add(index)
