@@ -83,9 +83,13 @@ class Utterance:
     def ends_at(self, offset: int) -> bool:
         return offset == 0 or offset in self._ends
 
+    @cached_property
+    def _by_end(self) -> dict[int, Token]:
+        return {t.end: t for t in self.tokens}
+
     def ending_at(self, offset: int) -> Token | None:
         """The token that ends at `offset`, if one does."""
-        return next((t for t in self.tokens if t.end == offset), None)
+        return self._by_end.get(offset)
 
     def starting(self, start: int, end: int) -> range:
         """The indices of the tokens that start in [start, end), found by bisection (a long request has many)."""
