@@ -54,6 +54,10 @@ class Token:
         return self.pos[0] == "接尾辞" and "助数詞" in self.pos[1:3]
 
     @property
+    def is_predicate(self) -> bool:  # 消し, ない: a verb or what follows one
+        return self.is_verb or self.is_auxiliary
+
+    @property
     def is_prefix(self) -> bool:  # お風呂, ご注文
         return self.pos[0] == "接頭辞"
 

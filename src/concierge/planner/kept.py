@@ -68,7 +68,7 @@ def _instead(text: str, folded: str) -> list[Span]:
     spans = []
     for m in words.pattern("left_alone", "instead_ja").finditer(folded):
         verb = tokenise(text[:m.start()]).ending_at(m.start())
-        if verb is not None and (verb.is_verb or verb.is_auxiliary):
+        if verb is not None and verb.is_predicate:
             spans.append((verb.start, m.end()))
     for m in words.pattern("left_alone", "instead_en").finditer(folded):
         end = _VERB_PHRASE_END.search(folded, m.end())  # instead of turning off|the kitchen light: the verb alone

@@ -8,13 +8,12 @@ down are the catalog's, never the planner's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-import regex
-
 from concierge.catalog.model import CountExtract, Param, Relative, Tool
+from concierge.planner import words
 from concierge.planner.text import fold, normalise
 
 Key = tuple[str, str, frozenset[tuple[str, Any]]]  # (tool, parameter, the call's other arguments)
@@ -69,9 +68,5 @@ def known(calls: list[tuple[str, dict[str, Any], list[dict[str, Any]]]], tools: 
     return levels
 
 
-@cache
-def _words(said: tuple[str, ...]) -> regex.Pattern[str]:
-    folded = sorted({fold(normalise(w)) for w in said}, key=len, reverse=True)
-    parts = [rf"(?<![a-z]){regex.escape(w)}(?:s|es|ed|d|er|ing)?(?![a-z])" if w.isascii() else regex.escape(w)
-             for w in folded]
-    return regex.compile("|".join(parts))
+def _words(said: tuple[str, ...]) -> re.Pattern[str]:
+    return words.alternation(tuple(fold(normalise(w)) for w in said))

@@ -264,7 +264,7 @@ def in_words(text: str, start: int, end: int) -> bool:
     """Whether a value found inside a word is words of it, by the analyser: メン (麺) is no word of ラーメン, える
     (エル, L) none of もらえる, a verb; elsewhere, yes."""
     if _HIRAGANA_CHAR.match(text[start]):
-        return not any(t.start < start and t.end >= end and (t.is_verb or t.is_auxiliary)
+        return not any(t.start < start and t.end >= end and t.is_predicate
                        for t in tokenise(text).tokens)  # the tail of a verb said before it
     glued = (start > 0 and _KATAKANA_CHAR.match(text[start - 1])) \
         or (end < len(text) and _KATAKANA_CHAR.match(text[end]))
@@ -298,7 +298,7 @@ def _plausible(found: Found) -> bool:
 def _verb_in(said: str) -> bool:
     """Whether words said with a kanji hold a verb by the analyser (入って is no misspelt サンドイッチ): no name
     is one. Words in kana alone are left alone: the analyser cuts them poorly (り|びん|ぐ)."""
-    return _HAN_CHAR.search(said) is not None and any(t.is_verb or t.is_auxiliary for t in tokenise(said).tokens)
+    return _HAN_CHAR.search(said) is not None and any(t.is_predicate for t in tokenise(said).tokens)
 
 
 def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:

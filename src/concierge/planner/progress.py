@@ -95,11 +95,15 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     return mem
 
 
+def _data_args(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """The values of the data a call took (the light), by parameter."""
+    return {pname: args[pname] for pname, param in tool.params.items()
+            if param.enum is not None and param.enum.values is None and args.get(pname) is not None}
+
+
 def _choose(mem: Memory, tool: Tool, args: dict[str, Any]) -> None:
-    """The values of the data a call took (the light) are the conversation's focus."""
-    for pname, param in tool.params.items():
-        if param.enum is not None and param.enum.values is None and args.get(pname) is not None:
-            mem.chosen[pname] = args[pname]
+    """The values of the data a call took are the conversation's focus."""
+    mem.chosen.update(_data_args(tool, args))
 
 
 def _commanded(earlier: list[Message], tools: dict[str, Tool]) -> dict[str, list[Any]]:
@@ -114,10 +118,8 @@ def _commanded(earlier: list[Message], tools: dict[str, Tool]) -> dict[str, list
             tool = tools.get(call.name)
             if tool is None or tool.mode != "write" or tool.confirm or not isinstance(call.args, dict):
                 continue
-            for pname, param in tool.params.items():
-                if param.enum is not None and param.enum.values is None and call.args.get(pname) is not None:
-                    turn.setdefault(pname, [])
-                    turn[pname] = list(dict.fromkeys([*turn[pname], call.args[pname]]))
+            for pname, value in _data_args(tool, call.args).items():
+                turn[pname] = list(dict.fromkeys([*turn.get(pname, []), value]))
             last = turn
     return last
 
@@ -227,10 +229,10 @@ def _after(step: Step, states: list[State]) -> State | None:
         return None
     if states[step.after].status in (READY, WAITING):
         return State(WAITING)
-    return None if _succeeded(states[step.after]) else State(SKIPPED, reason="failed")
+    return None if succeeded(states[step.after]) else State(SKIPPED, reason="failed")
 
 
-def _succeeded(state: State) -> bool:
+def succeeded(state: State) -> bool:
     return state.status == DONE and all(r.ok for r in state.results)
 
 

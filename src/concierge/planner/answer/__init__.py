@@ -21,7 +21,7 @@ from concierge.planner.answer.values import number
 from concierge.planner.conditions import measured
 from concierge.planner.counting import COUNTING
 from concierge.planner.plan import Plan, Request
-from concierge.planner.progress import BLOCKED, DONE, SKIPPED, State
+from concierge.planner.progress import BLOCKED, DONE, SKIPPED, State, succeeded
 
 __all__ = ["compose", "render", "table"]
 
@@ -47,8 +47,7 @@ class _Turn:
     def _interim(self, index: int) -> bool:
         """Whether a write that succeeded is followed by one made only after it (a swap's new item, then the old
         line out): what it reads of the state after it (the running total) is not the last word."""
-        return any(s.after == index and self.states[j].status == DONE and all(r.ok for r in self.states[j].results)
-                   for j, s in enumerate(self.plan.steps))
+        return any(s.after == index and succeeded(self.states[j]) for j, s in enumerate(self.plan.steps))
 
 
 def compose(plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], capabilities: list[str],

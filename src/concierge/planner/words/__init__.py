@@ -29,9 +29,14 @@ def words(section: str, key: str) -> tuple[str, ...]:
 
 @cache
 def pattern(section: str, key: str) -> re.Pattern[str]:
-    """A list as one pattern over folded text: English words whole (with a plural or -ed/-ing ending), Japanese
-    words anywhere."""
-    said = sorted(words(section, key), key=len, reverse=True)
+    """A list of questions.toml as one pattern over folded text (`alternation`)."""
+    return alternation(words(section, key))
+
+
+@cache
+def alternation(said: tuple[str, ...]) -> re.Pattern[str]:
+    """Words (folded) as one pattern over folded text: English words whole (with a plural or -ed/-ing ending),
+    Japanese words anywhere; the longest first."""
     parts = [rf"(?<![a-z']){re.escape(w)}(?:s|es|ed|d|ing)?(?![a-z])" if w.isascii() else re.escape(w)
-             for w in said]
+             for w in sorted(said, key=len, reverse=True)]
     return re.compile("|".join(parts) or r"(?!)")
