@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 
 Span = tuple[int, int]
@@ -30,9 +30,10 @@ def left_alone(text: str, folded: str) -> LeftAlone:
     spans: list[Span] = []
     values: list[Span] = []
     every_but = False
+    u = tokenise(text)  # once: a long request is cut once, never once per phrase in it
     for key in ("as_is", "but_ja"):
         for m in words.pattern("left_alone", key).finditer(folded):
-            start = _clause_start(text, m.start())
+            start = _clause_start(u, m.start())
             spans.append((start, m.end()))
             values.append((start, m.start()))
             every_but = every_but or key == "but_ja"
@@ -41,33 +42,33 @@ def left_alone(text: str, folded: str) -> LeftAlone:
         spans.append((m.start(), end.start() if end else len(folded)))
         values.append((m.end(), spans[-1][1]))
         every_but = True
-    spans += _instead(text, folded) + _not_this(text, folded)
+    spans += _instead(u, folded) + _not_this(u, folded)
     return LeftAlone(tuple(spans), tuple(values), every_but)
 
 
-def _not_this(text: str, folded: str) -> list[Span]:
+def _not_this(u: Utterance, folded: str) -> list[Span]:
     """A command said in the negative with another said after it (寝室は消さないで、リビングだけ消して): the
     negated one, with the words it is said of, is left alone and the other is the request. Said alone, it is
     the planner's to refuse (planner/negated.py). A verb that holds its negation is a command (いらなくて)."""
     spans = []
     after = words.pattern("negation", "after")
     removing = [w for w in words.words("lines", "remove") if "な" in w]
-    u = tokenise(text)
-    for i, t in enumerate(u.tokens):
+    last_verb = max((t.start for t in u.tokens if t.is_verb), default=-1)
+    for t in u.tokens:
         m = after.match(folded, t.end) if t.is_verb else None
         if m is None or any(w in folded[t.start:m.end() + 2] for w in removing):
             continue
-        if any(later.is_verb and later.start >= m.end() for later in u.tokens[i + 1:]):
-            spans.append((_clause_start(text, t.start), m.end()))
+        if last_verb >= m.end():  # another verb said after it
+            spans.append((_clause_start(u, t.start), m.end()))
     return spans
 
 
-def _instead(text: str, folded: str) -> list[Span]:
+def _instead(u: Utterance, folded: str) -> list[Span]:
     """Commands said not to be made in favour of another (消す|んじゃなくて, instead of turning it off): from the
     verb before the words to their end in Japanese, from the words to the clause's end in English."""
     spans = []
     for m in words.pattern("left_alone", "instead_ja").finditer(folded):
-        verb = tokenise(text[:m.start()]).ending_at(m.start())
+        verb = u.ending_at(m.start())
         if verb is not None and verb.is_predicate:
             spans.append((verb.start, m.end()))
     for m in words.pattern("left_alone", "instead_en").finditer(folded):
@@ -76,16 +77,20 @@ def _instead(text: str, folded: str) -> list[Span]:
     return spans
 
 
-def _clause_start(text: str, at: int) -> int:
+def _clause_start(u: Utterance, at: int) -> int:
     """Where the words that a そのまま or 以外 ending at `at` is said of begin: in English after punctuation or a
     joining word; in Japanese the noun phrase right before it, by the analyser (電気は全部|そのまま,
     キッチンとリビング|以外), never across a predicate, a space or punctuation (牛丼3つで 時間は|そのまま)."""
+    text = u.text
     if text[:at].isascii():
         ends = list(_CLAUSE_END.finditer(text, 0, at))
         return ends[-1].end() if ends else 0
     start = len(text[:at].rstrip())
     topic = False
-    for token in reversed(tokenise(text[:start]).tokens):
+    for i in reversed(u.starting(0, start)):
+        token = u.tokens[i]
+        if token.end > start:
+            continue  # a word the phrase's end falls inside
         if token.end < start and text[token.end:start].strip() != "":
             break  # a space between: another phrase
         if token.is_particle and token.surface in _PHRASE_PARTICLES:
