@@ -35,6 +35,7 @@ class Message:
     # role == "user": True when this message is the user's yes to a previewed write (the card's 確定
     # button, `concierge chat`'s confirm), not words they typed; its text is only for the model to read.
     confirms: bool = False
+    cancels: bool = False  # role == "user": the user's no to a previewed write (the card's button, or typed)
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,8 @@ def test_a_write_without_yes_is_not_made_and_with_yes_is_made_once(wire_server):
     wire_server.enqueue(tool_call("call_1", "add_sale", SALE))
     waiting = run(wire_server, "ask", "0016にかぼちゃ4個を600円で先週火曜日に販売登録して")
     assert waiting.exit_code == 0, waiting.output
-    assert "- price: 600" in waiting.stdout and "Not confirmed: nothing was written" in waiting.stderr
+    assert "- 金額: 600円" in waiting.stdout and "- 販売日: 2025年5月6日(火)" in waiting.stdout
+    assert "Not confirmed: nothing was written" in waiting.stderr
 
     wire_server.enqueue(tool_call("call_1", "add_sale", SALE), text("登録しました。"))
     done = run(wire_server, "ask", "0016にかぼちゃ4個を600円で先週火曜日に販売登録して", "--yes", "--json")

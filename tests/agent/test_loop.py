@@ -107,7 +107,7 @@ async def test_a_write_waits_for_confirmation_and_runs_exactly_once(farm, provid
 
     assert turn.pending is not None and turn.pending.tool == "add_sale"
     assert turn.pending.preview["price"] == 600 and turn.pending.preview["name_customer"] == "松本理恵"
-    assert "まだ何も書き込んでいません" in turn.pending.message and "600" in turn.answer
+    assert "まだ登録していません" in turn.pending.message and "600円" in turn.answer and "5/6(火)" in turn.answer
     assert "cf_" not in turn.model_dump_json()  # the token stays on the server
     assert sales_count(farm, "0016") == before
     with farm.state.read() as conn:  # and not even there as a token: the conversation keeps its hash only

@@ -133,3 +133,16 @@ def test_a_removed_demo_user_stays_removed_when_the_demo_loads_again(project):
     listed = concierge("invoke", "get_customers", "{}", "--catalog", "farm")
     assert listed.exit_code == 0, listed.output
     assert "tanaka" not in users("--catalog", "farm") and "admin" in users("--catalog", "farm")
+
+
+def test_a_demo_loaded_beside_others_later_gets_its_own_users_once(project, monkeypatch):
+    monkeypatch.setenv("SWITCHBOT_TOKEN", "token")  # the home catalog's credentials, as docs/home.md sets them
+    monkeypatch.setenv("SWITCHBOT_SECRET", "secret")
+    assert concierge("invoke", "get_customers", "{}", "--catalog", "farm").exit_code == 0
+    assert set(users("--catalog", "farm")) == {"admin", "tanaka", "suzuki"}
+    initialised = concierge("db", "init", "--catalog", "home")  # a demo of no tables: its users only
+    assert initialised.exit_code == 0, initialised.output
+    assert {"hanako", "guest"} <= set(users("--catalog", "home")), initialised.output
+    assert concierge("user", "remove", "guest", "--catalog", "home").exit_code == 0
+    assert concierge("db", "init", "--catalog", "home").exit_code == 0
+    assert "guest" not in users("--catalog", "home") and "hanako" in users("--catalog", "home")

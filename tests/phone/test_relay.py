@@ -37,7 +37,7 @@ def test_a_write_is_read_back_and_written_once_after_hai(farm_phone, sqlite_url)
 
     read_back, done, again = asyncio.run(call())
     # the catalog's confirmation sentence, asked
-    assert read_back.text == ("松本理恵様（0016）に、5月6日の販売「かぼちゃ4個」600円を登録します"
+    assert read_back.text == ("松本理恵様（0016）に、5月6日火曜日の販売「かぼちゃ4個」600円を登録します"
                               "（まだ登録していません）。よろしいですか？")
     assert read_back.messages[-1] == {"type": "text", "token": "", "last": True}
     assert all(m["type"] == "text" and m.get("interruptible") is True for m in read_back.messages[:-1])

@@ -7,9 +7,10 @@ import asyncio
 import pytest
 from phone_caller import dial
 
+from concierge.language.replies import reply
 from concierge.language.spoken import listing, yen
 from concierge.web.phone.identity import session_for
-from concierge.web.phone.relay import duration_ms, yes_or_no
+from concierge.web.phone.relay import duration_ms
 from concierge.web.phone.speech import Sentences, say, spoken
 
 
@@ -108,7 +109,7 @@ def test_pieces_come_out_as_sentences_as_soon_as_each_ends():
     ("はい、からあげ弁当も追加で", None), ("唐揚げ弁当を2つ", None), ("yes, and a miso soup", None), ("", None),
 ])
 def test_only_a_plain_yes_or_no_answers_a_read_back(text, answer):
-    assert yes_or_no(text) is answer
+    assert reply(text) == {True: "yes", False: "no", None: None}[answer]
 
 
 def test_a_call_is_its_own_conversation_and_interrupt_durations_come_as_numbers_or_strings():

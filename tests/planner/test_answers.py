@@ -107,7 +107,7 @@ def test_a_write_is_previewed_then_confirmed_with_its_own_values():
     args = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
     preview = ToolResult(tool="add_sale", status="confirm", args=args, preview=fields)
     assert say(preview) == \
-        "松本理恵様（0016）に、2025-05-06の販売「かぼちゃ4個」600円を登録します（まだ登録していません）。"
+        "松本理恵様（0016）に、5/6(火)の販売「かぼちゃ4個」600円を登録します（まだ登録していません）。"
     row = {"code_sales": "S1", "code_customer": "0016", "date_sales": "2025-05-06", "products": "かぼちゃ4個",
            "price": 600}
     done = ToolResult(tool="add_sale", status="ok", args=args, rows=[row], row_count=1, totals={"count": 1})

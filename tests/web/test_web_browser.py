@@ -151,7 +151,9 @@ def test_a_sale_registered_through_the_card_is_found_by_the_next_question(page, 
         sign_in(page, served, "admin")
         reply = ask(page, "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。")
         card = reply.locator(".confirm-card")
-        assert "かぼちゃ4個" in card.inner_text() and "2025-05-06" in card.inner_text()
+        shown = card.inner_text()
+        assert "かぼちゃ4個" in shown and "2025年5月6日(火)" in shown and "600円" in shown and "松本理恵" in shown
+        assert "add_sale" not in shown and "code_customer" not in shown
         expect(card.locator("button", has_text="確定")).to_be_visible()
         expect(card.locator("button", has_text="取消")).to_be_visible()
         assert farm_sales(database, "0016") == before  # nothing written before 確定
@@ -160,6 +162,8 @@ def test_a_sale_registered_through_the_card_is_found_by_the_next_question(page, 
         done = page.locator(".msg.assistant").nth(1)
         expect(done.locator(".answer")).to_be_visible()
         expect(card.locator("button")).to_have_count(0)  # the card cannot be pressed again
+        expect(card.locator("h3")).to_have_text("確定しました")
+        assert "まだ" not in card.inner_text()  # no question left above what happened
         [new] = [r for r in farm_sales(database, "0016") if r not in before]
         assert (new["products"], new["price"], str(new["sale_date"])) == ("かぼちゃ4個", 600, "2025-05-06")
         assert new["sales_number"] in done.inner_text()
@@ -170,6 +174,39 @@ def test_a_sale_registered_through_the_card_is_found_by_the_next_question(page, 
         assert len(farm_sales(database, "0016")) == len(before) + 1
     finally:
         database.close()
+
+
+def test_a_card_left_for_another_question_says_so_and_a_typed_yes_confirms_the_next(page, served):
+    database = Pipeline.open(["farm"], served.database)
+    try:
+        before = farm_sales(database, "0016")
+        sign_in(page, served, "admin")
+        first = ask(page, "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。")
+        ask(page, "顧客コード0009の先週の販売データを見せて。")
+        stale = first.locator(".confirm-card")
+        expect(stale.locator("h3")).to_have_text("取り下げました")  # never 確定しました: nothing was written
+        expect(stale.locator("button")).to_have_count(0)
+        assert farm_sales(database, "0016") == before
+
+        card = ask(page, "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。") \
+            .locator(".confirm-card")
+        done = ask(page, "はい、お願いします")
+        expect(card.locator("h3")).to_have_text("確定しました")
+        [new] = [r for r in farm_sales(database, "0016") if r not in before]
+        assert new["sales_number"] in done.inner_text()
+    finally:
+        database.close()
+
+
+def test_on_a_phone_nothing_is_wider_than_the_screen_with_the_trace_open(phone, served):
+    sign_in(phone, served, "admin")
+    reply = ask(phone, "顧客コード0009と0010の先週の販売データを見せて。")
+    reply.locator("details.trace summary").click()
+    expect(reply.locator("details.trace table")).to_be_visible()
+    width = phone.evaluate("window.innerWidth")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= width
+    for box in (reply.bounding_box(), reply.locator(".answer").bounding_box()):
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (box, width)
 
 
 def test_tanaka_gets_nothing_about_customer_0002(page, served):

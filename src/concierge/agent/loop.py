@@ -23,28 +23,30 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from functools import partial
 from typing import Any
 
 import anyio
 
 from concierge import threads
-from concierge.agent import grounding, latency, prompts, streaming
+from concierge.agent import card, grounding, latency, prompts, streaming
 from concierge.agent.pricing import cost_usd
 from concierge.agent.store import ConversationStore, new_session_id
-from concierge.agent.turn import CallRecord, PendingAction, Timings, Turn, TurnUsage, check_message
+from concierge.agent.turn import CallRecord, PendingAction, Settled, Timings, Turn, TurnUsage, check_message
 from concierge.catalog import rules
 from concierge.errors import ConciergeError, ResultCode, TurnFailedAfterWrite
 from concierge.language.detect import Lang, language
+from concierge.language.replies import reply as plain_reply
 from concierge.pipeline.access import Session, User
-from concierge.pipeline.confirm import Hashed, hashed
+from concierge.pipeline.confirm import TOKEN_TTL, Hashed, hashed
 from concierge.pipeline.pipeline import Pipeline
 from concierge.pipeline.result import ToolResult
 from concierge.pipeline.tool_schema import input_schema
 from concierge.protocol import Message, ModelRequest, Provider, ToolCall, ToolSpec
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
+PENDING_KEYS = ("tool", "args", "preview", "message", "fields", "warning")  # what a Turn shows of a pending write
 
 
 @dataclass
@@ -70,6 +72,7 @@ class _Run:
     answer: str = ""
     answered_by_model: bool = False
     pending: dict[str, Any] | None = None
+    settled: Settled | None = None  # what became of the write that waited for a yes as the turn began
     speech: streaming.Speech | None = None  # a channel that speaks: the answer's text as it is written
     caller: str | None = None  # the phone number of a call (`:_caller`)
     first_text_ms: float | None = None
@@ -109,6 +112,7 @@ class Agent:
         self._line_states = {c.spec.rules.state for c in pipeline.catalogs
                              if c.spec.rules and c.spec.rules.lines and c.spec.rules.state}
         self._offers: dict[User, tuple[tuple[int, date], list[ToolSpec], str]] = {}
+        self._currency = {c.name: c.spec.currency for c in pipeline.catalogs}
 
     # --- the three things a user can do -------------------------------------------
     async def ask(
@@ -129,24 +133,35 @@ class Agent:
             session_id = new_session_id()
         else:
             history, dropped = await threads.run(self.store.resume, session_id, user.name)
+        answered = plain_reply(text) if dropped and not auto_confirm else None
+        if answered == "yes":  # はい typed (or said) to the card: the card's 確定
+            return await self.confirm(session_id, user, on_event=on_event, speech=speech, caller=caller, said=text)
+        if answered == "no":
+            return await self.cancel(session_id, user, on_event=on_event, said=text)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
         before = next((m.text for m in reversed(history) if m.role == "user" and m.text and not m.confirms), "")
         run = _Run(session_id, user, language(text, before), [*history, Message("user", text=text)],
                    saved=len(history), turn_start=len(history), on_event=on_event, speech=speech,
                    caller=caller)
         await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm))
+        if dropped:
+            run.settled = "replaced" if run.pending else "dropped"
         return await self._finish(run)
 
     async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
-                      speech: streaming.Speech | None = None, caller: str | None = None) -> Turn:
-        """Run exactly the pending write, with its token, and let the model describe the outcome."""
+                      speech: streaming.Speech | None = None, caller: str | None = None,
+                      said: str | None = None) -> Turn:
+        """Run exactly the pending write, with its token, and let the model describe the outcome; `said`: the
+        words the user typed or spoke to say yes (else the card's button was pressed)."""
         history, pending = await threads.run(self.store.resume, session_id, user.name)
         if pending is None:
-            return await self._nothing_pending(session_id, user, history, on_event)
+            return await self._nothing_pending(session_id, user, history, on_event, said)
         lang: Lang = pending["lang"]
+        yes = Message("user", text=said or prompts.confirm_text(lang), confirms=True)
+        if _expired(pending):
+            return await self._expired(session_id, user, history, yes, pending, on_event)
         call = ToolCall("confirm_" + secrets.token_hex(4), pending["tool"], pending["args"])
-        run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.confirm_text(lang), confirms=True),
-                                            Message("assistant", tool_calls=[call])],
+        run = _Run(session_id, user, lang, [*history, yes, Message("assistant", tool_calls=[call])],
                    saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event,
                    speech=speech, caller=caller)
 
@@ -154,6 +169,7 @@ class Agent:
             [(result, record)] = await self._invoke_all(run, [call], confirmation=_pending_token(pending))
             run.calls.append(record)
             run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
+            run.settled = "confirmed" if result.ok else "changed" if result.status == "confirm" else "failed"
             if result.status == "confirm":  # what the card showed has changed: nothing written, a new card
                 self._wait_for_yes(run, call, result)
                 return
@@ -162,15 +178,29 @@ class Agent:
         await self._guarded(run, confirmed())
         return await self._finish(run)
 
-    async def cancel(self, session_id: str, user: User) -> Turn:
-        """Drop the pending write; the conversation records that nothing was written."""
+    async def cancel(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
+                     said: str | None = None) -> Turn:
+        """Drop the pending write; the conversation records that nothing was written. `said`: the words the user
+        typed or spoke to say no (else the card's button was pressed)."""
         history, pending = await threads.run(self.store.resume, session_id, user.name)
         if pending is None:
-            return await self._nothing_pending(session_id, user, history, None)
+            return await self._nothing_pending(session_id, user, history, on_event, said)
         lang: Lang = pending["lang"]
-        run = _Run(session_id, user, lang, [*history, Message("user", text=prompts.cancel_text(lang))],
-                   saved=len(history), turn_start=len(history), on_event=None)
-        run.answer = prompts.cancelled_answer(pending["tool"], lang)
+        run = _Run(session_id, user, lang, [*history, Message("user", text=said or prompts.cancel_text(lang),
+                                                              cancels=True)],
+                   saved=len(history), turn_start=len(history), on_event=on_event)
+        run.answer = prompts.cancelled_answer(lang)
+        run.settled = "cancelled"
+        run.messages.append(Message("assistant", text=run.answer))
+        return await self._finish(run)
+
+    async def _expired(self, session_id: str, user: User, history: list[Message], yes: Message,
+                       pending: dict[str, Any], on_event: EventHandler | None) -> Turn:
+        """A yes that came after the card's time ran out (`TOKEN_TTL`): nothing written, the card dropped."""
+        lang: Lang = pending["lang"]
+        run = _Run(session_id, user, lang, [*history, yes], saved=len(history), turn_start=len(history),
+                   on_event=on_event)
+        run.answer, run.settled = prompts.expired_answer(TOKEN_TTL, lang), "expired"
         run.messages.append(Message("assistant", text=run.answer))
         return await self._finish(run)
 
@@ -250,14 +280,18 @@ class Agent:
     def _wait_for_yes(self, run: _Run, call: ToolCall, result: ToolResult) -> None:
         """End the turn on the write's preview: the conversation keeps it (with its token's hash) for a yes."""
         tool = self.pipeline.tools[call.name]
-        message = (prompts.changed_preview_message(tool, run.lang) if result.code == ResultCode.PREVIEW_CHANGED
-                   else prompts.preview_message(tool, run.lang))
+        said = card.sentence(result, tool, run.lang, self.pipeline.today(call.name))
+        message = (prompts.changed_preview_message(tool, run.lang, said) if result.code == ResultCode.PREVIEW_CHANGED
+                   else prompts.preview_message(tool, run.lang, said))
+        shown = card.fields(result, tool, run.lang, self._currency.get(tool.catalog))
+        warning = card.warning(result, tool, run.lang)
         run.pending = {
             "tool": call.name, "args": result.args, "preview": result.preview or {}, "message": message,
+            "fields": [f.model_dump() for f in shown], "warning": warning,
             "token_hash": hashed(result.confirmation_token or "").digest, "lang": run.lang,
-            "turn_start": run.turn_start,
+            "turn_start": run.turn_start, "at": datetime.now(UTC).isoformat(),
         }
-        run.answer = prompts.preview_answer(message, result.preview or {})
+        run.answer = prompts.preview_answer(message, shown, warning)
         run.messages.append(Message("assistant", text=run.answer))
 
     async def _invoke_all(
@@ -340,7 +374,7 @@ class Agent:
             answer=run.answer,
             lang=run.lang,
             calls=run.calls,
-            pending=PendingAction(**{k: run.pending[k] for k in ("tool", "args", "preview", "message")})
+            pending=PendingAction(**{k: run.pending[k] for k in PENDING_KEYS if k in run.pending})
             if run.pending else None,
             ungrounded=self._ungrounded(run) if run.answered_by_model else [],
             timings=Timings(model_ms=run.model_ms, tool_ms=run.tool_ms, total_ms=total_ms,
@@ -351,6 +385,7 @@ class Agent:
                 if run.reported_usage else None,
             ),
             steps=run.steps,
+            settled=run.settled,
         )
         latency.log_turn(turn, run.user)
         if run.on_event is not None:
@@ -367,11 +402,14 @@ class Agent:
         return grounding.ungrounded(run.answer, found)
 
     async def _nothing_pending(
-        self, session_id: str, user: User, history: list[Message], on_event: EventHandler | None
+        self, session_id: str, user: User, history: list[Message], on_event: EventHandler | None,
+        said: str | None = None,
     ) -> Turn:
-        last = next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
+        """A yes or no to a card whose write no longer waits (done, cancelled, replaced by a later question):
+        nothing is run, and the answer says so; the conversation is left as it is."""
+        last = said or next((m.text for m in reversed(history) if m.role == "user" and m.text), "")
         lang = language(last)
-        turn = Turn(session_id=session_id, answer=prompts.no_pending_answer(lang), lang=lang)
+        turn = Turn(session_id=session_id, answer=prompts.no_pending_answer(lang), lang=lang, settled="gone")
         if on_event is not None:
             await on_event({"type": "answer", "turn": turn.model_dump(mode="json")})
         return turn
@@ -393,6 +431,13 @@ class Agent:
     def _today(self, clocks: dict[str, date]) -> date:
         days = set(clocks.values())
         return days.pop() if len(days) == 1 else self.pipeline.today()
+
+
+def _expired(pending: dict[str, Any]) -> bool:
+    """Whether the card's token has run out (a conversation saved by an earlier version has no time: the
+    pipeline checks its token)."""
+    at = pending.get("at")
+    return at is not None and datetime.now(UTC) - datetime.fromisoformat(at) > TOKEN_TTL
 
 
 def _pending_token(pending: dict[str, Any]) -> Hashed | str:

@@ -12,9 +12,11 @@ results.
 from __future__ import annotations
 
 import json
-from datetime import date
+import re
+from datetime import date, timedelta
 from typing import Any
 
+from concierge.agent.turn import PendingField
 from concierge.catalog.model import Tool
 from concierge.language.dates import resolve
 from concierge.language.detect import Lang
@@ -167,22 +169,35 @@ result ids, numbers and times as they are said (18時30分, 6:30 pm). Ask one th
 
 
 # --- what the agent itself says to the user ------------------------------------
-def preview_message(tool: Tool, lang: Lang) -> str:
+def title(tool: Tool | None, name: str, lang: Lang) -> str:
+    """What a write does, in words: the first sentence of its description (販売を登録します), else its name."""
+    if tool is None:
+        return name
+    first = re.split(r"(?<=[。．])|(?<=\.)\s", tool.description.get(lang).strip(), maxsplit=1)[0]
+    return first.rstrip("。．.") or name
+
+
+def preview_message(tool: Tool, lang: Lang, said: str | None = None) -> str:
+    """The card's question: the catalog's sentence for it when it has one, else what the write does."""
+    if said:
+        return f"{said}{'' if said.endswith(('？', '?')) else 'よろしいですか？' if lang == 'ja' else ' Go ahead?'}"
     if lang == "ja":
-        return f"まだ何も書き込んでいません。次の内容で {tool.name} を実行してよろしいですか？"
-    return f"Nothing is written yet. Run {tool.name} with these values?"
+        return f"{title(tool, tool.name, lang)}。次の内容でよろしいですか？（まだ何も書き込んでいません）"
+    return f"{title(tool, tool.name, lang)}: nothing is written yet. Go ahead with these values?"
 
 
-def changed_preview_message(tool: Tool, lang: Lang) -> str:
+def changed_preview_message(tool: Tool, lang: Lang, said: str | None = None) -> str:
     if lang == "ja":
-        return (f"確認した後に内容が変わったため、何も書き込んでいません。新しい内容で {tool.name} を実行して"
-                "よろしいですか？")
-    return f"Nothing was written: the values changed after you saw them. Run {tool.name} with these values now?"
+        return ("確認の後で内容が変わったため、何も書き込んでいません。新しい内容です。"
+                f"{preview_message(tool, lang, said)}")
+    return ("Nothing was written: the values changed after you saw them. Here they are now. "
+            f"{preview_message(tool, lang, said)}")
 
 
-def preview_answer(message: str, preview: dict[str, Any]) -> str:
-    lines = [message] + [f"- {key}: {value}" for key, value in preview.items()]
-    return "\n".join(lines)
+def preview_answer(message: str, fields: list[PendingField], warning: str | None = None) -> str:
+    """The card as text (the history, the CLI, a model reading the conversation)."""
+    lines = [message] + [f"- {f.label}: {f.value}" for f in fields]
+    return "\n".join([*lines, warning] if warning else lines)
 
 
 def confirm_text(lang: Lang) -> str:
@@ -193,14 +208,25 @@ def cancel_text(lang: Lang) -> str:
     return "いいえ、取り消してください。" if lang == "ja" else "No, cancel it."
 
 
-def cancelled_answer(tool: str, lang: Lang) -> str:
+def cancelled_answer(lang: Lang) -> str:
+    return "取り消しました。何も書き込んでいません。" if lang == "ja" else "Cancelled: nothing was written."
+
+
+def expired_answer(ttl: timedelta, lang: Lang) -> str:
+    minutes = int(ttl.total_seconds() // 60)
     if lang == "ja":
-        return f"{tool} を取り消しました。何も書き込んでいません。"
-    return f"Cancelled {tool}: nothing was written."
+        return (f"この確認は有効期限（{minutes}分）を過ぎたため、何も書き込んでいません。"
+                "もう一度ご依頼いただければ、新しい確認をお出しします。")
+    return (f"This confirmation ran out after {minutes} minutes, so nothing was written. Ask again and you get a "
+            "new one to confirm.")
 
 
 def no_pending_answer(lang: Lang) -> str:
-    return "確認待ちの操作はありません。" if lang == "ja" else "There is nothing waiting for confirmation."
+    if lang == "ja":
+        return ("確認待ちの操作はありません。その確認は、すでに確定・取り消し済みか、"
+                "その後の別のご依頼で取り下げられています。何も書き込んでいません。必要でしたら、もう一度ご依頼ください。")
+    return ("Nothing is waiting for confirmation: that card was already confirmed or cancelled, or a later request "
+            "replaced it. Nothing was written now; ask again if you still want it done.")
 
 
 def dropped_pending_note(tool: str) -> str:

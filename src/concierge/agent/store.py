@@ -171,6 +171,8 @@ def message_to_json(message: Message) -> dict[str, Any]:
         out["result"] = message.result.to_json()
     if message.confirms:
         out["confirms"] = True
+    if message.cancels:
+        out["cancels"] = True
     return out
 
 
@@ -182,4 +184,5 @@ def message_from_json(data: dict[str, Any]) -> Message:
         tool_call_id=data.get("tool_call_id"),
         result=ToolResult.model_validate(data["result"]) if data.get("result") is not None else None,
         confirms=bool(data.get("confirms", False)),
+        cancels=bool(data.get("cancels", False)),
     )

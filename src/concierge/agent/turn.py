@@ -11,7 +11,7 @@ longer one with `MessageTooLong` whatever channel it came from.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -55,13 +55,29 @@ class CallRecord(BaseModel):
     result: ToolResult  # its dumps never carry the confirmation token
 
 
+# What became of a write that waited for a yes: its yes wrote it (confirmed), was refused or failed (failed), found
+# the values changed and showed a new card (changed); a no (cancelled); a new question made another card (replaced)
+# or none (dropped); its time ran out (expired); nothing was waiting any more (gone: done, or dropped before).
+Settled = Literal["confirmed", "failed", "changed", "cancelled", "replaced", "dropped", "expired", "gone"]
+
+
+class PendingField(BaseModel):
+    """One value of a write waiting for a yes, as the person reads it (agent/card.py)."""
+
+    name: str  # the preview's column
+    label: str  # its name in the user's language (販売日)
+    value: str  # as written for a person (2025年5月6日(火), 600円)
+
+
 class PendingAction(BaseModel):
     """A write that waits for the user's yes: `Agent.confirm` runs exactly this call."""
 
     tool: str
     args: dict[str, Any]
     preview: dict[str, Any]
-    message: str  # in the user's language
+    message: str  # in the user's language: what the write will do, and the question
+    fields: list[PendingField] = Field(default_factory=list)  # the preview, labelled and written for a person
+    warning: str | None = None  # the same write was done minutes ago
 
 
 class Timings(BaseModel):
@@ -87,3 +103,4 @@ class Turn(BaseModel):
     timings: Timings = Field(default_factory=Timings)
     usage: TurnUsage = Field(default_factory=TurnUsage)
     steps: int = 0  # model requests made in this turn
+    settled: Settled | None = None  # what became of the write that waited for a yes as the turn began

@@ -276,7 +276,7 @@ class ResultShape(Strict):
 # `{name}` or `{name:format}`; `[...]` is a segment left out when a placeholder in it has no value.
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?)(?::([^{}]*))?\}")
 SUMMARY_KEYS = ("current_total", "previous_total", "change", "change_pct", "top_decreases", "top_increases")
-FORMATS = ("md", "signed", "abs")  # and `?value=text|...` (a choice by value or sign)
+FORMATS = ("md", "day", "signed", "abs")  # and `?value=text|...` (a choice by value or sign)
 
 
 def placeholders(template: str) -> list[tuple[str, str]]:
@@ -305,6 +305,7 @@ def template_problem(template: str) -> str | None:
 class Answer(Strict):
     """Sentences of the offline planner's answer for one tool, per outcome (docs/catalog.md)."""
 
+    ask: Text | None = None  # asked when a request for the tool gives none of the values it needs (何になさいますか？)
     ok: Text | None = None  # rows found
     one: Text | None = None  # exactly one row found (else `ok`)
     empty: Text | None = None  # no row found

@@ -25,6 +25,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group)
+@click.version_option(package_name="concierge", prog_name="concierge", message="%(prog)s %(version)s")
 @click.option("-v", "--verbose", is_flag=True, help="Log debug details to stderr.")
 @click.option("--config", type=click.Path(dir_okay=False, path_type=Path), default=None, expose_value=False,
               callback=remember_config_file,

@@ -80,17 +80,21 @@ def serve() -> None:
 
 
 def _phone_line(pipeline: Pipeline, phone: PhoneSettings, base: str) -> str:
-    """Where Twilio calls in, and what would keep a call from being taken."""
+    """Where Twilio calls in, and, as sentences, what would keep a call from being taken and how to fix it."""
     blocked = []
     try:
         pipeline.user(phone.user)
     except UnknownUser:
-        blocked.append(f"no user {phone.user!r} (phone.user) takes the calls: `concierge user add {phone.user} "
-                       f"--role ...`, or serve a catalog with phone users (--catalog restaurant)")
+        blocked.append(f"No user named {phone.user!r} (the setting phone.user) answers the calls. Add one with "
+                       f"`concierge user add {phone.user} --role ROLE`, or serve a catalog that has phone users "
+                       "(--catalog restaurant).")
     if not os.environ.get("TWILIO_AUTH_TOKEN"):
-        blocked.append("set TWILIO_AUTH_TOKEN (every phone request is refused without it)")
-    state = f"; calls are refused until: {'; '.join(blocked)}" if blocked else ""
-    return f"phone: Twilio webhook POST {base}/phone/twiml (docs/phone.md){state}"
+        blocked.append("TWILIO_AUTH_TOKEN is not set, so every phone request is refused. Set it to your Twilio "
+                       "account's auth token.")
+    line = f"phone: Twilio webhook POST {base}/phone/twiml (docs/phone.md)."
+    if not blocked:
+        return line
+    return "\n".join([f"{line} Calls are refused for now:", *(f"  - {reason}" for reason in blocked)])
 
 
 def _phone(phone: PhoneSettings) -> PhoneSettings | None:

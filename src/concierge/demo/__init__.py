@@ -5,23 +5,27 @@ Each demo is a package here (`farm`, `pos`) registered as a plug-in (`concierge.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import sqlalchemy as sa
 
 from concierge.catalog.loader import load_catalog
-from concierge.plugins import Demo, demo
+from concierge.plugins import Demo, demo, demos
 from concierge.storage import rollups, state
 from concierge.storage.database import Database
 from concierge.storage.migrate import ensure_state
 
 
 def add_users(state_db: Database, plugin: Demo) -> None:
-    """The demo's users, where missing (no password: `user set-password`, or printed on first serve)."""
+    """The demo's users, where missing (no password: `user set-password`, or printed on first serve); the demo is
+    marked as having had its users added."""
     with state_db.write() as conn:
         have = set(conn.scalars(sa.select(state.users.c.name)))
         new = [{"name": u.name, "role": u.role, "display_name": u.display_name}
                for u in plugin.users if u.name not in have]
         if new:
             conn.execute(state.users.insert(), new)
+        _mark(conn, [plugin.name])
 
 
 def has_users(state_db: Database) -> bool:
@@ -30,11 +34,32 @@ def has_users(state_db: Database) -> bool:
 
 
 def seed_users(state_db: Database, names: list[str]) -> None:
-    """The users of these demos, into a state database that has no user yet. Once it has users they
-    are the administrator's to manage: a demo user removed stays removed."""
-    if not has_users(state_db):
-        for name in names:
+    """The users of each of these demos whose users were never added to this state database: a demo loaded beside
+    others later (home after farm and pos) gets its own. Once added they are the administrator's to manage: a demo
+    user removed stays removed."""
+    with state_db.write() as conn:
+        marked = set(conn.scalars(sa.select(state.demo_users.c.demo)))
+        if not marked and conn.scalar(sa.select(state.users.c.name).limit(1)) is not None:
+            marked = _mark_earlier(conn)  # users from before demos were marked: those demos had theirs
+    for name in names:
+        if name not in marked:
             add_users(state_db, demo(name))
+            marked.add(name)
+
+
+def _mark_earlier(conn: sa.Connection) -> set[str]:
+    """A state database from before the marks: every demo with one of its users there had its users added."""
+    have = set(conn.scalars(sa.select(state.users.c.name)))
+    earlier = [name for name in demos() if any(u.name in have for u in demo(name).users)]
+    _mark(conn, earlier)
+    return set(earlier)
+
+
+def _mark(conn: sa.Connection, names: list[str]) -> None:
+    marked = set(conn.scalars(sa.select(state.demo_users.c.demo)))
+    rows = [{"demo": n, "added_at": datetime.now(UTC)} for n in names if n not in marked]
+    if rows:
+        conn.execute(state.demo_users.insert(), rows)
 
 
 def is_installed(db: Database, name: str) -> bool:
@@ -50,6 +75,9 @@ def install(db: Database, name: str, *, replace: bool = False, state_db: Databas
     plugin = demo(name)
     ensure_state(state_db or db)
     tables = list(plugin.tables)
+    if not tables:  # a demo of a web API only (home): its users are all there is to install, once
+        seed_users(state_db or db, [plugin.name])
+        return {}
     with db.write() as conn:
         if replace:
             plugin.metadata.drop_all(conn, tables=list(reversed(tables)))

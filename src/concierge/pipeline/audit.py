@@ -202,6 +202,25 @@ def _json_escape(found: re.Match[str]) -> str:
     return f"\\u{ord(found.group()):04x}"
 
 
+def same_write(db: Database, tool: str, args: dict[str, Any], within: timedelta) -> tuple[datetime, str] | None:
+    """The time and result id of the latest write of `tool` with exactly `args` done in the last `within`
+    (by anyone), else None: a sale entered twice by mistake."""
+    table = schema.audit
+    since = datetime.now(UTC) - within
+    with db.read() as conn:
+        lines = conn.execute(sa.select(table.c.at, table.c.result_id, table.c.args)
+                             .where(table.c.tool == tool, table.c.at >= since, table.c.decision == "ok")
+                             .order_by(table.c.at.desc()).limit(50)).all()
+    for at, result_id, said in lines:
+        try:
+            same = json.loads(said) == args
+        except ValueError:
+            continue
+        if same:
+            return (at if at.tzinfo else at.replace(tzinfo=UTC)), result_id
+    return None
+
+
 def latest(db: Database, limit: int = 20) -> list[dict[str, Any]]:
     table = schema.audit
     with db.read() as conn:

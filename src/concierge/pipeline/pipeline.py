@@ -13,7 +13,7 @@ import re
 import secrets
 import time
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -36,6 +36,7 @@ from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import Session, User
 from concierge.pipeline.bind import bind
 from concierge.pipeline.result import (
+    Repeated,
     ToolResult,
     capped_sql,
     counted_totals,
@@ -53,6 +54,7 @@ from concierge.storage.migrate import ensure_state
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
+SAME_WRITE_WITHIN = timedelta(minutes=30)  # a preview says so when the same write was done this recently
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -301,11 +303,11 @@ class Pipeline:
             if confirmation is None:
                 with self.state.write() as conn:
                     token = confirm.issue(conn, user.name, tool.name, plain_args(args))
-                return ToolResult(tool=tool.name, status="confirm", args=plain_args(args),
-                                  preview=plain_args(args), confirmation_token=token,
-                                  message=("Nothing is sent yet. Show this preview to the user; when they confirm, "
-                                           f"call {tool.name} again with the same arguments and this confirmation "
-                                           "token."))
+                return self._repeats(ToolResult(
+                    tool=tool.name, status="confirm", args=plain_args(args), preview=plain_args(args),
+                    confirmation_token=token,
+                    message=("Nothing is sent yet. Show this preview to the user; when they confirm, "
+                             f"call {tool.name} again with the same arguments and this confirmation token.")))
             with self.state.write() as conn:
                 why = confirm.redeem(conn, confirmation, user.name, tool.name, plain_args(args))
             if why:
@@ -379,7 +381,22 @@ class Pipeline:
         if separate:
             with self.state.write() as conn:
                 token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(preview))
-        return _confirm_result(tool, args, preview, token, changed=False)
+        return self._repeats(_confirm_result(tool, args, preview, token, changed=False))
+
+    def _repeats(self, preview: ToolResult) -> ToolResult:
+        """The preview, with the same write done minutes ago (`SAME_WRITE_WITHIN`) when there was one: a sale
+        entered twice by mistake is pointed out before the second is written."""
+        if not preview.args:  # a write of no values of its own (place the order of this call): nothing to compare
+            return preview
+        found = audit.same_write(self.state, preview.tool, preview.args, SAME_WRITE_WITHIN)
+        if found is None:
+            return preview
+        at, result_id = found
+        minutes = max(1, round((datetime.now(UTC) - at).total_seconds() / 60))
+        return preview.model_copy(update={
+            "repeats": Repeated(at=at, result_id=result_id),
+            "message": f"{preview.message} The same write, with exactly these values, was done {minutes} minute(s) "
+                       f"ago ({result_id}): tell the user before they confirm, in case this one is a mistake."})
 
     def _write(self, tool: Tool, args: dict, values: dict, user: User,
                confirmation: str | confirm.Hashed | None, line: audit.CallLine) -> ToolResult:

@@ -145,6 +145,13 @@ class Data:
 View = Failure | Preview | Data
 
 
+class Repeated(BaseModel):
+    """A write of exactly the same values done a moment ago (its audit line): a preview points it out."""
+
+    at: datetime
+    result_id: str
+
+
 class ToolResult(BaseModel):
     """What every tool call returns, whoever called it. `view()` says what it is; renderers only format it.
 
@@ -169,6 +176,7 @@ class ToolResult(BaseModel):
     money: dict[str, int] = Field(default_factory=dict)  # money column -> the decimals it is shown with
     currency: str | None = None  # of the money columns (ISO 4217), where the catalog says
     preview: dict[str, Any] | None = None
+    repeats: Repeated | None = None  # a preview's: the same write, done minutes ago
     confirmation_token: str | None = Field(default=None, exclude=True)
     ai_instruction: str | None = None
     ms: float = 0.0

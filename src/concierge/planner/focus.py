@@ -5,6 +5,9 @@
   command's required values (off) hold; what it was optionally given (a quantity, 大盛り) does not.
 - A value said alone after the guard refused a command asks for the command with that value in place of the
   refused one (22時 refused: じゃあ9時で; brightness 150 refused: じゃ100で).
+- Values said after a write was shown for a yes, and before the yes, change that write: 「700円にして」,
+  「0017のお客様で」, "make it 5 pumpkins" after 「かぼちゃ4個を600円で売った」 show it again with those values in place
+  of its own, its other values kept (`amended`). A question of another tool is not a change (0017の販売は？).
 - A verb with no device goes to the device of the last command when the verb's own tools need one the request
   does not say, and a tool of that device takes the verb: 「消して」 after the TV was switched on, or its volume
   turned down, switches the TV off. A request that names another kind of device by a topic (電気) is not
@@ -13,18 +16,69 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any
 
-from concierge.catalog.model import CountExtract
+from concierge.catalog.model import CountExtract, ItemsExtract, Param
+from concierge.planner import words
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, mask
 
-__all__ = ["Command", "again"]
+__all__ = ["Command", "again", "amended"]
 
 Command = tuple[str, dict[str, Any]]
+_NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?")  # 5, 5個, 5つ, 5 pieces
+_NUMBERS = re.compile(r"\d+")
+
+
+def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed: Command | None) -> Choice | None:
+    """The write shown for a yes, to be shown again with the values said now in place of its own; None when the
+    request says none of its values, or asks another tool something."""
+    if previewed is None or previewed[0] not in offered:
+        return None
+    name, args = previewed
+    if not any(coverage(slots, lexicon, name)):
+        recounted = _recounted(slots, lexicon.tools[name].params, args)  # 5個にして: of the one item it has
+        return Choice((name,), follow_up=True, again=(name, recounted)) if recounted else None
+    if slots.text.rstrip().endswith(("?", "？")):  # 0017の販売は？ asks about sales
+        return None
+    others = [t for t in [*keyword_tools(slots, lexicon, offered), *topics(lexicon, slots.cue_text)]
+              if t != name and t in offered]
+    if others and not (_given_instead(slots) and all(lexicon.tools[t].mode == "read" for t in others)):
+        return None
+    return Choice((name,), follow_up=True, again=(name, dict(args)))
+
+
+def _recounted(slots: Slots, params: dict[str, Param], args: dict[str, Any]) -> dict[str, Any] | None:
+    """The write's values with a count said alone (5個にして, make it 5) in place of the count of the one item its
+    goods say (かぼちゃ4個 -> かぼちゃ5個); None when it says more, or the goods are not one item with a count."""
+    said = _NUMBER_ALONE.fullmatch(_unwrapped(slots.text))
+    goods = [n for n, p in params.items() if isinstance(p.extract, ItemsExtract) and isinstance(args.get(n), str)]
+    if said is None or len(goods) != 1 or len(_NUMBERS.findall(args[goods[0]])) != 1:
+        return None
+    return {**args, goods[0]: _NUMBERS.sub(said["n"], args[goods[0]])}
+
+
+def _unwrapped(text: str) -> str:
+    """The value said, without the words around it (make it 5 -> 5, 5個にして -> 5個)."""
+    said = text.strip().rstrip("。.!！ ").lower()
+    for before in sorted(words.words("answer", "before") + words.words("lines", "correcting"), key=len, reverse=True):
+        if said.startswith(before):
+            said = said[len(before):].lstrip(" 、,")
+    for after in sorted(words.words("answer", "after"), key=len, reverse=True):
+        if said.endswith(after) and len(after) < len(said):
+            said = said[: -len(after)].rstrip()
+    return said
+
+
+def _given_instead(slots: Slots) -> bool:
+    """Said as a value given in place of another (0017のお客様で, 700円にして, make it 0017)."""
+    low = slots.cue_text.strip().rstrip("。.!！ ").lower()
+    return low.endswith(tuple(words.words("answer", "after"))) \
+        or low.startswith(tuple(words.words("lines", "correcting")) + tuple(words.words("answer", "before")))
 
 
 def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command | None,

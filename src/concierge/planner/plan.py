@@ -168,6 +168,7 @@ class Memory:
     last_call: tuple[str, dict[str, Any]] | None = None
     last_command: tuple[str, dict[str, Any]] | None = None  # the last write that ran with no confirmation
     command_refused: bool = False  # and the guard refused it: its values said again are asked again
+    previewed: tuple[str, dict[str, Any]] | None = None  # the write the turn before showed for a yes (700円にして)
     chosen: dict[str, Any] = field(default_factory=dict)  # enum parameter -> the value its last call used
     chosen_all: dict[str, list[Any]] = field(default_factory=dict)  # and the values the last turn's commands used
     said: str = ""  # the previous turn's request: the figure it named holds for a follow-up (2011年は？)
@@ -474,15 +475,29 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     last, held = ctx.memory.last_call, ctx.memory.held
     if held is not None and adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command):
         return Choice((held.add,))
-    followed = focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
-                           ctx.memory.command_refused) if first else None
+    followed = (focus.amended(slots, ctx.lexicon, ctx.offered, ctx.memory.previewed)
+                or focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
+                               ctx.memory.command_refused)) if first else None
     if followed is not None:
         return followed
     choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
     if not choice.tools and first and last is not None and last[0] in ctx.offered \
             and words.pattern("among", "words").search(slots.cue_text):
         return replace(choice, tools=(last[0],))
-    return choice
+    return _withheld(slots, ctx, choice, last[0] if last and first else None) or choice
+
+
+def _withheld(slots: Slots, ctx: Context, choice: Choice, previous: str | None) -> Choice | None:
+    """The tools the request asks for where none is the user's, though one the user has would take it: 先週から売上が
+    落ちた商品は？ of a sales rep is the POS comparison they may not use (said so), never the farm's sales of a customer
+    asked for. None where the user has every tool, or the request is theirs."""
+    every = {name for name in ctx.lexicon.tools if name not in ctx.offered}
+    if not every:
+        return None
+    wide = choose(slots, ctx.lexicon, ctx.offered | every, previous)
+    if wide.tools and not any(t in ctx.offered for t in wide.tools) and not set(wide.tools) & set(choice.tools):
+        return wide
+    return None
 
 
 def _answering(tool: Tool, slots: Slots, ctx: Context, figure: bool) -> tuple[Tool, bool] | Problem:

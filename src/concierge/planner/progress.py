@@ -67,6 +67,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     mem = Memory(held=held, last_lines=_last_lines(earlier, held), chosen_all=_commanded(earlier, tools))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
+    mem.previewed = _previewed(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
     made = calls_made(earlier)
     mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if c.result is not None and c.result.ok],
                               tools)
@@ -93,6 +94,14 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
         elif not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, said), False
     return mem
+
+
+def _previewed(last_turn: list[Made], tools: dict[str, Tool]) -> tuple[str, dict[str, Any]] | None:
+    """The write the turn before ended on, shown for a yes that has not come: its call and values."""
+    last = last_turn[-1] if last_turn else None
+    if last is None or last.result is None or last.result.status != "confirm" or last.name not in tools:
+        return None
+    return last.name, dict(last.result.args or last.args)
 
 
 def _data_args(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:

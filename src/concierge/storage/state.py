@@ -46,6 +46,7 @@ audit = sa.Table(
     sa.Column("ms", sa.Float, nullable=False),
     sa.Column("message", sa.Text, nullable=True),
     sa.Column("source", sa.String(200), nullable=True),  # 0002: channel and client ("web 203.0.113.7")
+    sa.Index("ix_concierge_audit_tool_at", "tool", "at"),  # 0006: the same write done minutes ago
 )
 
 # One-time tokens: a write's confirmation (tool = the write's name, see pipeline/confirm.py), and the phone's
@@ -113,7 +114,16 @@ audit_noise = sa.Table(
     sa.Index("ix_concierge_audit_noise_window", "window_start"),
 )
 
-STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise]
+# 0006: the demos whose users were added to this state database, once: a demo loaded later gets its own users, and a
+# demo user an administrator removed stays removed (`concierge.demo.seed_users`)
+demo_users = sa.Table(
+    "concierge_demo_users",
+    metadata,
+    sa.Column("demo", sa.String(100), primary_key=True),
+    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise, demo_users]
 
 # Conversations of the agent: one row per (user, session id), its messages in order.
 conversations = sa.Table(

@@ -107,7 +107,7 @@ def create_app(
         install(app, state.agent, phone)
     _guard(app, skip=[mcp_http.path] if mcp_http is not None else [])
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: monitors and curl -I
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 

@@ -26,7 +26,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from concierge import threads
-from concierge.agent.loop import EventHandler
+from concierge.agent.loop import PENDING_KEYS, EventHandler
 from concierge.agent.turn import MESSAGE_CHARS, Turn
 from concierge.errors import ConciergeError
 from concierge.pipeline.access import User
@@ -37,7 +37,6 @@ from concierge.web.events import EventStream
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api")
 PRIVATE_RESULT_KEYS = ("confirmation_token", "ai_instruction")
-PENDING_KEYS = ("tool", "args", "preview", "message")
 STREAMED = ("thinking", "tool_start", "tool_end")
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 PING_S = 10.0

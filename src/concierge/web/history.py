@@ -13,11 +13,14 @@ from concierge.protocol import Message
 
 
 def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
+    """One exchange per question; an exchange that showed a write for a yes says what became of it (`ended`,
+    as a live turn's `settled`), read from the exchange after it."""
     out: list[dict[str, Any]] = []
     calls: dict[str, dict[str, Any]] = {}
     for message in messages:
         if message.role == "user":
-            out.append({"question": message.text or "", "answer": "", "calls": []})
+            out.append({"question": message.text or "", "answer": "", "calls": [],
+                        "answers_card": "yes" if message.confirms else "no" if message.cancels else None})
             calls = {}
             continue
         if not out:  # a conversation always starts with the user; skip anything else
@@ -36,4 +39,23 @@ def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
                 status=result.status, code=result.code, message=result.message, result_id=result.result_id,
                 row_count=result.row_count, ms=result.ms, result=result.to_json(),
             )
+    for shown, after in zip(out, out[1:], strict=False):
+        if _previewed(shown):
+            shown["ended"] = _ended(after)
+    for exchange in out:
+        del exchange["answers_card"]
     return out
+
+
+def _previewed(exchange: dict[str, Any]) -> bool:
+    return bool(exchange["calls"]) and exchange["calls"][-1]["status"] == "confirm"
+
+
+def _ended(after: dict[str, Any]) -> str:
+    """What became of a write shown for a yes, by the exchange that followed it."""
+    if after["answers_card"] == "no":
+        return "cancelled"
+    if after["answers_card"] == "yes":
+        first = after["calls"][0]["status"] if after["calls"] else None
+        return {"ok": "confirmed", "confirm": "changed", None: "expired"}.get(first, "failed")
+    return "replaced" if _previewed(after) else "dropped"

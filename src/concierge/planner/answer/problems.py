@@ -62,6 +62,9 @@ def _needed(problem: Problem, lang: str, tool: Tool) -> str:
     if problem.kind == "ambiguous" and problem.candidates:  # 唐揚げ弁当とのり弁当を2つ: which takes the 2?
         return phrase(lang, "unpaired", what=phrase(lang, "list").join(labels),
                       values=phrase(lang, "list").join(problem.candidates))
+    if problem.kind == "missing" and not problem.candidates and tool.answer and tool.answer.ask \
+            and set(problem.params) >= {n for n, p in tool.params.items() if p.required}:  # 注文したい: 何にしますか？
+        return tool.answer.ask.get(lang)
     if problem.kind == "missing" and problem.candidates:  # 電気消して: which light?
         return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
     return phrase(lang, problem.kind, what=phrase(lang, "list").join(labels))

@@ -11,6 +11,8 @@ from concierge.pipeline.result import Money
 
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_JA_WEEKDAYS = "月火水木金土日"
+_EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
 def as_date(value: Any) -> date | None:
@@ -34,6 +36,21 @@ def month_day(d: date, today: date, lang: str) -> str:
     return text if d.year == today.year else f"{text}, {d.year}"
 
 
+def weekday_day(d: date, today: date, lang: str) -> str:
+    """A day with its weekday, the way a person checks a date they said as 先週火曜日: 5/6(火), Tue, May 6 (with
+    the year when it is not today's year)."""
+    if lang == "ja":
+        return f"{month_day(d, today, lang)}({_JA_WEEKDAYS[d.weekday()]})"
+    return f"{_EN_WEEKDAYS[d.weekday()]}, {month_day(d, today, lang)}"
+
+
+def full_day(d: date, lang: str) -> str:
+    """A day with its year and weekday: 2025年5月6日(火), Tue, May 6, 2025."""
+    if lang == "ja":
+        return f"{d.year}年{d.month}月{d.day}日({_JA_WEEKDAYS[d.weekday()]})"
+    return f"{_EN_WEEKDAYS[d.weekday()]}, {_EN_MONTHS[d.month - 1]} {d.day}, {d.year}"
+
+
 def number(value: Any, *, signed: bool = False) -> str:
     """A number with thousands separators (1,050; +19,140; -2.0), a float without the noise of float sums
     (81.24, not 81.23999999999998), an amount of money as it writes itself (1,234円, $81.24); anything
@@ -53,9 +70,11 @@ def written(value: Any, fmt: str, lang: str, today: date) -> str | None:
         return None
     if fmt.startswith("?"):
         return _choice(value, fmt[1:])
-    if fmt == "md":
+    if fmt in ("md", "day"):
         day = as_date(value)
-        return month_day(day, today, lang) if day else str(value)
+        if day is None:
+            return str(value)
+        return month_day(day, today, lang) if fmt == "md" else weekday_day(day, today, lang)
     if fmt == "abs" and isinstance(value, int | float | Money) and not isinstance(value, bool):
         return number(abs(value))
     return number(value, signed=fmt == "signed")

@@ -18,8 +18,8 @@ is ended with a goodbye (`end` with reason `time_limit`) and its socket closed.
 Each prompt is one agent turn, in order (a worker takes them one at a time). The answer is sent
 sentence by sentence as the agent has it (a model's stream, or the planner's whole answer); an
 `interrupt` stops the rest, and the conversation keeps only what the caller heard. While a write
-waits for the caller's yes, はい / yes confirms it and いいえ / no cancels it; anything else is a new
-request. The conversation is stored as the phone user's, one per caller number and call. A call
+waits for the caller's yes, はい / yes confirms it and いいえ / no cancels it (language/replies.py); anything else
+is a new request. The conversation is stored as the phone user's, one per caller number and call. A call
 that drops stops speaking; a turn already running ends as it would (a confirmed write stays
 written, a previewed one is never run). When the call is over, however it ended, the catalog's
 `phone.discard_tool` throws away what the call wrote and did not place (the restaurant's draft order),
@@ -56,23 +56,6 @@ from concierge.web.phone.identity import CallIdentity
 
 log = logging.getLogger(__name__)
 Action = Literal["end", "handover"]
-
-_YES = re.compile(r"^(はい|ええ|うん|お願いします|おねがいします|それで(お願いします|いいです|大丈夫です)?|大丈夫です|"
-                  r"yes|yeah|yep|sure|correct|that'?s (right|correct)|ok(ay)?|please do)[、。,.! ]*"
-                  r"(お願いします|です|please)?[。.! ]*$", re.IGNORECASE)
-_NO = re.compile(r"^(いいえ|いや|違います|ちがいます|キャンセル(して(ください)?)?|やめます|やめて(ください)?|"
-                 r"no|nope|cancel( it)?|don'?t)[、。,.! ]*(です|please)?[。.! ]*$", re.IGNORECASE)
-
-
-def yes_or_no(text: str) -> bool | None:
-    """True for a plain yes, False for a plain no, None for anything else (a new request)."""
-    said = text.strip()
-    if _YES.match(said):
-        return True
-    if _NO.match(said):
-        return False
-    return None
-
 
 def duration_ms(value: Any) -> float | None:
     """durationUntilInterruptMs: a number in one of Twilio's documents, a string in another."""
@@ -336,15 +319,9 @@ class Call:
             await self.send({"type": "language", "ttsLanguage": code, "transcriptionLanguage": code})
             self.lang = lang
         speaker = self.speaker = Speaker(self, lang, at)
-        pending = await to_thread.run_sync(agent.store.pending, self.session_id, user.name)
-        answer = yes_or_no(text) if pending else None
-        if answer is True:
-            turn = await agent.confirm(self.session_id, user, speech=speaker.speech, caller=self.caller or None)
-        elif answer is False:
-            turn = await agent.cancel(self.session_id, user)
-        else:
-            turn = await agent.ask(text, user, session_id=self.session_id, speech=speaker.speech,
-                                   caller=self.caller or None)
+        # a plain yes or no to the read-back confirms or cancels it (Agent.ask); anything else is a new request
+        turn = await agent.ask(text, user, session_id=self.session_id, speech=speaker.speech,
+                               caller=self.caller or None)
         await speaker.finish(self._read_back(turn, lang) if turn.pending else turn.answer)
         speaker.done = True
         latency.log_channel(turn, user, "phone", prompt_to_first_text=speaker.first_sent_ms)

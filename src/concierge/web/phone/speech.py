@@ -35,7 +35,7 @@ _BULLET = re.compile(r"^\s*(?:[-*・•]|\d+[.)])\s+")
 _MARKUP = re.compile(r"[*_`#]+")
 # 18:30, not 18:30:15, not a time already said with am / pm
 _TIME = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?!\d|:\d|\s*[apAP]\.?[mM]\b)")
-_DAY = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])")
+_DAY = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})(?![\d/])(?:\((?P<w>[月火水木金土日])\))?")  # 5/6(火)
 _YEN = re.compile(r"[¥￥]\s?(\d{1,3}(?:,\d{3})+(?!\d)|\d+)")  # ¥1,380 and ¥150, — not the comma after it
 _RANGE = re.compile(r"(?<=\S)\s*[〜~～]\s*(?=\S)")
 # A sentence ends at 。！？ (and !? .) — a period only before a space or the end, so 2.5 and 1,380.5 stay whole.
@@ -49,7 +49,7 @@ def spoken(text: str, lang: Lang) -> str:
     text = _MARKUP.sub("", _RESULT_ID.sub("", text))
     text = ISO_IN_TEXT.sub(lambda m: _date(int(m[2]), int(m[3]), lang), text)
     text = _TIME.sub(lambda m: _time(int(m[1]), int(m[2]), lang), text)
-    text = _DAY.sub(lambda m: _date(int(m[1]), int(m[2]), lang), text)
+    text = _DAY.sub(lambda m: _date(int(m[1]), int(m[2]), lang) + (f"{m['w']}曜日" if m["w"] else ""), text)
     text = _YEN.sub(lambda m: yen(m[1], lang), text)
     text = _RANGE.sub("から" if lang == "ja" else " to ", text)
     return re.sub(r"[ \t]{2,}", " ", text).strip()

@@ -27,7 +27,7 @@ const CHARTS = {
 };
 
 const $ = (id) => document.getElementById(id);
-const state = { me: null, sessionId: null, busy: false };
+const state = { me: null, sessionId: null, busy: false, liveCard: null };
 let lang = localStorage.getItem("concierge.lang") || (navigator.language.startsWith("ja") ? "ja" : "en");
 
 const t = (key, ...args) => {
@@ -202,6 +202,7 @@ async function refreshSessions() {
 
 function newChat() {
   state.sessionId = null;
+  state.liveCard = null;
   const messages = $("messages");
   messages.replaceChildren($("welcome") || el("div"));
   $("welcome").hidden = false;
@@ -287,6 +288,7 @@ async function run(box, path, body) {
       } else if (type === "answer") {
         progress.remove();
         answered = data.turn;
+        if (data.turn.settled && state.liveCard) state.liveCard.settle(data.turn.settled);
         renderTurn(box, data.turn);
         if (data.turn.session_id && data.turn.session_id !== state.sessionId) state.sessionId = data.turn.session_id;
       } else if (type === "error") {
@@ -308,9 +310,11 @@ async function run(box, path, body) {
 // --- drawing a turn --------------------------------------------------------------
 function renderTurn(box, turn) {
   box.dataset.session = turn.session_id || state.sessionId || "";
+  if (turn.settled && state.liveCard) state.liveCard.settle(turn.settled);
   const blocks = (turn.calls || []).map(resultBlock).filter(Boolean);
   // A pending write's answer is its preview, which the card shows in full.
   if (!turn.pending) box.append(answerText(turn.answer || "", turn.ungrounded || [], blocks.length > 0));
+  if (turn.ended) box.append(el("p", { class: `card-ended settled-${turn.ended}` }, t(`settled_${turn.ended}`)));
   box.append(...blocks);
   if (turn.pending) box.append(confirmCard(turn.pending, turn.session_id));
   if ((turn.calls || []).length || (turn.ungrounded || []).length) box.append(trace(turn));
@@ -421,33 +425,38 @@ function phases(timings, calls) {
   return el("p", { class: "phases muted" }, parts.join(" · "));
 }
 
-// A write waiting for the user's yes: nothing is written until 確定 is pressed, once.
+// A write waiting for the user's yes: nothing is written until it is confirmed, once, by the button or by a
+// typed yes (はい, OK). What became of it comes from the server (`settled` of the turn that followed): the card
+// then says so in place of its question, and loses its buttons.
 function confirmCard(pending, sessionId) {
-  const stateLine = el("p", { class: "state" });
+  const stateLine = el("p", { class: "state", role: "status" });
   const confirmButton = el("button", { type: "button", class: "primary confirm" }, t("confirm"));
   const cancelButton = el("button", { type: "button", class: "cancel" }, t("cancel"));
-  const card = el("div", { class: "confirm-card", "data-tool": pending.tool },
+  const fields = pending.fields && pending.fields.length ? pending.fields
+    : Object.entries(pending.preview || {}).map(([k, v]) => ({ label: label(k), value: formatValue(v) }));
+  const question = el("p", { class: "question" }, pending.message || "");
+  const card = el("div", { class: "confirm-card", "data-tool": pending.tool, "data-state": "waiting" },
     el("h3", {}, t("confirmTitle")),
-    pending.message ? el("p", {}, pending.message) : null,
-    el("dl", {}, Object.entries(pending.preview || {}).map(([k, v]) => [el("dt", {}, label(k)), el("dd", {}, formatValue(v))])),
+    question,
+    el("dl", {}, fields.map((f) => [el("dt", {}, f.label), el("dd", {}, f.value)])),
+    pending.warning ? el("p", { class: "warning", role: "alert" }, pending.warning) : null,
     el("div", { class: "actions" }, confirmButton, cancelButton),
     stateLine);
-  const finish = (text) => {
-    card.classList.add("done");
-    card.querySelector(".actions").remove();
-    stateLine.textContent = text;
-  };
+  const live = { card, settle: (settled) => settleCard(card, settled) };
+  state.liveCard = live;
   confirmButton.addEventListener("click", async () => {
     confirmButton.disabled = cancelButton.disabled = true;
     stateLine.textContent = t("working");
     const turn = await run(addAssistantMessage(), `/api/sessions/${encodeURIComponent(sessionId)}/confirm`, {});
-    finish(turn ? t("confirmed") : t("error"));
+    if (!turn) {
+      confirmButton.disabled = cancelButton.disabled = false;
+      stateLine.textContent = t("error");
+    }
   });
   cancelButton.addEventListener("click", async () => {
     confirmButton.disabled = cancelButton.disabled = true;
     try {
       const turn = await api(`/api/sessions/${encodeURIComponent(sessionId)}/cancel`, { method: "POST", body: {} });
-      finish(t("cancelled"));
       renderTurn(addAssistantMessage(), turn);
     } catch (err) {
       if (err instanceof SignedOut) return;
@@ -458,6 +467,17 @@ function confirmCard(pending, sessionId) {
     refreshSessions();
   });
   return card;
+}
+
+// The card as it ended: its heading says what happened, its question and buttons go.
+function settleCard(card, settled) {
+  if (!settled || card.dataset.state !== "waiting") return;
+  card.dataset.state = settled;
+  card.classList.add("done", `settled-${settled}`);
+  card.querySelector("h3").textContent = t(`settled_${settled}`);
+  for (const node of card.querySelectorAll(".question, .actions, .warning")) node.remove();
+  card.querySelector(".state").textContent = t(`settledNote_${settled}`);
+  if (state.liveCard && state.liveCard.card === card) state.liveCard = null;
 }
 
 // --- the composer ------------------------------------------------------------------

@@ -1,0 +1,67 @@
+"""Staff change a write before saying yes, the way they talk: the offline planner shows the card again with the
+values said in place of its own, and the rest kept; a question about something else is not a change."""
+
+from __future__ import annotations
+
+import pytest
+
+from concierge.agent.loop import Agent
+from concierge.agent.providers.offline import OfflineProvider
+
+SALE_JA = "販売登録して。0016のお客様に先週火曜日かぼちゃ4個を600円で売った"
+SALE_EN = "Register a sale for customer 0016, 3 pumpkins for 450 yen"
+JA = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
+EN = {"code_customer": "0016", "products": "3 pumpkins", "price": 450, "date_sales_str": "2025-05-15"}
+
+pytestmark = pytest.mark.anyio
+
+
+async def _two_turns(farm, first: str, second: str):
+    agent = Agent(farm, OfflineProvider(farm))
+    admin = farm.user("admin")
+    shown = await agent.ask(first, admin)
+    assert shown.pending is not None
+    return await agent.ask(second, admin, session_id=shown.session_id)
+
+
+@pytest.mark.parametrize(("said", "changed"), [
+    ("700円にして", {"price": 700}),
+    ("金額は700円", {"price": 700}),
+    ("0017のお客様で", {"code_customer": "0017"}),
+    ("やっぱり昨日の日付で", {"date_sales_str": "2025-05-14"}),
+    ("かぼちゃ5個にして", {"products": "かぼちゃ5個"}),
+    ("5個にして", {"products": "かぼちゃ5個"}),
+    ("いや、5個で", {"products": "かぼちゃ5個"}),
+])
+async def test_a_value_said_before_the_yes_changes_the_card_and_keeps_the_rest(farm, said, changed):
+    turn = await _two_turns(farm, SALE_JA, said)
+    assert turn.pending is not None and turn.pending.args == {**JA, **changed}
+    assert turn.settled == "replaced" and [c.status for c in turn.calls] == ["confirm"]
+
+
+@pytest.mark.parametrize(("said", "changed"), [
+    ("make it 5 pumpkins", {"products": "5 pumpkins"}),
+    ("make it 5", {"products": "5 pumpkins"}),
+    ("actually 500 yen", {"price": 500}),
+    ("customer 0017", {"code_customer": "0017"}),
+])
+async def test_in_english_too(farm, said, changed):
+    turn = await _two_turns(farm, SALE_EN, said)
+    assert turn.pending is not None and turn.pending.args == {**EN, **changed}
+
+
+@pytest.mark.parametrize("said", ["0017の販売は？", "0017の販売", "ありがとう"])
+async def test_another_question_is_not_a_change_and_writes_nothing(farm, said):
+    turn = await _two_turns(farm, SALE_JA, said)
+    assert turn.pending is None and turn.settled == "dropped"
+    assert all(c.name != "add_sale" for c in turn.calls)
+
+
+async def test_after_a_no_a_value_is_not_taken_as_a_change(farm):
+    agent = Agent(farm, OfflineProvider(farm))
+    admin = farm.user("admin")
+    shown = await agent.ask(SALE_JA, admin)
+    cancelled = await agent.ask("いいえ", admin, session_id=shown.session_id)
+    assert cancelled.settled == "cancelled"
+    later = await agent.ask("700円にして", admin, session_id=shown.session_id)
+    assert later.pending is None and all(c.name != "add_sale" for c in later.calls)
