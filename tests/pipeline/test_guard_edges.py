@@ -107,3 +107,12 @@ def test_a_long_refused_value_is_not_echoed_whole():
     decision = check(TOOLS, "get_customers", {"code_customer": "9" * 10_000}, CTX)
     assert isinstance(decision, Refused)
     assert len(decision.message) < 300
+
+
+def test_digits_sent_as_a_number_are_the_code_they_spell_or_refused_with_how_to_quote_them():
+    accepted = check(TOOLS, "get_sales", {"code_customer": 1016}, CTX)  # --tool-arg code_customer=1016: a number
+    assert isinstance(accepted, Accepted) and accepted.args["code_customer"] == "1016"
+    refused = check(TOOLS, "get_sales", {"code_customer": 16}, CTX)  # 0016 that lost its zeros: never 0016
+    assert isinstance(refused, Refused)
+    assert "send it in quotes" in refused.message and '"0012", not 12' in refused.message
+    assert isinstance(check(TOOLS, "get_sales", {"code_customer": True}, CTX), Refused)

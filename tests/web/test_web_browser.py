@@ -250,3 +250,84 @@ def test_the_page_speaks_english_too(page, served):
     expect(reply.locator(".result[data-tool=compare_periods] canvas")).to_be_visible()
     assert "ハンバーグ弁当" in reply.locator(".answer").inner_text()
     assert "Change: -12,930 (-2.0%)" in reply.locator(".result .totals").inner_text()
+
+
+# --- accessibility, the keyboard, and the README's screenshots --------------------------------------------
+AXE = Path(__file__).with_name("a11y") / "node_modules" / "axe-core" / "axe.min.js"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core (run inside the page) reports as serious or critical, one line each."""
+    assert AXE.exists(), f"{AXE} is missing: npm ci --prefix tests/web/a11y (bash .ci/run does)"
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                          ".filter(v => ['serious', 'critical'].includes(v.impact))"
+                          ".map(v => `${v.id}: ${v.help} (${v.nodes.map(n => n.target.join(' ')).join(', ')})`)")
+    return list(found)
+
+
+@pytest.fixture
+def audited(browser, served, request) -> Iterator[Page]:
+    """The page at 1280×800, where axe-core may be added (the page's own policy allows no script but its own)."""
+    yield from _page(browser, served, request, viewport={"width": 1280, "height": 800}, bypass_csp=True)
+
+
+def test_axe_finds_nothing_serious_on_sign_in_chat_card_and_history(audited, served):
+    page = audited
+    assert serious_violations(page) == []  # the sign-in view
+    sign_in(page, served, "admin")
+    assert serious_violations(page) == []  # the chat's start, with its suggestion cards
+    ask(page, "顧客コード0009と0010の先週の販売データを見せて。")
+    ask(page, "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。")
+    assert serious_violations(page) == []  # an answer with its table, and a card waiting for a yes
+    page.reload()
+    expect(page.locator("#app")).to_be_visible()
+    page.locator("#sessions button.open").first.click()
+    expect(page.locator(".confirm-card")).to_be_visible()
+    assert serious_violations(page) == []  # a conversation reopened from the history
+
+
+def test_the_keyboard_alone_signs_in_asks_and_confirms(page, served):
+    expect(page.locator("#signin-name")).to_be_focused()  # the focus starts in the user name
+    page.keyboard.type("admin")
+    page.keyboard.press("Tab")
+    page.keyboard.type(served.passwords["admin"])
+    page.keyboard.press("Enter")
+    expect(page.locator("#app")).to_be_visible()
+    expect(page.locator("#input")).to_be_focused()
+    page.keyboard.type("販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。")
+    page.keyboard.press("Enter")
+    card = page.locator(".confirm-card")
+    expect(card).to_be_visible()
+    expect(page.locator("#send")).to_be_enabled()
+    for _ in range(40):  # Tab forward until the card's 確定 has the focus
+        if page.evaluate("document.activeElement && document.activeElement.classList.contains('confirm')"):
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(card.locator("h3")).to_have_text("確定しました")
+
+
+SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
+         "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(browser, served, request) -> Iterator[tuple[str, Page]]:
+    for page in _page(browser, served, request, **SIZES[request.param]):
+        yield request.param, page
+
+
+def test_the_readme_screenshots_are_taken_from_the_running_page(sized, served):
+    name, page = sized
+    size = SIZES[name]["viewport"]
+    sign_in(page, served, "admin")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"start-{name}.png"))
+    ask(page, "顧客コード0009と0010の先週の販売データを見せて。")
+    page.screenshot(path=str(SCREENSHOTS / f"answer-{name}.png"))
+    card = ask(page, "販売登録して。顧客コード0012のお客様に、昨日、キュウリ10本を700円で売った。")
+    card.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / f"card-{name}.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]

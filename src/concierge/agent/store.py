@@ -34,8 +34,9 @@ class ConversationStore:
     def __init__(self, db: Database):
         self.db = db
 
-    def list_sessions(self, user_name: str) -> list[dict[str, Any]]:
-        """The user's conversations, most recently used first."""
+    def list_sessions(self, user_name: str, search: str = "") -> list[dict[str, Any]]:
+        """The user's conversations, most recently used first; with `search`, those whose title or any question
+        holds it (case-insensitive, taken literally)."""
         c, m = schema.conversations, schema.conversation_messages
         count = sa.select(sa.func.count()).where(m.c.conversation_id == c.c.id).scalar_subquery()
         query = (
@@ -43,6 +44,11 @@ class ConversationStore:
             .where(c.c.user_name == user_name)
             .order_by(c.c.updated_at.desc(), c.c.id.desc())
         )
+        if search.strip():
+            said = f"%{_escaped(search.strip().lower())}%"
+            asked = sa.select(m.c.id).where(m.c.conversation_id == c.c.id, m.c.role == "user",
+                                            sa.func.lower(m.c.body).like(said, escape="\\"))
+            query = query.where(sa.or_(sa.func.lower(c.c.title).like(said, escape="\\"), asked.exists()))
         with self.db.read() as conn:
             rows = conn.execute(query).mappings().all()
         return [
@@ -56,6 +62,14 @@ class ConversationStore:
             }
             for r in rows
         ]
+
+    def rename(self, session_id: str, user_name: str, title: str) -> bool:
+        """Give the conversation a title of the user's own; False when it is not this user's."""
+        c = schema.conversations
+        with self.db.write() as conn:
+            done = conn.execute(c.update().where(c.c.session_id == session_id, c.c.user_name == user_name)
+                                .values(title=title.strip()[:TITLE_CHARS]))
+        return done.rowcount == 1
 
     def exists(self, session_id: str, user_name: str) -> bool:
         with self.db.read() as conn:
@@ -186,3 +200,8 @@ def message_from_json(data: dict[str, Any]) -> Message:
         confirms=bool(data.get("confirms", False)),
         cancels=bool(data.get("cancels", False)),
     )
+
+
+def _escaped(text: str) -> str:
+    """`text` for a LIKE pattern, its wildcards taken literally."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -20,7 +20,7 @@ from concierge.plugins import demos
 from concierge.settings import Settings, env_variable
 from concierge.storage.database import ENV_DATABASE, default_url, normalise_url
 
-INSPECTOR = "@modelcontextprotocol/inspector"
+INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"  # 2.x: Node.js >= 22.19; on an older Node, npx would pick 0.15
 TOKEN_VARIABLE = "CONCIERGE_TOKEN"
 
 

@@ -222,6 +222,12 @@ def _value(param: Param, value: Any, ctx: GuardContext) -> Any:
 
 
 def _string(param: Param, value: Any, _ctx: GuardContext) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and param.pattern is not None \
+            and re.fullmatch(param.pattern, str(value)):  # --tool-arg code=12 arrives as a number: it is "12"
+        return str(value)
+    if isinstance(value, int) and not isinstance(value, bool):  # 0012 sent as the number 12 lost its zeros
+        raise _Bad(f"must be a string; got the number {value}: send it in quotes, as the text it is "
+                   f"(\"0012\", not 12)", "は文字で指定してください（0012 のように、数字も文字として）。")
     if not isinstance(value, str):
         raise _Bad(f"must be a string; got {type(value).__name__} {_shown(value)}", "は文字で指定してください。")
     value = _clean(value)

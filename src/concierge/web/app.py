@@ -16,9 +16,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 
 from concierge.agent.loop import Agent
+from concierge.agent.prompts import title
 from concierge.agent.providers import make_provider
 from concierge.agent.store import ConversationStore
+from concierge.catalog.model import Tool
 from concierge.errors import DatabaseError
+from concierge.language.detect import Lang, language
 from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
@@ -26,6 +29,8 @@ from concierge.protocol import Provider
 from concierge.settings import PhoneSettings
 from concierge.web import auth, chat, proxy, security
 from concierge.web.security import PAGE_HEADERS
+
+LANGS: tuple[Lang, ...] = ("ja", "en")
 
 STATIC = Path(__file__).parent / "static"
 # A database that is down or out of connections: 503, not a bare 500 (driver errors not already ours too).
@@ -53,7 +58,19 @@ class WebState:
             "model": self.agent.provider.model,
             "catalogs": catalogs,
             "today": today,
+            "titles": {t.name: {lang: title(t, t.name, lang) for lang in LANGS} for t in tools},
+            "examples": _examples(tools),
         }
+
+
+def _examples(tools: list[Tool]) -> dict[str, dict[str, list[str]]]:
+    """The requests the user's read tools declare they answer (`intents.examples`), per tool and language: the
+    page's suggestion cards, and its follow-ups after an answer of another tool."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for tool in (t for t in tools if t.mode == "read"):  # a write suggested would start one nobody asked for
+        said = tool.intents.examples if tool.intents else []
+        out[tool.name] = {lang: [e for e in said if language(e) == lang] for lang in LANGS}
+    return out
 
 
 def create_app(

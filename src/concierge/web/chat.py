@@ -22,11 +22,12 @@ from collections import Counter
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from pydantic import BaseModel, Field, StringConstraints
 
 from concierge import threads
 from concierge.agent.loop import PENDING_KEYS, EventHandler
+from concierge.agent.store import TITLE_CHARS
 from concierge.agent.turn import MESSAGE_CHARS, Turn
 from concierge.errors import ConciergeError
 from concierge.pipeline.access import User
@@ -77,8 +78,27 @@ async def cancel(session_id: str, request: Request, user: SignedIn) -> dict:
 
 
 @router.get("/sessions")
-async def sessions(request: Request, user: SignedIn) -> list[dict]:
-    return await threads.run(request.app.state.web.agent.store.list_sessions, user.name)
+async def sessions(request: Request, user: SignedIn, q: Annotated[str, Query(max_length=100)] = "") -> list[dict]:
+    """The user's conversations, newest first; `q`: only those whose title or a question holds it."""
+    return await threads.run(request.app.state.web.agent.store.list_sessions, user.name, q)
+
+
+class Rename(BaseModel):
+    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TITLE_CHARS)]
+
+
+@router.patch("/sessions/{session_id}")
+async def rename(session_id: str, body: Rename, request: Request, user: SignedIn) -> dict:
+    await _require_session(request, session_id, user)
+    await threads.run(request.app.state.web.agent.store.rename, session_id, user.name, body.title)
+    return {"session_id": session_id, "title": body.title}
+
+
+@router.delete("/sessions/{session_id}", status_code=204)
+async def delete(session_id: str, request: Request, user: SignedIn) -> None:
+    """The conversation is gone for good; a write that waited in it was never written."""
+    await _require_session(request, session_id, user)
+    await threads.run(request.app.state.web.agent.store.delete, session_id, user.name)
 
 
 @router.get("/sessions/{session_id}")

@@ -12,7 +12,7 @@ const CHARTS = {
       datasets: [{ label: label("amount"), data: rows.map((r) => r.amount), borderColor: "#1f6feb",
         backgroundColor: "rgba(31,111,235,0.12)", fill: true, pointRadius: 2, tension: 0.2 }],
     },
-    options: {},
+    options: { scales: { y: { beginAtZero: true, ticks: { callback: (v) => yen(v) } } } },
   }),
   compare_periods: (rows) => ({
     type: "bar",
@@ -22,9 +22,17 @@ const CHARTS = {
       datasets: [{ label: label("change"), data: rows.map((r) => r.change),
         backgroundColor: rows.map((r) => (r.change < 0 ? "#d9534f" : "#3b82f6")) }],
     },
-    options: { indexAxis: "y" },
+    options: { indexAxis: "y", scales: { x: { ticks: { callback: (v) => yen(v, true) } } } },
   }),
 };
+
+// An amount on a chart's axis: ¥1,200 / 1,200円, with its sign where it is a change (+¥300).
+function yen(value, signed = false) {
+  const n = Number(value);
+  const text = Math.abs(n).toLocaleString(lang === "ja" ? "ja-JP" : "en-US");
+  const sign = n < 0 ? "-" : signed && n > 0 ? "+" : "";
+  return lang === "ja" ? `${sign}${text}円` : `${sign}¥${text}`;
+}
 
 const $ = (id) => document.getElementById(id);
 const state = { me: null, sessionId: null, busy: false, liveCard: null };
@@ -85,6 +93,7 @@ async function api(path, { method = "GET", body } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status === 401) { showSignIn(); throw new SignedOut(); }
+  if (res.status === 204) return {};
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
   return data;
@@ -168,37 +177,78 @@ async function start(me) {
   await refreshSessions();
 }
 
+// What runs the answers and the demo clocks: for administrators only (staff need none of it).
 function showSetup() {
+  if (state.me.role !== "admin") { $("setup").textContent = ""; return; }
   const clocks = Object.entries(state.me.today).map(([c, d]) => `${c} ${d}`).join(" / ");
-  $("setup").textContent = `${state.me.provider}${state.me.model ? ` (${state.me.model})` : ""} · ${t("today")} ${clocks}`;
+  const who = state.me.provider === "offline" ? t("offline") : `${state.me.provider}${state.me.model ? ` (${state.me.model})` : ""}`;
+  $("setup").textContent = `${who} · ${t("today")} ${clocks}`;
+}
+
+const titleOf = (tool) => ((state.me && state.me.titles[tool]) || {})[lang] || tool;
+const statusOf = (status) => t(`status_${status}`) || status;
+
+// The requests the user's tools answer, as cards: every tool's first one at the start; after an answer, those of
+// the other tools of its catalog.
+function suggestions(exclude = []) {
+  const out = [];
+  for (const [tool, byLang] of Object.entries(state.me.examples || {})) {
+    if (exclude.includes(tool)) continue;
+    const said = byLang[lang] || [];
+    if (said.length) out.push(said[0]);
+  }
+  return out;
+}
+
+function suggestionCards(texts, cls) {
+  return el("ul", { class: cls }, texts.map((text) => el("li", {}, el("button", { type: "button", class: "suggestion", onclick: () => ask(text) }, text))));
 }
 
 function showExamples() {
   const list = $("examples");
-  list.replaceChildren();
-  for (const catalog of state.me.catalogs) {
-    for (const text of (EXAMPLES[catalog] || {})[lang] || []) {
-      list.append(el("li", {}, el("button", { type: "button", onclick: () => ask(text) }, text)));
-    }
-  }
+  list.replaceChildren(...suggestionCards(suggestions().slice(0, 6), "examples").childNodes);
 }
 
 // --- conversations -------------------------------------------------------------
 async function refreshSessions() {
   const list = $("sessions");
+  const q = $("search").value.trim();
   let sessions;
-  try { sessions = await api("/api/sessions"); } catch (err) { if (err instanceof SignedOut) return; throw err; }
+  try { sessions = await api(`/api/sessions${q ? `?q=${encodeURIComponent(q)}` : ""}`); } catch (err) { if (err instanceof SignedOut) return; throw err; }
   list.replaceChildren();
-  if (!sessions.length) list.append(el("li", { class: "muted" }, t("noConversations")));
+  if (!sessions.length) list.append(el("li", { class: "muted" }, t(q ? "noMatches" : "noConversations")));
   for (const s of sessions) {
     const when = s.updated_at ? new Date(s.updated_at).toLocaleString(lang === "ja" ? "ja-JP" : "en-US") : "";
-    list.append(el("li", {}, el("button", {
-      type: "button", class: s.session_id === state.sessionId ? "active" : "", "data-session": s.session_id,
+    const name = s.title || s.session_id;
+    list.append(el("li", { class: "session" }, el("button", {
+      type: "button", class: `open${s.session_id === state.sessionId ? " active" : ""}`, "data-session": s.session_id,
       onclick: () => openSession(s.session_id),
-    }, el("span", { class: "title" }, s.title || s.session_id),
-    el("span", { class: "when" }, when, s.pending ? el("span", { class: "waiting" }, ` · ${t("waiting")}`) : null))));
+    }, el("span", { class: "title" }, name),
+    el("span", { class: "when" }, when, s.pending ? el("span", { class: "waiting" }, ` · ${t("waiting")}`) : null)),
+    el("button", { type: "button", class: "icon-action rename", "aria-label": t("renameOf", name), title: t("rename"), onclick: () => renameSession(s.session_id, name) }, "✎"),
+    el("button", { type: "button", class: "icon-action delete", "aria-label": t("deleteOf", name), title: t("delete"), onclick: () => deleteSession(s.session_id, name) }, "✕")));
   }
 }
+
+async function renameSession(sessionId, name) {
+  const title = (prompt(t("renamePrompt"), name) || "").trim();
+  if (!title || title === name) return;
+  try { await api(`/api/sessions/${encodeURIComponent(sessionId)}`, { method: "PATCH", body: { title } }); } catch (err) { if (err instanceof SignedOut) return; alert(err.message); }
+  refreshSessions();
+}
+
+async function deleteSession(sessionId, name) {
+  if (!confirm(t("deleteConfirm", name))) return;
+  try { await api(`/api/sessions/${encodeURIComponent(sessionId)}`, { method: "DELETE" }); } catch (err) { if (err instanceof SignedOut) return; alert(err.message); }
+  if (sessionId === state.sessionId) newChat();
+  refreshSessions();
+}
+
+let searchTimer = null;
+$("search").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(refreshSessions, 250);
+});
 
 function newChat() {
   state.sessionId = null;
@@ -227,7 +277,7 @@ async function openSession(sessionId) {
   data.exchanges.forEach((exchange, i) => {
     addUserMessage(exchange.question);
     const pending = i === data.exchanges.length - 1 ? data.pending : null;
-    renderTurn(addAssistantMessage(), { ...exchange, session_id: sessionId, pending });
+    renderTurn(addAssistantMessage(), { ...exchange, session_id: sessionId, pending }, false);
   });
   for (const b of document.querySelectorAll("#sessions button")) b.classList.toggle("active", b.dataset.session === sessionId);
   scrollDown();
@@ -278,13 +328,13 @@ async function run(box, path, body) {
       if (type === "thinking") {
         progress.append(el("li", { class: "thinking" }, t("thinking")));
       } else if (type === "tool_start") {
-        lines[data.id] = el("li", {}, `${data.name} ${t("calling")} ${JSON.stringify(data.args)}`);
+        lines[data.id] = el("li", {}, `${titleOf(data.name)} ${t("calling")}`);
         progress.append(lines[data.id]);
       } else if (type === "tool_end") {
         const line = lines[data.id] || progress.appendChild(el("li"));
         const failed = data.status === "refused" || data.status === "error";
         line.className = failed ? "failed" : "done";
-        line.textContent = `${data.name} · ${data.status} · ${t("rows", data.row_count)} · ${data.ms} ms`;
+        line.textContent = `${titleOf(data.name)} · ${statusOf(data.status)} · ${t("rows", data.row_count)}`;
       } else if (type === "answer") {
         progress.remove();
         answered = data.turn;
@@ -293,12 +343,12 @@ async function run(box, path, body) {
         if (data.turn.session_id && data.turn.session_id !== state.sessionId) state.sessionId = data.turn.session_id;
       } else if (type === "error") {
         progress.remove();
-        box.append(el("div", { class: "answer error" }, `${t("error")}: ${data.message}`));
+        box.append(errorBlock(data.message));
       }
       scrollDown();
     });
   } catch (err) {
-    if (!(err instanceof SignedOut)) box.append(el("div", { class: "answer error" }, `${t("error")}: ${err.message}`));
+    if (!(err instanceof SignedOut)) box.append(errorBlock(err.message));
   } finally {
     setBusy(false);
     scrollDown();
@@ -308,7 +358,7 @@ async function run(box, path, body) {
 }
 
 // --- drawing a turn --------------------------------------------------------------
-function renderTurn(box, turn) {
+function renderTurn(box, turn, live = true) {
   box.dataset.session = turn.session_id || state.sessionId || "";
   if (turn.settled && state.liveCard) state.liveCard.settle(turn.settled);
   const blocks = (turn.calls || []).map(resultBlock).filter(Boolean);
@@ -318,6 +368,17 @@ function renderTurn(box, turn) {
   box.append(...blocks);
   if (turn.pending) box.append(confirmCard(turn.pending, turn.session_id));
   if ((turn.calls || []).length || (turn.ungrounded || []).length) box.append(trace(turn));
+  const used = (turn.calls || []).filter((c) => c.status === "ok").map((c) => c.name);
+  if (used.length && !turn.pending && live) {
+    for (const old of document.querySelectorAll(".followups")) old.remove();
+    const next = suggestions(used).slice(0, 3);
+    if (next.length) box.append(el("div", { class: "followups" }, el("span", { class: "muted" }, t("next")), suggestionCards(next, "chips")));
+  }
+}
+
+// An error, set apart from answers: what went wrong and that nothing was lost.
+function errorBlock(message) {
+  return el("div", { class: "answer error", role: "alert" }, el("strong", {}, t("errorTitle")), " ", message);
 }
 
 // The answer, with every number the grounding check could not find in a result marked.
@@ -345,11 +406,19 @@ function resultBlock(call) {
   const result = call.result || {};
   if (call.status !== "ok" || !(result.rows || []).length) return null;
   const block = el("div", { class: "result", "data-tool": call.name });
-  const caption = [call.name, t("rows", result.row_count)];
+  const columns = result.columns && result.columns.length ? result.columns : Object.keys(result.rows[0]);
+  const caption = [titleOf(call.name), t("rows", result.row_count)];
   if (result.truncated) caption.push(t("truncated", result.rows.length, result.row_count));
-  block.append(el("div", { class: "caption" }, caption.join(" · ")));
+  const copied = el("span", { class: "copied muted", role: "status" });
+  block.append(el("div", { class: "caption" }, el("span", {}, caption.join(" · ")),
+    el("span", { class: "table-actions" },
+      el("button", { type: "button", class: "small copy", onclick: async () => {
+        await navigator.clipboard.writeText(tsv(columns, result.rows)).then(() => { copied.textContent = t("copiedNote"); }, () => { copied.textContent = t("copyFailed"); });
+      } }, t("copy")),
+      el("button", { type: "button", class: "small csv", onclick: () => download(`${call.name}.csv`, csv(columns, result.rows)) }, t("csv")),
+      copied)));
   if (CHARTS[call.name] && window.Chart) block.append(chart(CHARTS[call.name](result.rows)));
-  block.append(table(result.columns && result.columns.length ? result.columns : Object.keys(result.rows[0]), result.rows));
+  block.append(table(columns, result.rows));
   const totals = Object.entries(result.totals || {}).filter(([k]) => k !== "count");
   const summary = result.summary;
   if (totals.length || summary) {
@@ -361,6 +430,31 @@ function resultBlock(call) {
     block.append(el("div", { class: "totals" }, parts.join(" · ")));
   }
   return block;
+}
+
+// A table as text to paste (tab-separated) or to open in a spreadsheet (CSV with a BOM, so Excel reads UTF-8).
+function tsv(columns, rows) {
+  return [columns.map(label), ...rows.map((r) => columns.map((c) => cellText(r[c])))].map((line) => line.join("\t")).join("\n");
+}
+
+function csv(columns, rows) {
+  const quoted = (v) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return "\ufeff" + [columns.map(label), ...rows.map((r) => columns.map((c) => cellText(r[c])))]
+    .map((line) => line.map(quoted).join(",")).join("\r\n");
+}
+
+function cellText(v) {
+  if (v === null || v === undefined) return "";
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = el("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function table(columns, rows) {
@@ -394,14 +488,14 @@ function trace(turn) {
   const calls = turn.calls || [];
   const totalMs = calls.reduce((sum, c) => sum + (c.ms || 0), 0);
   const rows = calls.map((c) => el("tr", {},
-    el("td", {}, c.name),
+    el("td", {}, titleOf(c.name), el("div", { class: "muted" }, c.name)),
     el("td", { class: "args" }, JSON.stringify(c.args, null, 1)),
-    el("td", {}, [c.status, c.code].filter(Boolean).join(": "), c.message ? el("div", { class: "muted" }, c.message) : null),
+    el("td", {}, statusOf(c.status), c.code ? ` (${c.code})` : "", c.message ? el("div", { class: "muted" }, c.message) : null),
     el("td", {}, c.result_id),
     el("td", { class: "num" }, c.row_count),
     el("td", { class: "num" }, formatValue(Math.round((c.ms || 0) * 10) / 10))));
   const details = el("details", { class: "trace" },
-    el("summary", {}, `${t("trace")} · ${t("calls", calls.length)} · ${Math.round(totalMs * 10) / 10} ms`),
+    el("summary", {}, `${t("trace")} · ${t("calls", calls.length)} · ${Math.round(totalMs * 10) / 10} ${t("ms")}`),
     calls.length ? el("div", { class: "table-wrap" }, el("table", { class: "data" },
       el("thead", {}, el("tr", {}, [t("tool"), t("args"), t("decision"), t("resultId"), t("rowCount"), t("ms")].map((h) => el("th", {}, h)))),
       el("tbody", {}, rows))) : null,
@@ -417,9 +511,9 @@ function trace(turn) {
 // piece of the answer, the whole turn.
 function phases(timings, calls) {
   if (!timings) return null;
-  const ms = (v) => `${Math.round((v || 0) * 10) / 10} ms`;
-  const parts = [`${t("decide")} ${(timings.model_ms || []).map((v) => Math.round(v * 10) / 10).join(" + ") || 0} ms`,
-    ...calls.map((c) => `${c.name} ${ms(c.ms)}`)];
+  const ms = (v) => `${Math.round((v || 0) * 10) / 10} ${t("ms")}`;
+  const parts = [`${t("decide")} ${(timings.model_ms || []).map((v) => Math.round(v * 10) / 10).join(" + ") || 0} ${t("ms")}`,
+    ...calls.map((c) => `${titleOf(c.name)} ${ms(c.ms)}`)];
   if (timings.first_text_ms !== null && timings.first_text_ms !== undefined) parts.push(`${t("firstText")} ${ms(timings.first_text_ms)}`);
   parts.push(`${t("totalTime")} ${ms(timings.total_ms)}`);
   return el("p", { class: "phases muted" }, parts.join(" · "));

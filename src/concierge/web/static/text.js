@@ -1,12 +1,12 @@
-// The words of the chat page in Japanese and English, the labels of the demo catalogs'
-// result columns (any other column shows its own name), and example questions per catalog.
+// The words of the chat page in Japanese and English, and the labels of the demo catalogs'
+// result columns (any other column shows its own name). Example questions come from the catalogs (/api/me).
 "use strict";
 
 const TEXT = {
   ja: {
     tagline: "データベースに日本語・英語で質問できます。",
     userName: "ユーザー名", password: "パスワード", signIn: "サインイン", signOut: "サインアウト",
-    signInHint: "初回の concierge serve がターミナルに表示したパスワードを使います(変更: concierge user set-password 名前)。",
+    signInHint: "パスワードがわからないときは、管理者に尋ねてください。",
     badSignIn: "ユーザー名かパスワードが違います。",
     tooManySignIns: (s) => `サインインの失敗が続いたため、${s} 秒後にもう一度お試しください。`,
     newChat: "+ 新しい会話", conversations: "会話", noConversations: "まだ会話はありません。",
@@ -14,7 +14,7 @@ const TEXT = {
     placeholder: "質問を入力 (Enter で送信 / Shift+Enter で改行)", send: "送信",
     thinking: "考えています…", calling: "呼び出し中", rows: (n) => `${n} 行`,
     trace: "トレース", calls: (n) => `${n} 件の呼び出し`, tool: "ツール", args: "引数", decision: "判定",
-    resultId: "結果 ID", rowCount: "行数", ms: "ms", ungrounded: "根拠が確認できない数値:",
+    resultId: "結果 ID", rowCount: "行数", ms: "ミリ秒", ungrounded: "根拠が確認できない数値:",
     decide: "判断", firstText: "回答の最初まで", totalTime: "合計",
     confirmTitle: "書き込む前の確認", confirm: "確定", cancel: "取消", working: "処理中…",
     settled_confirmed: "確定しました", settledNote_confirmed: "この内容で書き込みました。",
@@ -28,11 +28,18 @@ const TEXT = {
     waiting: "確認待ち", today: "基準日", total: "合計", count: "件数", truncated: (a, b) => `${b} 行中 ${a} 行を表示`,
     current: "今期", previous: "前期", change: "増減", error: "エラー", network: "サーバーに接続できません。",
     notFound: "この会話は見つかりません。",
+    offline: "オフライン(APIキー不要)", errorTitle: "うまくいきませんでした。", next: "次の質問の例:",
+    status_ok: "完了", status_refused: "実行しませんでした", status_error: "エラー", status_confirm: "確認待ち",
+    status_requested: "依頼済み",
+    copy: "コピー", csv: "CSV", copiedNote: "コピーしました", copyFailed: "コピーできませんでした",
+    search: "会話を検索", noMatches: "一致する会話はありません。", rename: "名前を変更", delete: "削除",
+    renameOf: (n) => `「${n}」の名前を変更`, deleteOf: (n) => `「${n}」を削除`, renamePrompt: "会話の名前:",
+    deleteConfirm: (n) => `「${n}」を削除します。元に戻せません。よろしいですか？`,
   },
   en: {
     tagline: "Ask your business database in Japanese or English.",
     userName: "User name", password: "Password", signIn: "Sign in", signOut: "Sign out",
-    signInHint: "Use the password the first `concierge serve` printed in its terminal (change it: concierge user set-password NAME).",
+    signInHint: "If you do not know your password, ask your administrator.",
     badSignIn: "Wrong user name or password.",
     tooManySignIns: (s) => `Too many failed sign-ins: try again in ${s} seconds.`,
     newChat: "+ New chat", conversations: "Conversations", noConversations: "No conversations yet.",
@@ -54,6 +61,13 @@ const TEXT = {
     waiting: "waiting for confirmation", today: "today", total: "Total", count: "Count",
     truncated: (a, b) => `showing ${a} of ${b} rows`, current: "Current", previous: "Previous", change: "Change",
     error: "Error", network: "Cannot reach the server.", notFound: "This conversation was not found.",
+    offline: "offline (no API key)", errorTitle: "Something went wrong.", next: "You could ask next:",
+    status_ok: "done", status_refused: "not run", status_error: "error", status_confirm: "waiting for a yes",
+    status_requested: "requested",
+    copy: "Copy", csv: "CSV", copiedNote: "Copied", copyFailed: "Could not copy",
+    search: "Search conversations", noMatches: "No conversation matches.", rename: "Rename", delete: "Delete",
+    renameOf: (n) => `Rename "${n}"`, deleteOf: (n) => `Delete "${n}"`, renamePrompt: "Name of the conversation:",
+    deleteConfirm: (n) => `Delete "${n}"? This cannot be undone.`,
   },
 };
 
@@ -69,16 +83,5 @@ const LABELS = {
     code_sales: "Sales number", date_sales: "Date", products: "Products", price: "Price", product: "Product",
     category: "Category", cur_amount: "Current", prev_amount: "Previous", change: "Change", amount: "Amount",
     quantity: "Quantity", date: "Date", date_sales_str: "Date",
-  },
-};
-
-const EXAMPLES = {
-  farm: {
-    ja: ["佐藤さんの顧客コードを教えて。", "顧客コード0009と0010の、先週の販売データを見せて。"],
-    en: ["What are the customer codes of customers named Sato?", "Show last week's sales of customers 0009 and 0010."],
-  },
-  pos: {
-    ja: ["先週から売上が落ちた商品は？", "今月の日別売上の推移を見せて。"],
-    en: ["Which products sold less than the week before?", "Show daily sales this month."],
   },
 };
