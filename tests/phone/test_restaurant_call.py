@@ -14,7 +14,7 @@ from concierge.demo.restaurant import tables as restaurant
 CALLER = "+819012345678"
 
 JA_ORDER = [  # the caller's words, then what the answer must say (numbers and times as they are said)
-    ("もしもし、注文をお願いしたいのですが", ["商品名"]),
+    ("もしもし、注文をお願いしたいのですが", ["ご注文を承ります", "何になさいますか"]),
     ("唐揚げ弁当を大盛りで2つください", ["唐揚げ弁当（大盛り）を2つ", "1,580円"]),
     ("のり弁当を1つお願いします", ["2,030円"]),
     ("エビフライ弁当も1つください", ["売り切れ", "鮭弁当"]),  # refused, with others of its category
@@ -27,7 +27,7 @@ JA_ORDER = [  # the caller's words, then what the answer must say (numbers and t
     ("ありがとう、失礼します", ["ありがとうございました"]),
 ]
 EN_ORDER = [
-    ("Hello, I'd like to order", ["item"]),
+    ("Hello, I'd like to order", ["take your order", "What would you like"]),
     ("I'd like two karaage bento, large", ["1,580 yen"]),
     ("Can I get one miso soup?", ["1,730 yen"]),
     ("I'd like one fried shrimp bento", ["sold out", "のり弁当"]),

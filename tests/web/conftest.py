@@ -12,6 +12,7 @@ from web_fakes import Web, running, with_passwords
 
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "today(date): the clock (--today) of the server a browser test uses")
+    config.addinivalue_line("markers", "console_error(text): a console error the browser test causes on purpose")
 
 
 @pytest.fixture(scope="session")

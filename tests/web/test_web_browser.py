@@ -76,7 +76,8 @@ def _page(browser: Browser, served: Served, request, **context) -> Iterator[Page
         ctx.close()
     outside = [u for u in urls if urlsplit(u).hostname != "127.0.0.1" and not u.startswith("data:")]
     assert outside == []
-    assert [p for p in problems if "401 (Unauthorized)" not in p] == []
+    allowed = ["401 (Unauthorized)", *(m.args[0] for m in request.node.iter_markers("console_error"))]
+    assert [p for p in problems if not any(a in p for a in allowed)] == []
 
 
 @pytest.fixture
@@ -194,6 +195,14 @@ def test_a_card_left_for_another_question_says_so_and_a_typed_yes_confirms_the_n
         expect(card.locator("h3")).to_have_text("確定しました")
         [new] = [r for r in farm_sales(database, "0016") if r not in before]
         assert new["sales_number"] in done.inner_text()
+
+        page.reload()  # the history: each old card as its words, a list, and what became of it
+        expect(page.locator("#app")).to_be_visible()
+        page.locator("#sessions button.open").first.click()
+        old = page.locator(".msg.assistant").first
+        expect(old.locator(".answer ul li").first).to_have_text("顧客コード: 0016")
+        expect(old.locator(".card-ended")).to_have_text("取り下げました")
+        expect(page.locator(".card-ended.settled-confirmed")).to_have_text("確定しました")
     finally:
         database.close()
 
@@ -331,3 +340,36 @@ def test_the_readme_screenshots_are_taken_from_the_running_page(sized, served):
     card.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / f"card-{name}.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+def test_staff_see_words_not_engineering_and_take_a_table_away(page, served):
+    sign_in(page, served, "tanaka")
+    expect(page.locator("#setup")).to_have_text("")  # the provider and the demo clocks are the admin's
+    assert "ターミナル" not in page.locator("body").inner_text()
+    reply = ask(page, "顧客コード0017の販売データを見せて。")
+    caption = reply.locator(".result .caption").inner_text()
+    assert "get_sales" not in caption and "販売データを返します" in caption
+    reply.locator("details.trace summary").click()
+    trace = reply.locator("details.trace").inner_text()
+    assert "完了" in trace and "ミリ秒" in trace and " ok" not in trace
+    first = reply.locator(".result table tbody td").first
+    assert first.evaluate("td => getComputedStyle(td).position") == "sticky"  # the first column stays in view
+    with page.expect_download() as got:
+        reply.locator("button.csv").click()
+    text = Path(got.value.path()).read_text("utf-8-sig")
+    assert text.splitlines()[0].startswith("販売番号,顧客コード,氏名,販売日,商品,金額")
+    assert "0017" in text
+    expect(reply.locator(".followups button.suggestion").first).to_be_visible()
+
+
+@pytest.mark.console_error("500 (Internal Server Error)")
+def test_an_error_is_set_apart_from_answers(page, served):
+    sign_in(page, served, "admin")
+    page.route("**/api/chat", lambda route: route.fulfill(status=500, body='{"detail": "the database is down"}',
+                                                         content_type="application/json"))
+    page.fill("#input", "顧客コード0009の先週の販売データを見せて。")
+    page.press("#input", "Enter")
+    error = page.locator(".answer.error")
+    expect(error).to_be_visible()
+    assert error.get_attribute("role") == "alert" and "うまくいきませんでした" in error.inner_text()
+    assert error.evaluate("e => getComputedStyle(e).borderLeftStyle") == "solid"

@@ -381,25 +381,64 @@ function errorBlock(message) {
   return el("div", { class: "answer error", role: "alert" }, el("strong", {}, t("errorTitle")), " ", message);
 }
 
-// The answer, with every number the grounding check could not find in a result marked.
-// When the results are drawn as tables below it, a table written into the answer as text
-// (| a | b | lines) is left out: the drawn tables come from the tools themselves.
+// The answer as safe markdown drawn with DOM nodes (paragraphs, lists, headings, **bold**, `code`), with every
+// number the grounding check could not find in a result marked. When the results are drawn as tables below it,
+// a table written into the answer as text (| a | b | lines) is left out: the drawn tables come from the tools.
 function answerText(text, ungrounded, tablesShown) {
   const node = el("div", { class: "answer" });
   const marks = ungrounded.filter(Boolean).sort((a, b) => b.length - a.length);
-  if (tablesShown) {
-    const kept = text.split("\n").filter((line) => !/^\s*\|.*\|\s*$/.test(line) || marks.some((m) => line.includes(m)));
-    text = kept.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  let lines = text.split("\n");
+  if (tablesShown) lines = lines.filter((line) => !/^\s*\|.*\|\s*$/.test(line) || marks.some((m) => line.includes(m)));
+  let list = null;
+  let paragraph = [];
+  const flush = () => {
+    if (paragraph.length) node.append(el("p", {}, inline(paragraph.join("\n"), marks)));
+    paragraph = [];
+  };
+  for (const line of lines) {
+    const item = /^\s*(?:[-*・]|(\d+)[.)])\s+(.*)$/.exec(line);
+    const heading = /^\s*#{1,4}\s+(.*)$/.exec(line);
+    if (item) {
+      flush();
+      const ordered = item[1] !== undefined;
+      if (!list || (list.tagName === "OL") !== ordered) { list = el(ordered ? "ol" : "ul"); node.append(list); }
+      list.append(el("li", {}, inline(item[2], marks)));
+      continue;
+    }
+    list = null;
+    if (heading) { flush(); node.append(el("p", { class: "heading" }, el("strong", {}, inline(heading[1], marks)))); }
+    else if (!line.trim()) flush();
+    else paragraph.push(line);
   }
-  if (!marks.length) { node.textContent = text; return node; }
-  const pattern = new RegExp(marks.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
-  let at = 0;
-  for (const match of text.matchAll(pattern)) {
-    node.append(text.slice(at, match.index), el("mark", { class: "ungrounded", title: t("ungrounded") }, match[0]));
-    at = match.index + match[0].length;
-  }
-  node.append(text.slice(at));
+  flush();
   return node;
+}
+
+// **bold** and `code` of one block of text, each ungrounded number inside it marked.
+function inline(text, marks) {
+  const out = [];
+  const pattern = /\*\*([^*]+)\*\*|`([^`]+)`/g;
+  let at = 0;
+  for (const found of text.matchAll(pattern)) {
+    out.push(...marked(text.slice(at, found.index), marks));
+    out.push(found[1] !== undefined ? el("strong", {}, marked(found[1], marks)) : el("code", {}, found[2]));
+    at = found.index + found[0].length;
+  }
+  out.push(...marked(text.slice(at), marks));
+  return out;
+}
+
+function marked(text, marks) {
+  if (!marks.length || !text) return [text];
+  const pattern = new RegExp(marks.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+  const out = [];
+  let at = 0;
+  for (const found of text.matchAll(pattern)) {
+    out.push(text.slice(at, found.index), el("mark", { class: "ungrounded", title: t("ungrounded") }, found[0]));
+    at = found.index + found[0].length;
+  }
+  out.push(text.slice(at));
+  return out;
 }
 
 function resultBlock(call) {
