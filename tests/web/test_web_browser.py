@@ -373,3 +373,42 @@ def test_an_error_is_set_apart_from_answers(page, served):
     expect(error).to_be_visible()
     assert error.get_attribute("role") == "alert" and "うまくいきませんでした" in error.inner_text()
     assert error.evaluate("e => getComputedStyle(e).borderLeftStyle") == "solid"
+
+
+def test_the_pages_own_logic_quotes_csv_writes_yen_and_keeps_markup_out(page, served):
+    sign_in(page, served, "admin")
+    got = page.evaluate("""() => ({
+        csv: csv(["products", "price"],
+                 [{products: 'かぼちゃ "大", 4個', price: 600}, {products: "a\\nb", price: null}]),
+        tsv: tsv(["price"], [{price: 1050}]),
+        yen: [yen(1200), yen(-300, true), yen(300, true), yen(0, true)],
+        html: answerText("**<img src=x onerror=alert(1)>** and `<b>`", [], false).innerHTML,
+    })""")
+    assert got["csv"] == '\ufeff商品,金額\r\n"かぼちゃ ""大"", 4個",600\r\n"a\nb",'
+    assert got["tsv"] == "金額\n1050"
+    assert got["yen"] == ["1,200円", "-300円", "+300円", "0円"]
+    assert "<img" not in got["html"] and "&lt;img" in got["html"] and "<code>&lt;b&gt;</code>" in got["html"]
+
+
+def test_a_conversation_is_renamed_and_deleted_from_the_list(page, served):
+    sign_in(page, served, "admin")
+    ask(page, "佐藤さんの顧客コードを教えて。")
+    row = page.locator("#sessions li.session").first
+    page.once("dialog", lambda dialog: dialog.accept("佐藤さんの件"))
+    row.locator("button.rename").click()
+    expect(page.locator("#sessions li.session .title").first).to_have_text("佐藤さんの件")
+    page.fill("#search", "佐藤さんの件")
+    expect(page.locator("#sessions li.session")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#sessions li.session button.delete").first.click()
+    expect(page.locator("#sessions li.session")).to_have_count(0)
+    expect(page.locator("#welcome")).to_be_visible()  # the conversation open was the one deleted
+
+
+def test_switching_the_language_redraws_the_open_conversation(page, served):
+    sign_in(page, served, "admin")
+    reply = ask(page, "顧客コード0009の先週の販売データを見せて。")
+    assert "行" in reply.locator(".result .caption").inner_text()
+    page.locator("#app .lang-toggle").click()
+    expect(page.locator(".msg.assistant .result .caption").first).to_contain_text("row")
+    expect(page.locator("#new-chat")).to_have_text("+ New chat")

@@ -3,8 +3,13 @@ that says what became of it, and a preview in words (labels, 円, the weekday, t
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from agent_fakes import answer, calls
 from web_fakes import events, farm_sales, sign_in
+
+from concierge.agent.store import ConversationStore
+from concierge.pipeline.confirm import TOKEN_TTL
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
 SALE_TEXT = "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。"
@@ -104,3 +109,19 @@ def test_the_same_sale_entered_again_minutes_later_is_pointed_out_before_the_yes
     other = _ask(c, "700円にして", again["session_id"])
     assert other["pending"]["warning"] is None  # another amount is another sale
     assert len(farm_sales(pipeline, "0016")) >= 1
+
+
+def test_a_yes_after_the_card_ran_out_writes_nothing_and_says_so(web, provider):
+    pipeline, client = web
+    c = sign_in(client(), "admin")
+    before = farm_sales(pipeline, "0016")
+    session = _card(c, provider)["session_id"]
+    store = ConversationStore(pipeline.state)
+    messages, pending = store.resume(session, "admin")
+    pending["at"] = (datetime.now(UTC) - TOKEN_TTL - timedelta(minutes=1)).isoformat()  # an hour and a minute ago
+    store.save_turn(session, "admin", [], pending=pending)
+    late = _ask(c, "はい", session)
+    assert late["settled"] == "expired" and late["calls"] == [] and late["pending"] is None
+    assert "有効期限" in late["answer"] and "何も書き込んでいません" in late["answer"]
+    assert farm_sales(pipeline, "0016") == before
+    assert c.get(f"/api/sessions/{session}").json()["exchanges"][0]["ended"] == "expired"

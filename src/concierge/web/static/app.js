@@ -22,7 +22,7 @@ const CHARTS = {
       datasets: [{ label: label("change"), data: rows.map((r) => r.change),
         backgroundColor: rows.map((r) => (r.change < 0 ? "#d9534f" : "#3b82f6")) }],
     },
-    options: { indexAxis: "y", scales: { x: { ticks: { callback: (v) => yen(v, true) } } } },
+    options: { indexAxis: "y", scales: { x: { beginAtZero: true, ticks: { callback: (v) => yen(v, true) } } } },
   }),
 };
 
@@ -80,6 +80,10 @@ for (const node of document.querySelectorAll(".lang-toggle")) {
     lang = lang === "ja" ? "en" : "ja";
     localStorage.setItem("concierge.lang", lang);
     applyLanguage();
+    // the open conversation drawn again: its captions, cards and trace in the new language (answers stay in
+    // the language they were asked in)
+    if (state.me && state.sessionId) openSession(state.sessionId);
+    if (state.me) refreshSessions();
   });
 }
 
