@@ -6,7 +6,7 @@ sentence aloud."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -39,16 +39,16 @@ def fields(result: ToolResult, tool: Tool, lang: Lang, currency: str | None) -> 
     return out
 
 
-def warning(result: ToolResult, tool: Tool, lang: Lang) -> str | None:
+def warning(result: ToolResult, lang: Lang) -> str | None:
     """What the card says when the same write, with these very values, was done minutes ago."""
     if result.repeats is None:
         return None
-    minutes = max(1, round((datetime.now(UTC) - result.repeats.at).total_seconds() / 60))
+    minutes, where = result.repeats.minutes_ago(), result.repeats.result_id
     if lang == "ja":
-        return (f"{minutes}分前に、これとまったく同じ内容がすでに書き込まれています（{result.repeats.result_id}）。"
+        return (f"{minutes}分前に、これとまったく同じ内容がすでに書き込まれています（{where}）。"
                 "二重登録でないか確かめてから確定してください。")
-    return (f"Exactly the same values were written {minutes} minute(s) ago ({result.repeats.result_id}). Check "
-            "that this is not a double entry before you confirm.")
+    return (f"Exactly the same values were written {minutes} minute(s) ago ({where}). Check that this is not a "
+            "double entry before you confirm.")
 
 
 def _shown(value: Any, is_money: bool, currency: str | None, lang: Lang) -> str:

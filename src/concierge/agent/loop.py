@@ -284,7 +284,7 @@ class Agent:
         message = (prompts.changed_preview_message(tool, run.lang, said) if result.code == ResultCode.PREVIEW_CHANGED
                    else prompts.preview_message(tool, run.lang, said))
         shown = card.fields(result, tool, run.lang, self._currency.get(tool.catalog))
-        warning = card.warning(result, tool, run.lang)
+        warning = card.warning(result, run.lang)
         run.pending = {
             "tool": call.name, "args": result.args, "preview": result.preview or {}, "message": message,
             "fields": [f.model_dump() for f in shown], "warning": warning,

@@ -217,7 +217,7 @@ def same_write(db: Database, tool: str, args: dict[str, Any], within: timedelta)
         except ValueError:
             continue
         if same:
-            return (at if at.tzinfo else at.replace(tzinfo=UTC)), result_id
+            return at, result_id
     return None
 
 

@@ -13,7 +13,7 @@ import re
 import secrets
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -391,12 +391,12 @@ class Pipeline:
         found = audit.same_write(self.state, preview.tool, preview.args, SAME_WRITE_WITHIN)
         if found is None:
             return preview
-        at, result_id = found
-        minutes = max(1, round((datetime.now(UTC) - at).total_seconds() / 60))
+        repeats = Repeated(at=found[0], result_id=found[1])
         return preview.model_copy(update={
-            "repeats": Repeated(at=at, result_id=result_id),
-            "message": f"{preview.message} The same write, with exactly these values, was done {minutes} minute(s) "
-                       f"ago ({result_id}): tell the user before they confirm, in case this one is a mistake."})
+            "repeats": repeats,
+            "message": f"{preview.message} The same write, with exactly these values, was done "
+                       f"{repeats.minutes_ago()} minute(s) ago ({repeats.result_id}): tell the user before they "
+                       "confirm, in case this one is a mistake."})
 
     def _write(self, tool: Tool, args: dict, values: dict, user: User,
                confirmation: str | confirm.Hashed | None, line: audit.CallLine) -> ToolResult:

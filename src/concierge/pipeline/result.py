@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Literal
 
@@ -150,6 +150,11 @@ class Repeated(BaseModel):
 
     at: datetime
     result_id: str
+
+    def minutes_ago(self) -> int:
+        """How long ago, in whole minutes (at least 1)."""
+        at = self.at if self.at.tzinfo else self.at.replace(tzinfo=UTC)
+        return max(1, round((datetime.now(UTC) - at).total_seconds() / 60))
 
 
 class ToolResult(BaseModel):
