@@ -32,6 +32,11 @@ async def _two_turns(farm, first: str, second: str):
     ("かぼちゃ5個にして", {"products": "かぼちゃ5個"}),
     ("5個にして", {"products": "かぼちゃ5個"}),
     ("いや、5個で", {"products": "かぼちゃ5個"}),
+    ("はい、でも5個に", {"products": "かぼちゃ5個"}),  # a yes with more in it is a change, not a yes
+    ("4個じゃなくて6個", {"products": "かぼちゃ6個"}),
+    ("600円じゃなくて700円で", {"price": 700}),
+    ("価格は６００円じゃなくて８００円", {"price": 800}),
+    ("0017で700円", {"code_customer": "0017", "price": 700}),
 ])
 async def test_a_value_said_before_the_yes_changes_the_card_and_keeps_the_rest(farm, said, changed):
     turn = await _two_turns(farm, SALE_JA, said)
@@ -44,6 +49,7 @@ async def test_a_value_said_before_the_yes_changes_the_card_and_keeps_the_rest(f
     ("make it 5", {"products": "5 pumpkins"}),
     ("actually 500 yen", {"price": 500}),
     ("customer 0017", {"code_customer": "0017"}),
+    ("yes but make it 5", {"products": "5 pumpkins"}),
 ])
 async def test_in_english_too(farm, said, changed):
     turn = await _two_turns(farm, SALE_EN, said)
@@ -65,3 +71,15 @@ async def test_after_a_no_a_value_is_not_taken_as_a_change(farm):
     assert cancelled.settled == "cancelled"
     later = await agent.ask("700円にして", admin, session_id=shown.session_id)
     assert later.pending is None and all(c.name != "add_sale" for c in later.calls)
+
+
+@pytest.mark.parametrize("said", ["個数5で価格750円", "ok and also 0017", "はい、あと0017にも同じのを"])
+async def test_what_cannot_be_placed_or_asks_for_one_more_leaves_no_card_with_a_value_dropped(farm, said):
+    turn = await _two_turns(farm, SALE_JA if not said.isascii() else SALE_EN, said)
+    assert turn.pending is None and turn.settled == "dropped"  # nothing written, and no card missing what was said
+    assert all(c.name != "add_sale" for c in turn.calls)
+
+
+async def test_a_number_no_value_took_is_said_so(farm):
+    turn = await _two_turns(farm, SALE_JA, "個数5で価格750円")
+    assert "『5』" in turn.answer and "何も書き込んでいません" in turn.answer

@@ -125,3 +125,18 @@ def test_a_yes_after_the_card_ran_out_writes_nothing_and_says_so(web, provider):
     assert "有効期限" in late["answer"] and "何も書き込んでいません" in late["answer"]
     assert farm_sales(pipeline, "0016") == before
     assert c.get(f"/api/sessions/{session}").json()["exchanges"][0]["ended"] == "expired"
+
+
+def test_a_reply_neither_yes_nor_no_asks_again_and_the_card_keeps_waiting(web, provider):
+    pipeline, client = web
+    c = sign_in(client(), "admin")
+    before = farm_sales(pipeline, "0016")
+    session = _card(c, provider)["session_id"]
+    for unclear in ("いいです", "はい？"):
+        again = _ask(c, unclear, session)
+        assert again["settled"] == "repeated" and again["calls"] == [] and again["pending"]["args"] == SALE
+        assert "「はい」か「いいえ」" in again["answer"]
+    assert farm_sales(pipeline, "0016") == before
+    provider.enqueue(answer("登録しました。"))
+    assert _ask(c, "はい", session)["settled"] == "confirmed"
+    assert len(farm_sales(pipeline, "0016")) == len(before) + 1

@@ -138,6 +138,8 @@ class Agent:
             return await self.confirm(session_id, user, on_event=on_event, speech=speech, caller=caller, said=text)
         if answered == "no":
             return await self.cancel(session_id, user, on_event=on_event, said=text)
+        if answered == "unclear" and dropped:  # いいです, はい？: the question again, and the card keeps waiting
+            return await self._ask_again(session_id, user, history, dropped, text, on_event)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
         before = next((m.text for m in reversed(history) if m.role == "user" and m.text and not m.confirms), "")
         run = _Run(session_id, user, language(text, before), [*history, Message("user", text=text)],
@@ -191,6 +193,17 @@ class Agent:
                    saved=len(history), turn_start=len(history), on_event=on_event)
         run.answer = prompts.cancelled_answer(lang)
         run.settled = "cancelled"
+        run.messages.append(Message("assistant", text=run.answer))
+        return await self._finish(run)
+
+    async def _ask_again(self, session_id: str, user: User, history: list[Message], pending: dict[str, Any],
+                         said: str, on_event: EventHandler | None) -> Turn:
+        """A reply that is neither a plain yes nor a plain no: nothing is run, the card keeps waiting, and the
+        question is asked again with how to answer it."""
+        lang: Lang = pending["lang"]
+        run = _Run(session_id, user, lang, [*history, Message("user", text=said)], saved=len(history),
+                   turn_start=len(history), on_event=on_event)
+        run.answer, run.pending, run.settled = prompts.ask_again_answer(pending["message"], lang), pending, "repeated"
         run.messages.append(Message("assistant", text=run.answer))
         return await self._finish(run)
 

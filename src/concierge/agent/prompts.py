@@ -212,6 +212,12 @@ def cancelled_answer(lang: Lang) -> str:
     return "取り消しました。何も書き込んでいません。" if lang == "ja" else "Cancelled: nothing was written."
 
 
+def ask_again_answer(question: str, lang: Lang) -> str:
+    if lang == "ja":
+        return f"{question}「はい」か「いいえ」でお答えください（変えたい所があれば、そのままお伝えください）。"
+    return f"{question} Please answer yes or no (or say what to change)."
+
+
 def expired_answer(ttl: timedelta, lang: Lang) -> str:
     minutes = int(ttl.total_seconds() // 60)
     if lang == "ja":

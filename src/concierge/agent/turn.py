@@ -57,8 +57,9 @@ class CallRecord(BaseModel):
 
 # What became of a write that waited for a yes: its yes wrote it (confirmed), was refused or failed (failed), found
 # the values changed and showed a new card (changed); a no (cancelled); a new question made another card (replaced)
-# or none (dropped); its time ran out (expired); nothing was waiting any more (gone: done, or dropped before).
-Settled = Literal["confirmed", "failed", "changed", "cancelled", "replaced", "dropped", "expired", "gone"]
+# or none (dropped); its time ran out (expired); nothing was waiting any more (gone: done, or dropped before); a reply
+# neither yes nor no asked it again, and it waits on in the turn's card (repeated).
+Settled = Literal["confirmed", "failed", "changed", "cancelled", "replaced", "dropped", "expired", "gone", "repeated"]
 
 
 class PendingField(BaseModel):

@@ -1,7 +1,8 @@
 """A plain yes or a plain no to a question the person was asked (words/replies.toml).
 
-`reply("はい、お願いします。")` is "yes", `reply("cancel it")` is "no", and a message that says anything more
-(「はい、唐揚げも追加で」, "yes, and a miso soup") is None: a new request, never taken as an answer.
+`reply("はい、お願いします。")` is "yes", `reply("cancel it")` is "no", `reply("いいです")` or `reply("はい？")` is
+"unclear" (asked again), and a message that says anything more (「はい、唐揚げも追加で」, "yes, and a miso soup") is
+None: a new request, never taken as an answer.
 """
 
 from __future__ import annotations
@@ -13,16 +14,16 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-Reply = Literal["yes", "no"]
+Reply = Literal["yes", "no", "unclear"]
+_SIDES = ("yes", "no", "polite", "unclear")
 
 _PARTS = re.compile(r"[、。,.!！?？…~〜]+|\s{2,}|(?<=[^\x00-\x7f])\s|\s(?=[^\x00-\x7f])")
 
 
 @cache
-def _words() -> dict[str, dict[Reply | Literal["polite"], frozenset[str]]]:
+def _words() -> dict[str, dict[str, frozenset[str]]]:
     data = tomllib.loads(resources.files("concierge.language").joinpath("words/replies.toml").read_text("utf-8"))
-    return {lang: {side: frozenset(_fold(w) for w in data[lang][side]) for side in ("yes", "no", "polite")}
-            for lang in data}
+    return {lang: {side: frozenset(_fold(w) for w in data[lang][side]) for side in _SIDES} for lang in data}
 
 
 def _fold(text: str) -> str:
@@ -32,14 +33,14 @@ def _fold(text: str) -> str:
 def reply(text: str) -> Reply | None:
     """"yes" or "no" when the whole message is one, else None."""
     parts = [" ".join(p.split()) for p in _PARTS.split(_fold(text)) if p.strip()]
-    if not parts or len(parts) > 6 or text.rstrip().endswith(("?", "？")):  # はい？ is "pardon?"
+    if not parts or len(parts) > 6:
         return None
     whole = _side(_unwrapped(" ".join(parts)))  # that's right, go ahead please
-    if whole in ("yes", "no"):
-        return whole
-    sides = {_side(_unwrapped(part)) for part in parts} - {"polite"}
+    sides = {whole} if whole in ("yes", "no", "unclear") else {_side(_unwrapped(part)) for part in parts} - {"polite"}
     side = sides.pop() if len(sides) == 1 else None
-    return side if side in ("yes", "no") else None
+    if side in ("yes", "no") and text.rstrip().endswith(("?", "？")):  # はい？ is "pardon?"
+        return "unclear"
+    return side if side in ("yes", "no", "unclear") else None
 
 
 def _unwrapped(said: str) -> str:
@@ -58,24 +59,24 @@ def _unwrapped(said: str) -> str:
 
 def _side(part: str) -> Reply | Literal["polite"] | None:
     for words in _words().values():
-        if part in words["yes"]:
-            return "yes"
-        if part in words["no"]:
-            return "no"
+        for side in ("yes", "no", "unclear"):
+            if part in words[side]:
+                return side
     if any(part in words["polite"] for words in _words().values()):
         return "polite"
-    return _polite_tail(part)
+    return _joined(part)
 
 
-def _polite_tail(part: str) -> Reply | None:
-    """A yes or no said with a polite ending in one piece: はいお願いします, キャンセルでお願いします."""
-    for words in _words().values():
-        for polite in words["polite"]:
-            for ending in (polite, "で" + polite):
-                if part.endswith(ending) and len(part) > len(ending):
-                    head = part[: -len(ending)]
-                    if head in words["yes"]:
-                        return "yes"
-                    if head in words["no"]:
-                        return "no"
+def _joined(part: str) -> Reply | None:
+    """Words of one side said without a break (うん頼む, いいえ結構です, はいお願いします, OKです,
+    キャンセルでお願いします)."""
+    every = {side: set().union(*(w[side] for w in _words().values())) for side in _SIDES}
+    for side in ("yes", "no", "unclear"):
+        for head in every[side]:
+            if not part.startswith(head) or len(head) == len(part) or head.isascii() and part[len(head)].isascii() \
+                    and part[len(head)].isalpha():
+                continue
+            rest = part[len(head):].strip()
+            if any(r in every[side] or r in every["polite"] for r in (rest, rest.removeprefix("で"))):
+                return side
     return None

@@ -58,6 +58,7 @@ class Choice:
     refused: str | None = None  # "sql" | "change"
     follow_up: bool = False  # the previous turn's call, with this request's values
     again: tuple[str, dict] | None = None  # the command in focus whose arguments the call keeps (planner/focus.py)
+    said: str | None = None  # the words the values are read from, where not all the request (600円じゃなくて700円で)
 
 
 @dataclass(frozen=True)

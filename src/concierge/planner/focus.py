@@ -27,11 +27,13 @@ from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, mask
 
-__all__ = ["Command", "again", "amended"]
+__all__ = ["Command", "adds_another", "again", "amended", "instead_text"]
 
 Command = tuple[str, dict[str, Any]]
 _NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?")  # 5, 5個, 5つ, 5 pieces
 _NUMBERS = re.compile(r"\d+")
+_NOT_THIS = re.compile(r"(?<![a-z])(?:not|instead of)\s+[¥$]?[\d,]+(?:\s*(?:yen|円|pieces?))?", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:(?:はい|うん|ええ|yes|yeah|ok|okay)[、,\s]*)?(?:でも|けど|but|then)[、,\s]*", re.IGNORECASE)
 
 
 def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed: Command | None) -> Choice | None:
@@ -50,6 +52,25 @@ def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed:
     if others and not (_given_instead(slots) and all(lexicon.tools[t].mode == "read" for t in others)):
         return None
     return Choice((name,), follow_up=True, again=(name, dict(args)))
+
+
+def instead_text(text: str) -> str:
+    """The words that give a value in place of another: after the last 「じゃなくて」 (600円じゃなくて700円で ->
+    700円で), without an English "not 600" / "instead of 600", and without a yes or a "but" said first
+    (はい、でも5個に -> 5個に, yes but make it 5 -> make it 5)."""
+    said = text
+    for word in words.words("lines", "not_after"):
+        if word in said:
+            said = said[said.rindex(word) + len(word):]
+    said = _NOT_THIS.sub(" ", said)
+    return _LEAD.sub("", said).strip() or text
+
+
+def adds_another(text: str) -> bool:
+    """Whether the words ask for one more (あと0017にも, and also 0017), not a change of the one shown."""
+    low = text.lower()
+    return any(w in low if not w.isascii() else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)
+               for w in (*words.words("lines", "new"), *words.words("amend", "also")))
 
 
 def _recounted(slots: Slots, params: dict[str, Param], args: dict[str, Any]) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ a check, and the calls of the request it governs wait for that check to hold.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
+from concierge.pipeline.guard import ascii_digits
 from concierge.planner import (
     budget,
     date_pairs,
@@ -113,7 +115,8 @@ class Step:
 class Problem:
     """Why a request (or part of it) makes no call.
 
-    kinds: refused_sql, refused_change, unrelated (greeting, thanks), forbidden, missing, ambiguous (which
+    kinds: refused_sql, refused_change, unrelated (greeting, thanks), forbidden, not_placed (a number said to change a
+    write shown for a yes that none of its values took), missing, ambiguous (which
     earlier customer?), unchecked (its condition could not be checked); unknown_value (a word that looks like
     a value matches nothing: `said`, `params`), which_value (it matches several: `said`, `candidates`),
     which_reading (a value of the data that is also a word of the question, 商品ランキングの売上: `said`, the value
@@ -201,6 +204,8 @@ class _Draft:
 
 def build(text: str, ctx: Context) -> Plan:
     plan = Plan()
+    if ctx.memory.previewed is not None and focus.adds_another(text):  # and also 0017: not a change of the card
+        ctx = replace(ctx, memory=replace(ctx.memory, previewed=None))
     text = pointed(text, ctx.memory.held, ctx.memory.shown)  # one of each: the items just looked up
     drafts = _drafts(text, ctx)
     if len(drafts) > MAX_REQUESTS_PER_MESSAGE:
@@ -380,6 +385,8 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(beyond)
         return
     choice = _choice(slots, ctx, first)
+    if choice.said is not None:  # 600円じゃなくて700円で: the values are those said in place of others
+        slots = _read(choice.said, ctx)
     if choice.tools and all(ctx.lexicon.tools[t].mode == "write" for t in choice.tools) \
             and words.pattern("lines", "how_much").search(slots.cue_text):  # 1つ何個入ってます？: a question
         reads = {t for t in ctx.offered if t in ctx.lexicon.tools and ctx.lexicon.tools[t].mode == "read"}
@@ -403,8 +410,35 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
     if twofold is not None:
         request.problems.append(twofold)
         return
+    _plan_tools(plan, request, slots, ctx, ahead, choice, first)
+
+
+def _plan_tools(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None, choice: Choice,
+                first: bool) -> None:
+    made = len(plan.steps)
     for name in choice.tools:
         _plan_tool(plan, request, name, slots, ctx, ahead, choice, first)
+    if ctx.memory.previewed is not None and choice.again == ctx.memory.previewed:
+        _every_number_used(plan, request, slots, made)
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _every_number_used(plan: Plan, request: Request, slots: Slots, made: int) -> None:
+    """A card changed by numbers said (個数5で価格750円) is shown again only when every number said is among its
+    values (a day's only where a day was said): else no new card, and the answer says which number could not be
+    placed, never a card with it dropped."""
+    said = [int(n) for n in re.findall(r"\d+", ascii_digits(slots.text))]
+    values = [v for step in plan.steps[made:] for v in step.args.values()
+              if slots.dates or not (isinstance(v, str) and _ISO_DAY.fullmatch(v))]
+    kept = {int(n) for n in re.findall(r"\d+", json.dumps(values, default=str, ensure_ascii=False))}
+    unused = [n for n in said if n not in kept]
+    if not unused or len(plan.steps) == made:
+        return
+    del plan.steps[made:]
+    request.steps = [i for i in request.steps if i < made]
+    request.problems.append(Problem("not_placed", request.tools[0] if request.tools else None, said=str(unused[0])))
 
 
 def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Context, ahead: Slots | None,
@@ -475,9 +509,8 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     last, held = ctx.memory.last_call, ctx.memory.held
     if held is not None and adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command):
         return Choice((held.add,))
-    followed = (focus.amended(slots, ctx.lexicon, ctx.offered, ctx.memory.previewed)
-                or focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
-                               ctx.memory.command_refused)) if first else None
+    followed = (_amended(slots, ctx) or focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
+                                                     ctx.memory.command_refused)) if first else None
     if followed is not None:
         return followed
     choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
@@ -485,6 +518,20 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
             and words.pattern("among", "words").search(slots.cue_text):
         return replace(choice, tools=(last[0],))
     return _withheld(slots, ctx, choice, last[0] if last and first else None) or choice
+
+
+def _amended(slots: Slots, ctx: Context) -> Choice | None:
+    """The write shown for a yes, changed by what this turn says (focus.amended), read from the values it gives
+    in place of others: 「600円じゃなくて700円で」 and "700 yen, not 600" give 700, 「はい、でも5個に」 gives 5個. A
+    request for one more (あと0017にも, and also 0017) changes nothing: it is not the card's."""
+    if ctx.memory.previewed is None:
+        return None
+    said = focus.instead_text(slots.text)
+    if focus.adds_another(said):
+        return None
+    changed = focus.amended(_read(said, ctx) if said != slots.text else slots, ctx.lexicon, ctx.offered,
+                            ctx.memory.previewed)
+    return replace(changed, said=said) if changed is not None and said != slots.text else changed
 
 
 def _withheld(slots: Slots, ctx: Context, choice: Choice, previous: str | None) -> Choice | None:

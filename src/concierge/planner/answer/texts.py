@@ -54,6 +54,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "near": "近いもの: {values}。",
         "negated": "『{said}』とのことなので、まだ何も変えていません。どれをどうするか、もう一度教えてください。",
         "every": "あるのは{values}です。",
+        "not_placed": ("『{said}』をどの項目に入れるかわからないため、何も書き込んでいません。"
+                       "「5個にして」「750円にして」のように、変えたい所を一つずつお伝えください。"),
         "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
                       "{said}を外すか、言い直してください。"),
         "which_value": "『{said}』に当たる{label}が複数あります: {values}。どれですか？",
@@ -128,6 +130,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "near": "Close ones: {values}.",
         "negated": 'You said "{said}", so I have changed nothing yet. Please tell me again what to change, and how.',
         "every": "There are: {values}.",
+        "not_placed": ('I could not tell where "{said}" goes, so nothing was written. Please say each change on '
+                       'its own, such as "make it 5" or "700 yen".'),
         "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
                       "Please ask without it, or rephrase."),
         "which_value": '"{said}" matches several {label} values: {values}. Which one do you mean?',
