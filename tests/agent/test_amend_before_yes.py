@@ -50,6 +50,7 @@ async def test_a_value_said_before_the_yes_changes_the_card_and_keeps_the_rest(f
     ("actually 500 yen", {"price": 500}),
     ("customer 0017", {"code_customer": "0017"}),
     ("yes but make it 5", {"products": "5 pumpkins"}),
+    ("change the date to yesterday", {"date_sales_str": "2025-05-14"}),
 ])
 async def test_in_english_too(farm, said, changed):
     turn = await _two_turns(farm, SALE_EN, said)
@@ -83,3 +84,15 @@ async def test_what_cannot_be_placed_or_asks_for_one_more_leaves_no_card_with_a_
 async def test_a_number_no_value_took_is_said_so(farm):
     turn = await _two_turns(farm, SALE_JA, "個数5で価格750円")
     assert "『5』" in turn.answer and "何も書き込んでいません" in turn.answer
+
+
+async def test_a_change_after_the_question_was_asked_again_still_changes_the_card(farm):
+    agent = Agent(farm, OfflineProvider(farm))
+    admin = farm.user("admin")
+    shown = await agent.ask(SALE_JA, admin)
+    again = await agent.ask("いいです", admin, session_id=shown.session_id)
+    assert again.settled == "repeated" and again.pending is not None
+    changed = await agent.ask("700円にして", admin, session_id=shown.session_id)
+    assert changed.pending is not None and changed.pending.args == {**JA, "price": 700}
+    done = await agent.ask("はい", admin, session_id=shown.session_id)
+    assert done.settled == "confirmed" and done.calls[0].args == {**JA, "price": 700}

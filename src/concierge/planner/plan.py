@@ -376,6 +376,8 @@ def _asks(slots: Slots, ctx: Context) -> bool:
 def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None,
                   first: bool) -> None:
     beyond = _beyond_tools(slots, ctx)
+    if beyond is not None and beyond.kind == "cannot_change" and _amended(slots, ctx) is not None:
+        beyond = None  # change the date to yesterday, said to the write shown for a yes: a change of it
     # a command said in the negative is looked for only where a write may follow: lines held, or a write chosen
     negation = negated(slots, ctx.lexicon, ctx.offered) if ctx.memory.held is not None else None
     if beyond is None and negation is None and _edits_lines(plan, request, slots, ctx):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from concierge.catalog.model import Tool
+from concierge.language.replies import reply
 from concierge.pipeline.result import ToolResult
 from concierge.planner import levels
 from concierge.planner.conditions import holds
@@ -67,7 +68,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     mem = Memory(held=held, last_lines=_last_lines(earlier, held), chosen_all=_commanded(earlier, tools))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
-    mem.previewed = _previewed(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
+    mem.previewed = _previewed(calls_made(_card_turn(earlier)), tools)
     made = calls_made(earlier)
     mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if c.result is not None and c.result.ok],
                               tools)
@@ -94,6 +95,16 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
         elif not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, said), False
     return mem
+
+
+def _card_turn(earlier: list[Message]) -> list[Message]:
+    """The messages of the last turn, or of the one before the replies that only asked the card's question again
+    (いいです, はい？: the write they were asked about still waits)."""
+    end = len(earlier)
+    start = turn_start(earlier)
+    while start > 0 and reply(earlier[start].text or "") == "unclear" and not calls_made(earlier[start + 1 : end]):
+        end, start = start, turn_start(earlier[:start])
+    return earlier[start:end] if start >= 0 else []
 
 
 def _previewed(last_turn: list[Made], tools: dict[str, Tool]) -> tuple[str, dict[str, Any]] | None:
