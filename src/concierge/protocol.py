@@ -36,6 +36,7 @@ class Message:
     # button, `concierge chat`'s confirm), not words they typed; its text is only for the model to read.
     confirms: bool = False
     cancels: bool = False  # role == "user": the user's no to a previewed write (the card's button, or typed)
+    repeats: bool = False  # role == "user": a reply neither yes nor no to it (いいです): its question asked again
 
 
 @dataclass(frozen=True)

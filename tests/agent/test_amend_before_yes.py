@@ -7,6 +7,7 @@ import pytest
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.pipeline.pipeline import Pipeline
 
 SALE_JA = "販売登録して。0016のお客様に先週火曜日かぼちゃ4個を600円で売った"
 SALE_EN = "Register a sale for customer 0016, 3 pumpkins for 450 yen"
@@ -96,3 +97,18 @@ async def test_a_change_after_the_question_was_asked_again_still_changes_the_car
     assert changed.pending is not None and changed.pending.args == {**JA, "price": 700}
     done = await agent.ask("はい", admin, session_id=shown.session_id)
     assert done.settled == "confirmed" and done.calls[0].args == {**JA, "price": 700}
+
+
+async def test_beside_another_business_a_change_of_the_date_and_a_yes_after_pardon_work(sqlite_url):
+    both = Pipeline.open(["farm", "pos"], sqlite_url)  # the POS tools have "change" and dates as their words too
+    try:
+        agent, admin = Agent(both, OfflineProvider(both)), both.user("admin")
+        shown = await agent.ask(SALE_EN, admin)
+        changed = await agent.ask("change the date to yesterday", admin, session_id=shown.session_id)
+        assert changed.pending is not None and changed.pending.args == {**EN, "date_sales_str": "2025-05-14"}
+        pardon = await agent.ask("yes?", admin, session_id=shown.session_id)
+        assert pardon.settled == "repeated" and pardon.calls == []
+        done = await agent.ask("yes", admin, session_id=shown.session_id)
+        assert done.settled == "confirmed" and "Registered for customer 0016" in done.answer
+    finally:
+        both.close()

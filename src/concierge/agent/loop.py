@@ -201,7 +201,7 @@ class Agent:
         """A reply that is neither a plain yes nor a plain no: nothing is run, the card keeps waiting, and the
         question is asked again with how to answer it."""
         lang: Lang = pending["lang"]
-        run = _Run(session_id, user, lang, [*history, Message("user", text=said)], saved=len(history),
+        run = _Run(session_id, user, lang, [*history, Message("user", text=said, repeats=True)], saved=len(history),
                    turn_start=len(history), on_event=on_event)
         run.answer, run.pending, run.settled = prompts.ask_again_answer(pending["message"], lang), pending, "repeated"
         run.messages.append(Message("assistant", text=run.answer))

@@ -187,6 +187,8 @@ def message_to_json(message: Message) -> dict[str, Any]:
         out["confirms"] = True
     if message.cancels:
         out["cancels"] = True
+    if message.repeats:
+        out["repeats"] = True
     return out
 
 
@@ -199,6 +201,7 @@ def message_from_json(data: dict[str, Any]) -> Message:
         result=ToolResult.model_validate(data["result"]) if data.get("result") is not None else None,
         confirms=bool(data.get("confirms", False)),
         cancels=bool(data.get("cancels", False)),
+        repeats=bool(data.get("repeats", False)),
     )
 
 

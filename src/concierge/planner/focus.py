@@ -47,7 +47,9 @@ def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed:
         return Choice((name,), follow_up=True, again=(name, recounted)) if recounted else None
     if slots.text.rstrip().endswith(("?", "？")):  # 0017の販売は？ asks about sales
         return None
-    others = [t for t in [*keyword_tools(slots, lexicon, offered), *topics(lexicon, slots.cue_text)]
+    catalog = lexicon.tools[name].catalog  # a topic of another business (the POS's date) asks nothing of this card
+    others = [t for t in [*keyword_tools(slots, lexicon, offered),
+                          *(t for t in topics(lexicon, slots.cue_text) if lexicon.tools[t].catalog == catalog)]
               if t != name and t in offered]
     if others and not (_given_instead(slots) and all(lexicon.tools[t].mode == "read" for t in others)):
         return None
@@ -96,8 +98,11 @@ def _unwrapped(text: str) -> str:
 
 
 def _given_instead(slots: Slots) -> bool:
-    """Said as a value given in place of another (0017のお客様で, 700円にして, make it 0017)."""
+    """Said as a value given in place of another (0017のお客様で, 700円にして, make it 0017, change the date to …)."""
     low = slots.cue_text.strip().rstrip("。.!！ ").lower()
+    if any(w in low if not w.isascii() else re.search(rf"(?<![a-z]){w}(?![a-z])", low)
+           for w in words.words("amend", "change")):
+        return True
     return low.endswith(tuple(words.words("answer", "after"))) \
         or low.startswith(tuple(words.words("lines", "correcting")) + tuple(words.words("answer", "before")))
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from concierge.catalog.model import Tool
-from concierge.language.replies import reply
 from concierge.pipeline.result import ToolResult
 from concierge.planner import levels
 from concierge.planner.conditions import holds
@@ -49,7 +48,9 @@ def turn_start(messages: list[Message]) -> int:
     users = [i for i, m in enumerate(messages) if m.role == "user"]
     if not users:
         return -1
-    asked = [i for i in users if not messages[i].confirms]  # two writes in one turn: two confirmations
+    # two writes in one turn: two confirmations; a reply that had the card's question asked again (いいです) is no
+    # turn of its own either
+    asked = [i for i in users if not (messages[i].confirms or messages[i].repeats)]
     return asked[-1] if asked else users[0]
 
 
@@ -68,7 +69,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     mem = Memory(held=held, last_lines=_last_lines(earlier, held), chosen_all=_commanded(earlier, tools))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
-    mem.previewed = _previewed(calls_made(_card_turn(earlier)), tools)
+    mem.previewed = _previewed(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
     made = calls_made(earlier)
     mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if c.result is not None and c.result.ok],
                               tools)
@@ -95,16 +96,6 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
         elif not tools[call.name].confirm:
             mem.last_command, mem.command_refused = (call.name, said), False
     return mem
-
-
-def _card_turn(earlier: list[Message]) -> list[Message]:
-    """The messages of the last turn, or of the one before the replies that only asked the card's question again
-    (いいです, はい？: the write they were asked about still waits)."""
-    end = len(earlier)
-    start = turn_start(earlier)
-    while start > 0 and reply(earlier[start].text or "") == "unclear" and not calls_made(earlier[start + 1 : end]):
-        end, start = start, turn_start(earlier[:start])
-    return earlier[start:end] if start >= 0 else []
 
 
 def _previewed(last_turn: list[Made], tools: dict[str, Tool]) -> tuple[str, dict[str, Any]] | None:

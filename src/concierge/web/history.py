@@ -20,7 +20,8 @@ def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
     for message in messages:
         if message.role == "user":
             out.append({"question": message.text or "", "answer": "", "calls": [],
-                        "answers_card": "yes" if message.confirms else "no" if message.cancels else None})
+                        "answers_card": "yes" if message.confirms else "no" if message.cancels
+                        else "again" if message.repeats else None})
             calls = {}
             continue
         if not out:  # a conversation always starts with the user; skip anything else
@@ -55,6 +56,8 @@ def _ended(after: dict[str, Any]) -> str:
     """What became of a write shown for a yes, by the exchange that followed it."""
     if after["answers_card"] == "no":
         return "cancelled"
+    if after["answers_card"] == "again":
+        return "repeated"
     if after["answers_card"] == "yes":
         first = after["calls"][0]["status"] if after["calls"] else None
         return {"ok": "confirmed", "confirm": "changed", None: "expired"}.get(first, "failed")
