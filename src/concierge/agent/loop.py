@@ -139,7 +139,10 @@ class Agent:
         if answered == "no":
             return await self.cancel(session_id, user, on_event=on_event, said=text)
         if answered == "unclear" and dropped:  # いいです, はい？: the question again, and the card keeps waiting
-            return await self._ask_again(session_id, user, history, dropped, text, on_event)
+            return await self._card_answered(
+                session_id, user, history, Message("user", text=text, repeats=True),
+                prompts.ask_again_answer(dropped["message"], dropped["lang"]), "repeated", dropped["lang"], on_event,
+                waiting=dropped)
         notes = [prompts.dropped_pending_note(dropped["tool"])] if dropped else []
         before = next((m.text for m in reversed(history) if m.role == "user" and m.text and not m.confirms), "")
         run = _Run(session_id, user, language(text, before), [*history, Message("user", text=text)],
@@ -160,8 +163,9 @@ class Agent:
             return await self._nothing_pending(session_id, user, history, on_event, said)
         lang: Lang = pending["lang"]
         yes = Message("user", text=said or prompts.confirm_text(lang), confirms=True)
-        if _expired(pending):
-            return await self._expired(session_id, user, history, yes, pending, on_event)
+        if _expired(pending):  # after the card's time (TOKEN_TTL): nothing written, the card dropped
+            return await self._card_answered(session_id, user, history, yes, prompts.expired_answer(TOKEN_TTL, lang),
+                                             "expired", lang, on_event)
         call = ToolCall("confirm_" + secrets.token_hex(4), pending["tool"], pending["args"])
         run = _Run(session_id, user, lang, [*history, yes, Message("assistant", tool_calls=[call])],
                    saved=len(history), turn_start=min(pending["turn_start"], len(history)), on_event=on_event,
@@ -188,33 +192,18 @@ class Agent:
         if pending is None:
             return await self._nothing_pending(session_id, user, history, on_event, said)
         lang: Lang = pending["lang"]
-        run = _Run(session_id, user, lang, [*history, Message("user", text=said or prompts.cancel_text(lang),
-                                                              cancels=True)],
-                   saved=len(history), turn_start=len(history), on_event=on_event)
-        run.answer = prompts.cancelled_answer(lang)
-        run.settled = "cancelled"
-        run.messages.append(Message("assistant", text=run.answer))
-        return await self._finish(run)
+        no = Message("user", text=said or prompts.cancel_text(lang), cancels=True)
+        return await self._card_answered(session_id, user, history, no, prompts.cancelled_answer(lang), "cancelled",
+                                         lang, on_event)
 
-    async def _ask_again(self, session_id: str, user: User, history: list[Message], pending: dict[str, Any],
-                         said: str, on_event: EventHandler | None) -> Turn:
-        """A reply that is neither a plain yes nor a plain no: nothing is run, the card keeps waiting, and the
-        question is asked again with how to answer it."""
-        lang: Lang = pending["lang"]
-        run = _Run(session_id, user, lang, [*history, Message("user", text=said, repeats=True)], saved=len(history),
+    async def _card_answered(self, session_id: str, user: User, history: list[Message], said: Message, answer: str,
+                             settled: Settled, lang: Lang, on_event: EventHandler | None,
+                             waiting: dict[str, Any] | None = None) -> Turn:
+        """A turn that only answers about the card (cancelled, expired, asked again): nothing is run; `waiting`: the
+        write that keeps waiting for a yes, else none does."""
+        run = _Run(session_id, user, lang, [*history, said, Message("assistant", text=answer)], saved=len(history),
                    turn_start=len(history), on_event=on_event)
-        run.answer, run.pending, run.settled = prompts.ask_again_answer(pending["message"], lang), pending, "repeated"
-        run.messages.append(Message("assistant", text=run.answer))
-        return await self._finish(run)
-
-    async def _expired(self, session_id: str, user: User, history: list[Message], yes: Message,
-                       pending: dict[str, Any], on_event: EventHandler | None) -> Turn:
-        """A yes that came after the card's time ran out (`TOKEN_TTL`): nothing written, the card dropped."""
-        lang: Lang = pending["lang"]
-        run = _Run(session_id, user, lang, [*history, yes], saved=len(history), turn_start=len(history),
-                   on_event=on_event)
-        run.answer, run.settled = prompts.expired_answer(TOKEN_TTL, lang), "expired"
-        run.messages.append(Message("assistant", text=run.answer))
+        run.answer, run.settled, run.pending = answer, settled, waiting
         return await self._finish(run)
 
     # --- the loop ----------------------------------------------------------------

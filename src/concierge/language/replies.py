@@ -26,6 +26,17 @@ def _words() -> dict[str, dict[str, frozenset[str]]]:
     return {lang: {side: frozenset(_fold(w) for w in data[lang][side]) for side in _SIDES} for lang in data}
 
 
+@cache
+def _every() -> dict[str, frozenset[str]]:
+    """Each side's words, of both languages together."""
+    return {side: frozenset().union(*(w[side] for w in _words().values())) for side in _SIDES}
+
+
+@cache
+def _polite_longest_first() -> tuple[str, ...]:
+    return tuple(sorted(_every()["polite"], key=len, reverse=True))
+
+
 def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower().replace("’", "'")
 
@@ -45,7 +56,7 @@ def reply(text: str) -> Reply | None:
 
 def _unwrapped(said: str) -> str:
     """The words without the polite ones said around them (please go ahead -> go ahead)."""
-    polite = sorted({w for words in _words().values() for w in words["polite"]}, key=len, reverse=True)
+    polite = _polite_longest_first()
     changed = True
     while changed:
         changed = False
@@ -58,19 +69,17 @@ def _unwrapped(said: str) -> str:
 
 
 def _side(part: str) -> Reply | Literal["polite"] | None:
-    for words in _words().values():
-        for side in ("yes", "no", "unclear"):
-            if part in words[side]:
-                return side
-    if any(part in words["polite"] for words in _words().values()):
-        return "polite"
+    every = _every()
+    for side in ("yes", "no", "unclear", "polite"):
+        if part in every[side]:
+            return side
     return _joined(part)
 
 
 def _joined(part: str) -> Reply | None:
     """Words of one side said without a break (うん頼む, いいえ結構です, はいお願いします, OKです,
     キャンセルでお願いします)."""
-    every = {side: set().union(*(w[side] for w in _words().values())) for side in _SIDES}
+    every = _every()
     for side in ("yes", "no", "unclear"):
         for head in every[side]:
             if not part.startswith(head) or len(head) == len(part) or head.isascii() and part[len(head)].isascii() \

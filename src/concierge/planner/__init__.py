@@ -10,7 +10,6 @@ the answer built from the results. It never reads the database itself.
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -101,9 +100,9 @@ class Planner:
         if missing is not None and missing.kind == "missing":
             return asked.kind == "missing" and asked.tool == missing.tool
         text = request.messages[turn.stop].text or ""
-        if asked.kind == "missing" and _value_said(text).isdigit():  # 明るさ変えて -> how bright? -> 40
+        if asked.kind == "missing" and words.value_said(text).isdigit():  # 明るさ変えて -> how bright? -> 40
             return True
-        return asked.kind == "which_value" and _one_of(_value_said(text), asked.candidates) in asked.candidates
+        return asked.kind == "which_value" and _one_of(words.value_said(text), asked.candidates) in asked.candidates
 
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
         """The previous request completed by this turn, when the previous turn asked something and this one
@@ -112,12 +111,12 @@ class Planner:
         asked = _asked(self._built(said_before, ctx))
         if asked is None:
             return None
-        answer = _value_said(text)
+        answer = words.value_said(text)
         answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
         if asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
             joined_text = _put_in(said_before, asked.said, answer)
         elif asked.kind == "missing":  # 暗くして -> (how bright?) -> 60%で: one request, not two
-            joined_text = f"{_END.sub('', said_before)} {self._cued(asked, answer) or text}"
+            joined_text = f"{words.END.sub('', said_before)} {self._cued(asked, answer) or text}"
         else:
             joined_text = f"{said_before}。{text}"
         joined = self._built(joined_text, ctx)
@@ -179,7 +178,6 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
-_END = re.compile(r"[。.!！?？\s]+$")
 _ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value")
 
 
@@ -187,20 +185,6 @@ def _said(request: ModelRequest) -> str:
     """The text of the turn's message."""
     start = progress.turn_start(request.messages)
     return request.messages[start].text or "" if start >= 0 else ""
-
-
-def _value_said(text: str) -> str:
-    """A value given in answer, without the words said around it (じゃ玄関の -> 玄関)."""
-    value = _END.sub("", text.strip())
-    while True:
-        low = value.lower()
-        start = next((w for w in words.words("answer", "before") if low.startswith(w)
-                      and not (w.isascii() and low[len(w):len(w) + 1].isalpha())), "")
-        end = next((w for w in words.words("answer", "after") if low.endswith(w) and len(w) < len(low)
-                    and not (w.isascii() and low[-len(w) - 1:-len(w)].isalpha())), "")
-        if not start and not end:
-            return value
-        value = _END.sub("", value[len(start): len(value) - len(end)].strip())
 
 
 def _one_of(answer: str, candidates: tuple[str, ...]) -> str:

@@ -25,12 +25,12 @@ from concierge.planner import words
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import MASK, fold, mask
+from concierge.planner.text import MASK, fold, mask, normalise
 
 __all__ = ["Command", "adds_another", "again", "amended", "instead_text"]
 
 Command = tuple[str, dict[str, Any]]
-_NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?")  # 5, 5個, 5つ, 5 pieces
+_NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?", re.IGNORECASE)  # 5, 5個, 5 pieces
 _NUMBERS = re.compile(r"\d+")
 _NOT_THIS = re.compile(r"(?<![a-z])(?:not|instead of)\s+[¥$]?[\d,]+(?:\s*(?:yen|円|pieces?))?", re.IGNORECASE)
 _LEAD = re.compile(r"^\s*(?:(?:はい|うん|ええ|yes|yeah|ok|okay)[、,\s]*)?(?:でも|けど|but|then)[、,\s]*", re.IGNORECASE)
@@ -70,38 +70,24 @@ def instead_text(text: str) -> str:
 
 def adds_another(text: str) -> bool:
     """Whether the words ask for one more (あと0017にも, and also 0017), not a change of the one shown."""
-    low = text.lower()
-    return any(w in low if not w.isascii() else re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)
-               for w in (*words.words("lines", "new"), *words.words("amend", "also")))
+    said = fold(normalise(text))
+    return bool(words.pattern("lines", "new").search(said) or words.pattern("amend", "also").search(said))
 
 
 def _recounted(slots: Slots, params: dict[str, Param], args: dict[str, Any]) -> dict[str, Any] | None:
     """The write's values with a count said alone (5個にして, make it 5) in place of the count of the one item its
     goods say (かぼちゃ4個 -> かぼちゃ5個); None when it says more, or the goods are not one item with a count."""
-    said = _NUMBER_ALONE.fullmatch(_unwrapped(slots.text))
+    said = _NUMBER_ALONE.fullmatch(words.value_said(slots.text, words.words("lines", "correcting")).lstrip("、, "))
     goods = [n for n, p in params.items() if isinstance(p.extract, ItemsExtract) and isinstance(args.get(n), str)]
     if said is None or len(goods) != 1 or len(_NUMBERS.findall(args[goods[0]])) != 1:
         return None
     return {**args, goods[0]: _NUMBERS.sub(said["n"], args[goods[0]])}
 
 
-def _unwrapped(text: str) -> str:
-    """The value said, without the words around it (make it 5 -> 5, 5個にして -> 5個)."""
-    said = text.strip().rstrip("。.!！ ").lower()
-    for before in sorted(words.words("answer", "before") + words.words("lines", "correcting"), key=len, reverse=True):
-        if said.startswith(before):
-            said = said[len(before):].lstrip(" 、,")
-    for after in sorted(words.words("answer", "after"), key=len, reverse=True):
-        if said.endswith(after) and len(after) < len(said):
-            said = said[: -len(after)].rstrip()
-    return said
-
-
 def _given_instead(slots: Slots) -> bool:
     """Said as a value given in place of another (0017のお客様で, 700円にして, make it 0017, change the date to …)."""
     low = slots.cue_text.strip().rstrip("。.!！ ").lower()
-    if any(w in low if not w.isascii() else re.search(rf"(?<![a-z]){w}(?![a-z])", low)
-           for w in words.words("amend", "change")):
+    if words.pattern("amend", "change").search(low):
         return True
     return low.endswith(tuple(words.words("answer", "after"))) \
         or low.startswith(tuple(words.words("lines", "correcting")) + tuple(words.words("answer", "before")))

@@ -40,3 +40,22 @@ def alternation(said: tuple[str, ...]) -> re.Pattern[str]:
     parts = [rf"(?<![a-z']){re.escape(w)}(?:s|es|ed|d|ing)?(?![a-z])" if w.isascii() else re.escape(w)
              for w in sorted(said, key=len, reverse=True)]
     return re.compile("|".join(parts) or r"(?!)")
+
+
+END = re.compile(r"[。.!！?？\s]+$")  # the stops and spaces that end a sentence
+
+
+def value_said(text: str, lead: tuple[str, ...] = ()) -> str:
+    """A value given in answer, without the words said around it ([answer] before and after, and `lead`, more words
+    that may come first): じゃ玄関の -> 玄関, 5個にして -> 5個, make it 5 -> 5."""
+    before = sorted((*words("answer", "before"), *lead), key=len, reverse=True)
+    value = END.sub("", text.strip())
+    while True:
+        low = value.lower()
+        start = next((w for w in before if low.startswith(w)
+                      and not (w.isascii() and low[len(w):len(w) + 1].isalpha())), "")
+        end = next((w for w in words("answer", "after") if low.endswith(w) and len(w) < len(low)
+                    and not (w.isascii() and low[-len(w) - 1:-len(w)].isalpha())), "")
+        if not start and not end:
+            return value
+        value = END.sub("", value[len(start): len(value) - len(end)].strip())
