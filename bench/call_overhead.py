@@ -40,11 +40,13 @@ sys.path.insert(0, str(BENCH))
 import scale  # noqa: E402
 import scale_data  # noqa: E402
 
+from concierge.demo.bootstrap import open_pipeline  # noqa: E402
 from concierge.pipeline import access, audit, guard  # noqa: E402
-from concierge.pipeline import pipeline as pipeline_module  # noqa: E402
-from concierge.pipeline.bind import bind  # noqa: E402
-from concierge.pipeline.pipeline import Pipeline, _sql_values  # noqa: E402
-from concierge.pipeline.result import capped_sql, needs_every_row  # noqa: E402
+from concierge.pipeline.pipeline import Pipeline  # noqa: E402
+from concierge.sources.result import capped_sql, needs_every_row  # noqa: E402
+from concierge.sources.sql import executor as sql_executor  # noqa: E402
+from concierge.sources.sql.bind import bind, sql_values  # noqa: E402
+from concierge.sources.sql.executor import SqlExecutor  # noqa: E402
 
 QUERIES = ("get_sales", "compare_store_periods")
 
@@ -55,7 +57,7 @@ def bound_values(pipeline: Pipeline, tool_name: str, args: dict) -> dict:
     permission = access.decide(user, tool, pipeline.roles[tool.catalog])
     decision = guard.check_args(tool, args, pipeline.guard_context(tool_name))
     assert isinstance(permission, access.Permitted) and isinstance(decision, guard.Accepted), (permission, decision)
-    return _sql_values(tool, {**decision.args, **permission.identity, "_today": pipeline.today(tool_name)})
+    return sql_values(tool, {**decision.args, **permission.identity, "_today": pipeline.today(tool_name)})
 
 
 def main_sql(pipeline: Pipeline, tool_name: str) -> str:
@@ -97,7 +99,7 @@ def timers() -> Any:
     """Timers around the parts of a call: the check, the read, the audit line (ms per call, appended)."""
     parts: dict[str, list[float]] = {"check": [], "read": [], "audit": []}
     pending: dict[str, float] = {}
-    originals = {"check": pipeline_module._failed_check, "audit": audit.record, "read": Pipeline._read}
+    originals = {"check": sql_executor.failed_check, "audit": audit.record, "read": SqlExecutor.read}
 
     def timed(name: str, fn: Callable) -> Callable:
         def wrapper(*a: Any, **kw: Any) -> Any:
@@ -108,9 +110,9 @@ def timers() -> Any:
                 pending[name] = pending.get(name, 0.0) + (time.perf_counter() - started) * 1000
         return wrapper
 
-    pipeline_module._failed_check = timed("check", originals["check"])
+    sql_executor.failed_check = timed("check", originals["check"])
     audit.record = timed("audit", originals["audit"])
-    Pipeline._read = timed("read", originals["read"])  # type: ignore[method-assign]
+    SqlExecutor.read = timed("read", originals["read"])  # type: ignore[method-assign]
 
     def flush() -> None:
         check = pending.get("check", 0.0)
@@ -122,14 +124,14 @@ def timers() -> Any:
     try:
         yield parts, flush
     finally:
-        pipeline_module._failed_check = originals["check"]
+        sql_executor.failed_check = originals["check"]
         audit.record = originals["audit"]
-        Pipeline._read = originals["read"]  # type: ignore[method-assign]
+        SqlExecutor.read = originals["read"]  # type: ignore[method-assign]
 
 
 def measure(kind: str, url: str, query: scale.Query, runs: int) -> dict[str, float]:
     catalogs = ["farm", "pos"] if query.pipeline == "demo" else [scale.STORE_CATALOG]
-    pipeline = Pipeline.open(catalogs, url)
+    pipeline = open_pipeline(catalogs, url)
     raw, close = raw_runner(kind, url, main_sql(pipeline, query.tool))
     try:
         admin = pipeline.user("admin")

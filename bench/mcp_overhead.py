@@ -46,8 +46,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.mcp.config import server_command
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
 
 TOOL = "get_sales"
@@ -113,7 +113,7 @@ async def trivial_stdio(calls: int):
 
 def in_process(database: str, calls: int):
     """`Pipeline.invoke` called directly: the tool's own work, audit line included, with no MCP at all."""
-    pipeline = Pipeline.open(["farm"], database)
+    pipeline = open_pipeline(["farm"], database)
     try:
         admin = pipeline.user("admin")
         wall = []
@@ -158,7 +158,7 @@ async def trivial_http(folder: Path, calls: int):
 
 
 async def persistent_http(database: str, folder: Path, calls: int):
-    db = Pipeline.open(["farm"], database)
+    db = open_pipeline(["farm"], database)
     try:
         token = tokens.create(db.db, "admin", label="bench")
     finally:
@@ -187,7 +187,7 @@ async def main(calls: int, per_process: int) -> None:
     with tempfile.TemporaryDirectory(prefix="concierge-mcp-bench-") as tmp:
         folder = Path(tmp)
         database = f"sqlite:///{folder / 'bench.db'}"
-        Pipeline.open(["farm"], database).close()
+        open_pipeline(["farm"], database).close()
         runs: list[tuple[str, Callable[[], Awaitable]]] = [
             ("pipeline in process, no MCP", lambda: anyio.to_thread.run_sync(in_process, database, calls)),
             ("trivial server, stdio (the floor)", lambda: trivial_stdio(calls)),

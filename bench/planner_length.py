@@ -34,6 +34,7 @@ from contextlib import ExitStack, contextmanager
 from datetime import date
 from pathlib import Path
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.plan import Context, Memory, build
@@ -99,11 +100,11 @@ def opened(names: list[str], folder: Path) -> Iterator[list[Catalog]]:
         out = []
         for name in names:
             if name == "home":  # its devices are read from the SwitchBot API: the simulator's
-                from concierge.devices.simulator import running
+                from concierge.demo.home.simulator import running
 
                 simulator = stack.enter_context(running())
                 os.environ.update(simulator.environment())
-            pipeline = Pipeline.open([name], f"sqlite:///{folder / (name + '.db')}", today=TODAY.get(name))
+            pipeline = open_pipeline([name], f"sqlite:///{folder / (name + '.db')}", today=TODAY.get(name))
             stack.callback(pipeline.close)
             out.append(Catalog(name, pipeline))
         yield out

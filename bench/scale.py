@@ -46,6 +46,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from concierge.demo.bootstrap import open_pipeline
+
 try:
     import pandas as pd
 except ImportError:  # pragma: no cover - the message is the point
@@ -232,10 +234,9 @@ def time_engines(urls: dict[str, str], query: Query, runs: int) -> dict[str, Tim
     """A fresh pipeline per engine for the cold call, then the same calls on every engine, taking turns
     call by call so that all see the same machine load. With `query.raw`, also the statement the pipeline
     runs (the rollup's or the base table's) sent by the driver itself, the way hand-written SQL is."""
-    from concierge.pipeline.pipeline import Pipeline
 
     catalogs = ["farm", "pos"] if query.pipeline == "demo" else [STORE_CATALOG]
-    pipelines = {kind: Pipeline.open(catalogs, url, use_rollups=query.rollups) for kind, url in urls.items()}
+    pipelines = {kind: open_pipeline(catalogs, url, use_rollups=query.rollups) for kind, url in urls.items()}
     callers: dict[str, Callable[[dict], dict]] = {}
     raws: list = []
     for kind, pipeline in pipelines.items():
@@ -372,11 +373,10 @@ def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs:
 def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> None:
     import scale_data
 
-    from concierge.pipeline.pipeline import Pipeline
 
     urls = scale_data.ensure(ds, databases, admin_url)
     for kind, url in urls.items():
-        pipelines = {(q, r): Pipeline.open(["farm", "pos"] if q == "demo" else [STORE_CATALOG], url, use_rollups=r)
+        pipelines = {(q, r): open_pipeline(["farm", "pos"] if q == "demo" else [STORE_CATALOG], url, use_rollups=r)
                      for q in ("demo", "store") for r in (True, False)}
         try:
             for q in queries(ds, 2):
@@ -390,7 +390,7 @@ def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> Non
 
 def plan(pipeline: Pipeline, query: Query) -> list[str]:
     from concierge.pipeline import guard
-    from concierge.pipeline.bind import bind
+    from concierge.sources.sql.bind import bind
 
     tool = pipeline.tools[query.tool]
     decision = guard.check(pipeline.tools, query.tool, query.args[1], pipeline.guard_context(query.tool))

@@ -26,7 +26,7 @@ from concierge.demo.pos import csv_import as pos_import
 from concierge.demo.pos import tables as pos_tables
 from concierge.storage import rollups
 from concierge.storage.database import Database
-from concierge.storage.state import create_state
+from concierge.storage.migrate import ensure_state
 
 FARM_CUSTOMER_COLUMNS = {"顧客コード": "code", "氏名": "name", "住所": "address", "電話番号": "phone",
                          "担当": "assigned_to"}
@@ -134,7 +134,7 @@ def _recreate_tables(url: str, demo: str) -> list[sa.Table]:
     tables = [t for t, _, _ in LOADS[demo]]
     db = Database(url)
     try:
-        create_state(db)
+        ensure_state(db)
         with db.write() as conn:
             _MARKER.create(conn, checkfirst=True)
             conn.execute(_MARKER.delete().where(_MARKER.c.demo == demo))

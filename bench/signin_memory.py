@@ -54,12 +54,12 @@ main()
 def _setup(url: str, count: int, old_hashes: bool) -> dict[str, str]:
     from argon2 import PasswordHasher, profiles
 
-    from concierge.pipeline.pipeline import Pipeline
+    from concierge.demo.bootstrap import open_pipeline
     from concierge.storage import passwords, users
     from concierge.storage import state as schema
 
     old = PasswordHasher.from_parameters(profiles.RFC_9106_LOW_MEMORY)
-    pipeline = Pipeline.open(["farm", "pos"], url)  # installs the demo data
+    pipeline = open_pipeline(["farm", "pos"], url)  # installs the demo data
     made = {f"bench{i:02d}": f"bench-pass-{i:02d}" for i in range(count + 1)}  # bench00: the warm-up
     try:
         for name, password in made.items():

@@ -17,13 +17,55 @@ from pathlib import Path
 
 import pytest
 from agent_fakes import ScriptedProvider, WireServer
-from demo_databases import with_demos
+from demo_databases import drop_templates, with_demos
 from pg_databases import fresh_database
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 
 FARM_TODAY = date(2025, 5, 15)
 POS_TODAY = date(2026, 8, 31)
+
+# The files that take longest, longest first (`--durations` of a whole run, 2 cores, 3 workers), then every other
+# file in its order. The workers of `.ci/run` (`--dist loadfile --no-loadscope-reorder`) take files in this order,
+# so no long file starts when the others are nearly done: xdist's own order (most tests first) started these last,
+# as most of them have one to six tests.
+LONGEST_FIRST = (
+    "tests/onboarding/test_jaffle_flow.py",
+    "tests/mcp/test_mcp_interop.py",
+    "tests/deploy/test_bench_replicas.py",
+    "tests/home/test_home_mcp.py",
+    "tests/bench/test_load_smoke.py",
+    "tests/web/test_web_browser.py",
+    "tests/web/test_web_serve.py",
+    "tests/faults/test_fuzz_arguments.py",
+    "tests/home/test_home_eval.py",
+    "tests/web/test_signin_throttle.py",
+    "tests/planner/test_held_out_sets.py",
+    "tests/mcp/test_mcp_limits.py",
+    "tests/mcp/test_mcp_noise.py",
+    "tests/home/test_devices_cli.py",
+    "tests/mcp/test_mcp_stdio.py",
+    "tests/mcp/test_mcp_frames.py",
+    "tests/deploy/test_replicas.py",
+    "tests/phone/test_call_end.py",
+    "tests/faults/test_concurrent_writes.py",
+    "tests/mcp/test_mcp_pipes.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`LONGEST_FIRST` first; a file's tests keep their order among themselves (a stable sort by file)."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _demo_templates() -> Iterator[None]:
+    """The demo templates `with_demos` made in this test process (tests/support/demo_databases.py), removed at its
+    end."""
+    yield
+    drop_templates()
 
 
 @pytest.fixture
@@ -51,6 +93,12 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("CONCIERGE_DATABASE", f"sqlite:///{home / 'concierge.db'}")
     monkeypatch.delenv("CONCIERGE_TODAY", raising=False)
+    # Tests talk to loopback only: a proxy set for the developer's machine never sees them (httpx, like curl,
+    # proxies 127.0.0.1 unless NO_PROXY lists it).
+    listed = os.environ.get("NO_PROXY") or os.environ.get("no_proxy") or ""
+    loopback = ",".join(filter(None, [listed, "127.0.0.1,localhost,::1"]))
+    monkeypatch.setenv("NO_PROXY", loopback)
+    monkeypatch.setenv("no_proxy", loopback)
 
 
 def _reachable(host: str, port: int) -> bool:
@@ -121,7 +169,7 @@ def db_url(request) -> str:
 @pytest.fixture
 def pipeline(db_url) -> Iterator[Pipeline]:
     """Both demo catalogs on a fresh database; each tool uses its demo's own clock."""
-    p = Pipeline.open(["farm", "pos"], db_url)
+    p = open_pipeline(["farm", "pos"], db_url)
     try:
         yield p
     finally:

@@ -8,8 +8,10 @@ from pathlib import Path
 import concierge
 
 PUBLIC = [
-    "__version__", "Pipeline", "ToolResult", "User", "Database", "Catalog", "load_catalogs",
+    "__version__", "Pipeline", "ToolResult", "Rows", "Confirmation", "Refusal", "Failure", "User", "Database",
+    "Catalog", "load_catalogs",
     "ConciergeError", "CatalogError", "ConfigError", "DatabaseError", "ProviderError",
+    "Provider", "Capabilities", "ModelRequest", "ModelReply", "ToolCall", "Demo",
 ]
 
 
@@ -38,3 +40,20 @@ def test_importing_the_package_loads_no_database_driver():
     code = "import sys, concierge; print('sqlalchemy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_provider_is_written_against_the_exported_base_class():
+    from concierge.agent.providers.offline import OfflineProvider
+    from concierge.plugins import Demo
+
+    assert issubclass(OfflineProvider, concierge.Provider)
+    assert OfflineProvider.capabilities == concierge.Capabilities(streams=False, reads_context=False)
+    assert concierge.ModelReply(tool_calls=[concierge.ToolCall("c1", "t", {})]).tool_calls[0].name == "t"
+    assert concierge.Demo is Demo
+
+
+def test_the_package_ships_its_type_information():
+    """PEP 561: a type checker reads the package's annotations only when `py.typed` is installed beside it."""
+    assert (Path(concierge.__file__).parent / "py.typed").is_file()
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["concierge"]

@@ -13,7 +13,11 @@ __version__ = "0.2.0"
 
 _EXPORTS = {
     "Pipeline": "concierge.pipeline.pipeline",
-    "ToolResult": "concierge.pipeline.result",
+    "ToolResult": "concierge.sources.result",
+    "Rows": "concierge.sources.result",
+    "Confirmation": "concierge.sources.result",
+    "Refusal": "concierge.sources.result",
+    "Failure": "concierge.sources.result",
     "User": "concierge.pipeline.access",
     "Database": "concierge.storage.database",
     "Catalog": "concierge.catalog.loader",
@@ -23,19 +27,29 @@ _EXPORTS = {
     "ConfigError": "concierge.errors",
     "DatabaseError": "concierge.errors",
     "ProviderError": "concierge.errors",
+    "Provider": "concierge.agent.providers.interface",
+    "Capabilities": "concierge.agent.providers.interface",
+    "ModelRequest": "concierge.agent.providers.interface",
+    "ModelReply": "concierge.agent.providers.interface",
+    "ToolCall": "concierge.agent.providers.interface",
+    "Demo": "concierge.plugins",
 }
 
 __all__ = [
-    "__version__", "Pipeline", "ToolResult", "User", "Database", "Catalog", "load_catalogs",
+    "__version__", "Pipeline", "ToolResult", "Rows", "Confirmation", "Refusal", "Failure", "User", "Database",
+    "Catalog", "load_catalogs",
     "ConciergeError", "CatalogError", "ConfigError", "DatabaseError", "ProviderError",
+    "Provider", "Capabilities", "ModelRequest", "ModelReply", "ToolCall", "Demo",
 ]
 
 if TYPE_CHECKING:
+    from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Provider, ToolCall
     from concierge.catalog.loader import Catalog, load_catalogs
     from concierge.errors import CatalogError, ConciergeError, ConfigError, DatabaseError, ProviderError
     from concierge.pipeline.access import User
     from concierge.pipeline.pipeline import Pipeline
-    from concierge.pipeline.result import ToolResult
+    from concierge.plugins import Demo
+    from concierge.sources.result import Confirmation, Failure, Refusal, Rows, ToolResult
     from concierge.storage.database import Database
 
 

@@ -1,15 +1,15 @@
 """Demo businesses as plug-ins: a name, a catalog, tables, a data generator and users.
 
 The core names no demo. A demo is a package that exposes a `Demo` and registers it under the
-``concierge.demos`` entry-point group (the two shipped demos do so in pyproject.toml); a third
+``concierge.demos`` entry-point group (the shipped demos do so in pyproject.toml); a third
 party can ship one the same way. `concierge --catalog NAME` finds a demo's catalog by its name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -40,6 +40,9 @@ class Demo:
     # A local stand-in for the service its catalog calls (a simulator), for the eval and the tests: started
     # per case, it gives the environment its catalog reads (base URL, credentials). None: a database demo.
     backend: Callable[[], AbstractContextManager[dict[str, str]]] | None = None
+    # Tables whose rows the demo reads from a file of its own format: table -> load(database, path) -> rows
+    # (`concierge db import TABLE FILE`); any other table takes a CSV of its columns.
+    importers: Mapping[str, Callable[..., int]] = field(default_factory=dict)
 
 
 @cache

@@ -7,6 +7,9 @@ a caller cancelled meanwhile waits for the call to finish before it is cancelled
 never left running unseen. It costs about a third of anyio's per call when many requests wait at
 once (15 against 45 microseconds of CPU with 8 callers): a queued call is taken by a worker that
 is already awake, with no capacity limiter or cancel scope around it.
+
+A read of the terminal or of the stdio pipes may block for ever and must be abandoned when its caller is
+cancelled: those keep anyio's `to_thread.run_sync(..., abandon_on_cancel=True)` (`cli/ask_cmd`, `mcp/pipes`).
 """
 
 from __future__ import annotations

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from demo_databases import with_demos
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 
 
 @pytest.fixture
 def farm(sqlite_url) -> Iterator[Pipeline]:
     """The farm demo on a fresh SQLite file, at its transcripts' clock (2025-05-15)."""
-    p = Pipeline.open(["farm"], sqlite_url)
+    p = open_pipeline(["farm"], with_demos(sqlite_url, "farm"))
     try:
         yield p
     finally:

@@ -7,7 +7,7 @@ import pytest
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 
 SALE_JA = "販売登録して。0016のお客様に先週火曜日かぼちゃ4個を600円で売った"
 SALE_EN = "Register a sale for customer 0016, 3 pumpkins for 450 yen"
@@ -100,7 +100,7 @@ async def test_a_change_after_the_question_was_asked_again_still_changes_the_car
 
 
 async def test_beside_another_business_a_change_of_the_date_and_a_yes_after_pardon_work(sqlite_url):
-    both = Pipeline.open(["farm", "pos"], sqlite_url)  # the POS tools have "change" and dates as their words too
+    both = open_pipeline(["farm", "pos"], sqlite_url)  # the POS tools have "change" and dates as their words too
     try:
         agent, admin = Agent(both, OfflineProvider(both)), both.user("admin")
         shown = await agent.ask(SALE_EN, admin)

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from concierge.agent.grounding import sources, ungrounded
-from concierge.pipeline.result import ToolResult
+from concierge.sources.result import from_json
 
 TODAY = date(2025, 5, 15)
 SALES = {
@@ -34,7 +34,7 @@ COMPARE = {
 CUSTOMER = {"result_id": "r_1111111111", "tool": "get_customers", "status": "ok",
             "rows": [{"code_customer": "0001", "phone": "03-1234-5678"}], "row_count": 1}
 
-RESULTS = [ToolResult.model_validate(r) for r in (SALES, COMPARE, CUSTOMER)]
+RESULTS = [from_json(r) for r in (SALES, COMPARE, CUSTOMER)]
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 from agent_fakes import ScriptedProvider, answer, calls, last_results
+from demo_databases import with_demos
 
 from concierge.agent.loop import Agent
+from concierge.agent.providers.interface import Capabilities, ModelReply, Usage
+from concierge.demo.bootstrap import open_pipeline
 from concierge.demo.farm import tables as farm_tables
 from concierge.errors import ProviderError
 from concierge.pipeline.pipeline import Pipeline
-from concierge.protocol import ModelReply, Usage
 from concierge.storage import state as schema
 
 pytestmark = pytest.mark.anyio
@@ -178,13 +180,13 @@ async def test_auto_confirm_writes_once_inside_ask(farm, provider):
 async def test_a_conversation_continues_after_a_restart(db_url):
     first = ScriptedProvider().enqueue(calls(("get_customers", {"name_str_customer": "佐藤"})),
                                        answer("0001と0009です"))
-    pipeline = Pipeline.open(["farm"], db_url)
+    pipeline = open_pipeline(["farm"], db_url)
     try:
         turn = await Agent(pipeline, first).ask("佐藤さんの顧客コードを教えて。", pipeline.user("admin"))
     finally:
         pipeline.close()
 
-    restarted = Pipeline.open(["farm"], db_url)
+    restarted = open_pipeline(["farm"], db_url)
     try:
         second = ScriptedProvider().enqueue(answer("0009の方ですね"))
         agent = Agent(restarted, second)
@@ -248,3 +250,24 @@ async def test_a_model_reply_with_text_and_no_calls_on_an_unrelated_request(farm
     provider.enqueue(ModelReply(text="I help with the farm's customers and sales."))
     turn = await Agent(farm, provider).ask("What is the capital of France?", farm.user("admin"))
     assert turn.calls == [] and turn.lang == "en" and turn.steps == 1
+
+
+@pytest.mark.parametrize("reads_context", [True, False])
+async def test_the_rules_and_the_order_reach_a_provider_as_it_declares_it_reads_them(sqlite_url, reads_context):
+    """`Capabilities.reads_context`: a model gets the catalog's rules and the order in words (`context`); a
+    provider that reads the order's rows itself (the offline planner) gets them as `state`, and no rules."""
+    restaurant = open_pipeline(["restaurant"], with_demos(sqlite_url, "restaurant"))
+    try:
+        provider = ScriptedProvider(capabilities=Capabilities(reads_context=reads_context)).enqueue(
+            calls(("add_item", {"item": "唐揚げ弁当", "quantity": 2})), answer("承りました。"), answer("はい。"))
+        agent = Agent(restaurant, provider)
+        first = await agent.ask("唐揚げ弁当を2つ", restaurant.user("phone"))
+        await agent.ask("以上です", restaurant.user("phone"), session_id=first.session_id)
+    finally:
+        restaurant.close()
+    later = provider.requests[-1]
+    if reads_context:
+        assert "search_menu" in later.context and "唐揚げ弁当2つ" in later.context and later.state == {}
+    else:
+        assert "search_menu" not in later.context and "唐揚げ弁当2つ" not in later.context
+        assert [row["item"] for row in later.state["read_order"]] == ["唐揚げ弁当"]

@@ -7,15 +7,15 @@ from datetime import date
 import pytest
 
 from concierge.agent.prompts import dynamic_context, system_prompt
+from concierge.agent.providers.interface import Message, ToolCall
+from concierge.demo.bootstrap import open_pipeline
 from concierge.language.detect import language
-from concierge.pipeline.pipeline import Pipeline
-from concierge.pipeline.result import ToolResult
-from concierge.protocol import Message, ToolCall
+from concierge.sources.result import from_json
 
 
 @pytest.fixture
 def pos(sqlite_url):
-    p = Pipeline.open(["pos"], sqlite_url)
+    p = open_pipeline(["pos"], sqlite_url)
     try:
         yield p
     finally:
@@ -35,7 +35,7 @@ def test_the_system_prompt_carries_the_clock_the_week_and_the_data(pos):
 
 
 def test_a_configured_clock_wins(sqlite_url):
-    p = Pipeline.open(["farm"], sqlite_url, today=date(2025, 5, 20))
+    p = open_pipeline(["farm"], sqlite_url, today=date(2025, 5, 20))
     try:
         prompt = system_prompt(p, p.user("admin"), p.tools_for(p.user("admin")))
     finally:
@@ -53,11 +53,11 @@ def test_the_context_shows_the_focus_and_only_this_turns_instructions():
     messages = [
         Message("user", text="0010の販売は？"),
         Message("assistant", tool_calls=[ToolCall("c1", "get_sales", {"code_customer": "0010"})]),
-        Message("tool", tool_call_id="c1", result=ToolResult.model_validate(earlier)),
+        Message("tool", tool_call_id="c1", result=from_json(earlier)),
         Message("assistant", text="0件です"),
         Message("user", text="佐藤さんは？"),
         Message("assistant", tool_calls=[ToolCall("c2", "get_customers", {"name_str_customer": "佐藤"})]),
-        Message("tool", tool_call_id="c2", result=ToolResult.model_validate(latest)),
+        Message("tool", tool_call_id="c2", result=from_json(latest)),
     ]
     context = dynamic_context(messages, turn_start=4)
     assert "get_sales(code_customer=0010) -> 0 row(s) [r_old]" in context

@@ -1,13 +1,21 @@
-"""Choosing a provider: clear errors for a missing key or a missing SDK."""
+"""Choosing a provider: clear errors for a missing key or a missing SDK; the one interface every provider has."""
 
 from __future__ import annotations
 
 import sys
+from datetime import date
 
 import pytest
+from agent_fakes import ScriptedProvider, answer, calls
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
+from concierge.agent.providers.anthropic import AnthropicProvider
+from concierge.agent.providers.gemini import GeminiProvider
+from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Provider, Speech
+from concierge.agent.providers.offline import OfflineProvider
+from concierge.agent.providers.openai_chat import OpenAIChatProvider
+from concierge.agent.providers.openai_responses import OpenAIResponsesProvider
 from concierge.errors import ConfigError, ProviderError
 
 KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
@@ -89,3 +97,65 @@ def test_a_provider_error_says_whether_trying_again_can_help(status, retryable, 
     err = http_error("anthropic", status, "boom")
     assert (err.provider, err.status, err.retryable) == ("anthropic", status, retryable)
     assert hint in str(err)
+
+
+SHIPPED = [OfflineProvider, OpenAIResponsesProvider, OpenAIChatProvider, AnthropicProvider, GeminiProvider]
+
+
+@pytest.mark.parametrize("cls", [*SHIPPED, ScriptedProvider], ids=lambda c: c.__name__)
+def test_every_provider_is_the_one_base_class_and_declares_whether_it_streams(cls):
+    assert issubclass(cls, Provider)
+    assert cls.capabilities.streams == (cls.stream is not Provider.stream)  # declared as it is: no other check
+
+
+def test_only_the_offline_planner_reads_the_state_instead_of_the_context():
+    assert [c.__name__ for c in SHIPPED if not c.capabilities.reads_context] == ["OfflineProvider"]
+
+
+def test_make_provider_gives_the_base_class(farm, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert isinstance(make_provider("offline", pipeline=farm), Provider)
+    assert isinstance(make_provider("openai"), Provider)
+
+
+def test_a_provider_without_complete_cannot_be_made():
+    class Unfinished(Provider):
+        name, model = "unfinished", "none"
+
+    with pytest.raises(TypeError, match="complete"):
+        Unfinished()  # type: ignore[abstract]
+
+
+REQUEST = ModelRequest(system="", messages=[], tools=[], today=date(2025, 5, 15), user="admin")
+
+
+@pytest.mark.anyio
+async def test_the_default_stream_passes_a_final_answer_on_whole_and_nothing_of_a_reply_with_calls():
+    heard: list[str] = []
+
+    async def on_text(text: str) -> None:
+        heard.append(text)
+
+    provider = ScriptedProvider().enqueue(calls(("get_customers", {})), answer("0009 です。"))
+    with_calls = await provider.stream(REQUEST, Speech(on_text))
+    final = await provider.stream(REQUEST, Speech(on_text))
+    assert with_calls.tool_calls and final == ModelReply(text="0009 です。")
+    assert heard == ["0009 です。"]
+
+
+@pytest.mark.anyio
+async def test_a_provider_closes_when_its_block_ends_by_default():
+    closed: list[bool] = []
+
+    class Minimal(Provider):
+        name, model = "minimal", "m-1"
+
+        async def complete(self, request: ModelRequest) -> ModelReply:
+            return ModelReply(text="hi")
+
+        async def aclose(self) -> None:
+            closed.append(True)
+
+    async with Minimal() as provider:
+        assert (await provider.complete(REQUEST)).text == "hi" and provider.capabilities == Capabilities()
+    assert closed == [True]

@@ -9,6 +9,7 @@ import pytest
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 
 pytestmark = pytest.mark.anyio
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.anyio
 
 @pytest.fixture
 def both(sqlite_url) -> Iterator[Pipeline]:
-    pipeline = Pipeline.open(["farm", "pos"], sqlite_url)
+    pipeline = open_pipeline(["farm", "pos"], sqlite_url)
     yield pipeline
     pipeline.close()
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from concierge.agent.providers.interface import Message, ToolCall
 from concierge.agent.store import ConversationStore
-from concierge.pipeline.result import ToolResult
-from concierge.protocol import Message, ToolCall
+from concierge.sources.result import Rows
 from concierge.storage.database import Database
-from concierge.storage.state import create_state
+from concierge.storage.migrate import ensure_state
 
 TURN = [
     Message("user", text="佐藤さんの顧客コードを教えて。"),
     Message("assistant", tool_calls=[ToolCall("c1", "get_customers", {"name_str_customer": "佐藤"})]),
     Message("tool", tool_call_id="c1",
-            result=ToolResult(result_id="r_1", tool="get_customers", status="ok", rows=[{"code": "0001"}])),
+            result=Rows(result_id="r_1", tool="get_customers", rows=[{"code": "0001"}])),
     Message("assistant", text="0001と0009です [r_1]"),
 ]
 
@@ -22,7 +22,7 @@ TURN = [
 @pytest.fixture
 def store(db_url):
     db = Database(db_url)
-    create_state(db)
+    ensure_state(db)
     try:
         yield ConversationStore(db)
     finally:

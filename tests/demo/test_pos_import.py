@@ -6,14 +6,14 @@ import pytest
 import sqlalchemy as sa
 
 from concierge.catalog.loader import load_catalog
+from concierge.demo.bootstrap import open_pipeline
 from concierge.demo.pos import csv_import as pos_import
 from concierge.demo.pos import data as pos
 from concierge.demo.pos import tables
 from concierge.errors import DataImportError
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import rollups
 from concierge.storage.database import Database
-from concierge.storage.state import create_state
+from concierge.storage.migrate import ensure_state
 
 WEEK = {"cur_start": "2026-08-24", "cur_end": "2026-08-30", "prev_start": "2026-08-17", "prev_end": "2026-08-23"}
 
@@ -35,11 +35,11 @@ def test_the_export_is_utf8_with_bom_and_japanese_headers(export):
 def test_the_demo_data_loads_from_csv_with_the_same_facts(request, url_fixture, export):
     url = request.getfixturevalue(url_fixture)
     db = Database(url)
-    create_state(db)
+    ensure_state(db)
     assert pos_import.load(db, export) == 1240
     assert pos_import.load(db, export) == 1240  # a re-import replaces, never doubles
     db.dispose()
-    p = Pipeline.open(["pos"], url)
+    p = open_pipeline(["pos"], url)
     try:
         result = p.invoke("compare_periods", {**WEEK, "category": None}, p.user("pos_analyst"))
         with p.db.read() as conn:
@@ -69,7 +69,7 @@ def _corrupt(path, line: int, column: int, value: str):
 def test_a_bad_row_is_reported_and_nothing_is_loaded(sqlite_url, export, line, column, value, header, words):
     _corrupt(export, line, column, value)
     db = Database(sqlite_url)
-    create_state(db)
+    ensure_state(db)
     with pytest.raises(DataImportError) as caught:
         pos_import.load(db, export)
     assert (caught.value.line, caught.value.column) == (line, header)
@@ -345,3 +345,17 @@ def test_a_table_made_by_an_older_version_keeps_its_own_indexes(request, url_fix
         assert len(_table(db)) == 12_000 + 1240 - 20 * 50  # D店's 50 days of the big file replaced its own
     finally:
         db.dispose()
+
+
+def test_db_import_reads_the_pos_export_by_its_table_name(sqlite_url, export):
+    from click.testing import CliRunner
+
+    from concierge.cli import main
+
+    result = CliRunner().invoke(main, ["db", "import", "pos_sales", str(export), "--database", sqlite_url])
+    assert result.exit_code == 0, result.output
+    assert "loaded 1240 rows" in result.output
+    db = Database(sqlite_url)
+    with db.read() as conn:
+        assert conn.execute(sa.text("SELECT COUNT(*) FROM pos_sales")).scalar() == 1240
+    db.dispose()

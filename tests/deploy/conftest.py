@@ -1,6 +1,6 @@
 """Two `concierge serve` processes on one PostgreSQL database behind nginx, as docs/deploy.md describes.
 
-nginx (Debian's package; `bash .ci/run` installs it) and the processes are started per test
+nginx (Debian's package; `bash .ci/run` installs it) and the processes are started once per test module
 (proxy_harness.py). Without nginx or PostgreSQL these tests fail; they never skip.
 """
 
@@ -11,6 +11,7 @@ from contextlib import ExitStack
 
 import pytest
 from demo_databases import with_demos
+from pg_databases import fresh_database
 from proxy_harness import Replicas, nginx, nginx_binary
 from web_fakes import concierge_serve, with_passwords
 
@@ -21,16 +22,21 @@ def nginx_bin() -> str:
     return nginx_binary()
 
 
-@pytest.fixture
-def replicated_url(pg_url) -> str:
-    """A fresh PostgreSQL database with both demos and the demo users' known passwords."""
-    with_demos(pg_url, "farm", "pos")
-    return with_passwords(pg_url)
+@pytest.fixture(scope="module")
+def replicated_url(pg_server) -> Iterator[str]:
+    """A fresh PostgreSQL database with both demos and the demo users' known passwords, for one test module."""
+    with fresh_database(pg_server) as url:
+        with_demos(url, "farm", "pos")
+        yield with_passwords(url)
 
 
-@pytest.fixture
-def replicas(replicated_url, tmp_path) -> Iterator[Replicas]:
-    """Two `concierge serve` on one PostgreSQL database behind nginx; they believe X-Forwarded-* of 127.0.0.1 only."""
+@pytest.fixture(scope="module")
+def replicas(replicated_url, tmp_path_factory) -> Iterator[Replicas]:
+    """Two `concierge serve` on one PostgreSQL database behind nginx; they believe X-Forwarded-* of 127.0.0.1 only.
+
+    One set-up serves the whole module (starting the processes is most of a test's time): each test reads what
+    it compares against first, or works on a user or conversation of its own."""
+    tmp_path = tmp_path_factory.mktemp("replicas")
     with ExitStack() as stack:
         processes = {
             name: stack.enter_context(concierge_serve(replicated_url, "--trusted-proxy", "127.0.0.1"))

@@ -11,7 +11,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from web_fakes import PASSWORDS, events, farm_sales
 
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 from concierge.storage import tokens
 from concierge.storage.database import Database
 from concierge.web.auth import COOKIE
@@ -34,7 +34,7 @@ def sign_in(http: httpx2.Client, name: str, replica: str | None = None) -> httpx
 
 
 def farm_rows(url: str, customer: str) -> list[dict]:
-    pipeline = Pipeline.open(["farm"], url)
+    pipeline = open_pipeline(["farm"], url)
     try:
         return farm_sales(pipeline, customer)
     finally:

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 import pytest
 from demo_databases import with_demos
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 
 
 @pytest.fixture
 def farm_pg(pg_url) -> Iterator[Pipeline]:
     with_demos(pg_url, "farm")
-    pipeline = Pipeline.open(["farm"], pg_url)
+    pipeline = open_pipeline(["farm"], pg_url)
     try:
         yield pipeline
     finally:

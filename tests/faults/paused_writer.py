@@ -15,12 +15,12 @@ import time
 
 from sqlalchemy import event
 
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 
 
 def main() -> None:
     url, user, args, token = sys.argv[1:5]
-    pipeline = Pipeline.open(["farm"], url)
+    pipeline = open_pipeline(["farm"], url)
 
     @event.listens_for(pipeline.db.engine, "after_cursor_execute")
     def _freeze(_conn, _cursor, statement, *_):

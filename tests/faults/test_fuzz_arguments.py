@@ -18,7 +18,7 @@ from sqlalchemy import event
 
 from concierge.errors import ResultCode
 from concierge.pipeline import guard
-from concierge.pipeline.result import ToolResult
+from concierge.sources.result import BaseResult, ToolResult
 
 USERS = ("admin", "tanaka", "suzuki", "pos_analyst")
 # Refused before any SQL: by the guard or the permission check.
@@ -130,7 +130,7 @@ def call_and_check(pipeline, users, seen, call) -> ToolResult:
     seen.clear()
     result = pipeline.invoke(name, args, users[user], confirmation=confirmation)
 
-    assert isinstance(result, ToolResult)
+    assert isinstance(result, BaseResult)
     json.loads(result.model_dump_json())  # every result can be sent to a client
     assert result.status in ("ok", "confirm", "refused", "error")
     if result.status == "error":

@@ -24,6 +24,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 from concierge.agent.loop import Agent
+from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import DatabaseError, TurnFailedAfterWrite, WriteOutcomeUnknown
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
@@ -126,7 +127,7 @@ def lines_of(url: str, result_id: str) -> list[str]:
 @pytest.fixture
 def previewed(farm_url) -> Iterator[tuple[Pipeline, Any, str]]:
     """A pipeline on the farm data, its admin, and the token of a sale's preview."""
-    pipeline = Pipeline.open(["farm"], farm_url)
+    pipeline = open_pipeline(["farm"], farm_url)
     try:
         admin = pipeline.user("admin")
         yield pipeline, admin, pipeline.invoke("add_sale", SALE, admin).confirmation_token or ""
@@ -147,7 +148,7 @@ def test_a_write_committed_just_before_the_database_stops_has_its_audit_line(pre
 
 def test_a_conversation_that_fails_after_its_write_says_the_write_was_done(farm_url, pg_server):
     provider = ScriptedProvider().enqueue(calls(("add_sale", SALE)), answer("登録しました。"))
-    pipeline = Pipeline.open(["farm"], farm_url)
+    pipeline = open_pipeline(["farm"], farm_url)
     try:
         agent = Agent(pipeline, provider)
         admin = pipeline.user("admin")
@@ -192,7 +193,7 @@ def test_a_commit_whose_outcome_cannot_be_known_says_so_and_how_to_check(preview
 
 def test_a_write_whose_state_database_stops_after_it_is_reconciled_as_unknown(farm_url, pg_server):
     with fresh_database(pg_server) as state_url:
-        pipeline = Pipeline.open(["farm"], farm_url, state_database=state_url)
+        pipeline = open_pipeline(["farm"], farm_url, state_database=state_url)
         try:
             admin = pipeline.user("admin")
             preview = pipeline.invoke("add_sale", SALE, admin)
@@ -222,7 +223,7 @@ def test_a_write_whose_state_database_stops_after_it_is_reconciled_as_unknown(fa
 def test_an_outcome_known_late_wins_over_unknown(farm_url):
     """A write slower than reconcile's wait (or a reconcile on a host whose clock runs ahead) was marked
     unknown while it ran; its outcome, once known, is what the audit keeps."""
-    pipeline = Pipeline.open(["farm"], farm_url)
+    pipeline = open_pipeline(["farm"], farm_url)
     try:
         audit.intend(pipeline.state, user="admin", tool="add_sale", args=SALE, result_id="r_slow000001")
         assert [e["result_id"] for e in audit.reconcile(pipeline.state, older_than=timedelta(0))] == ["r_slow000001"]

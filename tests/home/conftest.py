@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from concierge.devices.simulator import Simulator, running
+from concierge.demo.bootstrap import open_pipeline
+from concierge.demo.home.simulator import Simulator, running
 from concierge.pipeline.pipeline import Pipeline
 
 
@@ -20,7 +21,7 @@ def open_home(tmp_path, monkeypatch, environment: dict[str, str]) -> Pipeline:
     """The `home` demo catalog, by its name, with the SwitchBot variables of `environment`."""
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    return Pipeline.open(["home"], f"sqlite:///{tmp_path / 'home.db'}")
+    return open_pipeline(["home"], f"sqlite:///{tmp_path / 'home.db'}")
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from cli_runner import run_cli
 from mcp_servers import INTEROP, free_port, node_bin, node_installed, wait_listening
 from tests.home.conftest import open_home
 
-from concierge.devices.simulator import Simulator
+from concierge.demo.bootstrap import open_pipeline
+from concierge.demo.home.simulator import Simulator
 from concierge.mcp.config import server_command
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
 
 TOOLS = ["list_devices", "light_status", "light_power", "light_brightness", "light_color", "tv_power",
@@ -52,7 +52,7 @@ def test_the_inspector_lists_the_home_tools_and_switches_a_light_off(sim, databa
 def test_the_typescript_client_over_http_reads_and_is_refused_what_a_guest_may_not_do(sim, database,
                                                                                      tmp_path):
     node_installed("@modelcontextprotocol/sdk/package.json")
-    db = Pipeline.open(["home"], database)
+    db = open_pipeline(["home"], database)
     try:
         guest = tokens.create(db.db, "guest", label="tests")
     finally:

@@ -12,8 +12,8 @@ from cli_runner import run_cli
 from mcp import Client, StdioServerParameters
 
 from concierge.catalog.loader import resolve_path
+from concierge.demo.bootstrap import open_pipeline
 from concierge.mcp.config import TOKEN_VARIABLE
-from concierge.pipeline.pipeline import Pipeline
 
 
 def config(*args: str):
@@ -24,7 +24,7 @@ def config(*args: str):
 async def test_claude_desktop_block_starts_the_server_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shutil.copyfile(resolve_path("farm"), tmp_path / "mine.yaml")
-    Pipeline.open(["farm"], "sqlite:///relative.db").close()
+    open_pipeline(["farm"], "sqlite:///relative.db").close()
     printed = config("--client", "claude-desktop", "--catalog", "mine.yaml", "--database", "sqlite:///relative.db",
                      "--user", "suzuki")
     assert printed.exit_code == 0, printed.output

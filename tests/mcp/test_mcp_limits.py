@@ -7,21 +7,19 @@ with a JSON-RPC error, and the server works again once it is back, without a res
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx2
 import pytest
-import uvicorn
 from db_faults import database_down
 from demo_databases import with_demos
+from in_process_server import served_in_thread
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.mcp.http import MAX_SESSIONS, SESSIONS_PER_USER, build_http
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -84,21 +82,12 @@ async def test_the_stateless_protocol_holds_no_session(http_server):
 @contextmanager
 def served_mcp(url: str) -> Iterator[tuple[str, str]]:
     """`build_http` over the database at `url` on a real uvicorn of 127.0.0.1; yields its URL and admin's token."""
-    pipeline = Pipeline.open(["farm"], url)
+    pipeline = open_pipeline(["farm"], url)
     token = tokens.create(pipeline.state, "admin", label="tests")
-    server = uvicorn.Server(uvicorn.Config(build_http(pipeline).app(), host="127.0.0.1", port=0,
-                                           log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     try:
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}/mcp", token
+        with served_in_thread(build_http(pipeline).app(), lifespan="on") as base_url:
+            yield f"{base_url}/mcp", token
     finally:
-        server.should_exit = True
-        thread.join(timeout=20)
         pipeline.close()
 
 

@@ -145,15 +145,21 @@ async def test_a_write_waits_for_its_token_and_runs_once(pipeline):
 
 
 async def test_every_result_matches_the_declared_output_schema(pipeline):
+    calls = [("add_sale", {"code_customer": "0003", "products": "ナス2個", "price": 180}),
+             ("add_sale", {"code_customer": "99"}),
+             ("get_sales", {"code_customer": "0020"}),
+             ("get_customers", {"name_str_customer": "佐藤"}),
+             ("compare_periods", {**WEEKS, "category": None}),
+             ("sales_ranking", {"start": "2026-08-01", "end": "2026-08-31", "category": "弁当", "top_n": 3,
+                                "order": "desc"}),
+             ("daily_sales", {"start": "2026-08-24", "end": "2026-08-30", "product": "プリン", "category": None})]
     async with client(pipeline, "admin") as c:
-        schema_ = next(t for t in (await c.list_tools()).tools if t.name == "add_sale").output_schema
-        results = [
-            await c.call_tool("add_sale", {"code_customer": "0003", "products": "ナス2個", "price": 180}),
-            await c.call_tool("add_sale", {"code_customer": "99"}),
-            await c.call_tool("get_sales", {"code_customer": "0020"}),
-        ]
-    for result in results:
-        jsonschema.validate(result.structured_content, schema_)
+        schemas = {t.name: t.output_schema for t in (await c.list_tools()).tools}
+        results = [(name, await c.call_tool(name, args)) for name, args in calls]
+    assert {name for name, _ in calls} == set(schemas)  # every tool the user has
+    for name, result in results:  # each result against its own tool's schema
+        assert schemas[name], f"{name} declares no output schema"
+        jsonschema.validate(result.structured_content, schemas[name])
 
 
 async def test_resources_show_catalogs_and_valid_values_of_the_users_tools(pipeline):

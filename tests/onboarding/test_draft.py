@@ -15,9 +15,9 @@ import yaml
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
 from concierge.catalog.loader import parse_catalog
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import introspect
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import users
 from concierge.storage.database import Database
 
@@ -41,7 +41,7 @@ def drafted(shop_url, tmp_path):
     draft = draft_catalog(schema, "shop")
     file = tmp_path / "shop.yaml"
     file.write_text(draft.text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], shop_url, today=TODAY)
+    pipeline = open_pipeline([str(file)], shop_url, today=TODAY)
     users.add(pipeline.db, "boss", "admin")
     users.add(pipeline.db, "yamada", "staff")
     yield schema, draft, pipeline
@@ -291,7 +291,7 @@ def affixed(request, tmp_path):
         db.dispose()
     file = tmp_path / "farmpos.yaml"
     file.write_text(draft.text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], url, today=TODAY)
+    pipeline = open_pipeline([str(file)], url, today=TODAY)
     users.add(pipeline.db, "yamada", "staff")
     yield url, pipeline
     pipeline.close()

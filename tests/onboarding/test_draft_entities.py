@@ -20,10 +20,10 @@ import sqlalchemy as sa
 import yaml
 
 from concierge.catalog.loader import parse_catalog
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.columns import display_column, group_columns, name_columns
 from concierge.onboarding.draft import REF_ENUM_ROWS, draft_catalog
 from concierge.onboarding.introspect import introspect
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import users
 from concierge.storage.database import Database
 
@@ -52,7 +52,7 @@ class Drafted:
         file = tmp_path / f"{name}.yaml"
         file.write_text(self.draft.text, encoding="utf-8")
         self.url = url
-        self.pipeline = Pipeline.open([str(file)], url, today=TODAY)
+        self.pipeline = open_pipeline([str(file)], url, today=TODAY)
         users.add(self.pipeline.db, "boss", "admin")
 
     def invoke(self, tool: str, args: dict):

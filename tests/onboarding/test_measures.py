@@ -12,11 +12,11 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import Column, ForeignKey, Index, Schema, Table, introspect
 from concierge.onboarding.measures import additive_columns, currency_of, formats, line_amount, measure, scale
 from concierge.pipeline.access import User
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import users
 from concierge.storage.database import Database
 
@@ -258,7 +258,7 @@ def test_an_order_lines_amount_through_the_pipeline_is_plain_sqls(made, tmp_path
     }
     path = tmp_path / "made.yaml"
     path.write_text(yaml.safe_dump(catalog), encoding="utf-8")
-    pipeline = Pipeline.open([str(path)], url)
+    pipeline = open_pipeline([str(path)], url)
     users.add(pipeline.state, ADMIN.name, ADMIN.role)
     try:
         result = pipeline.invoke("line_amounts", {}, ADMIN)

@@ -15,10 +15,10 @@ from cli_runner import run_cli
 
 from concierge.catalog.loader import load_catalog
 from concierge.catalog.model import SQL_PARAM
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.columns import Dialect
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import introspect
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import users
 from concierge.storage.database import Database
 
@@ -84,7 +84,7 @@ def test_init_drafts_tools_that_load_check_and_answer_on_a_table_of_odd_names(od
     assert checked.exit_code == 0, checked.output
     assert "2 tools checked: 0 problems" in checked.output
 
-    pipeline = Pipeline.open([str(file)], odd_url)
+    pipeline = open_pipeline([str(file)], odd_url)
     try:
         users.add(pipeline.db, "boss", "admin")
         boss = pipeline.user("boss")

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
 import pytest
+from demo_databases import with_demos
 from phone_caller import TOKEN
 from web_fakes import live
 
@@ -22,7 +23,7 @@ def serve(sqlite_url, monkeypatch) -> Serve:
 
     def start(catalogs: tuple[str, ...] = ("farm",), app: dict | None = None, **phone) -> AbstractContextManager[str]:
         settings = PhoneSettings(**{"user": "admin", **phone})
-        return live(sqlite_url, None, catalogs=catalogs, phone=settings, **(app or {}))
+        return live(with_demos(sqlite_url, *catalogs), None, catalogs=catalogs, phone=settings, **(app or {}))
 
     return start
 

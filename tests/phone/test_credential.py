@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from concierge.storage import state
 from concierge.storage.database import Database
+from concierge.storage.migrate import ensure_state
 from concierge.web.phone.credential import CALL_MARKER, LIFETIME_S, Credentials
 from concierge.web.phone.identity import MAX_LENGTH, CallIdentity, clean
 
@@ -26,7 +27,7 @@ def state_url(request) -> str:
 @pytest.fixture
 def state_db(state_url) -> Iterator[Database]:
     db = Database(state_url)
-    state.create_state(db)
+    ensure_state(db)
     yield db
     db.dispose()
 

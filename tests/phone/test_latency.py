@@ -11,14 +11,14 @@ from phone_caller import dial
 
 from concierge.agent.loop import Agent
 from concierge.agent.streaming import Speech
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
 def farm(sqlite_url):
-    pipeline = Pipeline.open(["farm"], sqlite_url)
+    pipeline = open_pipeline(["farm"], sqlite_url)
     yield pipeline
     pipeline.close()
 

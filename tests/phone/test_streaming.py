@@ -14,6 +14,7 @@ from phone_caller import dial, stored_conversation
 
 from concierge.demo.restaurant import tables as restaurant
 from concierge.storage.state import audit as audit_table
+from concierge.web.phone import relay
 from concierge.web.phone.identity import session_for
 
 CALLER = "+819012345678"
@@ -40,8 +41,17 @@ def test_the_first_sentence_leaves_before_the_answer_is_complete(llm_phone, wire
     assert "phone call" in body["messages"][0]["content"]  # the model is told its answer is spoken
 
 
-def test_an_interrupt_stops_the_answer_and_only_what_was_heard_is_kept(llm_phone, wire_server, sqlite_url):
+def test_an_interrupt_stops_the_answer_and_only_what_was_heard_is_kept(llm_phone, wire_server, sqlite_url,
+                                                                       monkeypatch):
     held = threading.Event()
+    interrupted = threading.Event()  # set once the server has read the interrupt and stopped the answer
+    interrupt = relay.Speaker.interrupt
+
+    def interrupt_then_signal(speaker: relay.Speaker, heard: str) -> None:
+        interrupt(speaker, heard)
+        interrupted.set()
+
+    monkeypatch.setattr(relay.Speaker, "interrupt", interrupt_then_signal)
     wire_server.enqueue(
         (200, streamed_text("本日のお弁当は唐揚げ弁当、のり弁当、鮭弁当です。", held, "唐揚げ弁当は690円です。",
                             "のり弁当は450円です。", delay_s=0.05)),
@@ -54,7 +64,8 @@ def test_an_interrupt_stops_the_answer_and_only_what_was_heard_is_kept(llm_phone
             first = await c.listen(tokens=1)
             await c.send({"type": "interrupt", "utteranceUntilInterrupt": "本日のお弁当は唐揚げ弁当、",
                           "durationUntilInterruptMs": "900"})
-            await asyncio.sleep(0.3)  # the interrupt is read before the model's next words arrive
+            # the interrupt is read before the model's next words arrive
+            assert await asyncio.to_thread(interrupted.wait, 10)
             held.set()
             return first, await c.say("唐揚げ弁当をください")
 

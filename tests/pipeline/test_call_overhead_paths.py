@@ -76,5 +76,5 @@ def test_every_returned_result_has_its_audit_line(pipeline, admin):
         lines = {r.result_id: r for r in conn.execute(sa.select(state.audit))}
     assert [lines[r.result_id].decision for r in results] == ["ok", "ok", "error:not_found", "ok",
                                                               "refused:bad_argument"]
-    assert [lines[r.result_id].rows for r in results] == [r.row_count for r in results]
+    assert [lines[r.result_id].rows for r in results] == [r.any_row_count() for r in results]
     assert audit.latest(pipeline.state, 1)[0]["result_id"] == results[-1].result_id

@@ -11,7 +11,7 @@ import pytest
 from concierge.catalog.loader import load_catalogs
 from concierge.errors import ResultCode
 from concierge.pipeline.guard import GuardContext, Refused, check
-from concierge.pipeline.result import ToolResult
+from concierge.sources.result import Confirmation, Failure, Refusal
 
 TOOLS = {n: t for c in load_catalogs(["farm", "pos"]) for n, t in c.tools.items()}
 CTX = GuardContext(
@@ -93,14 +93,13 @@ def test_japanese_refusals_say_what_would_be_valid(tool, args, said):
     (None, "something broke", "もう一度"),
 ])
 def test_a_failure_without_a_japanese_message_is_still_said_in_japanese(code, message, words):
-    status = "error" if code is None else "refused"
-    failure = ToolResult(tool="add_sale", status=status, code=code, message=message).view()
+    failure = (Failure if code is None else Refusal)(tool="add_sale", code=code, message=message)
     ja = failure.text("ja")
     assert words in ja and not _ENGLISH_SENTENCE.search(ja)
     assert failure.text("en") == message
 
 
 def test_a_preview_tells_the_person_nothing_is_registered_yet():
-    preview = ToolResult(tool="add_sale", status="confirm", message="Nothing is written yet. Show this preview").view()
+    preview = Confirmation(tool="add_sale", message="Nothing is written yet. Show this preview")
     assert "まだ登録していません" in preview.text("ja")
     assert "Nothing is registered yet" in preview.text("en")

@@ -13,6 +13,7 @@ from web_fakes import running, sign_in, with_passwords
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
 
@@ -26,7 +27,7 @@ def refusals(pipeline: Pipeline) -> list[dict]:
 
 @pytest.fixture
 def farm(sqlite_url):
-    p = Pipeline.open(["farm"], sqlite_url)
+    p = open_pipeline(["farm"], sqlite_url)
     try:
         yield p
     finally:
@@ -76,7 +77,7 @@ def test_mcp_requests_the_sdk_refuses_over_stdio_are_audited(tmp_path):
         assert server.call(44, "get_customers", {})["result"]["isError"] is False
     finally:
         server.close()
-    pipeline = Pipeline.open(["farm"], database)
+    pipeline = open_pipeline(["farm"], database)
     try:
         rows = {r["tool"]: r for r in refusals(pipeline)}
     finally:
@@ -110,7 +111,7 @@ async def test_mcp_requests_refused_over_http_are_audited_with_the_tokens_user(h
         assert bad.json()["error"]["code"] == -32602
         garbage = await client.post(http_server.url, headers=session, content=b"{not json")
         assert garbage.status_code == 400
-    pipeline = Pipeline.open(["farm"], http_server.database)
+    pipeline = open_pipeline(["farm"], http_server.database)
     try:
         rows = [r for r in refusals(pipeline) if r["user_name"] == "suzuki"]
     finally:

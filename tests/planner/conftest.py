@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from planner_helpers import TODAY, Planning
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 
 
@@ -14,8 +15,8 @@ from concierge.pipeline.pipeline import Pipeline
 def demo(tmp_path_factory) -> Iterator[dict[str, Pipeline]]:
     """Both demos on one SQLite file: a source of the tools and of the values in the data."""
     url = f"sqlite:///{tmp_path_factory.mktemp('demo') / 'demo.db'}"
-    pipelines = {domain: Pipeline.open([domain], url, today=today) for domain, today in TODAY.items()}
-    pipelines["both"] = Pipeline.open(["farm", "pos"], url, today=TODAY["pos"])
+    pipelines = {domain: open_pipeline([domain], url, today=today) for domain, today in TODAY.items()}
+    pipelines["both"] = open_pipeline(["farm", "pos"], url, today=TODAY["pos"])
     yield pipelines
     for p in pipelines.values():
         p.close()

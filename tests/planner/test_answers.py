@@ -16,10 +16,10 @@ from planner_helpers import TODAY
 from concierge import evaluation
 from concierge.catalog.loader import load_catalog, parse_catalog
 from concierge.errors import CatalogError, ResultCode
-from concierge.pipeline.result import ToolResult
 from concierge.planner import answer
 from concierge.planner.answer.template import fill
 from concierge.planner.plan import Problem
+from concierge.sources.result import Confirmation, Failure, Refusal, Rows, ToolResult
 
 HERE = Path(__file__).resolve().parent
 FARM = load_catalog("farm").tools
@@ -29,10 +29,10 @@ LAST_WEEK = {"date_sales_begin_str": "2025-05-05", "date_sales_end_str": "2025-0
 
 
 def sales(code: str, rows: list[dict], **args) -> ToolResult:
-    return ToolResult(tool="get_sales", status="ok", args={"code_customer": code, **args},
-                      columns=["code_sales", "code_customer", "name_customer", "date_sales", "products", "price"],
-                      rows=rows, row_count=len(rows),
-                      totals={"count": len(rows), "price": sum(r["price"] for r in rows)})
+    return Rows(tool="get_sales", args={"code_customer": code, **args},
+                columns=["code_sales", "code_customer", "name_customer", "date_sales", "products", "price"],
+                rows=rows, row_count=len(rows),
+                totals={"count": len(rows), "price": sum(r["price"] for r in rows)})
 
 
 def sale(day: str, products: str, price: int, code: str = "0009", name: str = "佐藤次郎") -> dict:
@@ -76,15 +76,15 @@ def test_no_sale_says_so_with_the_period():
 
 def test_a_failed_read_says_why_in_the_users_language():
     why = "この顧客コードのお客様は見つかりません。顧客コード（4桁）を確かめてください"
-    failed = ToolResult(tool="get_sales", status="error", code=ResultCode.NOT_FOUND, args={"code_customer": "0003"},
-                        message="customer not found", message_ja=why)
+    failed = Failure(tool="get_sales", code=ResultCode.NOT_FOUND, args={"code_customer": "0003"},
+                     message="customer not found", message_ja=why)
     assert say(failed) == f"顧客コード0003のお客様の販売は照会できません: {why}。"
     assert say(failed, "en") == "I cannot look up the sales of customer 0003: customer not found."
 
 
 def customers(rows: list[dict], **args) -> ToolResult:
-    return ToolResult(tool="get_customers", status="ok", args=args, rows=rows, row_count=len(rows),
-                      columns=["code_customer", "name_customer", "address", "phone"], totals={"count": len(rows)})
+    return Rows(tool="get_customers", args=args, rows=rows, row_count=len(rows),
+                columns=["code_customer", "name_customer", "address", "phone"], totals={"count": len(rows)})
 
 
 def customer(code: str, name: str) -> dict:
@@ -105,12 +105,12 @@ def test_a_write_is_previewed_then_confirmed_with_its_own_values():
     fields = {"code_customer": "0016", "name_customer": "松本理恵", "date_sales": "2025-05-06",
               "products": "かぼちゃ4個", "price": 600}
     args = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
-    preview = ToolResult(tool="add_sale", status="confirm", args=args, preview=fields)
+    preview = Confirmation(tool="add_sale", args=args, preview=fields)
     assert say(preview) == \
         "松本理恵様（0016）に、5/6(火)の販売「かぼちゃ4個」600円を登録します（まだ登録していません）。"
     row = {"code_sales": "S1", "code_customer": "0016", "date_sales": "2025-05-06", "products": "かぼちゃ4個",
            "price": 600}
-    done = ToolResult(tool="add_sale", status="ok", args=args, rows=[row], row_count=1, totals={"count": 1})
+    done = Rows(tool="add_sale", args=args, rows=[row], row_count=1, totals={"count": 1})
     assert say(done) == "顧客コード0016のお客様に、2025-05-06の販売「かぼちゃ4個」600円を登録しました（販売番号 S1）。"
     assert say(done, "en") == "Registered for customer 0016: かぼちゃ4個, ¥600 on 2025-05-06 (sales number S1)."
 
@@ -123,8 +123,8 @@ def test_a_comparison_says_both_totals_the_change_and_the_largest_moves():
     summary = {"current_total": 635010, "previous_total": 647940, "change": -12930, "change_pct": -2.0,
                "top_decreases": [{"product": "ハンバーグ弁当", "change": -31900}, {"product": "麦茶", "change": -8540}],
                "top_increases": [{"product": "幕の内弁当", "change": 19140}]}
-    result = ToolResult(tool="compare_periods", status="ok", args={**WEEK, "category": None}, summary=summary,
-                        rows=[{"product": "麦茶", "cur_amount": 1, "prev_amount": 2, "change": -1}], row_count=20)
+    result = Rows(tool="compare_periods", args={**WEEK, "category": None}, summary=summary,
+                  rows=[{"product": "麦茶", "cur_amount": 1, "prev_amount": 2, "change": -1}], row_count=20)
     text = say(result, today=TODAY["pos"])
     assert text.startswith("先週（8/24〜8/30）の売上は635,010円で、")
     assert "の647,940円から12,930円（-2.0%）減りました。" in text
@@ -135,9 +135,9 @@ def test_a_comparison_says_both_totals_the_change_and_the_largest_moves():
 
 
 def ranking(rows: list[tuple[str, int]], **args) -> ToolResult:
-    return ToolResult(tool="sales_ranking", status="ok", args={"start": "2026-08-01", "end": "2026-08-31", **args},
-                      rows=[{"product": p, "category": "飲料", "quantity": 3, "amount": a} for p, a in rows],
-                      row_count=len(rows), columns=["product", "category", "quantity", "amount"])
+    return Rows(tool="sales_ranking", args={"start": "2026-08-01", "end": "2026-08-31", **args},
+                rows=[{"product": p, "category": "飲料", "quantity": 3, "amount": a} for p, a in rows],
+                row_count=len(rows), columns=["product", "category", "quantity", "amount"])
 
 
 def test_a_ranking_names_the_products_in_order_and_a_superlative_names_the_one():
@@ -153,19 +153,19 @@ def test_a_ranking_names_the_products_in_order_and_a_superlative_names_the_one()
 
 def test_daily_sales_give_the_total_and_a_table_of_the_days():
     rows = [{"date": f"2026-08-{d:02d}", "quantity": d, "amount": d * 100} for d in range(24, 31)]
-    result = ToolResult(tool="daily_sales", status="ok", rows=rows, row_count=7,
-                        args={"start": "2026-08-24", "end": "2026-08-30", "product": "プリン"},
-                        columns=["date", "quantity", "amount"], totals={"count": 7, "amount": 18900, "quantity": 189})
+    result = Rows(tool="daily_sales", rows=rows, row_count=7,
+                  args={"start": "2026-08-24", "end": "2026-08-30", "product": "プリン"},
+                  columns=["date", "quantity", "amount"], totals={"count": 7, "amount": 18900, "quantity": 189})
     first, header, _, *days = say(result, today=TODAY["pos"]).splitlines()
     assert first == "プリンの先週（8/24〜8/30）の日別売上は7日分、合計18,900円（数量189）です。"
     assert header == "| 日付 | 数量 | 売上金額 |" and days[0] == "| 2026-08-24 | 24 | 2,400 |"
 
 
 def test_a_refused_period_says_what_is_valid():
-    refused = ToolResult(tool="daily_sales", status="refused", code=ResultCode.BAD_ARGUMENT, param="start",
-                         args={"start": "2026-09-01", "end": "2026-09-30"},
-                         message="daily_sales: start 2026-09-01 is outside the allowed range",
-                         valid={"min": "2026-07-01", "max": "2026-08-31"})
+    refused = Refusal(tool="daily_sales", code=ResultCode.BAD_ARGUMENT, param="start",
+                      args={"start": "2026-09-01", "end": "2026-09-30"},
+                      message="daily_sales: start 2026-09-01 is outside the allowed range",
+                      valid={"min": "2026-07-01", "max": "2026-08-31"})
     text = say(refused, "en", TODAY["pos"])
     assert text.startswith("I cannot give the sales for next month (Sep 1–30): first day of the period 2026-09-01")
     assert text.endswith("The valid range is 2026-07-01 to 2026-08-31.") and "daily_sales" not in text

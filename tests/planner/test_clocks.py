@@ -5,11 +5,11 @@ from __future__ import annotations
 import anyio
 from planner_helpers import offline_agent
 
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 
 
 def test_each_request_resolves_dates_on_its_catalogs_clock(tmp_path):
-    pipeline = Pipeline.open(["farm", "pos"], f"sqlite:///{tmp_path / 'both.db'}")  # no clock given
+    pipeline = open_pipeline(["farm", "pos"], f"sqlite:///{tmp_path / 'both.db'}")  # no clock given
     try:
         agent = offline_agent(pipeline)
         admin = pipeline.user("admin")

@@ -15,7 +15,7 @@ import pytest
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 from concierge.storage import users
 
 MARCH = "invoice_date >= '2009-03-01' AND invoice_date <= '2009-03-31'"
@@ -26,7 +26,7 @@ def shop(sqlite_url, tmp_path):
     music.create(sqlite_url)
     file = tmp_path / "music.yaml"
     file.write_text(music.catalog(), encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], sqlite_url, today=music.TODAY)
+    pipeline = open_pipeline([str(file)], sqlite_url, today=music.TODAY)
     users.add(pipeline.db, "yamada", "staff")
     yield sqlite_url, Agent(pipeline, OfflineProvider(pipeline)), pipeline.user("yamada")
     pipeline.close()

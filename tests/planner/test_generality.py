@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 from planner_helpers import converse, offline_agent
 
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 from concierge.storage import users
 
 pytestmark = pytest.mark.anyio
@@ -73,7 +73,7 @@ def inventory(tmp_path):
     engine.dispose()
     catalog = tmp_path / "inventory.yaml"
     catalog.write_text(INVENTORY, encoding="utf-8")
-    pipeline = Pipeline.open([str(catalog)], url, today=date(2025, 5, 15))
+    pipeline = open_pipeline([str(catalog)], url, today=date(2025, 5, 15))
     users.add(pipeline.db, "admin", "admin")
     yield pipeline
     pipeline.close()

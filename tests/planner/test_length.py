@@ -18,6 +18,7 @@ from planner_helpers import TODAY, Planning
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
 from concierge.agent.turn import MESSAGE_CHARS
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import Planner, answer, budget, progress
@@ -49,7 +50,7 @@ KINDS = {"ranking": repeated("売上ランキング"), "ranking+space": repeated
 
 @pytest.fixture(scope="module")
 def restaurant(tmp_path_factory) -> Iterator[Pipeline]:
-    pipeline = Pipeline.open(["restaurant"], f"sqlite:///{tmp_path_factory.mktemp('restaurant') / 'r.db'}")
+    pipeline = open_pipeline(["restaurant"], f"sqlite:///{tmp_path_factory.mktemp('restaurant') / 'r.db'}")
     yield pipeline
     pipeline.close()
 
@@ -76,7 +77,7 @@ def test_a_4000_character_message_is_planned_within_the_cap(catalog, kind):
 
 @pytest.fixture
 def farm(sqlite_url) -> Iterator[Pipeline]:
-    pipeline = Pipeline.open(["farm"], sqlite_url, today=TODAY["farm"])
+    pipeline = open_pipeline(["farm"], sqlite_url, today=TODAY["farm"])
     yield pipeline
     pipeline.close()
 

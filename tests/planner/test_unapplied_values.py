@@ -12,6 +12,7 @@ import pytest
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import introspect
 from concierge.pipeline.pipeline import Pipeline
@@ -22,7 +23,7 @@ from concierge.storage.database import Database
 def _open(url: str, tmp_path, text: str) -> Pipeline:
     file = tmp_path / "music.yaml"
     file.write_text(text, encoding="utf-8")
-    pipeline = Pipeline.open([str(file)], url, today=music.TODAY)
+    pipeline = open_pipeline([str(file)], url, today=music.TODAY)
     if users.find(pipeline.db, "yamada") is None:
         users.add(pipeline.db, "yamada", "staff")
     return pipeline

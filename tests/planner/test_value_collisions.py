@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
+from demo_databases import with_demos
 from planner_helpers import converse, offline_agent, open_demo
 
-from concierge import demo as demos
 from concierge.agent.loop import Agent
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage.database import Database
@@ -79,12 +79,7 @@ def _best_seller(url: str) -> tuple[str, int]:
 @pytest.fixture(scope="module")
 def url(tmp_path_factory) -> str:
     """The POS demo on SQLite, with the colliding products added (read-only for the tests here)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('collisions') / 'pos.db'}"
-    database = Database(url)
-    try:
-        demos.install(database, "pos")
-    finally:
-        database.dispose()
+    url = with_demos(f"sqlite:///{tmp_path_factory.mktemp('collisions') / 'pos.db'}", "pos")
     _add_colliding_products(url)
     return url
 

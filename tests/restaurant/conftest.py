@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from demo_databases import with_demos
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 
 
@@ -14,7 +15,7 @@ from concierge.pipeline.pipeline import Pipeline
 def restaurant(request) -> Iterator[Pipeline]:
     url = request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "pg_url")
     with_demos(url, "restaurant")
-    pipeline = Pipeline.open(["restaurant"], url)
+    pipeline = open_pipeline(["restaurant"], url)
     yield pipeline
     pipeline.close()
 

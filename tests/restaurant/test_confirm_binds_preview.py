@@ -13,6 +13,7 @@ from sqlalchemy import event
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.access import Session
 from concierge.pipeline.pipeline import Pipeline
 
@@ -26,7 +27,7 @@ def placing(request, restaurant, tmp_path) -> Iterator[Pipeline]:
         yield restaurant
         return
     url = restaurant.db.engine.url.render_as_string(hide_password=False)
-    apart = Pipeline.open(["restaurant"], url, state_database=f"sqlite:///{tmp_path / 'state.db'}")
+    apart = open_pipeline(["restaurant"], url, state_database=f"sqlite:///{tmp_path / 'state.db'}")
     try:
         yield apart
     finally:
@@ -103,7 +104,7 @@ def test_an_item_added_while_the_confirmed_write_runs_is_never_placed(pg_url):
     client commits twenty bowls to the same draft. What is placed is what was shown, or nothing and a new
     read-back; never the bowls."""
     with_demos(pg_url, "restaurant")
-    placing, other = Pipeline.open(["restaurant"], pg_url), Pipeline.open(["restaurant"], pg_url)
+    placing, other = open_pipeline(["restaurant"], pg_url), open_pipeline(["restaurant"], pg_url)
     try:
         phone = placing.user("phone")
         box = price(placing, "唐揚げ弁当")

@@ -7,16 +7,16 @@ import pytest
 import sqlalchemy as sa
 from demo_databases import with_demos
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import DatabaseError
 from concierge.pipeline.access import Session
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import state as schema
 
 pytestmark = pytest.mark.postgres
 
 
 def test_a_value_the_database_refuses_is_a_clear_error_with_one_audit_line(pg_url):
-    restaurant = Pipeline.open(["restaurant"], with_demos(pg_url, "restaurant"))  # SQLite bounds no VARCHAR
+    restaurant = open_pipeline(["restaurant"], with_demos(pg_url, "restaurant"))  # SQLite bounds no VARCHAR
     try:
         phone = restaurant.user("phone")
         with pytest.raises(DatabaseError, match="the database refused the call of add_item .*nothing was written"):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from concierge.agent.context import context
 from concierge.catalog.loader import load_catalog, parse_catalog
-from concierge.catalog.rules import context
 from concierge.errors import CatalogError
 from concierge.pipeline.access import Session
 

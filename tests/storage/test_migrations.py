@@ -10,12 +10,12 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from cli_runner import run_cli
 
+from concierge.agent.providers.interface import Message
 from concierge.agent.store import ConversationStore
+from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import StateSchemaError
 from concierge.pipeline import audit
-from concierge.pipeline.pipeline import Pipeline
 from concierge.plugins import demo as demo_plugin
-from concierge.protocol import Message
 from concierge.storage import migrate, passwords, state, tokens, users
 from concierge.storage.database import Database, embedded_url
 
@@ -53,7 +53,7 @@ def test_a_state_database_of_the_previous_layout_is_upgraded_and_loses_nothing(s
 
     with pytest.raises(StateSchemaError, match=r"made by a concierge before versioning.*"
                        r"run `concierge db upgrade --state-database "):
-        Pipeline.open(["farm"], business, state_database=state_url)
+        open_pipeline(["farm"], business, state_database=state_url)
     code, out = run("user", "list", "--state-database", state_url)
     assert code == 2 and out.startswith("error: ") and "concierge db upgrade --state-database" in out, out
     assert rows_of(state_url) == before, "a refused command changed the state"
@@ -83,7 +83,7 @@ def test_a_state_database_of_the_previous_layout_is_upgraded_and_loses_nothing(s
     finally:
         db.dispose()
 
-    pipeline = Pipeline.open(["farm"], business, state_database=state_url)
+    pipeline = open_pipeline(["farm"], business, state_database=state_url)
     try:  # the confirmation issued before the upgrade still confirms its write, once
         admin = pipeline.user("admin")
         done = pipeline.invoke("add_sale", legacy_state.SALE, admin, confirmation=seeded.confirmation,
@@ -117,7 +117,7 @@ def test_a_state_database_behind_is_refused_with_the_command_to_run(state_url):
     finally:
         db.dispose()
     with pytest.raises(StateSchemaError) as refused:
-        Pipeline.open(["farm"], state_url)
+        open_pipeline(["farm"], state_url)
     assert f"are at revision 0001; this concierge needs revision {HEAD}" in str(refused.value)
     assert "run `concierge db upgrade --state-database " in str(refused.value)
     code, out = run("token", "create", "--user", "admin", "--database", state_url)
@@ -136,7 +136,7 @@ def test_a_state_database_ahead_is_refused_and_not_upgraded(state_url):
         db.dispose()
     with pytest.raises(StateSchemaError, match=r"revision 0099, which this concierge does not know .*"
                        rf"`concierge db downgrade {HEAD} --state-database "):
-        Pipeline.open(["farm"], state_url)
+        open_pipeline(["farm"], state_url)
     for command in (["db", "upgrade"], ["audit"], ["db", "downgrade", "0001"]):
         code, out = run(*command, "--database", state_url)
         assert code == 2 and "0099" in out, (command, out)
@@ -185,7 +185,7 @@ def test_the_embedded_default_upgrades_itself(tmp_path, monkeypatch):
         db.dispose()
     before = rows_of(url)
 
-    pipeline = Pipeline.open(["farm"])
+    pipeline = open_pipeline(["farm"])
     try:
         assert migrate.inspect(pipeline.state).kind == "current"
         assert pipeline.state is pipeline.db

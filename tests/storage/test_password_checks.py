@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from argon2 import PasswordHasher, extract_parameters, profiles
 
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 from concierge.storage import passwords, sessions
 from concierge.storage import state as schema
 from concierge.storage.database import Database
@@ -20,7 +20,7 @@ OLD = PasswordHasher.from_parameters(profiles.RFC_9106_LOW_MEMORY)  # argon2-cff
 
 @pytest.fixture
 def state(sqlite_url) -> Iterator[Database]:
-    pipeline = Pipeline.open(["farm", "pos"], sqlite_url)
+    pipeline = open_pipeline(["farm", "pos"], sqlite_url)
     try:
         yield pipeline.state
     finally:

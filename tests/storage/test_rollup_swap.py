@@ -19,9 +19,9 @@ import sqlalchemy as sa
 from demo_databases import with_demos
 from sqlalchemy import event
 
-from concierge import demo
 from concierge.catalog.loader import load_catalog
 from concierge.catalog.model import Rollup
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import rollups
 from concierge.storage.database import Database
@@ -54,7 +54,7 @@ def pos_url(request) -> str:
 @pytest.fixture
 def pos_pipeline(pos_url) -> Iterator[Pipeline]:
     """One long-lived pipeline on it, as a server keeps."""
-    p = Pipeline.open(["pos"], pos_url)
+    p = open_pipeline(["pos"], pos_url)
     try:
         yield p
     finally:
@@ -245,10 +245,9 @@ def test_a_rollup_moved_to_another_table_leaves_no_trigger_on_the_first(pos_url)
 def test_a_snapshot_older_than_a_new_table_reads_the_base_table(pg_url):
     """The exact window: a read transaction that began before another declaration's build committed, and
     touches the rollup only after, on PostgreSQL. Its snapshot shows the record of its own declaration."""
-    db = Database(pg_url)
-    demo.install(db, "pos")
-    pipeline = Pipeline.open(["pos"], pg_url)
-    check = pipeline._data_facts(pipeline.catalogs[0]).rollups[ROLLUP]
+    db = Database(with_demos(pg_url, "pos"))
+    pipeline = open_pipeline(["pos"], pg_url)
+    check = pipeline.sql.facts(pipeline.catalogs[0]).rollups[ROLLUP]
     try:
         with pipeline.db.read() as reader:
             reader.execute(sa.text("SELECT 1"))  # the snapshot is taken

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from demo_databases import with_demos
 
 from concierge.catalog.loader import load_catalog, load_catalogs, parse_catalog
 from concierge.catalog.model import Rollup
+from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import CatalogError, ConfigError
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import rollups
@@ -44,7 +46,7 @@ def _answers(pipeline: Pipeline) -> list[tuple]:
 
 
 def _pair(url: str) -> tuple[Pipeline, Pipeline]:
-    return Pipeline.open(["pos"], url), Pipeline.open(["pos"], url, use_rollups=False)
+    return open_pipeline(["pos"], url), open_pipeline(["pos"], url, use_rollups=False)
 
 
 def _pair_as_found(url: str) -> tuple[Pipeline, Pipeline]:
@@ -55,7 +57,7 @@ def _pair_as_found(url: str) -> tuple[Pipeline, Pipeline]:
 
 def _reads_rollup(pipeline: Pipeline, tool: str = "compare_periods", values: dict | None = None) -> bool:
     pipeline.refresh()
-    return ROLLUP in pipeline._statement(pipeline.tools[tool], values or {"category": None})
+    return ROLLUP in pipeline.sql.statement(pipeline.tools[tool], values or {"category": None})
 
 
 def _declared() -> Rollup:
@@ -121,7 +123,7 @@ tools:
 def test_a_declared_write_shows_in_the_next_answer_from_the_rollup(db_url, tmp_path):
     path = tmp_path / "register.yaml"
     path.write_text(WRITE_CATALOG, encoding="utf-8")
-    pipeline = Pipeline.open(["pos", str(path)], db_url)
+    pipeline = open_pipeline(["pos", str(path)], db_url)
     try:
         admin = pipeline.user("admin")
         args = {"start": "2026-08-30", "end": "2026-08-30", "product": "プリン", "category": None}
@@ -155,7 +157,7 @@ def test_a_rollup_missing_a_trigger_is_not_read_and_answers_stay_right(db_url):
         with_rollup.close()
         base.close()
     if db_url.startswith("sqlite"):  # the embedded demo rebuilds what is not current when it opens
-        healed = Pipeline.open(["pos"], db_url)
+        healed = open_pipeline(["pos"], db_url)
         try:
             assert _reads_rollup(healed)
             with healed.db.read() as conn:
@@ -218,11 +220,8 @@ def test_a_bulk_load_that_fails_leaves_the_table_the_rollup_and_the_triggers(db_
 
 @pytest.mark.postgres
 def test_truncate_on_postgresql_empties_the_rollup(pg_url):
-    from concierge import demo
-
-    db = Database(pg_url)
+    db = Database(with_demos(pg_url, "pos"))
     try:
-        demo.install(db, "pos")
         with db.write() as conn:
             conn.execute(sa.text("TRUNCATE pos_sales"))
         with db.read() as conn:
@@ -272,13 +271,13 @@ def test_a_question_below_the_rollups_grain_reads_the_base_table(db_url, tmp_pat
                                  "1000)"))
     finally:
         db.dispose()
-    pipeline = Pipeline.open([str(path)], db_url)
+    pipeline = open_pipeline([str(path)], db_url)
     try:
         admin, tool = pipeline.user("admin"), pipeline.tools["store_total"]
         span = {"start": "2026-08-25", "end": "2026-08-25"}
         pipeline.guard_context("store_total")
-        assert ROLLUP in pipeline._statement(tool, {**span, "store": None})
-        assert ROLLUP not in pipeline._statement(tool, {**span, "store": "E店"})
+        assert ROLLUP in pipeline.sql.statement(tool, {**span, "store": None})
+        assert ROLLUP not in pipeline.sql.statement(tool, {**span, "store": "E店"})
         everyone = pipeline.invoke("store_total", {**span, "store": None}, admin).rows[0]["amount"]
         one = pipeline.invoke("store_total", {**span, "store": "E店"}, admin).rows[0]["amount"]
         assert one == 1000 and everyone > one

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from legacy_state import farm_without_state
 from sqlalchemy.engine import make_url
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import DatabaseError, StateSchemaError
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
@@ -58,7 +59,7 @@ def token_used(pipeline: Pipeline) -> bool:
 @pytest.mark.postgres
 def test_reads_go_through_the_read_only_role_and_a_declared_write_fails_cleanly(pg_url, read_only_url,
                                                                                state_pg_url):
-    pipeline = Pipeline.open(["farm"], read_only_url, state_database=state_pg_url)
+    pipeline = open_pipeline(["farm"], read_only_url, state_database=state_pg_url)
     try:
         assert pipeline.state is not pipeline.db
         with pipeline.db.read() as conn:
@@ -101,7 +102,7 @@ def test_reads_go_through_the_read_only_role_and_a_declared_write_fails_cleanly(
 @pytest.mark.postgres
 def test_a_write_interrupted_with_the_state_apart_writes_nothing_and_gives_the_token_back(pg_url, state_pg_url):
     farm_without_state(pg_url)
-    pipeline = Pipeline.open(["farm"], pg_url, state_database=state_pg_url)
+    pipeline = open_pipeline(["farm"], pg_url, state_database=state_pg_url)
     try:
         admin = pipeline.user("admin")
         token = pipeline.invoke("add_sale", SALE, admin).confirmation_token
@@ -135,7 +136,7 @@ def test_the_web_chat_signs_in_keeps_conversations_and_confirms_with_the_state_a
 
     business, state_url = f"sqlite:///{tmp_path / 'farm.db'}", f"sqlite:///{tmp_path / 'state.db'}"
     farm_without_state(business)
-    pipeline = Pipeline.open(["farm"], business, state_database=state_url)
+    pipeline = open_pipeline(["farm"], business, state_database=state_url)
     provider = ScriptedProvider()
     try:
         passwords.set_password(pipeline.state, "admin", "admin-pass-1")
@@ -163,7 +164,7 @@ def test_the_web_chat_signs_in_keeps_conversations_and_confirms_with_the_state_a
 @pytest.mark.postgres
 def test_a_read_only_role_without_a_state_database_is_told_to_set_one(pg_url, read_only_url):
     with pytest.raises(StateSchemaError) as refused:
-        Pipeline.open(["farm"], read_only_url)
+        open_pipeline(["farm"], read_only_url)
     message = str(refused.value)
     assert "permission denied for schema public" in message and "state_database" in message, message
     assert "concierge_users" not in [r[0] for r in sql(pg_url, "SELECT tablename FROM pg_tables")]

@@ -11,18 +11,20 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
+from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Provider, ToolCall, Usage
 
 Step = ModelReply | Callable[[ModelRequest], ModelReply]
 
 
-class ScriptedProvider:
-    """Answers each model request with the next scripted reply (or reply-making function)."""
+class ScriptedProvider(Provider):
+    """Answers each model request with the next scripted reply (or reply-making function). It does not stream:
+    a channel that speaks hears a final answer whole (`Provider.stream`'s default)."""
 
     name = "scripted"
 
-    def __init__(self, model: str = "scripted-model"):
+    def __init__(self, model: str = "scripted-model", *, capabilities: Capabilities | None = None):
         self.model = model
+        self.capabilities = capabilities or Capabilities()
         self.script: list[Step] = []
         self.requests: list[ModelRequest] = []
 

@@ -38,11 +38,12 @@ import sqlalchemy as sa
 from business_schemas import Question
 
 from concierge.agent.loop import Agent
+from concierge.agent.providers.interface import Provider
 from concierge.agent.providers.offline import OfflineProvider
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import introspect
 from concierge.pipeline.pipeline import Pipeline
-from concierge.protocol import Provider
 from concierge.storage import users
 from concierge.storage.database import Database
 
@@ -223,7 +224,7 @@ def ask_all(module: ModuleType, url: str, catalog: str, *, provider: ProviderCho
     with tempfile.TemporaryDirectory(prefix="business_eval_") as folder:
         file = Path(folder) / f"{_name(module)}.yaml"
         file.write_text(catalog, encoding="utf-8")
-        pipeline = Pipeline.open([str(file)], url, today=module.TODAY)
+        pipeline = open_pipeline([str(file)], url, today=module.TODAY)
         try:
             users.add(pipeline.db, "boss", "admin")
             agent = Agent(pipeline, _provider(provider, pipeline))

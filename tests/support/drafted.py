@@ -14,6 +14,7 @@ import yaml
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
 from concierge.catalog.loader import parse_catalog
+from concierge.demo.bootstrap import open_pipeline
 from concierge.onboarding.draft import draft_catalog
 from concierge.onboarding.introspect import introspect
 from concierge.pipeline.pipeline import Pipeline
@@ -65,7 +66,7 @@ class Drafted:
         file = tmp_path / f"{name}.yaml"
         file.write_text(self.draft.text, encoding="utf-8")
         self.url = url
-        self.pipeline = Pipeline.open([str(file)], url, today=today)
+        self.pipeline = open_pipeline([str(file)], url, today=today)
         users.add(self.pipeline.db, "boss", "admin")
         self.agent = Agent(self.pipeline, OfflineProvider(self.pipeline))
 

@@ -20,10 +20,11 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from demo_databases import with_demos
 from mcp import StdioServerParameters
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.mcp.config import server_command
-from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import tokens
 
 INTEROP = Path(__file__).resolve().parents[1] / "mcp" / "interop"
@@ -50,9 +51,7 @@ def free_port() -> int:
 
 def demo_database(folder: Path) -> str:
     """A SQLite file with both demos and the demo users."""
-    url = f"sqlite:///{folder / 'mcp.db'}"
-    Pipeline.open(["farm", "pos"], url).close()
-    return url
+    return with_demos(f"sqlite:///{folder / 'mcp.db'}", "farm", "pos")
 
 
 def stdio_params(database: str, *args: str) -> StdioServerParameters:
@@ -80,7 +79,7 @@ class HttpServer:
 
 def start_http(folder: Path, *args: str) -> HttpServer:
     database = demo_database(folder)
-    db = Pipeline.open(["farm"], database)
+    db = open_pipeline(["farm"], database)
     try:
         made = {user: tokens.create(db.db, user, label="tests") for user in USERS}
     finally:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 import httpx2
 import sqlalchemy as sa
-import uvicorn
+from in_process_server import served_in_thread
 from starlette.testclient import TestClient
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.demo.farm import tables as farm_tables
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import passwords
@@ -29,7 +30,7 @@ PASSWORDS = {"admin": "admin-pass-1", "tanaka": "tanaka-pass-1", "suzuki": "suzu
 
 
 def with_passwords(url: str) -> str:
-    pipeline = Pipeline.open(["farm", "pos"], url)  # installs the demo data on SQLite
+    pipeline = open_pipeline(["farm", "pos"], url)  # installs the demo data on SQLite
     try:
         for name, password in PASSWORDS.items():
             passwords.set_password(pipeline.db, name, password)
@@ -47,7 +48,7 @@ def running(url: str, provider) -> Iterator[Web]:
 
     The first client runs the app's lifespan (once, as a server does); the others share it.
     """
-    pipeline = Pipeline.open(["farm", "pos"], url)
+    pipeline = open_pipeline(["farm", "pos"], url)
     app = create_app(pipeline, provider=provider, secret=SECRET)
     with ExitStack() as stack:
         stack.callback(pipeline.close)
@@ -67,21 +68,12 @@ def live(url: str, provider, catalogs: tuple[str, ...] = ("farm", "pos"), **opti
 
     `options` go to `create_app` (`trusted_proxy=`, `secure_cookie=`, `phone=`); each call is a server process of
     its own as far as the app can tell: its own pipeline, engine and connections."""
-    pipeline = Pipeline.open(list(catalogs), url)
+    pipeline = open_pipeline(list(catalogs), url)
     app = create_app(pipeline, provider=provider, secret=SECRET, **options)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", proxy_headers=False))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
     try:
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        yield f"http://127.0.0.1:{port}"
+        with served_in_thread(app, proxy_headers=False) as base_url:
+            yield base_url
     finally:
-        server.should_exit = True
-        thread.join(timeout=20)
         pipeline.close()
 
 

@@ -13,7 +13,7 @@ from cli_runner import run_cli
 from web_fakes import PASSWORDS, events, farm_sales, live
 
 from concierge.agent.loop import Agent
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 
 SALE = {"code_customer": "0016", "products": "かぼちゃ4個", "price": 600, "date_sales_str": "2025-05-06"}
 SALE_TEXT = "販売登録して。顧客コード0016のお客様に、先週火曜日、かぼちゃ4個を600円で売った。"
@@ -49,7 +49,7 @@ def test_a_role_taken_away_stops_the_open_sessions_write_in_every_process(two_pr
         provider.enqueue(calls(("add_sale", SALE)))
         turn = events(on_a.post("/api/chat", json={"text": SALE_TEXT}))[-1][1]["turn"]
         assert turn["pending"]["tool"] == "add_sale"
-        pipeline = Pipeline.open(["farm"], any_web_url)
+        pipeline = open_pipeline(["farm"], any_web_url)
         stack.callback(pipeline.close)
         before = farm_sales(pipeline, "0016")
 
@@ -68,7 +68,7 @@ def test_a_role_taken_away_stops_the_open_sessions_write_in_every_process(two_pr
 
 
 def test_a_user_removed_and_added_again_has_the_new_roles_rights_in_every_process(any_web_url):
-    first, second = Pipeline.open(["farm", "pos"], any_web_url), Pipeline.open(["farm", "pos"], any_web_url)
+    first, second = open_pipeline(["farm", "pos"], any_web_url), open_pipeline(["farm", "pos"], any_web_url)
     try:
         held = first.user("tanaka")
         assert {t.name for t in first.tools_for(held)} == {t.name for t in second.tools_for(second.user("tanaka"))}
@@ -95,7 +95,7 @@ def test_a_user_removed_and_added_again_has_the_new_roles_rights_in_every_proces
 @pytest.mark.anyio
 async def test_someone_added_under_a_removed_users_name_inherits_no_conversation_and_no_card(any_web_url,
                                                                                              provider):
-    pipeline = Pipeline.open(["farm"], any_web_url)
+    pipeline = open_pipeline(["farm"], any_web_url)
     try:
         agent = Agent(pipeline, provider)
         provider.enqueue(calls(("add_sale", SALE)))

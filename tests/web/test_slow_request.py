@@ -27,9 +27,9 @@ from cli_runner import run_cli
 from web_fakes import PASSWORDS, concierge_serve, events, live, sign_in, with_passwords
 
 from concierge.agent.loop import Agent
+from concierge.agent.providers.interface import ModelReply, ModelRequest, Provider
 from concierge.agent.turn import MESSAGE_CHARS, MessageTooLong
 from concierge.planner import budget
-from concierge.protocol import ModelReply, ModelRequest
 from concierge.web import chat
 
 OTHER_BOUND_S = 1.0  # the other user's requests: a few milliseconds when nothing blocks the event loop
@@ -110,7 +110,7 @@ def test_a_long_adversarial_message_delays_no_other_users_request(served, unit):
         assert time.perf_counter() - started >= budget.CPU_S and len(waits) >= 2 * budget.CPU_S / OTHER_BOUND_S
 
 
-class HeldProvider:
+class HeldProvider(Provider):
     """Every turn waits in the model until the test lets them all answer."""
 
     name, model = "held", "held-1"

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from web_fakes import Served, concierge_serve, farm_sales
 
-from concierge.pipeline.pipeline import Pipeline
+from concierge.demo.bootstrap import open_pipeline
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -146,7 +146,7 @@ def test_products_that_fell_since_last_week_and_daily_sales_come_with_charts(pag
 
 
 def test_a_sale_registered_through_the_card_is_found_by_the_next_question(page, served):
-    database = Pipeline.open(["farm"], served.database)
+    database = open_pipeline(["farm"], served.database)
     try:
         before = farm_sales(database, "0016")
         sign_in(page, served, "admin")
@@ -178,7 +178,7 @@ def test_a_sale_registered_through_the_card_is_found_by_the_next_question(page, 
 
 
 def test_a_card_left_for_another_question_says_so_and_a_typed_yes_confirms_the_next(page, served):
-    database = Pipeline.open(["farm"], served.database)
+    database = open_pipeline(["farm"], served.database)
     try:
         before = farm_sales(database, "0016")
         sign_in(page, served, "admin")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from agent_fakes import ScriptedProvider, answer, calls
 from web_fakes import events, farm_sales, running, sign_in
 
+from concierge.agent.providers.interface import Provider
 from concierge.errors import ProviderError
 from concierge.web.auth import COOKIE
 
@@ -137,7 +138,7 @@ def test_a_conversation_continues_after_a_restart(web_url):
 
 
 def test_a_provider_failure_streams_an_error(web_url):
-    class Failing:
+    class Failing(Provider):
         name, model = "failing", "none"
 
         async def complete(self, request):

@@ -14,8 +14,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from web_fakes import PASSWORDS, farm_sales, live
 
-from concierge.pipeline.pipeline import Pipeline
-from concierge.protocol import ModelReply, ModelRequest, ToolCall
+from concierge.agent.providers.interface import ModelReply, ModelRequest, Provider, ToolCall
+from concierge.demo.bootstrap import open_pipeline
 from concierge.storage import tokens
 from concierge.storage.database import Database
 
@@ -33,7 +33,7 @@ def _sse(response) -> list[tuple[str, dict]]:
             name = "message"
 
 
-class GatedProvider:
+class GatedProvider(Provider):
     """Asks for one tool call, then answers only once the test has seen that call end in the stream."""
 
     name, model = "gated", "gated-1"
@@ -97,7 +97,7 @@ def test_two_confirmations_of_one_card_sent_at_once_write_one_row(any_web_url):
             return [r.status_code for r in replies]
 
     with live(any_web_url, provider) as url:
-        pipeline = Pipeline.open(["farm"], any_web_url)
+        pipeline = open_pipeline(["farm"], any_web_url)
         try:
             before = farm_sales(pipeline, "0016")
             assert asyncio.run(scenario(url)) == [200, 200]

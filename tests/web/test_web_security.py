@@ -18,6 +18,7 @@ from db_faults import database_down
 from demo_databases import with_demos
 from web_fakes import PASSWORDS, events, farm_sales, live, with_passwords
 
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import state as schema
 from concierge.web.security import MAX_API_BODY_BYTES
@@ -84,12 +85,12 @@ def test_a_validation_error_names_the_field_and_never_echoes_the_input(served, w
     fields = {tuple(p["loc"]) for p in login.json()["detail"]}
     assert fields == {("body", "name"), ("body", "password")}
     assert all(p["msg"] for p in login.json()["detail"])
-    with closing(Pipeline.open(["farm"], web_url)) as pipeline:  # each refusal audited, the signed-in one by name
+    with closing(open_pipeline(["farm"], web_url)) as pipeline:  # each refusal audited, the signed-in one by name
         assert [user for user, _ in refusals(pipeline, "refused:invalid_request")] == ["?", "?", "tanaka"]
 
 
 def test_a_form_posted_from_another_port_cannot_confirm_the_victims_write(served, web_url, provider):
-    with signed_in(served) as victim, closing(Pipeline.open(["farm"], web_url)) as pipeline:
+    with signed_in(served) as victim, closing(open_pipeline(["farm"], web_url)) as pipeline:
         provider.enqueue(calls(("add_sale", SALE)))
         session = events(victim.post("/api/chat", json={"text": SALE_TEXT}))[-1][1]["turn"]["session_id"]
         before = farm_sales(pipeline, "0016")

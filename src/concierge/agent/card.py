@@ -13,25 +13,25 @@ from typing import Any
 from concierge.agent.turn import PendingField
 from concierge.catalog.model import AmountExtract, Tool
 from concierge.language.detect import Lang
-from concierge.pipeline.result import Money, ToolResult, currency_decimals
 from concierge.planner.answer import render
 from concierge.planner.answer.scene import label
 from concierge.planner.answer.values import as_date, full_day, number
+from concierge.sources.result import Confirmation, Money, currency_decimals
 
 
-def sentence(result: ToolResult, tool: Tool, lang: Lang, today: date) -> str | None:
+def sentence(result: Confirmation, tool: Tool, lang: Lang, today: date) -> str | None:
     """The catalog's own confirmation sentence for this preview (`answer.confirm`), else None."""
     if tool.answer is None or tool.answer.confirm is None:
         return None
     return render(result, lang, tool, today=today).strip() or None
 
 
-def fields(result: ToolResult, tool: Tool, lang: Lang, currency: str | None) -> list[PendingField]:
+def fields(result: Confirmation, tool: Tool, lang: Lang, currency: str | None) -> list[PendingField]:
     """Each value of the preview under its label, as a person reads it; empty values are left out."""
     money = set(tool.result.money) | {n for n, p in tool.params.items() if isinstance(p.extract, AmountExtract)}
     currency = tool.result.currency or currency
     out = []
-    for name, value in (result.preview or {}).items():
+    for name, value in result.preview.items():
         if value is None or value == "":
             continue
         out.append(PendingField(name=name, label=label(tool, name, lang), value=_shown(value, name in money,
@@ -39,7 +39,7 @@ def fields(result: ToolResult, tool: Tool, lang: Lang, currency: str | None) -> 
     return out
 
 
-def warning(result: ToolResult, lang: Lang) -> str | None:
+def warning(result: Confirmation, lang: Lang) -> str | None:
     """What the card says when the same write, with these very values, was done minutes ago."""
     if result.repeats is None:
         return None

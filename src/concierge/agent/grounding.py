@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from concierge.language.dates import find_dates, normalise
-from concierge.pipeline.result import ToolResult
+from concierge.sources.result import ToolResult
 
 MAX_RANGE_DAYS = 400
 

@@ -31,19 +31,19 @@ import anyio
 
 from concierge import threads
 from concierge.agent import card, grounding, latency, prompts, streaming
+from concierge.agent import context as rules
 from concierge.agent.pricing import cost_usd
+from concierge.agent.providers.interface import Message, ModelRequest, Provider, ToolCall, ToolSpec
 from concierge.agent.store import ConversationStore, new_session_id
 from concierge.agent.turn import CallRecord, PendingAction, Settled, Timings, Turn, TurnUsage, check_message
-from concierge.catalog import rules
 from concierge.errors import ConciergeError, ResultCode, TurnFailedAfterWrite
 from concierge.language.detect import Lang, language
 from concierge.language.replies import reply as plain_reply
 from concierge.pipeline.access import Session, User
 from concierge.pipeline.confirm import TOKEN_TTL, Hashed, hashed
 from concierge.pipeline.pipeline import Pipeline
-from concierge.pipeline.result import ToolResult
 from concierge.pipeline.tool_schema import input_schema
-from concierge.protocol import Message, ModelRequest, Provider, ToolCall, ToolSpec
+from concierge.sources.result import Confirmation, Failure, Rows, ToolResult
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
 PENDING_KEYS = ("tool", "args", "preview", "message", "fields", "warning")  # what a Turn shows of a pending write
@@ -176,7 +176,7 @@ class Agent:
             run.calls.append(record)
             run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
             run.settled = "confirmed" if result.ok else "changed" if result.status == "confirm" else "failed"
-            if result.status == "confirm":  # what the card showed has changed: nothing written, a new card
+            if isinstance(result, Confirmation):  # what the card showed has changed: nothing written, a new card
                 self._wait_for_yes(run, call, result)
                 return
             await self._loop(run, [], auto_confirm=False)
@@ -240,37 +240,36 @@ class Agent:
 
     async def _rules(self, run: _Run) -> str:
         """The catalogs' tool-calling rules and the conversation's state (the current order), read anew before
-        every model request; "" when no catalog declares rules (`concierge.catalog.rules`)."""
-        if not self._has_rules or not getattr(self.provider, "reads_context", True):
+        every model request; "" when no catalog declares rules (`concierge.agent.context`)."""
+        if not self._has_rules or not self.provider.capabilities.reads_context:
             return ""
         session = Session(run.session_id, run.caller)
-        return await anyio.to_thread.run_sync(rules.context, self.pipeline, run.user, session, run.lang)
+        return await threads.run(rules.context, self.pipeline, run.user, session, run.lang)
 
     async def _state(self, run: _Run) -> dict[str, tuple[dict[str, Any], ...]]:
         """The lines of the catalogs' states, for a provider that reads them instead of `context` (the offline
         planner); {} for the others, and when no catalog declares `rules.lines`."""
-        if not self._has_lines or getattr(self.provider, "reads_context", True):
+        if not self._has_lines or self.provider.capabilities.reads_context:
             return {}
         made = (call.name for m in run.messages if m.role == "assistant" for call in m.tool_calls)
         if not any(name in self._line_tools for name in made):
             return dict.fromkeys(self._line_states, ())  # nothing put in the order yet: no lines, and no read
         session = Session(run.session_id, run.caller)
-        return await anyio.to_thread.run_sync(rules.state_rows, self.pipeline, run.user, session)
+        return await threads.run(rules.state_rows, self.pipeline, run.user, session)
 
     async def _handle_results(self, run: _Run, calls: list[ToolCall], auto_confirm: bool) -> bool:
         """Run the calls and add their results; True when the turn ends waiting for a confirmation."""
-        waiting: tuple[ToolCall, ToolResult] | None = None
+        waiting: tuple[ToolCall, Confirmation] | None = None
         for call, (result, record) in zip(calls, await self._invoke_all(run, calls), strict=True):
             run.calls.append(record)
-            if result.status == "confirm" and waiting is None and auto_confirm:
+            if isinstance(result, Confirmation) and waiting is None and auto_confirm:
                 confirmed = ToolCall(call.id + "/confirmed", call.name, call.args)
                 [(result, record)] = await self._invoke_all(run, [confirmed], confirmation=result.confirmation_token)
                 run.calls.append(record)
-            elif result.status == "confirm" and waiting is None:
+            elif isinstance(result, Confirmation) and waiting is None:
                 waiting = (call, result)
-            elif result.status == "confirm":
-                result = ToolResult(tool=call.name, status="error", args=result.args,
-                                    message=prompts.deferred_write_message(call.name))
+            elif isinstance(result, Confirmation):
+                result = Failure(tool=call.name, args=result.args, message=prompts.deferred_write_message(call.name))
                 record = _record(call.id, call, result, record.ms)
                 run.calls[-1] = record
             run.messages.append(Message("tool", tool_call_id=call.id, result=record.result))
@@ -279,7 +278,7 @@ class Agent:
         self._wait_for_yes(run, *waiting)
         return True
 
-    def _wait_for_yes(self, run: _Run, call: ToolCall, result: ToolResult) -> None:
+    def _wait_for_yes(self, run: _Run, call: ToolCall, result: Confirmation) -> None:
         """End the turn on the write's preview: the conversation keeps it (with its token's hash) for a yes."""
         tool = self.pipeline.tools[call.name]
         said = card.sentence(result, tool, run.lang, self.pipeline.today(call.name))
@@ -288,7 +287,7 @@ class Agent:
         shown = card.fields(result, tool, run.lang, self._currency.get(tool.catalog))
         warning = card.warning(result, run.lang)
         run.pending = {
-            "tool": call.name, "args": result.args, "preview": result.preview or {}, "message": message,
+            "tool": call.name, "args": result.args, "preview": result.preview, "message": message,
             "fields": [f.model_dump() for f in shown], "warning": warning,
             "token_hash": hashed(result.confirmation_token or "").digest, "lang": run.lang,
             "turn_start": run.turn_start, "at": datetime.now(UTC).isoformat(),
@@ -319,7 +318,7 @@ class Agent:
             record = _record(call.id, call, result, _ms_since(started))
             done[i] = (result, record)
             await run.emit({"type": "tool_end", "id": call.id, "name": call.name, "status": result.status,
-                            "result_id": result.result_id, "row_count": result.row_count, "ms": record.ms})
+                            "result_id": result.result_id, "row_count": result.any_row_count(), "ms": record.ms})
 
         if len(calls) == 1:  # the usual case: no task group to set up
             await one(0, calls[0])
@@ -451,8 +450,8 @@ def _pending_token(pending: dict[str, Any]) -> Hashed | str:
 def _record(call_id: str, call: ToolCall, result: ToolResult, ms: float) -> CallRecord:
     return CallRecord(
         id=call_id, name=call.name, args=call.args, status=result.status,
-        code=str(result.code) if result.code else None, message=result.message,
-        result_id=result.result_id, row_count=result.row_count, ms=ms, result=result,
+        code=None if isinstance(result, Rows) or result.code is None else str(result.code), message=result.message,
+        result_id=result.result_id, row_count=result.any_row_count(), ms=ms, result=result,
     )
 
 

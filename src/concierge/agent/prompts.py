@@ -16,6 +16,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from concierge.agent.providers.interface import Message
 from concierge.agent.turn import PendingField
 from concierge.catalog.model import Tool
 from concierge.language.dates import resolve
@@ -23,7 +24,7 @@ from concierge.language.detect import Lang
 from concierge.pipeline.access import User
 from concierge.pipeline.guard import date_range, valid_values
 from concierge.pipeline.pipeline import Pipeline
-from concierge.protocol import Message
+from concierge.sources.result import Rows
 
 MAX_ENUM_VALUES = 60
 FOCUS_CALLS = 3
@@ -121,7 +122,7 @@ def _data_facts(pipeline: Pipeline, tools: list[Tool]) -> str:
 def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] | None = None,
                     catalog_rules: str = "") -> str:
     """The short context added to the newest user message before each model request; `catalog_rules`
-    are the catalogs' rules and the conversation's state (`concierge.catalog.rules.context`)."""
+    are the catalogs' rules and the conversation's state (`concierge.agent.context.context`)."""
     lines = ["[context] Numbers only from tool results; cite result ids; correct refused calls."]
     lines += [catalog_rules] if catalog_rules else []
     lines += notes or []
@@ -142,7 +143,7 @@ def dynamic_context(messages: list[Message], turn_start: int, notes: list[str] |
 
 def _focus(messages: list[Message]) -> list[str]:
     calls = {c.id: c for m in messages if m.role == "assistant" for c in m.tool_calls}
-    results = [(m, m.result) for m in messages if m.role == "tool" and m.result and m.result.ok]
+    results = [(m, m.result) for m in messages if m.role == "tool" and isinstance(m.result, Rows)]
     lines = []
     for message, result in results[-FOCUS_CALLS:]:
         call = calls.get(message.tool_call_id or "")

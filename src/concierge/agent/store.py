@@ -18,8 +18,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge.pipeline.result import ToolResult
-from concierge.protocol import Message, ToolCall
+from concierge.agent.providers.interface import Message, ToolCall
+from concierge.sources.result import from_json
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
@@ -198,7 +198,7 @@ def message_from_json(data: dict[str, Any]) -> Message:
         text=data.get("text"),
         tool_calls=[ToolCall(t["id"], t["name"], t["args"]) for t in data.get("tool_calls", [])],
         tool_call_id=data.get("tool_call_id"),
-        result=ToolResult.model_validate(data["result"]) if data.get("result") is not None else None,
+        result=from_json(data["result"]) if data.get("result") is not None else None,
         confirms=bool(data.get("confirms", False)),
         cancels=bool(data.get("cancels", False)),
         repeats=bool(data.get("repeats", False)),

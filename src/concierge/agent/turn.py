@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from concierge.errors import ConciergeError
 from concierge.language.detect import Lang, language
-from concierge.pipeline.result import ToolResult
+from concierge.sources.result import ToolResult
 
 MESSAGE_CHARS = 4000  # the most characters of one message a user may send, on any channel
 

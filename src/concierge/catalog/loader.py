@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import yaml
 from pydantic import ValidationError
 
+from concierge.catalog import http_checks
 from concierge.catalog.model import (
     EXTRACT_TYPES,
     IDENTITY_PARAMS,
@@ -38,12 +38,9 @@ from concierge.catalog.model import (
     placeholders,
     template_problem,
 )
+from concierge.catalog.secrets import ResolvedSource, resolve_sources
 from concierge.errors import CatalogError, CatalogProblem
 from concierge.plugins import demos
-from concierge.services import checks as http_checks
-
-if TYPE_CHECKING:
-    from concierge.services.settings import ResolvedSource
 
 
 @dataclass(frozen=True)
@@ -123,8 +120,6 @@ def load_catalogs(refs: list[str]) -> list[Catalog]:
 def parse_catalog(text: str, file: str, env: Mapping[str, str] | None = None) -> Catalog:
     """The catalog `text` (read from `file`), checked completely; `${NAME}` values read from `env`
     (default: the environment). Every problem at once, as one `CatalogError`."""
-    from concierge.services.settings import resolve_sources
-
     try:
         raw = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as err:

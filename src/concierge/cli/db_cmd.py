@@ -1,4 +1,4 @@
-"""`concierge db ...`: set up a database with the demo data, import a POS export."""
+"""`concierge db ...`: set up a database with the demo data, import a CSV file into a table."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import click
 from concierge import demo
 from concierge.catalog.loader import load_catalog
 from concierge.cli.options import catalog_option, current_settings, database_option, state_options
-from concierge.demo.pos import csv_import as pos_import
 from concierge.errors import ConfigError
-from concierge.storage import passwords, rollups
+from concierge.plugins import demos
+from concierge.storage import passwords, rollups, table_import
 from concierge.storage.database import Database
 from concierge.storage.migrate import ensure_state
 
@@ -53,15 +53,20 @@ def init(replace: bool) -> None:
         state_db.dispose()
 
 
-@db.command("import-pos")
+@db.command("import")
+@click.argument("table")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--replace", is_flag=True, help="Delete the table's rows first (in the same transaction).")
 @database_option
-def import_pos(file: Path) -> None:
-    """Load a store's POS CSV export (UTF-8 with BOM; 日付,店舗,商品名,カテゴリ,単価,数量,売上金額)."""
+def import_table(table: str, file: Path, replace: bool) -> None:
+    """Load a CSV FILE into TABLE, all or nothing: its header names the columns; a bad cell is reported with its
+    line and column. A demo's own export format is read by the demo (pos_sales: the POS export, re-importable)."""
     database_ = Database(current_settings().database)
     try:
-        count = pos_import.load(database_, file)
-        click.echo(f"loaded {count} rows from {file} into {database_}")
+        own = next((d.importers[table] for d in demos().values() if table in d.importers), None)
+        count = (own(database_, file) if own is not None
+                 else table_import.load(database_, table, file, replace=replace))
+        click.echo(f"loaded {count} rows from {file} into {table} in {database_}")
     finally:
         database_.dispose()
 

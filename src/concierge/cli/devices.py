@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from concierge.devices.home import home_from_json, home_to_json
-from concierge.devices.simulator import LABEL, Simulator, serve
+from concierge.demo.home.devices import home_from_json, home_to_json
+from concierge.demo.home.simulator import LABEL, Simulator, serve
 
 
 def register(main: click.Group) -> None:

@@ -16,6 +16,7 @@ import click
 
 from concierge import demo
 from concierge.agent.providers import NAMES
+from concierge.demo import bootstrap
 from concierge.pipeline.pipeline import Pipeline
 from concierge.plugins import demos
 from concierge.settings import Settings, load_settings
@@ -119,8 +120,8 @@ def acting_user(state_db: Database, given: str | None) -> str:
 
 def open_pipeline(settings: Settings) -> Pipeline:
     """The catalogs of the settings on their database (and state database), with their clock."""
-    return Pipeline.open(list(settings.catalogs), settings.database, state_database=settings.state_database,
-                         today=settings.today)
+    return bootstrap.open_pipeline(list(settings.catalogs), settings.database,
+                                   state_database=settings.state_database, today=settings.today)
 
 
 @contextmanager

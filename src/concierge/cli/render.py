@@ -7,7 +7,7 @@ import unicodedata
 
 import click
 
-from concierge.pipeline.result import Failure, Preview, ToolResult
+from concierge.sources.result import Confirmation, Refusal, Rows, ToolResult
 
 
 def width(text: str) -> int:
@@ -26,22 +26,21 @@ def table(columns: list[str], rows: list[dict]) -> str:
 
 def print_result(result: ToolResult) -> None:
     head = f"[{result.result_id}] {result.tool}: {result.status}"
-    view = result.view()
-    if isinstance(view, Failure):
-        click.echo(f"{head} ({view.code}): {view.message}")
-        if view.valid:
-            click.echo(f"valid: {json.dumps(view.valid, ensure_ascii=False)}")
-        return
-    if isinstance(view, Preview):
+    if isinstance(result, Rows):
+        click.echo(f"{head}, {result.row_count} row(s){' (truncated)' if result.truncated else ''}")
+        if result.rows:
+            click.echo(table(result.columns, result.shown_rows()))
+        totals = result.shown_totals()
+        if totals:
+            shown = (f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in totals.items())
+            click.echo("totals: " + ", ".join(shown))
+        if result.summary:
+            click.echo("summary: " + json.dumps(result.summary, ensure_ascii=False))
+    elif isinstance(result, Confirmation):
         click.echo(f"{head}: nothing written yet; preview:")
-        for key, value in view.fields.items():
+        for key, value in result.preview.items():
             click.echo(f"  {key}: {value}")
-        return
-    click.echo(f"{head}, {view.row_count} row(s){' (truncated)' if view.truncated else ''}")
-    if view.rows:
-        click.echo(table(view.columns, view.rows))
-    if view.totals:
-        shown = (f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in view.totals.items())
-        click.echo("totals: " + ", ".join(shown))
-    if view.summary:
-        click.echo("summary: " + json.dumps(view.summary, ensure_ascii=False))
+    else:
+        click.echo(f"{head} ({result.code}): {result.text()}")
+        if isinstance(result, Refusal) and result.valid:
+            click.echo(f"valid: {json.dumps(result.valid, ensure_ascii=False)}")

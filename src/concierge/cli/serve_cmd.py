@@ -8,6 +8,7 @@ import click
 
 from concierge.cli.audit_cmd import describe_unknown
 from concierge.cli.options import current_settings, data_options, open_pipeline, provider_options, setting_option
+from concierge.demo import bootstrap
 from concierge.errors import ConfigError, UnknownUser
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
@@ -59,7 +60,7 @@ def serve() -> None:
         unknown = audit.reconcile(pipeline.state)
         if unknown:
             click.echo(describe_unknown(unknown))
-        new = passwords.generate_passwords(pipeline.state, pipeline.demo_users())
+        new = passwords.generate_passwords(pipeline.state, bootstrap.demo_users(pipeline.catalogs))
         if new:
             click.echo(passwords.describe(new))
         app = create_app(pipeline, provider.name, model=provider.model, base_url=provider.base_url, host=web.host,

@@ -31,6 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from concierge.catalog.loader import Catalog, load_catalogs
+from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
 from concierge.settings import Settings
 from concierge.storage import users
@@ -55,7 +56,7 @@ class DemoDatabases:
     def fresh(self, domain: str) -> tuple[list[Catalog], Database]:
         if domain not in self.domains:
             template = self.folder / f"{domain}-template.db"
-            made = Pipeline.open([domain], f"sqlite:///{template}")
+            made = open_pipeline([domain], f"sqlite:///{template}")
             made.close()
             path = self.folder / f"{domain}.db"
             self.domains[domain] = (made.catalogs, Database(f"sqlite:///{path}"), template, path)

@@ -21,6 +21,7 @@ from typing import Any
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
 from concierge.agent.turn import CallRecord
+from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import DatabaseError, ProviderError, UnknownUser
 from concierge.evaluation.cases import load_cases
 from concierge.evaluation.databases import DEFAULT_USER, DemoDatabases, SettingsData
@@ -85,7 +86,7 @@ async def _demo_case(case: dict[str, Any], databases: DemoDatabases, provider: _
     where = f"the {plugin.name} demo"
     if plugin.backend is not None:  # a web API's demo: its own stand-in service and state for this case
         with plugin.backend() as env, _environment(env):
-            pipeline = Pipeline.open([plugin.name], f"sqlite:///{databases.folder / (case['id'] + '.db')}",
+            pipeline = open_pipeline([plugin.name], f"sqlite:///{databases.folder / (case['id'] + '.db')}",
                                      today=today)
             try:
                 return await _score(case, pipeline, user, where, provider)

@@ -1,6 +1,6 @@
 """Resolve relative date expressions (Japanese and English) against a configured "today".
 
-The conventions are those of spec/dates.md; every component must resolve dates the same way:
+The conventions are those of docs/dates.md; every component must resolve dates the same way:
 
 * All ranges are inclusive on both ends. Weeks run Monday to Sunday.
 * 今週 / this week, 今月 / this month, 今年 / this year are the whole calendar period,

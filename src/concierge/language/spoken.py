@@ -2,7 +2,7 @@
 
 An answer restates the period it used, so a person can check it at a glance:
 「先週（5/5〜5/11）」, 「昨日（5/14）」, 「3月」, "last week (May 5–11)", "March 2025".
-The words follow spec/dates.md read backwards, relative to the configured clock ("today"):
+The words follow docs/dates.md read backwards, relative to the configured clock ("today"):
 
 * one day: 今日 / 昨日 / 一昨日 / 明日 with the date; any other day as its date and weekday
   (5/6（火）, Tue, May 6).

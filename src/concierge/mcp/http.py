@@ -50,7 +50,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from concierge.errors import ConfigError, DatabaseError
 from concierge.mcp.bearer import TokenBackend
-from concierge.mcp.refusals import audit_http_refusals
+from concierge.mcp.rejected import audit_http_refusals
 from concierge.mcp.server import build_server
 from concierge.mcp.stdio import MAX_FRAME_BYTES
 from concierge.pipeline.access import User

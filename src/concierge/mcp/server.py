@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from concierge import threads
 from concierge.errors import ConciergeError
 from concierge.mcp import resources
-from concierge.mcp.refusals import AuditRefusals
+from concierge.mcp.rejected import AuditRefusals
 from concierge.mcp.tools import call_result, confirmation_note, declaration, header_schema, split_confirmation
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline

@@ -17,8 +17,8 @@ import mcp_types as types
 
 from concierge.catalog.model import Tool
 from concierge.pipeline.guard import GuardContext
-from concierge.pipeline.result import Failure, Preview, ToolResult
 from concierge.pipeline.tool_schema import input_schema
+from concierge.sources.result import Confirmation, Failure, Refusal, ToolResult, wire_schema
 
 CONFIRMATION_ARG = "confirmation_token"
 
@@ -58,7 +58,7 @@ def _plain_schema(node: Any, defs: dict[str, Any]) -> Any:
 
 
 def _output_schema() -> dict[str, Any]:
-    schema = ToolResult.model_json_schema(mode="serialization")
+    schema = wire_schema()
     plain = _plain_schema(schema, schema.get("$defs", {}))
     plain["properties"][CONFIRMATION_ARG] = {  # left out of every other dump of a result (`to_json`)
         "type": "string", "description": "send it back with the same arguments once the user has agreed"}
@@ -127,16 +127,15 @@ def text(result: ToolResult, structured: dict[str, Any] | None = None) -> str:
     """The compact rendering a host's model reads when it ignores structured content.
 
     `structured` is the result's JSON without null fields, when the caller has made it already."""
-    view = result.view()
-    if isinstance(view, Failure):
-        lines = [view.message]
-        if view.valid:
-            lines.append("valid: " + _json(view.valid))
-        if view.instruction:
-            lines.append(view.instruction)
+    if isinstance(result, Refusal | Failure):
+        lines = [result.text()]
+        if isinstance(result, Refusal) and result.valid:
+            lines.append("valid: " + _json(result.valid))
+        if result.ai_instruction:
+            lines.append(result.ai_instruction)
         return "\n".join(lines)
-    if isinstance(view, Preview):
-        return "\n".join([view.message, "preview: " + _json(view.fields),
+    if isinstance(result, Confirmation):
+        return "\n".join([result.message or "", "preview: " + _json(result.preview),
                           f"{CONFIRMATION_ARG}: {result.confirmation_token}"])
     dump = structured if structured is not None else result.to_json(exclude_none=True)
     shown = {k: dump[k] for k in _TEXT_FIELDS if dump.get(k) or k == "row_count"}

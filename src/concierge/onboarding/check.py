@@ -39,7 +39,7 @@ from concierge.catalog.loader import Catalog, load_catalog
 from concierge.catalog.model import IDENTITY_PARAMS, Param, Tool
 from concierge.errors import CatalogError, CatalogProblem
 from concierge.language.dates import as_date
-from concierge.pipeline.bind import bind
+from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage.database import Database, first_line
 
 CHECK_USER = "concierge-check"
@@ -261,7 +261,7 @@ class _ToolCheck:
         statement = bind(self.tool, "EXPLAIN " + sql.strip().rstrip(";"))
         try:
             with conn.begin_nested():
-                conn.execute(statement, _bound(self.tool, values)).fetchall()
+                conn.execute(statement, sql_values(self.tool, values)).fetchall()
             return True
         except sa.exc.DBAPIError as err:
             self.problem(where, f"does not prepare on {conn.dialect.name}: {first_line(err)}")
@@ -269,7 +269,7 @@ class _ToolCheck:
 
     def _exercise(self, conn: sa.Connection, values: dict[str, Any]) -> None:
         """Run the write with sample values (its checks first, as the pipeline does); rolled back after."""
-        bound = _bound(self.tool, values)
+        bound = sql_values(self.tool, values)
         shown = ", ".join(f"{k}={values[k]!r}" for k in self.tool.params)
         try:
             with conn.begin_nested():
@@ -284,14 +284,6 @@ class _ToolCheck:
                          f"{first_line(err)}")
         except sa.exc.DBAPIError as err:
             self.problem(f"{self.key}.sql", f"with sample values ({shown}) the write fails: {first_line(err)}")
-
-
-def _bound(tool: Tool, values: dict[str, Any]) -> dict[str, Any]:
-    out = dict(values)
-    for name, p in tool.params.items():
-        if p.match == "contains" and isinstance(out.get(name), str):
-            out[name] = f"%{out[name]}%"
-    return out
 
 
 # --- reading the SQL ----------------------------------------------------------------------------------------

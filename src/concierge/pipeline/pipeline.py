@@ -10,63 +10,42 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
 
-from concierge import demo
 from concierge.catalog.loader import Catalog, load_catalogs
-from concierge.catalog.model import SQL_PARAM, Tool
-from concierge.errors import (
-    CatalogError,
-    CatalogProblem,
-    ConciergeError,
-    ConfigError,
-    DatabaseError,
-    ResultCode,
-    WriteOutcomeUnknown,
-)
-from concierge.language.dates import as_date
+from concierge.catalog.model import Tool
+from concierge.errors import ConciergeError, DatabaseError, ResultCode, WriteOutcomeUnknown
 from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import Session, User
-from concierge.pipeline.bind import bind
-from concierge.pipeline.result import (
+from concierge.sources.executor import Executor, Executors, NotDone, Shown, WriteStep
+from concierge.sources.http import ServiceError
+from concierge.sources.http.executor import HttpExecutor
+from concierge.sources.result import (
+    BaseResult,
+    Confirmation,
+    Failure,
+    Refusal,
     Repeated,
+    Rows,
     ToolResult,
-    capped_sql,
-    counted_totals,
-    needs_every_row,
     new_result_id,
-    plain,
     plain_args,
-    shape,
-    totals_sql,
 )
-from concierge.services import Call, HttpCaller, ServiceError
-from concierge.storage import rollups, users
+from concierge.sources.sql.executor import SqlExecutor, refused_write
+from concierge.storage import users
 from concierge.storage.database import Database, first_line, normalise_url
 from concierge.storage.migrate import ensure_state
 
 log = logging.getLogger(__name__)
-UNIQUE_CODE_ATTEMPTS = 3
 SAME_WRITE_WITHIN = timedelta(minutes=30)  # a preview says so when the same write was done this recently
+Prepare = Callable[[list[Catalog], Database, Database], None]  # (catalogs, business db, state db)
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-@dataclass(frozen=True)
-class _DataFacts:
-    """Enum values and date ranges read from the data, for the guard."""
-
-    enum_values: dict[str, list[str]]
-    date_ranges: dict[str, tuple[date, date]]
-    enum_synonyms: dict[str, dict[str, str]]
-    # the catalog's rollups that are built; whether one may be read is asked by each read (storage.rollups)
-    rollups: dict[str, rollups.ReadCheck] = field(default_factory=dict)
 
 
 class Pipeline:
@@ -82,39 +61,28 @@ class Pipeline:
         self.tools: dict[str, Tool] = {n: t for c in catalogs for n, t in c.tools.items()}
         self.roles = {c.name: c.spec.roles for c in catalogs}
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
-        self._facts: dict[str, _DataFacts] = {}
         self._contexts: dict[str | None, tuple[int, guard.GuardContext, float]] = {}
-        self.http = HttpCaller(catalogs)  # the tools of `kind: http` sources (concierge.services)
+        # use_rollups False: every tool reads its base tables (to compare, or to rule them out)
+        self.sql = SqlExecutor(catalogs, db, use_rollups=use_rollups)
+        self.http = HttpExecutor(catalogs)  # the tools of `kind: http` sources
+        self.executors = Executors([self.http, self.sql])
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
-        self.use_rollups = use_rollups  # False: every tool reads its base tables (to compare, or to rule them out)
 
     @classmethod
     def open(cls, catalog_refs: list[str], database: str | None = None, *, state_database: str | None = None,
-             today: date | None = None, use_rollups: bool = True) -> Pipeline:
+             today: date | None = None, use_rollups: bool = True, prepare: Prepare | None = None) -> Pipeline:
         """Load and check the catalogs, connect, and make sure the state tables are at their revision.
 
-        The state lives in `state_database` when given, else beside the business data. The embedded
-        default (SQLite) gets the demo data on first use; a PostgreSQL database is set up explicitly
-        with `concierge db init`.
+        The state lives in `state_database` when given, else beside the business data. `prepare` runs
+        once the state is ready (the demos install their data with it: `concierge.demo.bootstrap`).
         """
         catalogs = load_catalogs(catalog_refs)
         db = Database(database)
         state = Database(state_database) if state_database and _differs(state_database, db) else db
         try:
             ensure_state(state)
-            demo.seed_users(state, [c.spec.demo for c in catalogs if c.spec.demo])
-            for cat in catalogs:
-                if not cat.spec.demo:
-                    continue
-                if not demo.is_installed(db, cat.spec.demo):
-                    if not db.is_sqlite:
-                        raise ConfigError(
-                            f"the {cat.spec.demo} demo tables are missing in {db}; "
-                            f"run: concierge db init --catalog {cat.spec.demo} --database URL"
-                        )
-                    demo.install(db, cat.spec.demo, state_db=state)
-                elif db.is_sqlite:  # an embedded file from before its catalog declared rollups
-                    rollups.ensure(db, cat.spec.rollups)
+            if prepare is not None:
+                prepare(catalogs, db, state)
         except BaseException:
             db.dispose()
             if state is not db:
@@ -122,14 +90,8 @@ class Pipeline:
             raise
         return cls(catalogs, db, state=state, today=today, use_rollups=use_rollups)
 
-    def demo_users(self) -> list[str]:
-        """The names of the users that the loaded demo catalogs bring (admin, tanaka, ...)."""
-        names = [u.name for c in self.catalogs if c.spec.demo for u in demo.demo(c.spec.demo).users]
-        return list(dict.fromkeys(names))
-
     def close(self) -> None:
-        self.http.close()
-        self.db.dispose()
+        self.executors.close()
         if self.state is not self.db:
             self.state.dispose()
 
@@ -179,19 +141,19 @@ class Pipeline:
         today, version = self.today(tool), self.facts_version
         cached = self._contexts.get(key)
         if (cached is not None and cached[0] == version and cached[1].today == today
-                and self.http.enums.clock() < cached[2]):
+                and self.http.caller.enums.clock() < cached[2]):
             return cached[1]
         catalogs = [self._catalog_of[key]] if key else self.catalogs
         enums: dict[str, list[str]] = {}
         ranges: dict[str, tuple[date, date]] = {}
         synonyms: dict[str, dict[str, str]] = {}
         for catalog in catalogs:
-            facts = self._data_facts(catalog)
+            facts = self.sql.facts(catalog)
             enums.update(facts.enum_values)
             ranges.update(facts.date_ranges)
             synonyms.update(facts.enum_synonyms)
         listed = [self.tools[key]] if key else [t for c in catalogs for t in c.tools.values()]
-        http_enums, expires = self.http.enum_values(listed, strict=key is not None)
+        http_enums, expires = self.http.caller.enum_values(listed, strict=key is not None)
         enums.update(http_enums)
         ctx = guard.GuardContext(today, enums, ranges, synonyms)
         self._contexts[key] = (version, ctx, expires)
@@ -199,31 +161,8 @@ class Pipeline:
 
     def refresh(self, catalog: str | None = None) -> None:
         """Forget the values and ranges read from the data (of one catalog, or all); read again on next use."""
-        if catalog is None:
-            self._facts.clear()
-        else:
-            self._facts.pop(catalog, None)
-        self.http.refresh(catalog)
+        self.executors.refresh(catalog)
         self.facts_version += 1
-
-    def _data_facts(self, catalog: Catalog) -> _DataFacts:
-        facts = self._facts.get(catalog.name)
-        if facts is None:
-            enums, ranges, synonyms = {}, {}, {}
-            with self.db.read() as conn:
-                for p in (p for t in catalog.tools.values() for p in t.params.values()):
-                    if p.enum and p.enum.query and p.enum.query not in enums:
-                        enums[p.enum.query] = [str(v) for v in conn.scalars(sa.text(p.enum.query)) if v is not None]
-                    if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
-                        rows = conn.execute(sa.text(p.enum.synonyms_query)).all()
-                        synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
-                    if p.bounds and p.bounds.query and p.bounds.query not in ranges:
-                        low, high = conn.execute(sa.text(p.bounds.query)).one()
-                        if low is not None:
-                            ranges[p.bounds.query] = (as_date(low), as_date(high))
-                readable = rollups.read_checks(conn, catalog.spec.rollups) if self.use_rollups else {}
-            facts = self._facts[catalog.name] = _DataFacts(enums, ranges, synonyms, readable)
-        return facts
 
     # --- the pipeline ------------------------------------------------------------
     def invoke(self, name: str, args: Any, user: User, *, confirmation: str | confirm.Hashed | None = None,
@@ -252,7 +191,7 @@ class Pipeline:
         result.ms = line.elapsed_ms()
         if not line.written:  # a write's line was written with the write (`_write_data`)
             audit.record(self.state, **line.fields(decision=decision_of(result), result_id=result.result_id,
-                                                   rows=result.row_count, message=result.message))
+                                                   rows=result.any_row_count(), message=result.message))
         return result
 
     def record_refusal(self, user: User | str, tool: str, code: str, message: str, *, args: Any = None,
@@ -268,122 +207,48 @@ class Pipeline:
                 session: Session | None, line: audit.CallLine) -> ToolResult:
         user = self.as_now(held)  # rights as they are now, not as they were when the caller got `held`
         if user is None:
-            return ToolResult(tool=name, status="refused", code=ResultCode.NOT_PERMITTED,
-                              message=f"user {held.name} no longer exists; nothing was run",
-                              message_ja=f"ユーザー {held.name} はもう登録されていないため、何も実行していません。")
+            return Refusal(tool=name, code=ResultCode.NOT_PERMITTED,
+                           message=f"user {held.name} no longer exists; nothing was run",
+                           message_ja=f"ユーザー {held.name} はもう登録されていないため、何も実行していません。")
         tool = self.tools.get(name)
         if tool is None:
             return _refused(name, args, guard.unknown_tool(name, self.tools))
         # Access before the guard: a caller who may not use a tool learns nothing of its valid values.
         permission = access.decide(user, tool, self.roles[tool.catalog])
         if isinstance(permission, access.Denied):
-            return ToolResult(tool=name, status="refused", code=permission.code, message=permission.message)
+            return Refusal(tool=name, code=permission.code, message=permission.message)
         try:
             ctx = self.guard_context(name)
         except ServiceError as err:  # an enum's listing could not be read: nothing is sent
-            return _service_failed(tool, args if isinstance(args, dict) else {}, err)
+            return _not_done(tool, args if isinstance(args, dict) else {}, err)
         decision = guard.check_args(tool, args, ctx)
         if isinstance(decision, guard.Refused):
             return _refused(name, args, decision)
         values = {**decision.args, **permission.identity, **access.session_identity(user, session),
                   "_today": self.today(name), "_now": self.now(name)}
-        if self.http.handles(tool):
-            return self._http(tool, decision.args, values, user, confirmation)
-        if tool.mode == "read":
-            return self._read(tool, decision.args, values)
-        if tool.confirm and confirmation is None:
-            return self._preview(tool, decision.args, values, user)
-        return self._write(tool, decision.args, values, user, confirmation, line)
-
-    def _http(self, tool: Tool, args: dict, values: dict, user: User,
-              confirmation: str | confirm.Hashed | None) -> ToolResult:
-        """A tool of an http source: the same confirmation as a SQL write (the preview is the arguments;
-        nothing is sent before the token comes back), then the request, its status and its shaping."""
-        if tool.confirm:
-            if confirmation is None:
-                with self.state.write() as conn:
-                    token = confirm.issue(conn, user.name, tool.name, plain_args(args))
-                return self._repeats(ToolResult(
-                    tool=tool.name, status="confirm", args=plain_args(args), preview=plain_args(args),
-                    confirmation_token=token,
-                    message=("Nothing is sent yet. Show this preview to the user; when they confirm, "
-                             f"call {tool.name} again with the same arguments and this confirmation token.")))
-            with self.state.write() as conn:
-                why = confirm.redeem(conn, confirmation, user.name, tool.name, plain_args(args))
-            if why:
-                return _invalid_confirmation(tool, args, why)
+        executor = self.executors.of(tool)
         try:
-            call = self.http.call(tool, values)
-        except ServiceError as err:
-            if tool.confirm and confirmation is not None and not err.sent:
-                self._give_back(confirmation)
-            return _service_failed(tool, plain_args(args), err)
-        return self._http_result(tool, args, call)
+            if tool.mode == "read":
+                return executor.read(tool, decision.args, values)
+            if tool.confirm and confirmation is None:
+                return self._preview(tool, executor, decision.args, values, user)
+        except NotDone as err:
+            return _not_done(tool, decision.args, err)
+        return self._write(tool, executor, _Write(decision.args, values, user, confirmation, line))
 
-    def _http_result(self, tool: Tool, args: dict, call: Call) -> ToolResult:
-        if call.failed is None:
-            return self._ok(tool, args, call.columns, call.rows)
-        return ToolResult(
-            tool=tool.name, status="error", args=plain_args(args),
-            code=ResultCode.NOT_FOUND if call.failed.outcome == "not_found" else None,
-            message=call.failed.message.en, message_ja=call.failed.message.ja,
-            ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,
-        )
+    def _preview(self, tool: Tool, executor: Executor, args: dict, values: dict, user: User) -> ToolResult:
+        """What the write would do, and a token bound to the call and, where it can be read again before the
+        write, to this preview (its digest): a token redeemed after it has changed writes nothing and gets a
+        new preview instead."""
+        shown = executor.preview(tool, args, values)
+        if isinstance(shown, BaseResult):
+            return shown
+        digest = confirm.digest(shown.row) if shown.rereadable else None
+        with self.state.write() as conn:
+            token = confirm.issue(conn, user.name, tool.name, plain_args(args), digest)
+        return self._repeats(_confirm_result(tool, args, shown, token, changed=False))
 
-    def _read(self, tool: Tool, args: dict, values: dict) -> ToolResult:
-        with self.db.read() as conn:
-            failed = _failed_check(conn, tool, values, implied=False)
-            if failed:
-                return failed.model_copy(update={"args": plain_args(args)})
-            spec, bound = tool.result, _sql_values(tool, values)
-            statement = self._statement(tool, values, conn)
-            every = needs_every_row(spec)
-            # Unless a summary compares every row, only the rows shown are fetched (one more says whether
-            # there are more) and the database counts and totals all the matching rows itself. SQLite's
-            # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
-            # statement itself stops (one round trip, where a server-side cursor took three).
-            sql = statement if every or self.db.is_sqlite else capped_sql(statement, spec)
-            columns, fetched = self.db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
-            rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
-            failed = None if rows else _failed_check(conn, tool, values, implied=True)
-            if failed:
-                return failed.model_copy(update={"args": plain_args(args)})
-            counted = None
-            if not every and len(rows) > spec.max_rows:
-                sql = totals_sql(statement, columns, spec, conn.dialect.identifier_preparer.quote)
-                counted = counted_totals(conn.execute(bind(tool, sql), bound).one(), columns, spec)
-        return self._ok(tool, args, columns, rows, counted)
-
-    def _statement(self, tool: Tool, values: dict, conn: sa.Connection | None = None) -> str:
-        """The tool's SQL, or its rollup statement when the rollup can answer these values and is current as
-        the read sees it: asked in the read's transaction `conn` (or in a read of its own), every time."""
-        if tool.rollup is None or any(values.get(p) is not None for p in below_grain(tool.sql, tool.rollup.sql)):
-            return tool.sql
-        check = self._data_facts(self._catalog_of[tool.name]).rollups.get(tool.rollup.table)
-        if check is None:
-            return tool.sql
-        if conn is None:
-            with self.db.read() as own:
-                return tool.rollup.sql if check.holds(self.db, own) else tool.sql
-        return tool.rollup.sql if check.holds(self.db, conn) else tool.sql
-
-    def _preview(self, tool: Tool, args: dict, values: dict, user: User) -> ToolResult:
-        """What the write would do, and a token bound to the call and to this preview (its digest): a token
-        redeemed after what the preview reads has changed writes nothing and gets a new preview instead."""
-        separate = self.state is not self.db  # then the business data is only read here, the token kept apart
-        with self.db.read() if separate else self.db.write() as conn:
-            failed = _failed_check(conn, tool, values)
-            if failed:
-                return failed.model_copy(update={"args": plain_args(args)})
-            preview = _preview_row(conn, tool, values)
-            if not separate:
-                token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(preview))
-        if separate:
-            with self.state.write() as conn:
-                token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(preview))
-        return self._repeats(_confirm_result(tool, args, preview, token, changed=False))
-
-    def _repeats(self, preview: ToolResult) -> ToolResult:
+    def _repeats(self, preview: Confirmation) -> Confirmation:
         """The preview, with the same write done minutes ago (`SAME_WRITE_WITHIN`) when there was one: a sale
         entered twice by mistake is pointed out before the second is written."""
         if not preview.args:  # a write of no values of its own (place the order of this call): nothing to compare
@@ -398,138 +263,62 @@ class Pipeline:
                        f"{repeats.minutes_ago()} minute(s) ago ({repeats.result_id}): tell the user before they "
                        "confirm, in case this one is a mistake."})
 
-    def _write(self, tool: Tool, args: dict, values: dict, user: User,
-               confirmation: str | confirm.Hashed | None, line: audit.CallLine) -> ToolResult:
-        """One database: the token is redeemed inside the write's transaction (exactly once). A state
-        database of its own: the token is redeemed there first, and given back when the write fails
-        before its commit (at most once: a crash in between leaves it used and nothing written)."""
-        separate = tool.confirm and self.state is not self.db
-        shown = None
-        if separate:
+    def _write(self, tool: Tool, executor: Executor, call: _Write) -> ToolResult:
+        """Beside the state (one database): the token is redeemed inside the write's transaction (exactly once)
+        and the audit line commits with the write. Apart (a state database of its own, or a web API): the token
+        is redeemed first and given back when nothing was done (at most once: a crash in between leaves it used
+        and nothing written), and a write-ahead line is settled with the outcome."""
+        beside = executor.beside(self.state)
+        step = _Step(self, tool, call, beside=beside)
+        redeemed = tool.confirm and not beside
+        if redeemed:
             with self.state.write() as conn:
-                shown = confirm.shown(conn, confirmation or "")
-                why = confirm.redeem(conn, confirmation or "", user.name, tool.name, plain_args(args))
+                step.shown = confirm.shown(conn, call.token)
+                why = confirm.redeem(conn, call.token, call.user.name, tool.name, plain_args(call.args))
             if why:
-                return _invalid_confirmation(tool, args, why)
-        token = (confirmation or "") if tool.confirm else None
-        stage = _WriteStage(token=token if not separate else None, shown=shown, separate=self.state is not self.db)
+                return _invalid_confirmation(tool, call.args, why)
+        if not beside:
+            audit.intend(self.state, **call.line.intent())
+            call.line.written = True
         try:
-            return self._write_data(tool, args, values, user, stage, line)
+            result = executor.write(tool, call.args, call.values, step)
+        except NotDone as err:
+            if redeemed and not err.sent:
+                self._give_back(call.token)
+            result = _not_done(tool, call.args, err)
         except BaseException as err:
-            if stage.committing and isinstance(err, DatabaseError):
-                return self._unsure(tool, args, line, stage, err)
-            token_works = not separate or (not stage.committing and self._give_back(confirmation or ""))
-            refused = _refused_write(err)  # the write-ahead line, if any, is settled by `invoke`
-            if refused is None:
-                raise
-            hint = ("; the confirmation token still works once it may" if tool.confirm and token_works else
-                    "; call the tool again for a new preview" if tool.confirm else "")
-            raise DatabaseError(
-                f"the business database refused the write of {tool.name} ({refused}): nothing was written. "
-                f"The role concierge uses there may not write this; grant it the declared writes "
-                f"(docs/deploy.md){hint}"
-            ) from err
-
-    def _write_data(self, tool: Tool, args: dict, values: dict, user: User, stage: _WriteStage,
-                    line: audit.CallLine) -> ToolResult:
-        """The write in one transaction, with its audit line where the state lives beside the data (else after
-        a write-ahead line in the state database); `stage.token`: the confirmation to redeem inside it."""
-        if stage.separate:
-            audit.intend(self.state, **line.intent())
-            line.written = True
-        for attempt in range(UNIQUE_CODE_ATTEMPTS):
-            stage.committing = False
-            try:
-                with self.db.write() as conn:
-                    if tool.confirm and tool.preview_sql is not None and not self.db.is_sqlite:
-                        # what is written is what the preview re-read saw: one snapshot for every statement
-                        # (SQLite's single writer already sees no other write in between)
-                        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                    refusal = self._before_write(conn, tool, args, values, user, stage)
-                    if refusal is not None:
-                        return self._settled(refusal, line, stage)
-                    result = self._run_write(conn, tool, args, {**values, **_generated(tool, self.today(tool.name))})
-                    result.result_id = line.result_id
-                    if not stage.separate:
-                        audit.record_in(conn, **line.fields(decision="ok", result_id=result.result_id,
-                                                            rows=result.row_count, message=None))
-                    stage.committing = True  # past here the write may have committed though an error says not
-            except sa.exc.IntegrityError:
-                if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
-                    log.warning("generated code collided in %s; retrying", tool.name)
-                    continue
-                raise
-            except DatabaseError as err:
-                if not _serialization_failure(err):
-                    raise
-                stage.committing = False  # a snapshot another write overtook: certainly not committed
-                if attempt + 1 < UNIQUE_CODE_ATTEMPTS:
-                    log.info("a concurrent write overtook %s; running it again on a new snapshot", tool.name)
-                    continue
-                raise
-            line.written = True
-            if stage.separate:
-                audit.settle(self.state, line.result_id, decision="ok", rows=result.row_count, ms=line.elapsed_ms(),
-                             message=None)
-            self.refresh(tool.catalog)
-            return result
-        raise AssertionError("unreachable")
-
-    def _settled(self, result: ToolResult, line: audit.CallLine, stage: _WriteStage) -> ToolResult:
-        """A write that ended before writing: its write-ahead line (if any) gets the outcome."""
-        if stage.separate:
-            audit.settle(self.state, line.result_id, decision=decision_of(result), rows=result.row_count,
-                         ms=line.elapsed_ms(), message=result.message)
-            result.result_id = line.result_id
+            return self._failed_write(tool, call, step, redeemed, err)
+        if not beside:
+            audit.settle(self.state, call.line.result_id, decision=decision_of(result), rows=result.any_row_count(),
+                         ms=call.line.elapsed_ms(), message=result.message)
+            result.result_id = call.line.result_id
+        if result.status == "ok":
+            call.line.written = True
+            if executor.writes_change_facts:
+                self.refresh(tool.catalog)
         return result
 
-    def _before_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict, user: User,
-                      stage: _WriteStage) -> ToolResult | None:
-        """Inside the write's transaction: the preview the token was shown with, the token, the checks. A
-        result means nothing is written: a refusal, or a new preview when what was shown has changed."""
-        if stage.token is not None:
-            why = confirm.check(conn, stage.token, user.name, tool.name, plain_args(args))
-            if why:
-                return _invalid_confirmation(tool, args, why)
-        if tool.confirm and tool.preview_sql is not None:
-            shown = stage.shown if stage.separate else confirm.shown(conn, stage.token or "")
-            now = _preview_row(conn, tool, values)
-            if shown is not None and confirm.digest(now) != shown:
-                return self._changed_preview(conn, tool, args, user, stage, now)
-        if stage.token is not None:
-            why = confirm.use(conn, stage.token)  # checked above, in this same transaction
-            if why:
-                return _invalid_confirmation(tool, args, why)
-        failed = _failed_check(conn, tool, values)
-        return failed.model_copy(update={"args": plain_args(args)}) if failed else None
+    def _failed_write(self, tool: Tool, call: _Write, step: _Step, redeemed: bool, err: BaseException) -> ToolResult:
+        """A write that raised: unsure when it failed as it committed, else a refusal the database gave in its own
+        words (with what the token can still do), else the error itself."""
+        if step.committing and isinstance(err, DatabaseError):
+            return self._unsure(tool, call, step.beside, err)
+        token_works = not redeemed or (not step.committing and self._give_back(call.token))
+        refused = refused_write(err)  # the write-ahead line, if any, is settled by `invoke`
+        if refused is None:
+            raise err
+        hint = ("; the confirmation token still works once it may" if tool.confirm and token_works else
+                "; call the tool again for a new preview" if tool.confirm else "")
+        raise DatabaseError(
+            f"the database refused the write of {tool.name} ({refused}); nothing was written. The database "
+            f"role concierge connects as may not write this; grant it the declared writes (docs/deploy.md){hint}"
+        ) from err
 
-    def _changed_preview(self, conn: sa.Connection, tool: Tool, args: dict, user: User, stage: _WriteStage,
-                         now: dict[str, Any]) -> ToolResult:
-        """The preview as it is now, with a new token; the old token is retired."""
-        if stage.separate:
-            with self.state.write() as state:
-                token = confirm.issue(state, user.name, tool.name, plain_args(args), confirm.digest(now))
-        else:
-            confirm.retire(conn, stage.token or "")
-            token = confirm.issue(conn, user.name, tool.name, plain_args(args), confirm.digest(now))
-        return _confirm_result(tool, args, now, token, changed=True)
-
-    def _run_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict) -> ToolResult:
-        cursor = conn.execute(bind(tool, tool.sql), _sql_values(tool, values))
-        columns = list(cursor.keys()) if cursor.returns_rows else []
-        rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
-        for statement in tool.then:  # the rows of the last one that returns rows are the result
-            cursor = conn.execute(bind(tool, statement), _sql_values(tool, values))
-            if cursor.returns_rows:
-                columns = list(cursor.keys())
-                rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
-        return self._ok(tool, args, columns, rows)
-
-    def _unsure(self, tool: Tool, args: dict, line: audit.CallLine, stage: _WriteStage,
-                err: DatabaseError) -> ToolResult:
+    def _unsure(self, tool: Tool, call: _Write, beside: bool, err: DatabaseError) -> ToolResult:
         """The connection failed while the write committed. Beside the state, its audit line commits with it, so
         asking for that line settles it; else (or when the database cannot be asked) the outcome is unknown."""
-        if not stage.separate:
+        line = call.line
+        if beside:
             try:
                 written = audit.was_recorded(self.state, line.result_id)
             except DatabaseError:
@@ -540,8 +329,8 @@ class Pipeline:
             if written:
                 line.written = True
                 self.refresh(tool.catalog)
-                return ToolResult(result_id=line.result_id, tool=tool.name, status="ok", args=plain_args(args),
-                                  message=f"{tool.name} was written (the connection was lost as it committed)")
+                return Rows(result_id=line.result_id, tool=tool.name, args=plain_args(call.args),
+                            message=f"{tool.name} was written (the connection was lost as it committed)")
         else:
             audit.settle(self.state, line.result_id, decision=audit.UNKNOWN, rows=0, ms=line.elapsed_ms(),
                          message=str(err))
@@ -558,140 +347,98 @@ class Pipeline:
             return False
         return True
 
-    def _ok(self, tool: Tool, args: dict, columns: list[str], rows: list[dict],
-            counted: dict | None = None) -> ToolResult:
-        shaped = shape(rows, tool.result, counted=counted)
-        instruction = None
-        if tool.ai_instruction:
-            instruction = tool.ai_instruction.success if rows else tool.ai_instruction.empty
-        return ToolResult(tool=tool.name, status="ok", args=plain_args(args), columns=columns,
-                          ai_instruction=instruction, **shaped)
-
-
-@lru_cache(maxsize=256)
-def below_grain(sql: str, rollup_sql: str) -> frozenset[str]:
-    """The parameters a rollup statement leaves out: given any of them, only the base table can answer."""
-    return frozenset(SQL_PARAM.findall(sql)) - frozenset(SQL_PARAM.findall(rollup_sql))
-
 
 def _differs(url: str, db: Database) -> bool:
     return normalise_url(url) != db.url
 
 
 @dataclass
-class _WriteStage:
-    """Where a write is: the token to redeem inside its transaction, the digest of the preview its token was
-    shown with (read before, where the state has a database of its own), and whether it is committing."""
+class _Write:
+    """A checked write call: its arguments as given, the values bound (with identity and clock), its user,
+    the token it came with (when it needs one) and its audit line."""
 
-    token: str | confirm.Hashed | None
-    shown: str | None
-    separate: bool  # the state (tokens, audit) lives in a database of its own
-    committing: bool = False
+    args: dict
+    values: dict
+    user: User
+    confirmation: str | confirm.Hashed | None
+    line: audit.CallLine
+
+    @property
+    def token(self) -> str | confirm.Hashed:
+        return self.confirmation or ""
+
+
+class _Step(WriteStep):
+    """The pipeline's part inside a write's transaction (`sources.executor.WriteStep`). Beside the state it
+    checks, compares and uses the token and writes the audit line in the write's transaction; apart, the token
+    was redeemed before (`shown`: the digest of the preview it was shown with) and the line is kept apart."""
+
+    def __init__(self, pipeline: Pipeline, tool: Tool, call: _Write, *, beside: bool):
+        self.pipeline, self.tool, self.call, self.beside = pipeline, tool, call, beside
+        self.shown: str | None = None
+        self.committing = False
+
+    def check(self, conn: sa.Connection | None) -> ToolResult | None:
+        if not (self.beside and self.tool.confirm) or conn is None:
+            return None
+        why = confirm.check(conn, self.call.token, self.call.user.name, self.tool.name, plain_args(self.call.args))
+        return _invalid_confirmation(self.tool, self.call.args, why) if why else None
+
+    def changed(self, conn: sa.Connection | None, now: dict[str, Any]) -> ToolResult | None:
+        shown = confirm.shown(conn, self.call.token) if self.beside and conn is not None else self.shown
+        if shown is None or confirm.digest(now) == shown:
+            return None
+        args, user = plain_args(self.call.args), self.call.user.name
+        if self.beside and conn is not None:
+            confirm.retire(conn, self.call.token)
+            token = confirm.issue(conn, user, self.tool.name, args, confirm.digest(now))
+        else:
+            with self.pipeline.state.write() as state:
+                token = confirm.issue(state, user, self.tool.name, args, confirm.digest(now))
+        shown_now = Shown(now, rereadable=True, nothing_yet="Nothing was written.")
+        return _confirm_result(self.tool, self.call.args, shown_now, token, changed=True)
+
+    def use(self, conn: sa.Connection | None) -> ToolResult | None:
+        if not (self.beside and self.tool.confirm) or conn is None:
+            return None
+        why = confirm.use(conn, self.call.token)  # checked above, in this same transaction
+        return _invalid_confirmation(self.tool, self.call.args, why) if why else None
+
+    def record(self, conn: sa.Connection | None, result: ToolResult) -> None:
+        line = self.call.line
+        result.result_id = line.result_id
+        if self.beside and conn is not None:
+            audit.record_in(conn, **line.fields(decision="ok", result_id=result.result_id, rows=result.any_row_count(),
+                                                message=None))
 
 
 def decision_of(result: ToolResult) -> str:
-    return result.status if result.code is None else f"{result.status}:{result.code}"
+    code = None if isinstance(result, Rows) else result.code
+    return result.status if code is None else f"{result.status}:{code}"
 
 
-def _preview_row(conn: sa.Connection, tool: Tool, values: dict) -> dict[str, Any]:
-    if tool.preview_sql is None:  # the loader refuses such a catalog; a Tool made in code may lack it
-        raise CatalogError([CatalogProblem(tool.catalog, f"tools.{tool.name}.preview_sql",
-                                           "a tool that needs confirmation must declare preview_sql")])
-    row = conn.execute(bind(tool, tool.preview_sql), _sql_values(tool, values)).mappings().first()
-    return {k: plain(v) for k, v in (row or {}).items()}
-
-
-def _confirm_result(tool: Tool, args: dict, preview: dict[str, Any], token: str, *, changed: bool) -> ToolResult:
+def _confirm_result(tool: Tool, args: dict, shown: Shown, token: str, *, changed: bool) -> Confirmation:
     again = f"call {tool.name} again with the same arguments and this confirmation token."
     message = (f"Nothing was written: what the preview reads changed after it was shown. Show this new preview "
                f"to the user; when they confirm, {again}" if changed else
-               f"Nothing is written yet. Show this preview to the user; when they confirm, {again}")
-    return ToolResult(tool=tool.name, status="confirm", args=plain_args(args), preview=preview,
-                      confirmation_token=token, message=message,
-                      code=ResultCode.PREVIEW_CHANGED if changed else None)
+               f"{shown.nothing_yet} Show this preview to the user; when they confirm, {again}")
+    return Confirmation(tool=tool.name, args=plain_args(args), preview=shown.row, confirmation_token=token,
+                        message=message, code=ResultCode.PREVIEW_CHANGED if changed else None)
 
 
-def _invalid_confirmation(tool: Tool, args: dict, why: str) -> ToolResult:
-    return ToolResult(tool=tool.name, status="refused", code=ResultCode.CONFIRMATION_INVALID, message=why,
-                      args=plain_args(args))
+def _invalid_confirmation(tool: Tool, args: dict, why: str) -> Refusal:
+    return Refusal(tool=tool.name, code=ResultCode.CONFIRMATION_INVALID, message=why, args=plain_args(args))
 
 
-# SQLSTATE of a write the role may not do: insufficient privilege, read-only transaction or database
-_REFUSED_STATES = ("42501", "25006")
+def _refused(name: str, args: Any, refusal: guard.Refused) -> Refusal:
+    return Refusal(tool=name, code=refusal.code, message=refusal.message, param=refusal.param, valid=refusal.valid,
+                   args=args if isinstance(args, dict) else {}, message_ja=refusal.message_ja)
 
 
-def _serialization_failure(err: BaseException) -> bool:
-    """SQLSTATE 40001: the transaction's snapshot was overtaken by a concurrent write; nothing of it committed."""
-    orig = getattr(err.__cause__, "orig", None)
-    return getattr(orig, "sqlstate", None) == "40001"
-
-
-def _refused_write(err: BaseException) -> str | None:
-    """The database's own words when `err` is a write the role or the database does not allow, else None."""
-    for cause in (err, err.__cause__):
-        orig = getattr(cause, "orig", None)
-        if orig is None:
-            continue
-        text = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
-        if getattr(orig, "sqlstate", None) in _REFUSED_STATES or "readonly database" in text:
-            return text
-    return None
-
-
-def _refused(name: str, args: Any, refusal: guard.Refused) -> ToolResult:
-    return ToolResult(tool=name, status="refused", code=refusal.code, message=refusal.message, param=refusal.param,
-                      valid=refusal.valid, args=args if isinstance(args, dict) else {}, message_ja=refusal.message_ja)
-
-
-def _service_failed(tool: Tool, args: dict, err: ServiceError) -> ToolResult:
-    """A web API that could not be reached or answered nothing usable, as a result in both languages."""
-    return ToolResult(tool=tool.name, status="error", message=str(err), message_ja=err.message_ja,
-                      args=plain_args(args),
-                      ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None)
-
-
-def _failed_check(conn: sa.Connection, tool: Tool, values: dict, *, implied: bool | None = None) -> ToolResult | None:
-    """The error of the first of the tool's checks that fails, else None. `implied`: only the checks that
-    the tool's rows imply (True: run when it returned none) or only the others (False); None: all."""
-    for check in tool.checks:
-        if implied is not None and check.implied_by_rows is not implied:
-            continue
-        if conn.execute(bind(tool, check.sql), _sql_values(tool, values)).first() is None:
-            offered = conn.execute(bind(tool, check.offer), _sql_values(tool, values)) if check.offer else None
-            rows = [{k: plain(v) for k, v in r.items()} for r in offered.mappings()] if offered else []
-            return ToolResult(
-                tool=tool.name,
-                status="error",
-                code=ResultCode.NOT_FOUND,
-                message=check.message.en,
-                message_ja=check.message.ja,
-                columns=list(rows[0]) if rows else [],
-                rows=rows,
-                row_count=len(rows),
-                ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,
-            )
-    return None
-
-
-def _sql_values(tool: Tool, values: dict) -> dict:
-    """The values bound to the SQL: `contains` strings become escaped LIKE patterns."""
-    out = dict(values)
-    for name, param in tool.params.items():
-        if param.match == "contains" and out.get(name) is not None:
-            out[name] = "%" + _escape_like(out[name]) + "%"
-    return out
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _generated(tool: Tool, today: date) -> dict[str, str]:
-    stamp = datetime.now().strftime("%H%M%S")
-    return {
-        name: f"{gen.prefix}{today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"
-        for name, gen in tool.generated.items()
-    }
+def _not_done(tool: Tool, args: dict, err: NotDone | ServiceError) -> Failure:
+    """A source that could not be reached or answered nothing usable, as a result in both languages."""
+    return Failure(tool=tool.name, message=str(err), message_ja=err.message_ja, args=plain_args(args),
+                   ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None)
 
 
 def _valid_unicode(value: Any) -> Any:

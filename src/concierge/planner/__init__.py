@@ -14,6 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 
+from concierge.agent.providers.interface import ModelReply, ModelRequest, ToolCall
 from concierge.catalog.model import CountExtract, TimeExtract
 from concierge.language.detect import language
 from concierge.language.tokens import tokenise
@@ -23,7 +24,6 @@ from concierge.planner.lexicon import Lexicon
 from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.text import fold, normalise
-from concierge.protocol import ModelReply, ModelRequest, ToolCall
 
 __all__ = ["Planner"]
 

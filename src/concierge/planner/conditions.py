@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from concierge.pipeline.result import ToolResult
+from concierge.sources.result import Rows, ToolResult
 
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
@@ -88,9 +88,9 @@ def _compare(text: str, unit: str) -> tuple[str, int] | None:
 
 def measured(condition: Condition, result: ToolResult) -> Any:
     """The figure the condition is about, as the tool computed it (None if it computed none)."""
-    totals = result.totals
+    totals = result.totals if isinstance(result, Rows) else {}
     if condition.measure == "count":
-        return totals.get("count", result.row_count)
+        return totals.get("count", result.any_row_count())
     return next((v for k, v in totals.items() if k != "count" and isinstance(v, int | float)), None)
 
 

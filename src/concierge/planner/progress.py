@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from concierge.agent.providers.interface import Message
 from concierge.catalog.model import Tool
-from concierge.pipeline.result import ToolResult
 from concierge.planner import levels
 from concierge.planner.conditions import holds
 from concierge.planner.lines import Held
 from concierge.planner.plan import MAX_CALLS_PER_REQUEST, Memory, Plan, Step
-from concierge.protocol import Message
+from concierge.sources.result import Failure, Rows, ToolResult
 
 DONE, READY, WAITING, SKIPPED, BLOCKED = "done", "ready", "waiting", "skipped", "blocked"
 
@@ -71,8 +71,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     mem.previewed = _previewed(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
     made = calls_made(earlier)
-    mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if c.result is not None and c.result.ok],
-                              tools)
+    mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if isinstance(c.result, Rows)], tools)
     for call in made:
         result = call.result
         if result is not None and result.status in ("refused", "error") and call.name in tools \
@@ -80,7 +79,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
             mem.last_command, mem.command_refused = (call.name, dict(call.args)), True  # 22時 refused: じゃあ9時で
         if result is not None and result.status == "error" and call.name in tools:
             _choose(mem, tools[call.name], call.args)  # 玄関の電気つけて, offline: ついてる？ asks of it
-        if result is None or not result.ok or call.name not in tools:
+        if not isinstance(result, Rows) or call.name not in tools:
             continue
         rows = result.rows
         for pname in referable:
@@ -195,9 +194,10 @@ def _state(step: Step, states: list[State], made: list[Made], used: set[int], to
         source = states[ref.step]
         if source.status in (READY, WAITING):
             return State(WAITING)
-        rows = source.results[0].rows if source.status == DONE and source.results else None
-        if rows is None or not source.results[0].ok:
+        first = source.results[0] if source.status == DONE and source.results else None
+        if not isinstance(first, Rows):
             return State(BLOCKED, reason="failed")
+        rows = first.rows
         values = list(dict.fromkeys(r[ref.column] for r in rows if r.get(ref.column) is not None))
         if ref.by:  # one step brighter than the light is now; at the end of its range, nothing is written
             param = tools[step.tool].params[pname]
@@ -253,7 +253,7 @@ def _match(name: str, args: dict[str, Any], made: list[Made], used: set[int]) ->
         if i in used or call.name != name or {k: v for k, v in call.args.items() if v is not None} != wanted:
             continue
         used.add(i)
-        result = call.result or ToolResult(tool=name, status="error", message="no result")
+        result = call.result or Failure(tool=name, message="no result")
         if result.waits_for_confirmation:  # the loop's confirmed call follows it
             for j in range(i + 1, len(made)):
                 later = made[j]

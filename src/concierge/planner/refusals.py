@@ -10,10 +10,10 @@ question: ``[out_of_scope]``), and one too long to work out within the planner's
 
 from __future__ import annotations
 
+from concierge.agent.providers.interface import ModelRequest
 from concierge.errors import ResultCode
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner.plan import Plan, Problem
-from concierge.protocol import ModelRequest
 
 REQUEST_CHARS = 500
 _ASKED = {"refused_sql": "[sql]", "refused_change": "[change]", "cannot_change": "[change]",

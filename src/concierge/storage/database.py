@@ -10,6 +10,7 @@ retries while another of our threads holds the write lock.
 
 from __future__ import annotations
 
+import getpass
 import os
 import re
 import sqlite3
@@ -17,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -349,38 +351,69 @@ def _sqlite_folder_exists(database: str) -> None:
         )
 
 
-# What PostgreSQL or SQLite says when a connection fails, and what to do about it. Each pattern sees the
-# driver's message; `{…}` are filled from the URL and the message.
+@dataclass(frozen=True)
+class _Failure:
+    """A connection failure we know, and what to do about it. It is told by the server's SQLSTATE or SQLite's
+    result code where the driver has one, or by libpq's own flag (`needs_password`); `words` tell apart the causes
+    one code covers and name what the message fills in (`{name}`). libpq gives no SQLSTATE for a connection the
+    server refused at start-up (its FATAL comes as text only) nor for its own failures (refused, unknown host, no
+    answer): those are told by their words, and a server that words them in another language gets the general
+    message with its own words."""
+
+    message: str
+    sqlstate: str | None = None
+    sqlite_code: int | None = None
+    words: re.Pattern[str] | None = None
+    needs_password: bool = False
+    code_alone: bool = True  # the SQLSTATE alone tells this cause (28000 covers three)
+
+    def matches(self, sqlstate: str | None, sqlite_code: int | None, text: str,
+                needs_password: bool) -> re.Match[str] | None:
+        if self.needs_password:
+            return _ANYTHING.search(text) if needs_password else None
+        if self.sqlite_code is not None:
+            return _ANYTHING.search(text) if sqlite_code is not None and sqlite_code & 0xFF == self.sqlite_code \
+                else None
+        if sqlstate is not None:
+            if sqlstate != self.sqlstate:
+                return None  # the server said what it was: another failure
+            if self.code_alone:
+                return _ANYTHING.search(text)
+        return self.words.search(text) if self.words is not None else None
+
+
+_ANYTHING = re.compile("")
+_SQLITE_CANTOPEN = 14
+
 _CONNECT_FAILURES = [
-    (re.compile(r'database "(?P<name>[^"]*)" does not exist'),
-     "the PostgreSQL server at {where} has no database {name!r}: check the name at the end of the URL, "
-     "list the databases with `psql -h {host} -p {port} -l`, or create it with `createdb -h {host} -p {port} {name}`"),
-    (re.compile(r'password authentication failed for user "(?P<name>[^"]*)"'),
-     "the PostgreSQL server at {where} refused the password of user {name!r}: check the user and password in the "
-     "URL (postgresql://USER:PASSWORD@HOST/NAME; write @ : / in a password as %40 %3A %2F)"),
-    (re.compile(r'role "(?P<name>[^"]*)" does not exist'),
-     "the PostgreSQL server at {where} has no user {name!r}: check the user name in the URL, or create the role "
-     "(CREATE ROLE {name} LOGIN PASSWORD '...')"),
-    (re.compile(r'role "(?P<name>[^"]*)" is not permitted to log in'),
-     "the PostgreSQL role {name!r} may not log in at {where}: ALTER ROLE {name} LOGIN, or use another user"),
-    (re.compile(r"no password supplied"),
-     "the PostgreSQL server at {where} asks for a password: put it in the URL "
-     "(postgresql://USER:PASSWORD@HOST/NAME) or in PGPASSWORD or ~/.pgpass"),
-    (re.compile(r"no pg_hba\.conf entry"),
-     "the PostgreSQL server at {where} does not accept this user from this machine: ask its administrator to "
-     "allow it in pg_hba.conf, or check the user and database in the URL"),
-    (re.compile(r"permission denied for database"),
-     "the user of the URL may not connect to that database at {where}: GRANT CONNECT ON DATABASE ... TO that user"),
-    (re.compile(r"Connection refused|could not connect to server|Is the server running", re.I),
-     "cannot reach PostgreSQL at {where} (connection refused): is the server running, and are the host and "
-     "port in the URL right?"),
-    (re.compile(r"failed to resolve host|could not translate host name|Name or service not known", re.I),
-     "cannot reach PostgreSQL at {where}: the host name {host!r} is unknown; check the host in the URL"),
-    (re.compile(r"timeout expired|timed out|Network is unreachable|No route to host", re.I),
-     "cannot reach PostgreSQL at {where} (no answer): check the host and port in the URL, and that no firewall "
-     "stands between this machine and the server"),
-    (re.compile(r"unable to open database file"),
-     "cannot open the SQLite file {database}: check the path in the URL, and that its folder is writable"),
+    _Failure("the PostgreSQL server at {where} has no database {database!r}: check the name at the end of the URL, "
+             "list the databases with `psql -h {host} -p {port} -l`, or create it with "
+             "`createdb -h {host} -p {port} {database}`", sqlstate="3D000",
+             words=re.compile(r"database .* does not exist")),
+    _Failure("the PostgreSQL server at {where} refused the password of user {user!r}: check the user and password "
+             "in the URL (postgresql://USER:PASSWORD@HOST/NAME; write @ : / in a password as %40 %3A %2F)",
+             sqlstate="28P01", words=re.compile(r"password authentication failed")),
+    _Failure("the PostgreSQL server at {where} has no user {user!r}: check the user name in the URL, or create the "
+             "role (CREATE ROLE {user} LOGIN PASSWORD '...')",
+             sqlstate="28000", code_alone=False, words=re.compile(r"role .* does not exist")),
+    _Failure("the PostgreSQL role {user!r} may not log in at {where}: ALTER ROLE {user} LOGIN, or use another user",
+             sqlstate="28000", code_alone=False, words=re.compile(r"is not permitted to log in")),
+    _Failure("the PostgreSQL server at {where} does not accept this user from this machine: ask its administrator "
+             "to allow it in pg_hba.conf, or check the user and database in the URL",
+             sqlstate="28000", code_alone=False, words=re.compile(r"pg_hba\.conf")),
+    _Failure("the user of the URL may not connect to that database at {where}: GRANT CONNECT ON DATABASE ... TO "
+             "that user", sqlstate="42501", words=re.compile(r"permission denied for database")),
+    _Failure("cannot open the SQLite file {database}: check the path in the URL, and that its folder is writable",
+             sqlite_code=_SQLITE_CANTOPEN),
+    _Failure("the PostgreSQL server at {where} asks for a password: put it in the URL "
+             "(postgresql://USER:PASSWORD@HOST/NAME) or in PGPASSWORD or ~/.pgpass", needs_password=True),
+    _Failure("cannot reach PostgreSQL at {where} (connection refused): is the server running, and are the host and "
+             "port in the URL right?", words=re.compile(r"Connection refused|could not connect to server", re.I)),
+    _Failure("cannot reach PostgreSQL at {where}: the host name {host!r} is unknown; check the host in the URL",
+             words=re.compile(r"failed to resolve host|could not translate host name|Name or service not known", re.I)),
+    _Failure("cannot reach PostgreSQL at {where} (no answer): check the host and port in the URL, and that no "
+             "firewall stands between this machine and the server",
+             words=re.compile(r"timeout expired|timed out|Network is unreachable|No route to host", re.I)),
 ]
 
 
@@ -388,13 +421,16 @@ def _connect_failure(err: Exception, url: sa.URL | None) -> str | None:
     """The actionable message for a connection that failed, if it is one we know."""
     if url is None:
         return None
-    text = str(getattr(err, "orig", None) or err)
+    orig = getattr(err, "orig", None) or err
+    sqlstate, sqlite_code = getattr(orig, "sqlstate", None), getattr(orig, "sqlite_errorcode", None)
+    needs_password = bool(getattr(getattr(orig, "pgconn", None), "needs_password", False))
+    text = str(orig)
     host, port = url.host or "localhost", url.port or 5432
-    for pattern, message in _CONNECT_FAILURES:
-        found = pattern.search(text)
+    for failure in _CONNECT_FAILURES:
+        found = failure.matches(sqlstate, sqlite_code, text, needs_password)
         if found:
-            return message.format(where=f"{host}:{port}", host=host, port=port, database=url.database,
-                                  **found.groupdict())
+            return failure.message.format(where=f"{host}:{port}", host=host, port=port, database=url.database,
+                                          user=url.username or getpass.getuser())
     return None
 
 

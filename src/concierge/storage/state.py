@@ -152,10 +152,3 @@ conversation_messages = sa.Table(
 )
 
 STATE_TABLES += [conversations, conversation_messages]
-
-
-def create_state(db) -> None:
-    """Make sure the state tables are at the head revision (see `concierge.storage.migrate.ensure_state`)."""
-    from concierge.storage.migrate import ensure_state
-
-    ensure_state(db)

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from concierge.agent.loop import Agent
 from concierge.agent.prompts import title
 from concierge.agent.providers import make_provider
+from concierge.agent.providers.interface import Provider
 from concierge.agent.store import ConversationStore
 from concierge.catalog.model import Tool
 from concierge.errors import DatabaseError
@@ -25,7 +26,6 @@ from concierge.language.detect import Lang, language
 from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
-from concierge.protocol import Provider
 from concierge.settings import PhoneSettings
 from concierge.web import auth, chat, proxy, security
 from concierge.web.security import PAGE_HEADERS

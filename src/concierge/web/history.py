@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from concierge.protocol import Message
+from concierge.agent.providers.interface import Message
+from concierge.sources.result import Rows
 
 
 def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
@@ -37,8 +38,8 @@ def exchanges(messages: list[Message]) -> list[dict[str, Any]]:
         elif message.role == "tool" and message.tool_call_id in calls and message.result is not None:
             result = message.result
             calls[message.tool_call_id].update(
-                status=result.status, code=result.code, message=result.message, result_id=result.result_id,
-                row_count=result.row_count, ms=result.ms, result=result.to_json(),
+                status=result.status, code=None if isinstance(result, Rows) else result.code, message=result.message,
+                result_id=result.result_id, row_count=result.any_row_count(), ms=result.ms, result=result.to_json(),
             )
     for shown, after in zip(out, out[1:], strict=False):
         if _previewed(shown):

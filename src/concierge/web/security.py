@@ -30,13 +30,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from anyio import to_thread
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from concierge import threads
 from concierge.pipeline import audit
 
 MAX_API_BODY_BYTES = 64 * 1024  # a chat question is at most 4,000 characters
@@ -80,7 +80,7 @@ async def audit_refusal(request: Request, status: int, detail: str) -> None:
         return
     from concierge.web.auth import claimed_user, source
 
-    await to_thread.run_sync(lambda: audit.stranger(
+    await threads.run(lambda: audit.stranger(
         web.pipeline.state, kind=EDGE_KIND, user=claimed_user(request), tool=f"{request.method} {request.url.path}",
         decision=f"refused:{REFUSAL_CODES.get(status, str(status))}", message=detail, source=source(request)))
 

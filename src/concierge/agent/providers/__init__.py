@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from concierge.agent.providers.interface import Provider
 from concierge.agent.providers.wire import api_key
 from concierge.errors import ConfigError, ProviderError
-from concierge.protocol import Provider
 
 if TYPE_CHECKING:
     from concierge.pipeline.pipeline import Pipeline

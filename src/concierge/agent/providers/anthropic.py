@@ -13,10 +13,9 @@ from typing import Any
 import anthropic
 
 from concierge.agent.providers.base import SdkProvider
+from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Speech, ToolCall, Usage
 from concierge.agent.providers.wire import error_detail, messages_with_context, stream_error, tool_output
-from concierge.agent.streaming import Speech
 from concierge.errors import ProviderError
-from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "anthropic"
 MAX_TOKENS = 4096
@@ -24,6 +23,7 @@ MAX_TOKENS = 4096
 
 class AnthropicProvider(SdkProvider):
     name = NAME
+    capabilities = Capabilities(streams=True)
     sdk = anthropic
 
     def make_client(self, **options: Any) -> anthropic.AsyncAnthropic:

@@ -1,5 +1,6 @@
-"""What every provider shares: an async lifecycle, and for adapters over a vendor's HTTP SDK one
-client per provider with one mapping of the SDK's errors to `ProviderError`.
+"""For the adapters over a vendor's HTTP SDK (openai, anthropic): one client per provider, and one mapping of
+the SDK's errors to `ProviderError`. The provider interface itself (`Provider`, its lifecycle and its default
+`stream`) is `providers.interface`; this is only what those adapters share.
 
     async with make_provider("anthropic", model=...) as provider:
         reply = await provider.complete(request)
@@ -7,31 +8,17 @@ client per provider with one mapping of the SDK's errors to `ProviderError`.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import ModuleType, TracebackType
-from typing import Any, Self
+from types import ModuleType
+from typing import Any
 
+from concierge.agent.providers.interface import Provider
 from concierge.agent.providers.wire import error_detail, http_error
 
 
-class BaseProvider:
-    name: str = ""
-    model: str = ""
-    reads_context: bool = True  # whether it reads `ModelRequest.context` (the catalogs' rules and the state)
-
-    async def aclose(self) -> None:
-        """Release what the provider opened (connections); it is not used afterwards."""
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        await self.aclose()
-
-
-class SdkProvider(BaseProvider):
+class SdkProvider(Provider):
     """An adapter whose vendor SDK raises `sdk.APIStatusError` / `sdk.APIConnectionError` (openai, anthropic)."""
 
     sdk: ModuleType
@@ -41,8 +28,9 @@ class SdkProvider(BaseProvider):
         self.model = model
         self.client = self.make_client(api_key=api_key, base_url=base_url, max_retries=max_retries, timeout=timeout)
 
+    @abstractmethod
     def make_client(self, **options: Any) -> Any:
-        raise NotImplementedError
+        """The SDK's async client, given `api_key`, `base_url`, `max_retries` and `timeout`."""
 
     async def aclose(self) -> None:
         await self.client.close()

@@ -22,10 +22,17 @@ import httpx2
 from google import genai
 from google.genai import errors, types
 
-from concierge.agent.providers.base import BaseProvider
+from concierge.agent.providers.interface import (
+    Capabilities,
+    Message,
+    ModelReply,
+    ModelRequest,
+    Provider,
+    Speech,
+    ToolCall,
+    Usage,
+)
 from concierge.agent.providers.wire import http_error, messages_with_context, tool_names, tool_payload
-from concierge.agent.streaming import Speech
-from concierge.protocol import Message, ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "gemini"
 OUR_ID = "gm_"  # prefix of ids we made up for calls that came without one
@@ -40,8 +47,9 @@ async def _opened(response: httpx2.Response) -> None:
         opened.append(response)
 
 
-class GeminiProvider(BaseProvider):
+class GeminiProvider(Provider):
     name = NAME
+    capabilities = Capabilities(streams=True)
 
     def __init__(self, model: str, *, api_key: str, base_url: str | None = None, timeout: float = 120.0):
         self.model = model

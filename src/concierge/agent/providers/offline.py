@@ -1,4 +1,4 @@
-"""The offline provider: the deterministic planner behind the provider protocol.
+"""The offline provider: the deterministic planner behind the provider interface.
 
 No key, no network, no model: a fresh install answers common requests at once. It is
 just another provider, so the loop has no special case; like any model it only asks
@@ -10,16 +10,17 @@ delays no other request; the planner bounds it by its own budget (`concierge.pla
 from __future__ import annotations
 
 from concierge import threads
-from concierge.agent.providers.base import BaseProvider
+from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Provider
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import Planner
-from concierge.protocol import ModelReply, ModelRequest
 
 
-class OfflineProvider(BaseProvider):
+class OfflineProvider(Provider):
     name = "offline"
     model = "planner"
-    reads_context = False  # the planner reads the catalogs' declarations and the conversation itself
+    # it answers at once (a final answer is passed on whole); it reads the catalogs' declarations, the
+    # conversation and `ModelRequest.state` itself, not the rules written out as `context`
+    capabilities = Capabilities(streams=False, reads_context=False)
 
     def __init__(self, pipeline: Pipeline):
         self.planner = Planner(pipeline)

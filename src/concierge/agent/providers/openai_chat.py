@@ -15,6 +15,7 @@ from typing import Any
 import openai
 
 from concierge.agent.providers.base import SdkProvider
+from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Speech, ToolCall, Usage
 from concierge.agent.providers.openai_responses import stream_failed
 from concierge.agent.providers.wire import (
     messages_with_context,
@@ -22,14 +23,13 @@ from concierge.agent.providers.wire import (
     strict_schema,
     tool_output,
 )
-from concierge.agent.streaming import Speech
-from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "openai-chat"
 
 
 class OpenAIChatProvider(SdkProvider):
     name = NAME
+    capabilities = Capabilities(streams=True)
     sdk = openai
 
     def make_client(self, **options: Any) -> openai.AsyncOpenAI:

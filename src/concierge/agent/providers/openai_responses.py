@@ -15,6 +15,7 @@ from typing import Any
 import openai
 
 from concierge.agent.providers.base import SdkProvider
+from concierge.agent.providers.interface import Capabilities, ModelReply, ModelRequest, Speech, ToolCall, Usage
 from concierge.agent.providers.wire import (
     messages_with_context,
     parse_arguments,
@@ -22,15 +23,14 @@ from concierge.agent.providers.wire import (
     strict_schema,
     tool_output,
 )
-from concierge.agent.streaming import Speech
 from concierge.errors import ProviderError
-from concierge.protocol import ModelReply, ModelRequest, ToolCall, Usage
 
 NAME = "openai"
 
 
 class OpenAIResponsesProvider(SdkProvider):
     name = NAME
+    capabilities = Capabilities(streams=True)
     sdk = openai
 
     def make_client(self, **options: Any) -> openai.AsyncOpenAI:

@@ -11,9 +11,9 @@ import os
 from dataclasses import replace
 from typing import Any
 
+from concierge.agent.providers.interface import Message, ModelRequest
 from concierge.errors import ProviderError
-from concierge.pipeline.result import ToolResult
-from concierge.protocol import Message, ModelRequest
+from concierge.sources.result import ToolResult
 
 # Keywords OpenAI's strict mode accepts; others are folded into the description.
 _STRICT_KEYWORDS = {

@@ -18,7 +18,7 @@ from concierge.plugins import Demo, DemoUser
 @contextmanager
 def simulated() -> Iterator[dict[str, str]]:
     """A fresh SwitchBot SIMULATOR (every device as it starts) and the variables that point the catalog at it."""
-    from concierge.devices.simulator import running
+    from concierge.demo.home.simulator import running
 
     with running() as simulator:
         yield simulator.environment()

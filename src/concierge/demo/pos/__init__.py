@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from concierge.demo.pos import data, tables
+from concierge.demo.pos import csv_import, data, tables
 from concierge.plugins import Demo, DemoUser
 
 DEMO = Demo(
@@ -17,4 +17,5 @@ DEMO = Demo(
         DemoUser("admin", "admin", "管理者"),
         DemoUser("pos_analyst", "analyst", "POSアナリスト"),
     ),
+    importers={"pos_sales": csv_import.load},  # the store's POS export (UTF-8 with BOM, Japanese headers)
 )

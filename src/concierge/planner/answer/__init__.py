@@ -22,6 +22,7 @@ from concierge.planner.conditions import measured
 from concierge.planner.counting import COUNTING
 from concierge.planner.plan import Plan, Request
 from concierge.planner.progress import BLOCKED, DONE, SKIPPED, State, succeeded
+from concierge.sources.result import Rows
 
 __all__ = ["compose", "render", "table"]
 
@@ -115,7 +116,7 @@ def _lookup(name: str, index: int, turn: _Turn) -> str:
     lang = turn.lang
     result = turn.states[index].results[0]
     users = [i for i, s in enumerate(turn.plan.steps) if any(ref.step == index for ref in s.refs.values())]
-    if not result.ok:
+    if not isinstance(result, Rows):
         return "\n".join(turn.render(index))
     if not result.rows:
         return phrase(lang, "not_found", name=name)

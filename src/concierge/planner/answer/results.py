@@ -8,13 +8,13 @@ from datetime import date
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
-from concierge.pipeline.result import Data, Failure, Preview, ToolResult
 from concierge.planner.answer import sentences
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.sentences import GROUP_VALUE
 from concierge.planner.answer.template import compiled, fill
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
+from concierge.sources.result import Confirmation, Failure, Refusal, Rows, ToolResult
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
@@ -28,19 +28,20 @@ def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool =
     a write that another of the request follows, whose row (a running total) is left out where its template
     says it in a segment."""
     today = today or date.today()
-    view = result.view()
     args = {k: v for k, v in result.args.items() if v is not None}
-    if isinstance(view, Failure):
-        return _failure(view, result, tool, lang, today)
-    if isinstance(view, Preview):
-        scene = Scene(tool, lang, today, {**args, **view.fields}, rows=[view.fields], row_count=1)
-        return _templated(scene, "confirm") or phrase(lang, "pending", what=_fields(view.fields, tool, lang))
-    scene = Scene(tool, lang, today, args, view.rows, view.row_count, view.totals, view.summary, measure=measure)
+    if isinstance(result, Refusal | Failure):
+        return _failure(result, tool, lang, today)
+    if isinstance(result, Confirmation):
+        fields = dict(result.preview)
+        scene = Scene(tool, lang, today, {**args, **fields}, rows=[fields], row_count=1)
+        return _templated(scene, "confirm") or phrase(lang, "pending", what=_fields(fields, tool, lang))
+    rows, totals = result.shown_rows(), result.shown_totals()
+    scene = Scene(tool, lang, today, args, rows, result.row_count, totals, result.summary, measure=measure)
     if tool is not None and tool.mode == "write":
         if interim and _first_in_segments(tool, "done", lang):
-            scene = Scene(tool, lang, today, args, [], view.row_count, view.totals, view.summary, measure=measure)
-        return _templated(scene, "done") or phrase(lang, "written", what=_rows_inline(view.rows, tool, lang))
-    return _read(view, scene, counting, counter)
+            scene = Scene(tool, lang, today, args, [], result.row_count, totals, result.summary, measure=measure)
+        return _templated(scene, "done") or phrase(lang, "written", what=_rows_inline(rows, tool, lang))
+    return _read(result, scene, counting, counter)
 
 
 def several(results: list[ToolResult], lang: str, tool: Tool | None, *, today: date | None = None) -> str | None:
@@ -48,55 +49,57 @@ def several(results: list[ToolResult], lang: str, tool: Tool | None, *, today: d
     every write through `each`, the rest read from the last (唐揚げ弁当を2つ、のり弁当を1つ承りました。ただいまの
     合計は1,830円です。); None when the tool declares no such templates or a result is not a written row."""
     answer = tool.answer if tool is not None else None
+    written = [r for r in results if isinstance(r, Rows)]
     if answer is None or answer.each is None or answer.several is None or len(results) < 2 \
-            or any(not isinstance(r.view(), Data) for r in results):
+            or len(written) < len(results):
         return None
     today = today or date.today()
     scenes = [Scene(tool, lang, today, {k: v for k, v in r.args.items() if v is not None}, r.rows, r.row_count)
-              for r in results]
+              for r in written]
     joined = phrase(lang, "list").join(fill(answer.each.get(lang), s.resolve).strip() for s in scenes)
     last = scenes[-1]
     filled = fill(answer.several.get(lang), lambda n, f: joined if n == "each" else last.resolve(n, f)).strip()
     return filled[:1].upper() + filled[1:] if lang == "en" else filled
 
 
-def _read(view: Data, scene: Scene, counting: bool, counter: str | None = None) -> str:
-    lang, tool = scene.lang, scene.tool
-    if not view.rows and view.row_count == 0:
+def _read(result: Rows, scene: Scene, counting: bool, counter: str | None = None) -> str:
+    """A read's rows in sentences; `scene` holds them (and the totals) as shown, amounts of money as `Money`."""
+    lang, tool, rows = scene.lang, scene.tool, scene.rows
+    if not rows and result.row_count == 0:
         return _templated(scene, "empty") or _generic_none(scene)
-    status = "one" if view.row_count == 1 and _has(tool, "one") else "ok"
+    status = "one" if result.row_count == 1 and _has(tool, "one") else "ok"
     sentence = _templated(scene, status)
     if sentence is not None:
         lines = [sentence]
         said_whole = status == "one"  # the one row is in the sentence: a table would repeat it
-        if not said_whole and scene.listed_rows() is None and (_mentions(tool, status, "rows") or not view.summary):
-            lines.append(table(view.columns or list(view.rows[0]), view.rows, tool, lang, sentence))
-            lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
+        if not said_whole and scene.listed_rows() is None and (_mentions(tool, status, "rows") or not result.summary):
+            lines.append(table(result.columns or list(rows[0]), rows, tool, lang, sentence))
+            lines += [phrase(lang, "truncated", n=len(rows))] if result.truncated else []
         return "\n".join(lines)
-    return _generic(view, scene, counting, counter)
+    return _generic(result, scene, counting, counter)
 
 
-def _generic(view: Data, scene: Scene, counting: bool, counter: str | None = None) -> str:
-    lang, tool = scene.lang, scene.tool
+def _generic(result: Rows, scene: Scene, counting: bool, counter: str | None = None) -> str:
+    lang, tool, rows = scene.lang, scene.tool, scene.rows
     if tool is not None and tool.answer is None:  # a drafted tool: sentences from its arguments and figures
-        sentence, rows = sentences.head(view, scene, counting and _counts_rows(tool, view), counter)
-        if not rows:
+        sentence, tabled = sentences.head(scene, counting and _counts_rows(tool, result), counter)
+        if not tabled:
             return sentence
-        lines = [sentence, table(view.columns or list(view.rows[0]), view.rows, tool, lang, sentence)]
-        lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
-        added = sentences.sums(view, scene) if not view.rows or GROUP_VALUE not in view.rows[0] else None
+        lines = [sentence, table(result.columns or list(rows[0]), rows, tool, lang, sentence)]
+        lines += [phrase(lang, "truncated", n=len(rows))] if result.truncated else []
+        added = sentences.sums(scene) if not rows or GROUP_VALUE not in rows[0] else None
         return "\n".join(lines + ([added] if added else []))
     what = restate(scene)
-    n = number(view.row_count)
-    if counting and _counts_rows(tool, view):
+    n = number(result.row_count)
+    if counting and _counts_rows(tool, result):
         head = phrase(lang, "counted", what=what, n=n) if what else phrase(lang, "counted_all", n=n)
-        return "\n".join([head, *_totals(view, tool, lang)])
-    one = "_one" if view.row_count == 1 else ""
+        return "\n".join([head, *_totals(scene.totals, tool, lang)])
+    one = "_one" if result.row_count == 1 else ""
     head = phrase(lang, "found" + one, what=what, n=n) if what else phrase(lang, "found_all" + one, n=n)
-    columns = view.columns or list(view.rows[0])
-    lines = [head, *_summary(view.summary, lang), table(columns, view.rows, tool, lang, head)]
-    lines += [phrase(lang, "truncated", n=len(view.rows))] if view.truncated else []
-    return "\n".join(lines + _totals(view, tool, lang))
+    columns = result.columns or list(rows[0])
+    lines = [head, *_summary(result.summary, lang), table(columns, rows, tool, lang, head)]
+    lines += [phrase(lang, "truncated", n=len(rows))] if result.truncated else []
+    return "\n".join(lines + _totals(scene.totals, tool, lang))
 
 
 def _generic_none(scene: Scene) -> str:
@@ -106,16 +109,16 @@ def _generic_none(scene: Scene) -> str:
     return phrase(scene.lang, "none", what=what) if what else phrase(scene.lang, "none_all")
 
 
-def _failure(view: Failure, result: ToolResult, tool: Tool | None, lang: str, today: date) -> str:
-    why = _plain_names(view.text(lang).removeprefix(f"{result.tool}: "), tool, lang).rstrip("。. ")
+def _failure(result: Refusal | Failure, tool: Tool | None, lang: str, today: date) -> str:
+    why = _plain_names(result.text(lang).removeprefix(f"{result.tool}: "), tool, lang).rstrip("。. ")
     scene = Scene(tool, lang, today, {k: v for k, v in result.args.items() if v is not None}, message=why,
-                  rows=list(result.rows), row_count=result.row_count)  # what a failed check offers instead
+                  rows=list(result.any_rows()), row_count=result.any_row_count())  # what a failed check offers
     status = "refused" if result.status == "refused" else "error"
     text = _templated(scene, status)
     if text is None:
         what = restate(scene)
         text = phrase(lang, "failed", what=what, why=why) if what else phrase(lang, "failed_all", why=why)
-    valid = view.valid or {}
+    valid = (result.valid if isinstance(result, Refusal) else None) or {}
     hints = []
     if (valid.get("min") or valid.get("max")) and str(valid.get("min")) not in text:
         hints.append(phrase(lang, "range", low=valid.get("min") or "…", high=valid.get("max") or "…"))
@@ -198,18 +201,18 @@ def _mentions(tool: Tool | None, status: str, name: str) -> bool:
     return text is not None and "{" + name + "}" in text.ja + text.en
 
 
-def _counts_rows(tool: Tool | None, view: Data) -> bool:
+def _counts_rows(tool: Tool | None, result: Rows) -> bool:
     """Whether a row count answers "how many": a read of rows, not groups (a tool that takes a top-N
     count ranks groups) nor a comparison."""
-    return (tool is None or tool.mode == "read") and not view.summary \
+    return (tool is None or tool.mode == "read") and not result.summary \
         and not (tool and any(isinstance(p.extract, CountExtract) for p in tool.params.values()))
 
 
-def _totals(view: Data, tool: Tool | None, lang: str) -> list[str]:
-    if not view.totals:
+def _totals(totals: dict[str, Any], tool: Tool | None, lang: str) -> list[str]:
+    if not totals:
         return []
     what = phrase(lang, "list").join(phrase(lang, "pair", label=label(tool, k, lang), value=number(v))
-                                     for k, v in view.totals.items())
+                                     for k, v in totals.items())
     return [phrase(lang, "total", what=what)]
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from concierge.catalog.model import CodeExtract, CountExtract, DateExtract, EnumExtract, Tool
-from concierge.pipeline.result import Data
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.values import number
 from concierge.planner.nouns import Noun, noun
@@ -28,12 +27,12 @@ GROUP, RANK, TOP, GROUP_VALUE = "group_by", "rank_by", "top_n", "group_value"
 _COUNT_OF = "count_of_"
 
 
-def head(view: Data, scene: Scene, counting: bool, counter: str | None) -> tuple[str, bool]:
+def head(scene: Scene, counting: bool, counter: str | None) -> tuple[str, bool]:
     """The sentence that answers, and whether the rows follow as a table."""
     tool = scene.tool
-    if tool is not None and GROUP in tool.params and view.rows and GROUP_VALUE in view.rows[0]:
-        return _summary(view, scene, tool)
-    return _count(view.row_count, scene, counter if counting else None), not counting and view.row_count > 0
+    if tool is not None and GROUP in tool.params and scene.rows and GROUP_VALUE in scene.rows[0]:
+        return _summary(scene, tool)
+    return _count(scene.row_count, scene, counter if counting else None), not counting and scene.row_count > 0
 
 
 def none(scene: Scene) -> str:
@@ -54,34 +53,35 @@ def _count(n: int, scene: Scene, counter: str | None) -> str:
     return _cap(f"there {verb} {number(n)} {what.said('en', n)}{_en_conditions(conds)}.")
 
 
-def _summary(view: Data, scene: Scene, tool: Tool) -> tuple[str, bool]:
+def _summary(scene: Scene, tool: Tool) -> tuple[str, bool]:
     args, lang = scene.args, scene.lang
     group = args.get(GROUP)
     top = args.get(TOP)
     ranked = top is not None and top != tool.params[TOP].default if TOP in tool.params else False
     grouped = group is not None and group != tool.params[GROUP].default
-    count_col = _count_column(tool, view)
+    count_col = _count_column(tool, scene)
     what = noun(tool)
     if ranked and top == 1:
-        return _first(view.rows[0], scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), False
-    if ranked and len(view.rows) <= ROWS_IN_SENTENCE:  # the names said, their figures in the table
-        return _top(view.rows, scene, tool, str(group), _ranked_by(tool, args, view, count_col), count_col), True
+        return _first(scene.rows[0], scene, tool, str(group), _ranked_by(tool, args, scene, count_col),
+                      count_col), False
+    if ranked and len(scene.rows) <= ROWS_IN_SENTENCE:  # the names said, their figures in the table
+        return _top(scene.rows, scene, tool, str(group), _ranked_by(tool, args, scene, count_col), count_col), True
     if ranked or grouped:
         conds = _conditions(scene)
         by = _group_noun(tool, str(group), lang)
         if lang == "ja":
             return f"{_ja_conditions(conds)}{by}別の{what.ja}です。", True
         return _cap(f"{what.many} by {by}{_en_conditions(conds)}:"), True
-    return _totals(view, scene, what, count_col), False
+    return _totals(scene, what, count_col), False
 
 
-def _totals(view: Data, scene: Scene, what: Noun, count_col: str | None) -> str:
+def _totals(scene: Scene, what: Noun, count_col: str | None) -> str:
     """The totals over the period and filters said: how many, and what each figure adds up to."""
     lang, tool = scene.lang, scene.tool
     conds = _conditions(scene)
-    measures = [(k, v) for k, v in view.totals.items() if k != count_col and v is not None
+    measures = [(k, v) for k, v in scene.totals.items() if k != count_col and v is not None
                 and (scene.measure in (None, count_col) or k == scene.measure)]  # 売上合計: the money alone
-    n = view.totals.get(count_col) if count_col else None
+    n = scene.totals.get(count_col) if count_col else None
     if lang == "ja":
         parts = [f"{number(n)}件"] if n is not None else []
         for key, value in measures:
@@ -102,11 +102,11 @@ def _totals(view: Data, scene: Scene, what: Noun, count_col: str | None) -> str:
     return _cap(text + ".")
 
 
-def sums(view: Data, scene: Scene) -> str | None:
+def sums(scene: Scene) -> str | None:
     """What the rows' figures add up to, after their table: "Their amount adds up to 500." /
     「金額の合計は500です。」; None when the result has no totals."""
     lang, tool = scene.lang, scene.tool
-    totals = {k: v for k, v in view.totals.items() if v is not None}
+    totals = {k: v for k, v in scene.totals.items() if v is not None}
     if scene.measure in totals:  # 発注10167の金額: that figure, not every sum of the rows
         totals = {scene.measure: totals[scene.measure]}
     found = [(label(tool, k, lang), number(v)) for k, v in totals.items()]
@@ -150,22 +150,22 @@ def _plural(word: str) -> str:
     return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
 
 
-def _ranked_by(tool: Tool, args: dict[str, Any], view: Data, count_col: str | None) -> str:
+def _ranked_by(tool: Tool, args: dict[str, Any], scene: Scene, count_col: str | None) -> str:
     """The column the groups are ranked by: the one asked (rank_by), else the first sum, else the count."""
     asked = args.get(RANK)
     if isinstance(asked, str) and asked.startswith(_COUNT_OF) and count_col:
         return count_col
-    if isinstance(asked, str) and asked in view.rows[0]:
+    if isinstance(asked, str) and asked in scene.rows[0]:
         return asked
-    return next((k for k in view.totals if k != count_col), count_col or GROUP_VALUE)
+    return next((k for k in scene.totals if k != count_col), count_col or GROUP_VALUE)
 
 
-def _count_column(tool: Tool, view: Data) -> str | None:
+def _count_column(tool: Tool, scene: Scene) -> str | None:
     """The column that counts the rows of each group: the one `rank_by` ranks by its count."""
     rank = tool.params.get(RANK)
     values = rank.enum.values if rank is not None and rank.enum is not None else None
     counted = next((v.removeprefix(_COUNT_OF) for v in values or [] if v.startswith(_COUNT_OF)), None)
-    if counted is not None and (counted in view.totals or (view.rows and counted in view.rows[0])):
+    if counted is not None and (counted in scene.totals or (scene.rows and counted in scene.rows[0])):
         return counted
     return None
 

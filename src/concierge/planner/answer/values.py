@@ -7,7 +7,7 @@ import re
 from datetime import date
 from typing import Any
 
-from concierge.pipeline.result import Money
+from concierge.sources.result import Money
 
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-from anyio import to_thread
 from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
+from concierge import threads
 from concierge.agent import prompts
 from concierge.agent.loop import Agent
 from concierge.errors import UnknownUser
@@ -104,7 +104,7 @@ async def relay_socket(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # before accept: the client gets HTTP 403, no socket
         return
     try:
-        user = await to_thread.run_sync(phone.agent.pipeline.user, phone.settings.user)
+        user = await threads.run(phone.agent.pipeline.user, phone.settings.user)
     except UnknownUser:
         log.error("phone: no user %r (phone.user); `concierge user add %s --role ...`",
                   phone.settings.user, phone.settings.user)
@@ -158,7 +158,7 @@ async def _refused(request: Request, phone: PhoneState, params: dict[str, str]) 
 async def _replayed(request: Request, phone: PhoneState, params: dict[str, str]) -> Response | None:
     """403 for a signed request taken before: Twilio POSTs /phone/twiml once per call."""
     url, signature = phone.signatures.url(str(request.url)), request.headers.get(HEADER) or ""
-    if await to_thread.run_sync(phone.credentials.first_webhook, url, params, signature):
+    if await threads.run(phone.credentials.first_webhook, url, params, signature):
         return None
     log.warning("phone: refused a replay of the signed %s %s for call %r", request.method, request.url.path,
                 params.get("CallSid"))
@@ -170,5 +170,5 @@ async def _audit(conn: HTTPConnection, what: str, code: str = "bad_signature", m
     """Bounded as every unauthenticated refusal is (`audit.stranger`): a stranger cannot grow the audit."""
     state = conn.app.state.phone.agent.pipeline.state
     where = f"phone {conn.client.host if conn.client else 'unknown'}"
-    await to_thread.run_sync(lambda: audit.stranger(state, kind="phone", user="?", tool=what,
+    await threads.run(lambda: audit.stranger(state, kind="phone", user="?", tool=what,
                                                     decision=f"refused:{code}", message=message, source=where))

@@ -15,9 +15,9 @@ import logging
 from typing import Any
 
 import anyio
-from anyio import to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from concierge import threads
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
 from concierge.web.phone.credential import PARAMETER, Credentials
@@ -71,7 +71,7 @@ async def admit(websocket: WebSocket, credentials: Credentials, pipeline: Pipeli
     call = CallIdentity.of(setup.get("callSid"), setup.get("from"), setup.get("to"))
     custom = setup.get("customParameters")
     credential = custom.get(PARAMETER) if isinstance(custom, dict) else None
-    reason = await to_thread.run_sync(credentials.redeem, credential, call)
+    reason = await threads.run(credentials.redeem, credential, call)
     if reason is not None:
         await refuse(websocket, pipeline, "bad_call_credential", reason, call)
         return None
@@ -85,7 +85,7 @@ async def refuse(websocket: WebSocket, pipeline: Pipeline, code: str, reason: st
     log.warning("phone: refused a relay socket from %s%s: %s", _client(websocket),
                 f" (callSid {call.call_sid!r}, from {call.caller!r})" if call else "", reason)
     source = f"phone {_client(websocket)}"
-    await to_thread.run_sync(lambda: audit.stranger(pipeline.state, kind="phone", user="?", tool=RELAY,
+    await threads.run(lambda: audit.stranger(pipeline.state, kind="phone", user="?", tool=RELAY,
                                                     decision=f"refused:{code}", message=reason, args=claims,
                                                     source=source))  # bounded: nobody is signed in here
     if close_code:

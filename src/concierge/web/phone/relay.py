@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
-from anyio import to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from concierge import threads
 from concierge.agent import latency
 from concierge.agent.loop import Agent
 from concierge.agent.streaming import Speech
@@ -267,7 +267,7 @@ class Call:
             return
         session = Session(self.session_id, self.caller or None)
         try:
-            result = await to_thread.run_sync(
+            result = await threads.run(
                 lambda: pipeline.invoke(name, {}, user, session=session, source=self.source))
         except ConciergeError as err:
             log.error("phone call %s: could not discard what it left: %s", self.call_sid, err)
@@ -343,7 +343,7 @@ class Call:
 
     async def _keep_heard(self, heard: str) -> None:
         text = f"{heard.strip()}…" if heard.strip() else "…"
-        await to_thread.run_sync(self.phone.agent.store.amend_answer, self.session_id, self.phone.user.name, text)
+        await threads.run(self.phone.agent.store.amend_answer, self.session_id, self.phone.user.name, text)
 
     async def _end(self, reason: str, words: str | None) -> None:
         if words:

@@ -1,0 +1,1 @@
+"""Language knowledge shared by every layer: dates, numerals, scripts, replies; word lists under `words/`."""

@@ -1,0 +1,1 @@
+"""The one path of every call: access → guard → execute (through `concierge.sources`) → shape → audit."""

@@ -1,0 +1,1 @@
+"""Where a tool runs: one executor per kind of source (`sql`, `http`), found through `executors`."""

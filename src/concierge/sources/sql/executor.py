@@ -1,0 +1,274 @@
+"""The tools of `kind: sql` sources: parameterised SQL on the business database.
+
+Reads run in a read-only transaction and fetch only the rows shown (the database counts and totals the rest);
+a rollup answers where it can and is current. A write runs in one transaction with the pipeline's step
+(its token and audit line, where the state lives beside the data), re-reading its preview first.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+
+from concierge.catalog.loader import Catalog
+from concierge.catalog.model import SQL_PARAM, Tool
+from concierge.errors import CatalogError, CatalogProblem, DatabaseError, ResultCode
+from concierge.language.dates import as_date
+from concierge.sources.executor import Executor, Shown, WriteStep
+from concierge.sources.result import (
+    Failure,
+    ToolResult,
+    capped_sql,
+    counted_totals,
+    needs_every_row,
+    plain,
+    plain_args,
+    shaped,
+    totals_sql,
+)
+from concierge.sources.sql.bind import bind, sql_values
+from concierge.storage import rollups
+from concierge.storage.database import Database
+
+log = logging.getLogger(__name__)
+UNIQUE_CODE_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class DataFacts:
+    """Enum values and date ranges read from the data, for the guard."""
+
+    enum_values: dict[str, list[str]]
+    date_ranges: dict[str, tuple[date, date]]
+    enum_synonyms: dict[str, dict[str, str]]
+    # the catalog's rollups that are built; whether one may be read is asked by each read (storage.rollups)
+    rollups: dict[str, rollups.ReadCheck] = field(default_factory=dict)
+
+
+class SqlExecutor(Executor):
+    """The SQL tools of `catalogs` on `db`; `use_rollups` False: every tool reads its base tables."""
+
+    def __init__(self, catalogs: list[Catalog], db: Database, *, use_rollups: bool = True):
+        self.db = db
+        self.use_rollups = use_rollups
+        self._catalog_of = {n: c for c in catalogs for n in c.tools}
+        self._facts: dict[str, DataFacts] = {}
+
+    def handles(self, tool: Tool) -> bool:
+        return tool.http is None
+
+    def beside(self, state: object) -> bool:
+        return state is self.db
+
+    def refresh(self, catalog: str | None = None) -> None:
+        if catalog is None:
+            self._facts.clear()
+        else:
+            self._facts.pop(catalog, None)
+
+    def close(self) -> None:
+        self.db.dispose()
+
+    # --- what the guard reads of the data ---------------------------------------
+    def facts(self, catalog: Catalog) -> DataFacts:
+        """The catalog's enum values, synonyms and date bounds read from the data, and its built rollups."""
+        facts = self._facts.get(catalog.name)
+        if facts is None:
+            enums, ranges, synonyms = {}, {}, {}
+            with self.db.read() as conn:
+                for p in (p for t in catalog.tools.values() for p in t.params.values()):
+                    if p.enum and p.enum.query and p.enum.query not in enums:
+                        enums[p.enum.query] = [str(v) for v in conn.scalars(sa.text(p.enum.query)) if v is not None]
+                    if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
+                        rows = conn.execute(sa.text(p.enum.synonyms_query)).all()
+                        synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
+                    if p.bounds and p.bounds.query and p.bounds.query not in ranges:
+                        low, high = conn.execute(sa.text(p.bounds.query)).one()
+                        if low is not None:
+                            ranges[p.bounds.query] = (as_date(low), as_date(high))
+                readable = rollups.read_checks(conn, catalog.spec.rollups) if self.use_rollups else {}
+            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, readable)
+        return facts
+
+    # --- reads ---------------------------------------------------------------------
+    def read(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
+        with self.db.read() as conn:
+            failed = failed_check(conn, tool, values, implied=False)
+            if failed:
+                return failed.model_copy(update={"args": plain_args(args)})
+            spec, bound = tool.result, sql_values(tool, values)
+            statement = self.statement(tool, values, conn)
+            every = needs_every_row(spec)
+            # Unless a summary compares every row, only the rows shown are fetched (one more says whether
+            # there are more) and the database counts and totals all the matching rows itself. SQLite's
+            # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
+            # statement itself stops (one round trip, where a server-side cursor took three).
+            sql = statement if every or self.db.is_sqlite else capped_sql(statement, spec)
+            columns, fetched = self.db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
+            rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
+            failed = None if rows else failed_check(conn, tool, values, implied=True)
+            if failed:
+                return failed.model_copy(update={"args": plain_args(args)})
+            counted = None
+            if not every and len(rows) > spec.max_rows:
+                sql = totals_sql(statement, columns, spec, conn.dialect.identifier_preparer.quote)
+                counted = counted_totals(conn.execute(bind(tool, sql), bound).one(), columns, spec)
+        return shaped(tool, args, columns, rows, counted)
+
+    def statement(self, tool: Tool, values: dict, conn: sa.Connection | None = None) -> str:
+        """The tool's SQL, or its rollup statement when the rollup can answer these values and is current as
+        the read sees it: asked in the read's transaction `conn` (or in a read of its own), every time."""
+        if tool.rollup is None or any(values.get(p) is not None for p in below_grain(tool.sql, tool.rollup.sql)):
+            return tool.sql
+        check = self.facts(self._catalog_of[tool.name]).rollups.get(tool.rollup.table)
+        if check is None:
+            return tool.sql
+        if conn is None:
+            with self.db.read() as own:
+                return tool.rollup.sql if check.holds(self.db, own) else tool.sql
+        return tool.rollup.sql if check.holds(self.db, conn) else tool.sql
+
+    # --- writes --------------------------------------------------------------------
+    def preview(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult | Shown:
+        with self.db.read() as conn:
+            failed = failed_check(conn, tool, values)
+            if failed:
+                return failed.model_copy(update={"args": plain_args(args)})
+            return Shown(preview_row(conn, tool, values), rereadable=True, nothing_yet=self.nothing_yet)
+
+    def write(self, tool: Tool, args: dict[str, Any], values: dict[str, Any], step: WriteStep) -> ToolResult:
+        """The write in one transaction with `step`; a generated code that collides, or a snapshot another
+        write overtook, runs it again (nothing of the earlier attempt committed)."""
+        for attempt in range(UNIQUE_CODE_ATTEMPTS):
+            step.committing = False
+            try:
+                with self.db.write() as conn:
+                    if tool.confirm and tool.preview_sql is not None and not self.db.is_sqlite:
+                        # what is written is what the preview re-read saw: one snapshot for every statement
+                        # (SQLite's single writer already sees no other write in between)
+                        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                    refusal = self._before_write(conn, tool, args, values, step)
+                    if refusal is not None:
+                        return refusal
+                    today = values.get("_today") or date.today()
+                    result = self._run_write(conn, tool, args, {**values, **_generated(tool, today)})
+                    step.record(conn, result)
+                    step.committing = True  # past here the write may have committed though an error says not
+            except sa.exc.IntegrityError:
+                if tool.generated and attempt + 1 < UNIQUE_CODE_ATTEMPTS:
+                    log.warning("generated code collided in %s; retrying", tool.name)
+                    continue
+                raise
+            except DatabaseError as err:
+                if not serialization_failure(err):
+                    raise
+                step.committing = False  # a snapshot another write overtook: certainly not committed
+                if attempt + 1 < UNIQUE_CODE_ATTEMPTS:
+                    log.info("a concurrent write overtook %s; running it again on a new snapshot", tool.name)
+                    continue
+                raise
+            return result
+        raise AssertionError("unreachable")
+
+    def _before_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict,
+                      step: WriteStep) -> ToolResult | None:
+        """Inside the write's transaction: the token, the preview it was shown with, the checks. A result means
+        nothing is written: a refusal, or a new preview when what was shown has changed."""
+        refusal = step.check(conn)
+        if refusal is not None:
+            return refusal
+        if tool.confirm and tool.preview_sql is not None:
+            changed = step.changed(conn, preview_row(conn, tool, values))
+            if changed is not None:
+                return changed
+        refusal = step.use(conn)
+        if refusal is not None:
+            return refusal
+        failed = failed_check(conn, tool, values)
+        return failed.model_copy(update={"args": plain_args(args)}) if failed else None
+
+    def _run_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict) -> ToolResult:
+        cursor = conn.execute(bind(tool, tool.sql), sql_values(tool, values))
+        columns = list(cursor.keys()) if cursor.returns_rows else []
+        rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
+        for statement in tool.then:  # the rows of the last one that returns rows are the result
+            cursor = conn.execute(bind(tool, statement), sql_values(tool, values))
+            if cursor.returns_rows:
+                columns = list(cursor.keys())
+                rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
+        return shaped(tool, args, columns, rows)
+
+
+@lru_cache(maxsize=256)
+def below_grain(sql: str, rollup_sql: str) -> frozenset[str]:
+    """The parameters a rollup statement leaves out: given any of them, only the base table can answer."""
+    return frozenset(SQL_PARAM.findall(sql)) - frozenset(SQL_PARAM.findall(rollup_sql))
+
+
+def preview_row(conn: sa.Connection, tool: Tool, values: dict) -> dict[str, Any]:
+    if tool.preview_sql is None:  # the loader refuses such a catalog; a Tool made in code may lack it
+        raise CatalogError([CatalogProblem(tool.catalog, f"tools.{tool.name}.preview_sql",
+                                           "a tool that needs confirmation must declare preview_sql")])
+    row = conn.execute(bind(tool, tool.preview_sql), sql_values(tool, values)).mappings().first()
+    return {k: plain(v) for k, v in (row or {}).items()}
+
+
+def failed_check(conn: sa.Connection, tool: Tool, values: dict, *, implied: bool | None = None) -> Failure | None:
+    """The error of the first of the tool's checks that fails, else None. `implied`: only the checks that
+    the tool's rows imply (True: run when it returned none) or only the others (False); None: all."""
+    for check in tool.checks:
+        if implied is not None and check.implied_by_rows is not implied:
+            continue
+        if conn.execute(bind(tool, check.sql), sql_values(tool, values)).first() is None:
+            offered = conn.execute(bind(tool, check.offer), sql_values(tool, values)) if check.offer else None
+            rows = [{k: plain(v) for k, v in r.items()} for r in offered.mappings()] if offered else []
+            return Failure(
+                tool=tool.name,
+                code=ResultCode.NOT_FOUND,
+                message=check.message.en,
+                message_ja=check.message.ja,
+                columns=list(rows[0]) if rows else [],
+                rows=rows,
+                row_count=len(rows),
+                ai_instruction=tool.ai_instruction.error if tool.ai_instruction else None,
+            )
+    return None
+
+
+# SQLSTATE of a write the role may not do: insufficient privilege, read-only transaction or database
+_REFUSED_STATES = ("42501", "25006")
+_SQLITE_READONLY = 8  # SQLite's primary result code of a write to a read-only database
+
+
+def serialization_failure(err: BaseException) -> bool:
+    """SQLSTATE 40001: the transaction's snapshot was overtaken by a concurrent write; nothing of it committed."""
+    orig = getattr(err.__cause__, "orig", None)
+    return getattr(orig, "sqlstate", None) == "40001"
+
+
+def refused_write(err: BaseException) -> str | None:
+    """The database's own words when `err` is a write the role or the database does not allow, else None."""
+    for cause in (err, err.__cause__):
+        orig = getattr(cause, "orig", None)
+        if orig is None:
+            continue
+        text = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+        sqlite_code = getattr(orig, "sqlite_errorcode", None)
+        if getattr(orig, "sqlstate", None) in _REFUSED_STATES or (sqlite_code is not None
+                                                                  and sqlite_code & 0xFF == _SQLITE_READONLY):
+            return text
+    return None
+
+
+def _generated(tool: Tool, today: date) -> dict[str, str]:
+    stamp = datetime.now().strftime("%H%M%S")
+    return {
+        name: f"{gen.prefix}{today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"
+        for name, gen in tool.generated.items()
+    }

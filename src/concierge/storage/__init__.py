@@ -1,0 +1,1 @@
+"""Databases: connections (`database`), concierge's own state tables, their migrations, and what lives there."""
