@@ -37,6 +37,7 @@ LONGEST_FIRST = (
     "tests/home/test_home_mcp.py",
     "tests/bench/test_load_smoke.py",
     "tests/web/test_web_browser.py",
+    "tests/test_doc_snippets.py",
     "tests/web/test_web_serve.py",
     "tests/faults/test_fuzz_arguments.py",
     "tests/home/test_home_eval.py",
