@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 
 from concierge import threads
 from concierge.errors import ConciergeError
-from concierge.mcp import resources
+from concierge.mcp import prompts, resources
 from concierge.mcp.rejected import AuditRefusals
 from concierge.mcp.tools import call_result, confirmation_note, declaration, header_schema, split_confirmation
 from concierge.pipeline.access import User
@@ -66,6 +66,9 @@ def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]
         on_call_tool=handlers.call_tool,
         on_list_resources=handlers.list_resources,
         on_read_resource=handlers.read_resource,
+        on_list_prompts=handlers.list_prompts,
+        on_get_prompt=handlers.get_prompt,
+        on_completion=handlers.complete,
     )
     server.middleware.append(AuditRefusals(pipeline, handlers.caller))  # what the SDK refuses is audited
     return server
@@ -104,6 +107,18 @@ class _Handlers:
     async def read_resource(self, ctx: ServerRequestContext[Any],
                             params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         return await _in_thread(self._read, ctx, params.uri)
+
+    async def list_prompts(self, ctx: ServerRequestContext[Any], _params: Any) -> types.ListPromptsResult:
+        listing = await _in_thread(lambda: prompts.listing(self.pipeline, self.caller(ctx)))
+        return types.ListPromptsResult(prompts=listing)
+
+    async def get_prompt(self, ctx: ServerRequestContext[Any],
+                         params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return await _in_thread(lambda: prompts.get(self.pipeline, self.caller(ctx), params.name, params.arguments))
+
+    async def complete(self, ctx: ServerRequestContext[Any],
+                       params: types.CompleteRequestParams) -> types.CompleteResult:
+        return await _in_thread(lambda: prompts.complete(self.pipeline, self.caller(ctx), params))
 
     def _declarations(self, ctx: ServerRequestContext[Any]) -> list[types.Tool]:
         return [declaration(t, self.pipeline.guard_context(t.name)) for t in self.pipeline.tools_for(self.caller(ctx))]
