@@ -23,7 +23,7 @@ from concierge.catalog.model import Tool
 from concierge.errors import ConciergeError, DatabaseError, ResultCode, WriteOutcomeUnknown
 from concierge.pipeline import access, audit, confirm, guard
 from concierge.pipeline.access import Session, User
-from concierge.sources.executor import Executor, Executors, NotDone, Shown, WriteStep
+from concierge.sources.executor import Executor, Executors, NotDone, WriteStep
 from concierge.sources.http import ServiceError
 from concierge.sources.http.executor import HttpExecutor
 from concierge.sources.result import (
@@ -246,7 +246,7 @@ class Pipeline:
         digest = confirm.digest(shown.row) if shown.rereadable else None
         with self.state.write() as conn:
             token = confirm.issue(conn, user.name, tool.name, plain_args(args), digest)
-        return self._repeats(_confirm_result(tool, args, shown, token, changed=False))
+        return self._repeats(_confirm_result(tool, args, shown.row, token, nothing_yet=shown.nothing_yet))
 
     def _repeats(self, preview: Confirmation) -> Confirmation:
         """The preview, with the same write done minutes ago (`SAME_WRITE_WITHIN`) when there was one: a sale
@@ -395,8 +395,7 @@ class _Step(WriteStep):
         else:
             with self.pipeline.state.write() as state:
                 token = confirm.issue(state, user, self.tool.name, args, confirm.digest(now))
-        shown_now = Shown(now, rereadable=True, nothing_yet="Nothing was written.")
-        return _confirm_result(self.tool, self.call.args, shown_now, token, changed=True)
+        return _confirm_result(self.tool, self.call.args, now, token, nothing_yet=None)
 
     def use(self, conn: sa.Connection | None) -> ToolResult | None:
         if not (self.beside and self.tool.confirm) or conn is None:
@@ -417,13 +416,16 @@ def decision_of(result: ToolResult) -> str:
     return result.status if code is None else f"{result.status}:{code}"
 
 
-def _confirm_result(tool: Tool, args: dict, shown: Shown, token: str, *, changed: bool) -> Confirmation:
+def _confirm_result(tool: Tool, args: dict, row: dict[str, Any], token: str, *,
+                    nothing_yet: str | None) -> Confirmation:
+    """A preview and its token; `nothing_yet`: the executor's sentence for a first preview (None: the preview of
+    a write refused because what it reads changed after it was shown)."""
     again = f"call {tool.name} again with the same arguments and this confirmation token."
-    message = (f"Nothing was written: what the preview reads changed after it was shown. Show this new preview "
-               f"to the user; when they confirm, {again}" if changed else
-               f"{shown.nothing_yet} Show this preview to the user; when they confirm, {again}")
-    return Confirmation(tool=tool.name, args=plain_args(args), preview=shown.row, confirmation_token=token,
-                        message=message, code=ResultCode.PREVIEW_CHANGED if changed else None)
+    message = (f"{nothing_yet} Show this preview to the user; when they confirm, {again}" if nothing_yet else
+               f"Nothing was written: what the preview reads changed after it was shown. Show this new preview "
+               f"to the user; when they confirm, {again}")
+    return Confirmation(tool=tool.name, args=plain_args(args), preview=row, confirmation_token=token,
+                        message=message, code=None if nothing_yet else ResultCode.PREVIEW_CHANGED)
 
 
 def _invalid_confirmation(tool: Tool, args: dict, why: str) -> Refusal:

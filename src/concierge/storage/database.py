@@ -355,10 +355,10 @@ def _sqlite_folder_exists(database: str) -> None:
 class _Failure:
     """A connection failure we know, and what to do about it. It is told by the server's SQLSTATE or SQLite's
     result code where the driver has one, or by libpq's own flag (`needs_password`); `words` tell apart the causes
-    one code covers and name what the message fills in (`{name}`). libpq gives no SQLSTATE for a connection the
-    server refused at start-up (its FATAL comes as text only) nor for its own failures (refused, unknown host, no
-    answer): those are told by their words, and a server that words them in another language gets the general
-    message with its own words."""
+    one code covers. The message names the database and user of the URL, never words read from the driver.
+    libpq gives no SQLSTATE for a connection the server refused at start-up (its FATAL comes as text only) nor
+    for its own failures (refused, unknown host, no answer): those are told by their words, and a server that
+    words them in another language gets the general message with its own words."""
 
     message: str
     sqlstate: str | None = None
@@ -367,22 +367,19 @@ class _Failure:
     needs_password: bool = False
     code_alone: bool = True  # the SQLSTATE alone tells this cause (28000 covers three)
 
-    def matches(self, sqlstate: str | None, sqlite_code: int | None, text: str,
-                needs_password: bool) -> re.Match[str] | None:
+    def matches(self, sqlstate: str | None, sqlite_code: int | None, text: str, needs_password: bool) -> bool:
         if self.needs_password:
-            return _ANYTHING.search(text) if needs_password else None
+            return needs_password
         if self.sqlite_code is not None:
-            return _ANYTHING.search(text) if sqlite_code is not None and sqlite_code & 0xFF == self.sqlite_code \
-                else None
+            return sqlite_code is not None and sqlite_code & 0xFF == self.sqlite_code
         if sqlstate is not None:
             if sqlstate != self.sqlstate:
-                return None  # the server said what it was: another failure
+                return False  # the server said what it was: another failure
             if self.code_alone:
-                return _ANYTHING.search(text)
-        return self.words.search(text) if self.words is not None else None
+                return True
+        return self.words is not None and self.words.search(text) is not None
 
 
-_ANYTHING = re.compile("")
 _SQLITE_CANTOPEN = 14
 
 _CONNECT_FAILURES = [
@@ -427,8 +424,7 @@ def _connect_failure(err: Exception, url: sa.URL | None) -> str | None:
     text = str(orig)
     host, port = url.host or "localhost", url.port or 5432
     for failure in _CONNECT_FAILURES:
-        found = failure.matches(sqlstate, sqlite_code, text, needs_password)
-        if found:
+        if failure.matches(sqlstate, sqlite_code, text, needs_password):
             return failure.message.format(where=f"{host}:{port}", host=host, port=port, database=url.database,
                                           user=url.username or getpass.getuser())
     return None
