@@ -271,7 +271,7 @@ def test_a_block_is_read_as_a_reader_runs_it() -> None:
 def test_the_blocks_that_run_are_all_found() -> None:
     """Every fenced block is of a language that runs, or of one that is data; a new word (`zsh`,
     `shell-session`) must be added to one of the two."""
-    data = {"", "json", "yaml", "toml", "sql", "nginx", "xml"}
+    data = {"", "json", "yaml", "toml", "sql", "nginx", "xml", "html"}
     assert SNIPPETS and {b.info for b in blocks(ROOT) if not b.lang} <= data
 
 

@@ -25,8 +25,9 @@ from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -39,7 +40,7 @@ ENV_PREFIX = "CONCIERGE_"
 # Where the API keys come from (the environment only); `config show` says which are set.
 API_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 _SECRET_WORDS = re.compile(r"(api_?key|secret|token|password|passwd)", re.IGNORECASE)
-_LISTS = {"catalogs", "web.allowed_hosts", "mcp.allowed_hosts"}
+_LISTS = {"catalogs", "web.allowed_hosts", "mcp.allowed_hosts", "embed.origins"}
 _BOOLS = {"web.secure_cookie"}
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
@@ -63,12 +64,26 @@ class ProviderSettings(_Frozen):
         return value
 
 
+def _base_url(value: str) -> str:
+    if value and not re.match(r"^https?://[^/?#]+$", value.rstrip("/")):
+        raise ValueError(f"{value!r} is not a base URL like https://concierge.example.com")
+    return value.rstrip("/")
+
+
 class WebSettings(_Frozen):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     allowed_hosts: tuple[str, ...] = ()
     secure_cookie: bool = False
     trusted_proxy: str = ""  # addresses whose X-Forwarded-* headers are believed ("*" any); "" none
+    # https://... as browsers and MCP hosts reach this server: the OAuth issuer, and /mcp under it the resource;
+    # "" on a loopback address: http://host:port; elsewhere "" turns OAuth off (bearer tokens only)
+    public_url: str = ""
+
+    @field_validator("public_url")
+    @classmethod
+    def _base(cls, value: str) -> str:
+        return _base_url(value)
 
 
 class McpSettings(_Frozen):
@@ -101,10 +116,55 @@ class PhoneSettings(_Frozen):
 
     @field_validator("public_url")
     @classmethod
-    def _https(cls, value: str) -> str:
-        if value and not re.match(r"^https?://[^/?#]+$", value.rstrip("/")):
-            raise ValueError(f"{value!r} is not a base URL like https://concierge.example.com")
-        return value.rstrip("/")
+    def _base(cls, value: str) -> str:
+        return _base_url(value)
+
+
+_LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+class EmbedSettings(_Frozen):
+    """The chat embedded in the business's own web app (`concierge.web.embed`, docs/embed.md): off while `origins`
+    is empty. The shared secret is read from CONCIERGE_EMBED_SECRET only, never from the file."""
+
+    origins: tuple[str, ...] = ()  # the host app's origins (https://app.example.com) that may frame the chat
+    issuer: str = ""  # the tokens' `iss`: the host app
+    audience: str = "concierge"  # the tokens' `aud`
+    secret: SecretStr | None = None  # HS256 tokens are checked with it
+    jwks_url: str = ""  # RS256/ES256 tokens are checked with the host's keys published there
+    user_claim: str = "sub"  # the claim that names the concierge user
+    max_age_s: int = Field(default=300, ge=10, le=3600)  # a token living longer than this (exp - iat) is refused
+    session_s: int = Field(default=8 * 3600, ge=60, le=7 * 24 * 3600)  # how long an embedded sign-in lasts
+
+    @field_validator("origins")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(_origin(v) for v in value))
+
+    @field_validator("jwks_url")
+    @classmethod
+    def _jwks(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if value and not (parts.scheme == "https" or parts.scheme == "http" and parts.hostname in _LOOPBACK):
+            raise ValueError(f"{value!r}: the host's keys must come over https:// (http:// only on this machine)")
+        return value
+
+
+def _origin(value: str) -> str:
+    """``scheme://host[:port]`` as browsers write an Origin (lower case, no default port), or ValueError."""
+    problem = ValueError(f"{value!r} is not an origin like https://app.example.com (scheme, host and port only, "
+                         "no path and no wildcard)")
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        raise problem from None
+    if (parts.scheme not in ("http", "https") or not parts.hostname or "*" in value or parts.path not in ("", "/")
+            or parts.query or parts.fragment or parts.username):
+        raise problem
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = 443 if parts.scheme == "https" else 80
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
 class Settings(_Frozen):
@@ -118,6 +178,7 @@ class Settings(_Frozen):
     web: WebSettings = WebSettings()
     mcp: McpSettings = McpSettings()
     phone: PhoneSettings = PhoneSettings()
+    embed: EmbedSettings = EmbedSettings()
     file: Path | None = None  # the settings file read, if any
     sources: dict[str, str] = Field(default_factory=dict)
 
@@ -265,7 +326,9 @@ def _read_file(file: Path) -> dict[str, Any]:
             key = prefix + name
             if _SECRET_WORDS.search(name):
                 problems.append(f"{file}: {key}: API keys and secrets are never read from the settings file; "
-                                f"set them in the environment ({', '.join(API_KEY_VARIABLES)}) and remove this key")
+                                f"set them in the environment "
+                                f"({env_variable(key) if key in known else ', '.join(API_KEY_VARIABLES)}) and remove "
+                                "this key")
             elif not prefix and name in sections:
                 if isinstance(value, dict):
                     visit(value, key + ".")

@@ -42,6 +42,7 @@ def serve() -> None:
     try:
         import uvicorn
 
+        from concierge.mcp.http import LOOPBACK
         from concierge.web import create_app
         from concierge.web.phone.gate import MAX_MESSAGE_BYTES
         from concierge.web.proxy import parse_trusted
@@ -63,12 +64,19 @@ def serve() -> None:
         new = passwords.generate_passwords(pipeline.state, bootstrap.demo_users(pipeline.catalogs))
         if new:
             click.echo(passwords.describe(new))
+        shown = f"[{web.host}]" if ":" in web.host else web.host
+        public_url = web.public_url or (f"http://{shown}:{web.port}" if web.host in LOOPBACK else "")
         app = create_app(pipeline, provider.name, model=provider.model, base_url=provider.base_url, host=web.host,
                          allowed_hosts=web.allowed_hosts, secure_cookie=web.secure_cookie,
-                         trusted_proxy=web.trusted_proxy, phone=phone)
-        shown = f"[{web.host}]" if ":" in web.host else web.host
+                         trusted_proxy=web.trusted_proxy, phone=phone, public_url=public_url,
+                         embed=settings.embed)
         click.echo(f"concierge: open http://{shown}:{web.port}/ (provider {provider.name}; {pipeline.db}); "
                    f"MCP at http://{shown}:{web.port}/mcp; Ctrl+C stops")
+        click.echo(f"MCP hosts that sign in with OAuth (Claude, ChatGPT): add {public_url}/mcp" if public_url else
+                   "OAuth for MCP hosts is off: set web.public_url to the https:// address they reach (docs/mcp.md)")
+        if settings.embed.origins:
+            click.echo(f"embedded chat: <concierge-chat> in pages of {', '.join(settings.embed.origins)} "
+                       f"(script http://{shown}:{web.port}/embed.js; docs/embed.md)")
         if phone is not None:
             click.echo(_phone_line(pipeline, phone, phone.public_url or f"http://{shown}:{web.port}"))
         # X-Forwarded-* are the app's to read (concierge.web.proxy, from web.trusted_proxy only), not uvicorn's

@@ -61,8 +61,9 @@ def _read_password(password_stdin: bool) -> str:
 @click.option("--display-name", default=None, help="The name shown on the chat page. Default: NAME.")
 @click.option("--password-stdin", is_flag=True, help="Read the password from the first line of stdin.")
 @click.option("--no-password", is_flag=True,
-              help="Add the user without a password: they cannot sign in to the web page (MCP over stdio, "
-              "`--user NAME`, or a token); `user set-password` gives one later.")
+              help="Add the user without a password: they cannot sign in to the web page with one (MCP over "
+              "stdio, `--user NAME`, a token, or the chat embedded in the business's web app: docs/embed.md); "
+              "`user set-password` gives one later.")
 @catalog_option
 @state_options
 def add(name: str, role: str, display_name: str | None, password_stdin: bool, no_password: bool) -> None:
@@ -76,7 +77,8 @@ def add(name: str, role: str, display_name: str | None, password_stdin: bool, no
         record = users.add(db, name, role, display_name)
         if password is not None:
             passwords.set_password(db, name, password)
-    how = "can sign in" if password is not None else "no password: cannot sign in to the web page"
+    how = "can sign in" if password is not None else \
+        "no password: cannot sign in to the web page (the embedded chat needs none: docs/embed.md)"
     click.echo(f"added {record.name} ({record.display_name}), role {record.role}; {how}")
 
 

@@ -42,6 +42,7 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http import StreamableHTTPServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.responses import JSONResponse
@@ -50,6 +51,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from concierge.errors import ConfigError, DatabaseError
 from concierge.mcp.bearer import TokenBackend
+from concierge.mcp.oauth import metadata_url
 from concierge.mcp.rejected import audit_http_refusals
 from concierge.mcp.server import build_server
 from concierge.mcp.stdio import MAX_FRAME_BYTES
@@ -156,10 +158,13 @@ def build_http(
     sessions_per_user: int = SESSIONS_PER_USER,
     session_idle_s: float = SESSION_IDLE_S,
     max_sessions: int = MAX_SESSIONS,
+    resource: str | None = None,
 ) -> McpHttp:
     """The HTTP endpoint; with `anonymous_user` (loopback only) it takes no tokens and acts as that user.
 
-    The session limits are described in the module docstring.
+    With `resource` (its own URL, when `concierge.mcp.oauth` serves beside it) it also takes OAuth access tokens
+    issued for that URL, and a 401 names where its protected resource metadata is. The session limits are
+    described in the module docstring.
     """
     if anonymous_user is not None and host not in LOOPBACK:
         raise ConfigError(f"serving without tokens is allowed on a loopback address only ({', '.join(LOOPBACK)})")
@@ -176,8 +181,9 @@ def build_http(
     endpoint = audit_http_refusals(endpoint, pipeline, anonymous_user)  # what the transport refuses is audited
     if anonymous_user is None:
         endpoint = AuthenticationMiddleware(
-            AuthContextMiddleware(RequireAuthMiddleware(endpoint, required_scopes=[])),
-            backend=TokenBackend(pipeline.state),  # refused tokens are audited with the client address
+            AuthContextMiddleware(RequireAuthMiddleware(endpoint, required_scopes=[], resource_metadata_url=(
+                AnyHttpUrl(metadata_url(resource)) if resource else None))),
+            backend=TokenBackend(pipeline.state, resource=resource),  # refusals audited with the client address
         )
     return McpHttp(endpoint=DatabaseUnavailable(endpoint), session_manager=manager, path=path)
 

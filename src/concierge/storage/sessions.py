@@ -8,7 +8,10 @@ user's row) and nothing is remembered between requests, so a session ends for ev
 - the user signs out (`end`), or an admin runs ``concierge user sign-out NAME`` (`end_all`);
 - the user's password changes (the fingerprint no longer matches; `passwords.set_password` deletes them);
 - the user is removed (no row to join; `users.remove` deletes them);
-- it is older than `MAX_AGE`.
+- it is older than `MAX_AGE` (or the shorter age it was started with).
+
+A session the host app's token started (`concierge.web.embed`) has `EMBEDDED` for a fingerprint: it needs no
+password, and ends as the others do (a password set or changed ends it too).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from concierge.storage import state as schema
 from concierge.storage.database import Database
 
 MAX_AGE = timedelta(days=7)
+EMBEDDED = "embedded"  # the fingerprint of a session the host app's token started: no hex digest
 _ID_BYTES = 32
 
 
@@ -36,7 +40,8 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def start(db: Database, user_name: str, fingerprint: str, *, source: str | None = None) -> str:
+def start(db: Database, user_name: str, fingerprint: str, *, source: str | None = None,
+          max_age: timedelta = MAX_AGE) -> str:
     """A new session for `user_name` signed in with the password whose hash has `fingerprint`; its id."""
     session_id = secrets.token_urlsafe(_ID_BYTES)
     now = datetime.now(UTC)
@@ -45,7 +50,7 @@ def start(db: Database, user_name: str, fingerprint: str, *, source: str | None 
         conn.execute(table.delete().where(table.c.expires_at < now))  # the expired ones of everybody
         conn.execute(table.insert().values(
             id_hash=_hash(session_id), user_name=user_name, fingerprint=fingerprint, created_at=now,
-            expires_at=now + MAX_AGE, source=source[:200] if source else None,
+            expires_at=now + min(max_age, MAX_AGE), source=source[:200] if source else None,
         ))
     return session_id
 
@@ -56,9 +61,11 @@ def check(db: Database, session_id: str) -> str | None:
         return None
     with db.read() as conn:
         row = conn.execute(_CHECK, {"id_hash": _hash(session_id)}).first()
-    if row is None or row.password_hash is None or _aware(row.expires_at) <= datetime.now(UTC):
+    if row is None or _aware(row.expires_at) <= datetime.now(UTC):
         return None
-    if passwords.fingerprint(row.password_hash) != row.fingerprint:
+    if row.fingerprint == EMBEDDED:
+        return row.user_name
+    if row.password_hash is None or passwords.fingerprint(row.password_hash) != row.fingerprint:
         return None
     return row.user_name
 

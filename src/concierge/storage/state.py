@@ -1,5 +1,5 @@
 """concierge's own tables: users, audit, confirmations, API tokens, web sessions, sign-in throttle, audit noise,
-conversations.
+OAuth clients and grants, conversations.
 
 They may live beside the business data (one URL, one deployment: the embedded default) or in a
 database of their own (`state_database`), so that concierge can read a company's data through a
@@ -123,7 +123,56 @@ demo_users = sa.Table(
     sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
 )
 
-STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise, demo_users]
+# 0007: OAuth 2.1 for remote MCP hosts (see storage/oauth.py). Clients that registered themselves (RFC 7591); a
+# grant is one consent of a user to a client, and its access and refresh tokens (only their hashes) die with it.
+oauth_clients = sa.Table(
+    "concierge_oauth_clients",
+    metadata,
+    sa.Column("client_id", sa.String(64), primary_key=True),
+    sa.Column("info", sa.Text, nullable=False),  # the registration as JSON
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+oauth_codes = sa.Table(
+    "concierge_oauth_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("client_id", sa.String(500), nullable=False),
+    sa.Column("client_name", sa.String(200), nullable=False),
+    sa.Column("user_name", sa.String(50), nullable=False),
+    sa.Column("scopes", sa.String(200), nullable=False),
+    sa.Column("code_challenge", sa.String(128), nullable=False),
+    sa.Column("redirect_uri", sa.Text, nullable=False),
+    sa.Column("redirect_explicit", sa.Boolean, nullable=False),
+    sa.Column("resource", sa.String(500), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+oauth_grants = sa.Table(
+    "concierge_oauth_grants",
+    metadata,
+    sa.Column("id", sa.String(12), primary_key=True),
+    sa.Column("client_id", sa.String(500), nullable=False),
+    sa.Column("client_name", sa.String(200), nullable=False),
+    sa.Column("user_name", sa.String(50), nullable=False),
+    sa.Column("scopes", sa.String(200), nullable=False),
+    sa.Column("resource", sa.String(500), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_concierge_oauth_grants_user", "user_name"),
+)
+oauth_tokens = sa.Table(
+    "concierge_oauth_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("grant_id", sa.String(12), nullable=False),
+    sa.Column("kind", sa.String(10), nullable=False),  # access, refresh
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),  # a refresh token, once exchanged
+    sa.Index("ix_concierge_oauth_tokens_grant", "grant_id"),
+)
+
+STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise, demo_users,
+                oauth_clients, oauth_codes, oauth_grants, oauth_tokens]
 
 # Conversations of the agent: one row per (user, session id), its messages in order.
 conversations = sa.Table(

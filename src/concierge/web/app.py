@@ -23,11 +23,13 @@ from concierge.agent.store import ConversationStore
 from concierge.catalog.model import Tool
 from concierge.errors import DatabaseError
 from concierge.language.detect import Lang, language
+from concierge.mcp import oauth
 from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
-from concierge.settings import PhoneSettings
-from concierge.web import auth, chat, proxy, security
+from concierge.settings import EmbedSettings, PhoneSettings
+from concierge.web import auth, chat, consent, proxy, security
+from concierge.web.embed import install as install_embed
 from concierge.web.security import PAGE_HEADERS
 
 LANGS: tuple[Lang, ...] = ("ja", "en")
@@ -88,12 +90,17 @@ def create_app(
     max_steps: int = 8,
     trusted_proxy: str = "",
     phone: PhoneSettings | None = None,
+    public_url: str = "",
+    embed: EmbedSettings | None = None,
 ) -> FastAPI:
     """The whole web process; `provider` (an object) wins over `provider_name` (tests pass a fake).
 
     `host` and `allowed_hosts` are the names the MCP endpoint accepts in a request's Host header;
     `trusted_proxy` the addresses whose X-Forwarded-* headers are believed (`concierge.web.proxy`);
-    `phone` serves the phone channel under /phone (`concierge.web.phone`, needs the `twilio` package).
+    `phone` serves the phone channel under /phone (`concierge.web.phone`, needs the `twilio` package);
+    `public_url` (the address MCP hosts reach) makes this server the OAuth authorization server of its /mcp
+    (`concierge.mcp.oauth`, the consent page `concierge.web.consent`); without it /mcp takes bearer tokens only;
+    `embed` lets the host app's pages it names frame the chat, signed in by the host's tokens (`concierge.web.embed`).
     """
     owns_provider = provider is None
     provider = provider or make_provider(provider_name, model=model, base_url=base_url, pipeline=pipeline)
@@ -103,7 +110,12 @@ def create_app(
         signer=auth.Signer(secret or auth.load_secret()),
         secure_cookie=secure_cookie,
     )
-    mcp_http = build_http(pipeline, path="/mcp", host=host, allowed_hosts=allowed_hosts) if mcp else None
+    oauth_provider = None
+    if mcp and public_url:
+        oauth_provider = oauth.Provider(pipeline.state, issuer=public_url, resource=oauth.resource_url(public_url),
+                                        consent_url=consent.consent_url(state.signer, public_url))
+    mcp_http = build_http(pipeline, path="/mcp", host=host, allowed_hosts=allowed_hosts,
+                          resource=oauth_provider.resource if oauth_provider else None) if mcp else None
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -116,13 +128,22 @@ def create_app(
 
     app = FastAPI(title="concierge", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.web = state
+    app.state.oauth = oauth_provider
     app.include_router(auth.router)
     app.include_router(chat.router)
+    install_embed(app, embed)
+    oauth_paths = []
+    if oauth_provider is not None:
+        app.include_router(consent.router)
+        oauth_routes = oauth.routes(oauth_provider)
+        app.router.routes.extend(oauth_routes)
+        # the protocol's endpoints are called by the hosts' servers and apps, and have their own limits
+        oauth_paths = [r.path for r in oauth_routes if r.path != "/authorize"]
     if phone is not None:
         from concierge.web.phone import install
 
         install(app, state.agent, phone)
-    _guard(app, skip=[mcp_http.path] if mcp_http is not None else [])
+    _guard(app, skip=([mcp_http.path] if mcp_http is not None else []) + oauth_paths)
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: monitors and curl -I
     async def index() -> FileResponse:

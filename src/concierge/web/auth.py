@@ -4,7 +4,9 @@ Signing in makes a session in the state database (`concierge.storage.sessions`);
 user name, the session's id and when it was issued, signed with HMAC-SHA256. Every API request looks the
 session up (one indexed read): a bad signature, an old cookie, or a session that was ended in any process
 (sign-out, a password change, the user removed, ``concierge user sign-out NAME``) answer 401. Nothing the
-browser sends besides the cookie says who the user is.
+browser sends besides the cookie says who the user is. The embedded chat (`concierge.web.embed`) keeps the same
+signed value in memory and sends it as the `HEADER` instead (a cookie in another site's frame may be blocked);
+when both come, the header wins: it names the user the host app vouched for.
 
 Sign-in attempts go through the throttle (`concierge.storage.throttle`): the failing address first (per
 account, and over all accounts), the account itself only when many addresses fail it; counted in the state
@@ -40,6 +42,7 @@ from concierge.pipeline.access import User
 from concierge.storage import passwords, sessions, throttle
 
 COOKIE = "concierge_session"
+HEADER = "X-Concierge-Session"
 MAX_AGE_S = int(sessions.MAX_AGE.total_seconds())
 ENV_SECRET = "CONCIERGE_SECRET"
 SIGN_IN_TOOL = "sign-in"  # the audit's name for a sign-in attempt
@@ -118,7 +121,8 @@ def claimed_user(request: Request) -> str:
 
 def _cookie_session(request: Request) -> tuple[str, str] | None:
     """(user name, session id) from a cookie that is ours and not too old, else None."""
-    payload = request.app.state.web.signer.load(request.cookies.get(COOKIE, ""))
+    signed = request.headers.get(HEADER) or request.cookies.get(COOKIE, "")
+    payload = request.app.state.web.signer.load(signed)
     if payload is None or not isinstance(payload.get("u"), str) or not isinstance(payload.get("s"), str):
         return None
     issued = payload.get("t")
@@ -189,26 +193,55 @@ def _failed_sign_in(request: Request, name: str, attempt: throttle.Attempt) -> N
                        text.format(failures=started.failures, name=name, address=address, wait=started.wait_s))
 
 
-@router.post("/login")
-async def login(body: SignIn, request: Request, response: Response) -> dict:
+class SignInRefused(Exception):
+    """A sign-in that did not happen: the status (401 wrong password, 429 waiting), why, and how long to wait."""
+
+    def __init__(self, status: int, detail: str, retry_after_s: int | None = None):
+        super().__init__(detail)
+        self.status, self.detail, self.retry_after_s = status, detail, retry_after_s
+
+
+async def password_sign_in(request: Request, name: str, password: str) -> str:
+    """Checks the password through the throttle, audits it, starts a session; the signed cookie's value."""
     web = request.app.state.web
     state, address = web.pipeline.state, client_address(request)
-    attempt = await threads.run(throttle.begin, state, body.name, address)
+    attempt = await threads.run(throttle.begin, state, name, address)
     if not attempt.allowed:
         wait = attempt.retry_after_s
-        await threads.run(_audit_sign_in, request, body.name, "refused:sign_in_throttled",
+        await threads.run(_audit_sign_in, request, name, "refused:sign_in_throttled",
                           f"too many failed sign-ins; {_WAITING[attempt.waiting or 'pair']}: refused for {wait} s")
-        raise HTTPException(status_code=429, headers={"Retry-After": str(wait)},
-                            detail=f"too many failed sign-ins: try again in {wait} seconds")
-    fingerprint = await threads.run(passwords.verify, state, body.name, body.password)
+        raise SignInRefused(429, f"too many failed sign-ins: try again in {wait} seconds", wait)
+    fingerprint = await threads.run(passwords.verify, state, name, password)
     if fingerprint is None:
-        await threads.run(_failed_sign_in, request, body.name, attempt)
-        raise HTTPException(status_code=401, detail="wrong user name or password")
-    await threads.run(throttle.succeeded, state, body.name, address, attempt)
-    session_id = await threads.run(lambda: sessions.start(state, body.name, fingerprint, source=source(request)))
-    cookie = web.signer.dump({"u": body.name, "s": session_id, "t": int(time.time())})
+        await threads.run(_failed_sign_in, request, name, attempt)
+        raise SignInRefused(401, "wrong user name or password")
+    await threads.run(throttle.succeeded, state, name, address, attempt)
+    session_id = await threads.run(lambda: sessions.start(state, name, fingerprint, source=source(request)))
+    return web.signer.dump({"u": name, "s": session_id, "t": int(time.time())})
+
+
+def set_session_cookie(request: Request, response: Response, cookie: str) -> None:
     response.set_cookie(COOKIE, cookie, max_age=MAX_AGE_S, httponly=True, samesite="strict",
-                        secure=web.secure_cookie or request.url.scheme == "https", path="/")
+                        secure=request.app.state.web.secure_cookie or request.url.scheme == "https", path="/")
+
+
+async def signed_in_user(request: Request) -> User | None:
+    """The user of the request's session, or None (a page that offers to sign in instead of answering 401)."""
+    try:
+        return await current_user(request)
+    except HTTPException:
+        return None
+
+
+@router.post("/login")
+async def login(body: SignIn, request: Request, response: Response) -> dict:
+    try:
+        cookie = await password_sign_in(request, body.name, body.password)
+    except SignInRefused as refused:
+        headers = {"Retry-After": str(refused.retry_after_s)} if refused.retry_after_s is not None else None
+        raise HTTPException(status_code=refused.status, detail=refused.detail, headers=headers) from None
+    set_session_cookie(request, response, cookie)
+    web = request.app.state.web
     return web.describe(await threads.run(web.pipeline.user, body.name))
 
 

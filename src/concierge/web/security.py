@@ -12,7 +12,9 @@ Each defence is a plain ASGI middleware (none buffers a response, so event strea
   Host compared is the one it forwards (nginx ``Host $http_host``) or a trusted proxy's
   ``X-Forwarded-Host`` (`concierge.web.proxy` rewrites it before this runs).
 - `SecurityHeaders`: ``nosniff`` on every response; the page's policy (CSP with
-  ``frame-ancestors 'none'``, no referrer) on every HTML response, wherever it is served from.
+  ``frame-ancestors 'none'``, no referrer) on every HTML response, wherever it is served from. A page whose
+  own policy lets some origins frame it (the embedded chat's, the configured host origins:
+  `concierge.web.embed`) keeps it and gets no ``X-Frame-Options``, which cannot name those origins.
 - `validation_failed`: a 422 that says which field is wrong and why, never what was sent.
 - `database_unavailable`: the state or business database down is 503 with a JSON message,
   not a bare 500; the next request after it is back works, as before.
@@ -181,8 +183,11 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 html = headers.get("content-type", "").startswith("text/html")
+                policy = headers.get("content-security-policy", "")
+                framed = "frame-ancestors" in policy and "frame-ancestors 'none'" not in policy
                 for name, value in (PAGE_HEADERS.items() if html else [("X-Content-Type-Options", "nosniff")]):
-                    headers.setdefault(name, value)
+                    if not (framed and name == "X-Frame-Options"):
+                        headers.setdefault(name, value)
             await send(message)
 
         await self.app(scope, receive, with_headers)

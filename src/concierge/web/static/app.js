@@ -1,6 +1,7 @@
 // The chat page: sign-in, the conversation list, streamed answers with tables, charts,
 // confirmation cards and the trace. Everything is drawn with DOM nodes (never innerHTML),
 // and every request goes to this server only. The words it shows are in text.js.
+// At /embed it is the chat inside the host app's page (embed.js, docs/embed.md): signed in by the host's token.
 "use strict";
 
 const CHARTS = {
@@ -36,7 +37,15 @@ function yen(value, signed = false) {
 
 const $ = (id) => document.getElementById(id);
 const state = { me: null, sessionId: null, busy: false, liveCard: null };
-let lang = localStorage.getItem("concierge.lang") || (navigator.language.startsWith("ja") ? "ja" : "en");
+const EMBED = location.pathname === "/embed";
+// A framed page may be refused its storage (third-party storage blocked): the page works without it.
+const stored = {
+  get: (key) => { try { return localStorage.getItem(key); } catch { return null; } },
+  set: (key, value) => { try { localStorage.setItem(key, value); } catch { /* not kept */ } },
+};
+const asked = EMBED ? new URLSearchParams(location.search).get("lang") : null;
+let lang = (["ja", "en"].includes(asked) && asked) || stored.get("concierge.lang")
+  || (navigator.language.startsWith("ja") ? "ja" : "en");
 
 const t = (key, ...args) => {
   const v = TEXT[lang][key];
@@ -78,7 +87,7 @@ function applyLanguage() {
 for (const node of document.querySelectorAll(".lang-toggle")) {
   node.addEventListener("click", () => {
     lang = lang === "ja" ? "en" : "ja";
-    localStorage.setItem("concierge.lang", lang);
+    stored.set("concierge.lang", lang);
     applyLanguage();
     // the open conversation drawn again: its captions, cards and trace in the new language (answers stay in
     // the language they were asked in)
@@ -90,13 +99,24 @@ for (const node of document.querySelectorAll(".lang-toggle")) {
 // --- the server ----------------------------------------------------------------
 class SignedOut extends Error {}
 
+// Embedded: the session's signed value, kept in memory only and sent as a header (no cookie in another site's frame).
+let session = null;
+let sessionAnswered = false;  // a request of this session was answered: a 401 after it may sign in again
+const sessionHeaders = () => (session ? { "X-Concierge-Session": session } : {});
+
+function signedOut() {
+  if (EMBED) askHostForToken(); else showSignIn();
+}
+
 async function api(path, { method = "GET", body } = {}) {
+  const sent = session;
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers: { ...sessionHeaders(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (res.status === 401) { showSignIn(); throw new SignedOut(); }
+  if (res.status === 401) { if (sent === session) signedOut(); throw new SignedOut(); }
+  if (sent === session) sessionAnswered = true;
   if (res.status === 204) return {};
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.detail || `${res.status} ${res.statusText}`);
@@ -105,12 +125,14 @@ async function api(path, { method = "GET", body } = {}) {
 
 // POST, then read the server-sent events as they arrive.
 async function stream(path, body, onEvent) {
+  const sent = session;
   const res = await fetch(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    headers: { ...sessionHeaders(), "Content-Type": "application/json", Accept: "text/event-stream" },
     body: JSON.stringify(body || {}),
   });
-  if (res.status === 401) { showSignIn(); throw new SignedOut(); }
+  if (res.status === 401) { if (sent === session) signedOut(); throw new SignedOut(); }
+  if (sent === session) sessionAnswered = true;
   if (!res.ok) {
     const data = await res.json().catch(() => ({}));
     throw new Error(data.detail || `${res.status} ${res.statusText}`);
@@ -174,6 +196,7 @@ $("signout").addEventListener("click", async () => {
 async function start(me) {
   state.me = me;
   $("signin").hidden = true;
+  $("embed-status").hidden = true;
   $("app").hidden = false;
   $("who").textContent = me.display_name;
   applyLanguage();
@@ -637,9 +660,85 @@ $("composer").addEventListener("submit", (event) => {
   ask($("input").value);
 });
 
+// --- embedded in the host app's page ------------------------------------------------
+// The host's element (embed.js) answers "token-needed" with a token posted to this origin; only the parent may
+// send one, and the server checks the parent's origin is among the configured ones.
+let hostOrigin = null;
+let waitingForToken = false;
+
+function embedStatus(message, error = "") {
+  state.me = null;
+  $("app").hidden = true;
+  $("signin").hidden = true;
+  $("embed-status").hidden = false;
+  $("embed-message").textContent = message;
+  $("embed-error").textContent = error;
+}
+
+function toHost(message) {
+  if (window.parent !== window) window.parent.postMessage(message, hostOrigin || "*");
+}
+
+function askHostForToken() {
+  if (waitingForToken) return;
+  const again = session !== null;
+  session = null;
+  if (again && !sessionAnswered) { embedStatus("", t("embedEnded")); return; }  // a new session refused at once: no loop
+  embedStatus(t("embedSigningIn"));
+  waitingForToken = true;
+  toHost({ type: "concierge:token-needed" });
+}
+
+async function exchange(token, origin) {
+  hostOrigin = origin;
+  waitingForToken = false;
+  let res;
+  try {
+    res = await fetch("/api/embed/session", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, origin }),
+    });
+  } catch {
+    embedStatus(t("embedRefused"), t("network"));
+    return;
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const said = (lang === "ja" && data.detail_ja) || (typeof data.detail === "string" ? data.detail : `${res.status} ${res.statusText}`);
+    embedStatus(t("embedRefused"), said);
+    toHost({ type: "concierge:refused", code: data.code || String(res.status), message: said });
+    return;
+  }
+  session = data.session;
+  sessionAnswered = false;
+  await start(data.me);
+  toHost({ type: "concierge:signed-in", name: data.me.name });
+}
+
+async function embedSignOut() {
+  await fetch("/api/logout", { method: "POST", headers: sessionHeaders() }).catch(() => {});
+  session = null;
+  newChat();
+  embedStatus(t("embedSignedOut"));
+  toHost({ type: "concierge:signed-out" });
+}
+
+window.addEventListener("message", (event) => {
+  if (!EMBED || window.parent === window || event.source !== window.parent) return;
+  const data = event.data || {};
+  if (data.type === "concierge:token" && typeof data.token === "string") exchange(data.token, event.origin);
+  else if (data.type === "concierge:no-token") { waitingForToken = false; embedStatus(t("embedRefused"), t("embedNoToken")); }
+  else if (data.type === "concierge:sign-out" && event.origin === hostOrigin) embedSignOut();
+});
+
 // --- start ---------------------------------------------------------------------------
 applyLanguage();
-fetch("/api/me").then(async (res) => {
-  if (res.ok) await start(await res.json());
-  else showSignIn();
-}).catch(() => showSignIn());
+if (EMBED) {
+  document.body.classList.add("embed");
+  if (window.parent === window) embedStatus("", t("embedAlone"));
+  else askHostForToken();
+} else {
+  fetch("/api/me").then(async (res) => {
+    if (res.ok) await start(await res.json());
+    else showSignIn();
+  }).catch(() => showSignIn());
+}

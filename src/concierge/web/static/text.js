@@ -36,6 +36,10 @@ const TEXT = {
     search: "会話を検索", noMatches: "一致する会話はありません。", rename: "名前を変更", delete: "削除",
     renameOf: (n) => `「${n}」の名前を変更`, deleteOf: (n) => `「${n}」を削除`, renamePrompt: "会話の名前:",
     deleteConfirm: (n) => `「${n}」を削除します。元に戻せません。よろしいですか？`,
+    embedSigningIn: "サインインしています…", embedRefused: "サインインできませんでした。",
+    embedNoToken: "ホストのアプリからサインイン用トークンが届きませんでした。ページを再読み込みしてください。",
+    embedSignedOut: "サインアウトしました。", embedEnded: "セッションが終了しました。ページを再読み込みしてください。",
+    embedAlone: "このページはほかのサイトに埋め込んで使うチャットです。単独で使うときは / を開いてください。",
   },
   en: {
     tagline: "Ask your business database in Japanese or English.",
@@ -70,6 +74,10 @@ const TEXT = {
     search: "Search conversations", noMatches: "No conversation matches.", rename: "Rename", delete: "Delete",
     renameOf: (n) => `Rename "${n}"`, deleteOf: (n) => `Delete "${n}"`, renamePrompt: "Name of the conversation:",
     deleteConfirm: (n) => `Delete "${n}"? This cannot be undone.`,
+    embedSigningIn: "Signing in…", embedRefused: "Could not sign in.",
+    embedNoToken: "The host app sent no sign-in token. Reload the page.",
+    embedSignedOut: "Signed out.", embedEnded: "The session has ended. Reload the page.",
+    embedAlone: "This page is the chat embedded in another site. To use concierge on its own, open /.",
   },
 };
 
