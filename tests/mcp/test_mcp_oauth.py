@@ -9,10 +9,13 @@ revocation, and what must be refused.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import datetime as dt
 import hashlib
 import json
+import os
+import re
 import secrets
 import socket
 import threading
@@ -38,6 +41,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
+from mcp_servers import node_bin
 from web_fakes import Served, concierge_serve
 
 from concierge.storage import oauth
@@ -322,6 +326,40 @@ async def test_a_client_revokes_its_own_token(served, documents):
                                                                "client_id": docs.url("host.json")})
     assert answer.status_code == 200
     assert await call_mcp(served, issued.access_token) == 401
+
+
+async def test_the_mcp_inspector_signs_in_with_oauth_and_lists_the_persons_tools(served, browser, tmp_path):
+    """The Inspector 2.x CLI (a client no one here wrote): it registers, prints where the person must go, listens
+    on its own loopback callback, and lists the tools once the person allowed it in the browser."""
+    callback = f"http://127.0.0.1:{_free_port()}/oauth/callback"
+    inspector = await asyncio.create_subprocess_exec(
+        str(node_bin("mcp-inspector")), "--cli", "--format", "json", "--transport", "http",
+        "--server-url", f"{served.url}/mcp", "--method", "tools/list", "--callback-url", callback,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "HOME": str(tmp_path), "MCP_AUTO_OPEN_ENABLED": "true", "BROWSER": "true",
+             "MCP_INSPECTOR_SECRET_STORE": "memory"})
+    try:
+        assert inspector.stderr is not None and inspector.stdout is not None
+        told = ""
+        while "Please navigate to:" not in told:
+            line = await asyncio.wait_for(inspector.stderr.readline(), 30)
+            assert line, f"the Inspector ended before it asked for the browser: {told}"
+            told += line.decode()
+        authorize = re.search(r"Please navigate to: (\S+)", told)
+        assert authorize is not None
+        context = await browser.new_context()
+        page = await context.new_page()
+        await page.goto(authorize.group(1))
+        await page.fill("input[name=name]", "tanaka")
+        await page.fill("input[name=password]", served.passwords["tanaka"])
+        await page.click("button[value=allow]")
+        listed = json.loads(await asyncio.wait_for(inspector.stdout.read(), 60))
+        await context.close()
+    finally:
+        if inspector.returncode is None:
+            inspector.kill()
+        await inspector.wait()
+    assert {t["name"] for t in listed["result"]["tools"]} == {"get_customers", "get_sales", "add_sale"}  # tanaka's role
 
 
 # --- what must be refused -----------------------------------------------------------------------------------
