@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from sqlalchemy.engine import make_url
@@ -40,7 +40,8 @@ ENV_PREFIX = "CONCIERGE_"
 # Where the API keys come from (the environment only); `config show` says which are set.
 API_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 _SECRET_WORDS = re.compile(r"(api_?key|secret|token|password|passwd)", re.IGNORECASE)
-_LISTS = {"catalogs", "web.allowed_hosts", "mcp.allowed_hosts", "embed.origins"}
+_LISTS = {"catalogs", "web.allowed_hosts", "mcp.allowed_hosts", "embed.origins", "embed.roles", "oidc.scopes"}
+_MAPPINGS = {"oidc.roles"}  # in the environment: VALUE=ROLE,VALUE=ROLE
 _BOOLS = {"web.secure_cookie"}
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
@@ -133,6 +134,7 @@ class EmbedSettings(_Frozen):
     secret: SecretStr | None = None  # HS256 tokens are checked with it
     jwks_url: str = ""  # RS256/ES256 tokens are checked with the host's keys published there
     user_claim: str = "sub"  # the claim that names the concierge user
+    roles: tuple[str, ...] = ()  # the only roles a host's token may sign in (keep admin out); () any role
     max_age_s: int = Field(default=300, ge=10, le=3600)  # a token living longer than this (exp - iat) is refused
     session_s: int = Field(default=8 * 3600, ge=60, le=7 * 24 * 3600)  # how long an embedded sign-in lasts
 
@@ -148,6 +150,36 @@ class EmbedSettings(_Frozen):
         if value and not (parts.scheme == "https" or parts.scheme == "http" and parts.hostname in _LOOPBACK):
             raise ValueError(f"{value!r}: the host's keys must come over https:// (http:// only on this machine)")
         return value
+
+
+class OidcSettings(_Frozen):
+    """Sign-in through the company's own OpenID Connect provider (`concierge.web.oidc`, docs/web.md): off while
+    `issuer` is empty. The client secret is read from CONCIERGE_OIDC_CLIENT_SECRET only, never from the file."""
+
+    issuer: str = ""  # the provider's issuer, exactly as its /.well-known/openid-configuration says
+    client_id: str = ""  # concierge's client at the provider
+    client_secret: SecretStr | None = None  # None: a public client (PKCE only)
+    scopes: tuple[str, ...] = ("openid", "profile", "email")
+    user_claim: str = "preferred_username"  # the claim that names the concierge user
+    role_claim: str = ""  # "": the user must exist and keeps their role; else this claim gives it at each sign-in
+    roles: dict[str, str] = Field(default_factory=dict)  # the claim's values -> roles; {}: the value is the role
+    label: str = ""  # the button says "Sign in with {label}"; "" "your company account"
+    session_s: int = Field(default=8 * 3600, ge=300, le=7 * 24 * 3600)  # how long such a sign-in lasts
+
+    @field_validator("issuer")
+    @classmethod
+    def _issuer(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if value and (not parts.hostname or parts.query or parts.fragment
+                      or not (parts.scheme == "https" or parts.scheme == "http" and parts.hostname in _LOOPBACK)):
+            raise ValueError(f"{value!r} is not an issuer like https://login.example.com/realms/staff (https://; "
+                             "http:// only on this machine)")
+        return value
+
+    @field_validator("scopes")
+    @classmethod
+    def _openid(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return value if "openid" in value else ("openid", *value)
 
 
 def _origin(value: str) -> str:
@@ -179,6 +211,7 @@ class Settings(_Frozen):
     mcp: McpSettings = McpSettings()
     phone: PhoneSettings = PhoneSettings()
     embed: EmbedSettings = EmbedSettings()
+    oidc: OidcSettings = OidcSettings()
     file: Path | None = None  # the settings file read, if any
     sources: dict[str, str] = Field(default_factory=dict)
 
@@ -350,6 +383,11 @@ def _read_file(file: Path) -> dict[str, Any]:
 def _from_text(key: str, text: str, variable: str) -> Any:
     if key in _LISTS:
         return [part.strip() for part in text.split(",") if part.strip()]
+    if key in _MAPPINGS:
+        pairs = [part.partition("=") for part in text.split(",") if part.strip()]
+        if any(not given.strip() or not role.strip() for given, _, role in pairs):
+            raise ConfigError(f"{variable}={text!r}: expected VALUE=ROLE pairs separated by commas")
+        return {given.strip(): role.strip() for given, _, role in pairs}
     if key in _BOOLS:
         if text.strip().lower() in _TRUE:
             return True
@@ -394,3 +432,10 @@ def mask_url(url: str | None) -> str | None:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return url
+
+
+def public_part(url: str) -> str:
+    """A web address as it may be shown to anyone: no user name, password or query (which may carry a key)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit((parts.scheme, host, parts.path, "", "")) if parts.scheme else url

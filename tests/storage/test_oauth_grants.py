@@ -25,8 +25,18 @@ def _granted(db: Database, user: str = "tanaka") -> oauth.Issued:
     code = oauth.issue_code(db, consent, code_challenge="c", redirect_uri="https://host.example/cb",
                             redirect_explicit=True)
     issued = oauth.exchange_code(db, code)
-    assert issued is not None and oauth.exchange_code(db, code) is None  # the code is spent
+    assert issued is not None
     return issued
+
+
+def test_a_code_works_once_and_presented_again_ends_what_it_gave(db):
+    consent = oauth.Consent("https://host.example/client.json", "Host", "tanaka", ("tools",), RESOURCE)
+    code = oauth.issue_code(db, consent, code_challenge="c", redirect_uri="https://host.example/cb",
+                            redirect_explicit=True)
+    issued = oauth.exchange_code(db, code)
+    assert issued is not None and oauth.check_access(db, issued.access_token) is not None
+    assert oauth.exchange_code(db, code) is None
+    assert oauth.check_access(db, issued.access_token) is None
 
 
 def test_a_grant_is_its_users_and_a_refresh_token_works_once(db):

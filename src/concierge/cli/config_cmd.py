@@ -10,7 +10,7 @@ import click
 
 from concierge.cli.options import current_settings, data_options, provider_options
 from concierge.cli.render import table
-from concierge.settings import API_KEY_VARIABLES, Settings, keys, mask_url
+from concierge.settings import API_KEY_VARIABLES, Settings, keys, mask_url, public_part
 
 
 def register(main: click.Group) -> None:
@@ -54,6 +54,8 @@ def shown_values(settings: Settings) -> dict[str, Any]:
         value = data[head][tail] if tail else data[key]
         if key in ("database", "state_database"):
             value = mask_url(value)
+        elif key == "embed.jwks_url" and value:
+            value = public_part(value)
         out[key] = value
     return out
 

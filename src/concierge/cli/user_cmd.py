@@ -126,7 +126,7 @@ def set_password(name: str, password_stdin: bool) -> None:
 @catalog_option
 @state_options
 def sign_out(name: str) -> None:
-    """End every web session of user NAME now, in every server process (their API tokens: `token revoke`)."""
+    """End every web session and OAuth grant of user NAME now, in every process (API tokens: `token revoke`)."""
     with open_state(current_settings()) as db:
         users.get(db, name)  # an unknown name says which users there are
         ended = sessions.end_all(db, name)

@@ -16,10 +16,12 @@ redirect URI and client checks); this module is its provider over the state data
 
 from __future__ import annotations
 
+import html
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from mcp.server.auth.handlers.metadata import MetadataHandler, ProtectedResourceMetadataHandler
 from mcp.server.auth.provider import (
@@ -34,22 +36,32 @@ from mcp.server.auth.provider import (
 )
 from mcp.server.auth.routes import build_metadata, cors_middleware, create_auth_routes
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
+from mcp.server.transport_security import RequestBodyLimitMiddleware
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken, ProtectedResourceMetadata
 from pydantic import AnyHttpUrl
-from starlette.responses import PlainTextResponse
+from starlette.datastructures import Headers
+from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from concierge import threads
-from concierge.mcp.client_documents import ClientDocuments, DocumentRefused, check_url, is_document_url
+from concierge.mcp import client_secrets
+from concierge.mcp.client_documents import (
+    LOOPBACK,
+    ClientDocuments,
+    DocumentRefused,
+    is_document_url,
+    redirect_uri_refusal,
+)
 from concierge.storage import oauth
 from concierge.storage.database import Database
 
 SCOPE = "tools"  # the tools the user's role allows, as that user; writes still wait for the user's yes
 SCOPES = [SCOPE]
 PENDING_S = 600
-MAX_REVOCATION_BYTES = 16 * 1024  # how long the consent page may stay open
-_PRIVATE_SCHEME_DOT = "."  # RFC 8252 private-use schemes are reverse domain names: com.example.app:/callback
+MAX_NAME_CHARS = 200
+MAX_REQUEST_BYTES = 16 * 1024  # /register, /token, /revoke: a few hundred bytes each, for any real client
+MAX_REQUEST_BYTES = 16 * 1024  # how long the consent page may stay open
 
 
 @dataclass(frozen=True)
@@ -84,13 +96,16 @@ def metadata_url(resource: str) -> str:
 class Provider:
     """The SDK's `OAuthAuthorizationServerProvider` over the state database.
 
-    `consent_url` turns a pending request into the consent page's address (the web app signs it).
+    `consent_url` turns a pending request into the consent page's address (the web app signs it); `secret` (the
+    web app's) keeps the client secrets of registered clients encrypted in the state database.
     """
 
-    def __init__(self, db: Database, *, issuer: str, resource: str, consent_url: Callable[[Pending], str]):
+    def __init__(self, db: Database, *, issuer: str, resource: str, consent_url: Callable[[Pending], str],
+                 secret: bytes | None = None):
         self.db, self.issuer, self.resource = db, issuer.rstrip("/"), resource
         self.consent_url = consent_url
-        self.documents = ClientDocuments(SCOPES)
+        self.sealed = client_secrets.Sealed(secret or os.urandom(32))
+        self.documents = ClientDocuments(SCOPES, local=urlsplit(issuer).hostname in LOOPBACK)
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         if is_document_url(client_id):
@@ -99,24 +114,19 @@ class Provider:
             except DocumentRefused:
                 return None
         info = await threads.run(oauth.registered_client, self.db, client_id)
-        return OAuthClientInformationFull.model_validate_json(info) if info else None
-
-    async def client_refusal(self, client_id: str) -> str | None:
-        """Why a client named by URL cannot be used (for the page that says so), else None."""
-        if not is_document_url(client_id):
-            return None
-        try:
-            await self.documents.client(client_id)
-        except DocumentRefused as err:
-            return str(err)
-        return None
+        return self.sealed.opened(OAuthClientInformationFull.model_validate_json(info)) if info else None
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
         for uri in client_info.redirect_uris or []:
-            _check_redirect_uri(str(uri))
+            refusal = redirect_uri_refusal(str(uri))
+            if refusal is not None:
+                raise RegistrationError("invalid_redirect_uri", refusal)
+        if len(client_info.client_name or "") > MAX_NAME_CHARS:
+            raise RegistrationError("invalid_client_metadata", f"client_name is over {MAX_NAME_CHARS} characters")
         if client_info.client_id is None:
             raise RegistrationError("invalid_client_metadata", "no client_id was assigned")
-        await threads.run(oauth.register_client, self.db, client_info.client_id, client_info.model_dump_json())
+        sealed = self.sealed.sealed(client_info)
+        await threads.run(oauth.register_client, self.db, client_info.client_id, sealed.model_dump_json())
 
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
         if params.resource is not None and params.resource.rstrip("/") != self.resource.rstrip("/"):
@@ -202,22 +212,46 @@ def _token(issued: oauth.Issued) -> OAuthToken:
 
 
 def _client_name(client: OAuthClientInformationFull) -> str:
-    return (client.client_name or urlsplit(client.client_id or "").netloc or client.client_id or "?")[:200]
+    """What the consent page and `token list` call the client: its name, printable characters only."""
+    name = client.client_name or urlsplit(client.client_id or "").netloc or client.client_id or "?"
+    return "".join(ch for ch in name if ch.isprintable())[:MAX_NAME_CHARS] or "?"
 
 
-def _check_redirect_uri(uri: str) -> None:
-    """OAuth 2.1 §7.5 and RFC 8252: https, http on a loopback address, or an app's private-use scheme."""
-    parts = urlsplit(uri)
-    if parts.scheme in ("https", "http"):
-        try:
-            check_url(uri if parts.path not in ("", "/") else uri.rstrip("/") + "/callback")
-        except DocumentRefused:
-            raise RegistrationError("invalid_redirect_uri", f"redirect URI {uri} must be https:// (http:// only "
-                                                            "on a loopback address)") from None
-        return
-    if _PRIVATE_SCHEME_DOT not in parts.scheme or parts.scheme in ("javascript", "data", "file"):
-        raise RegistrationError("invalid_redirect_uri", f"redirect URI {uri}: use https://, a loopback http:// "
-                                                        "address, or a private-use scheme like com.example.app:/cb")
+class _NoRedirectToStrangers:
+    """/authorize sends a browser to a client's redirect URI with an error only when some person has allowed that
+    client before; for anyone else's client the error is a page here (RFC 9700 §4.11.2: anybody can make a client
+    whose redirect URI is their own page, and a link to concierge's address must not land there)."""
+
+    def __init__(self, app: ASGIApp, provider: Provider):
+        self.app, self.provider = app, provider
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        replaced = False
+
+        async def watch(message: Message) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] in (302, 303):
+                location = Headers(raw=message["headers"]).get("location", "")
+                if not location.startswith(self.provider.issuer + "/") and not await self._known(scope):
+                    replaced = True
+                    said = parse_qs(urlsplit(location).query)
+                    text = f"{said.get('error', ['?'])[0]}: {said.get('error_description', [''])[0]}"
+                    await HTMLResponse(_REFUSED.format(html.escape(text)), status_code=400)(scope, receive, send)
+                    return
+            if not replaced:
+                await send(message)
+
+        await self.app(scope, receive, watch)
+
+    async def _known(self, scope: Scope) -> bool:
+        client_id = parse_qs(scope.get("query_string", b"").decode()).get("client_id", [""])[0]
+        return bool(client_id) and await threads.run(oauth.has_grant, self.provider.db, client_id)
+
+
+_REFUSED = ("<!doctype html><html><head><meta charset='utf-8'><title>concierge</title></head><body><main>"
+            "<p role='alert'>This sign-in cannot go on ({}). Go back to your app and connect again; if it happens "
+            "again, tell whoever runs concierge.</p><p lang='ja'>この接続は続けられません。アプリに戻って、もう一度"
+            "接続してください。</p></main></body></html>")
 
 
 class _PublicRevocation:
@@ -233,7 +267,7 @@ class _PublicRevocation:
             message = await receive()
             body += message.get("body", b"")
             more = message.get("more_body", False)
-            if len(body) > MAX_REVOCATION_BYTES:
+            if len(body) > MAX_REQUEST_BYTES:
                 await PlainTextResponse("request body too large", status_code=413)(scope, receive, send)
                 return
         if b"client_secret=" not in body:
@@ -262,7 +296,13 @@ def routes(provider: Provider) -> list[Route]:
     metadata.token_endpoint_auth_methods_supported = ["none", "client_secret_post", "client_secret_basic"]
     metadata.revocation_endpoint_auth_methods_supported = ["none", "client_secret_post", "client_secret_basic"]
     metadata.client_id_metadata_document_supported = True
-    served = [Route(r.path, _PublicRevocation(r.app), methods=["POST", "OPTIONS"]) if r.path == "/revoke" else r
+    wrapped: dict[str, Callable[[ASGIApp], ASGIApp]] = {
+        "/revoke": lambda app: _PublicRevocation(app),
+        "/register": lambda app: RequestBodyLimitMiddleware(app, MAX_REQUEST_BYTES),
+        "/token": lambda app: RequestBodyLimitMiddleware(app, MAX_REQUEST_BYTES),
+        "/authorize": lambda app: _NoRedirectToStrangers(app, provider),
+    }
+    served = [Route(r.path, wrapped[r.path](r.app), methods=list(r.methods or ())) if r.path in wrapped else r
               for r in found if r.path != "/.well-known/oauth-authorization-server"]
     server_metadata = cors_middleware(MetadataHandler(metadata).handle, ["GET", "OPTIONS"])
     served.append(Route("/.well-known/oauth-authorization-server", server_metadata, methods=["GET", "OPTIONS"]))

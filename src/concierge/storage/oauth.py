@@ -5,7 +5,10 @@ A grant is one consent of one user to one client (Claude, ChatGPT, an editor) fo
 replaced by a new one (rotation), and a refresh token presented a second time ends the whole grant, since only
 a thief would still hold it. Like API tokens (`concierge.storage.tokens`) every token is 256 random bits of
 which only the SHA-256 hash is kept, and every request reads its token, so revoking a grant (`concierge token
-revoke ID`, the client's revocation request, removing the user) refuses the very next call in every process.
+revoke ID`, the client's revocation request) refuses the very next call in every process. Whatever ends a person's
+web sessions ends their grants too (`end_user_grants`): a password change, ``concierge user sign-out NAME``,
+removing the user; so nobody added later under the same name inherits them. A code presented a second time ends
+the grant it gave (OAuth 2.1 §4.1.3).
 """
 
 from __future__ import annotations
@@ -113,6 +116,14 @@ def registered_client(db: Database, client_id: str) -> str | None:
         return conn.scalar(sa.select(schema.oauth_clients.c.info).where(schema.oauth_clients.c.client_id == client_id))
 
 
+def has_grant(db: Database, client_id: str) -> bool:
+    """Some person allowed this client, and has not taken it back."""
+    grants = schema.oauth_grants
+    with db.read() as conn:
+        return conn.scalar(sa.select(grants.c.id).where(grants.c.client_id == client_id,
+                                                        grants.c.revoked_at.is_(None)).limit(1)) is not None
+
+
 # --- authorization codes --------------------------------------------------------------------------------
 
 
@@ -132,12 +143,17 @@ def issue_code(db: Database, consent: Consent, *, code_challenge: str, redirect_
 
 
 def load_code(db: Database, code: str) -> Code | None:
+    """A code not yet exchanged; one exchanged already ends the grant it gave, and is None."""
     if not code.startswith(CODE_PREFIX) or len(code) > 100:
         return None
     table = schema.oauth_codes
     with db.read() as conn:
         row = conn.execute(sa.select(table).where(table.c.code_hash == _hash(code))).first()
     if row is None:
+        return None
+    if row.grant_id is not None:
+        with db.write() as conn:
+            _end_grant(conn, row.grant_id, datetime.now(UTC))
         return None
     consent = Consent(row.client_id, row.client_name, row.user_name, tuple(row.scopes.split()), row.resource)
     return Code(consent, row.code_challenge, row.redirect_uri, row.redirect_explicit, _aware(row.expires_at) or
@@ -149,12 +165,12 @@ def exchange_code(db: Database, code: str) -> Issued | None:
     found = load_code(db, code)
     if found is None:
         return None
-    table = schema.oauth_codes
+    table, grant_id, now = schema.oauth_codes, secrets.token_hex(6), datetime.now(UTC)
     with db.write() as conn:
-        spent = conn.execute(table.delete().where(table.c.code_hash == _hash(code)))
+        spent = conn.execute(table.update().where(table.c.code_hash == _hash(code), table.c.grant_id.is_(None))
+                             .values(grant_id=grant_id))  # kept until it expires: presented again, it ends the grant
         if spent.rowcount != 1:
             return None
-        grant_id, now = secrets.token_hex(6), datetime.now(UTC)
         consent = found.consent
         conn.execute(schema.oauth_grants.insert().values(
             id=grant_id, client_id=consent.client_id, client_name=consent.client_name, user_name=consent.user_name,
@@ -230,8 +246,10 @@ def refresh(db: Database, token: str, scopes: tuple[str, ...]) -> Issued:
         row = conn.execute(sa.select(table.c.grant_id, table.c.used_at).where(table.c.token_hash == _hash(token),
                                                                           table.c.kind == "refresh")).first()
         if row is not None and row.used_at is None:
-            conn.execute(table.update().where(table.c.token_hash == _hash(token)).values(used_at=now))
-            return _issue(conn, row.grant_id, scopes, now)
+            spent = conn.execute(table.update().where(table.c.token_hash == _hash(token), table.c.used_at.is_(None))
+                                 .values(used_at=now))
+            if spent.rowcount == 1:  # not exchanged meanwhile by another process
+                return _issue(conn, row.grant_id, scopes, now)
         if row is not None:
             _end_grant(conn, row.grant_id, now)  # committed, then refused
     raise GrantReused(row.grant_id if row is not None else "")
@@ -244,6 +262,17 @@ def revoke_token(db: Database, token: str) -> None:
                                .where(schema.oauth_tokens.c.token_hash == _hash(token)))
         if grant_id is not None:
             _end_grant(conn, grant_id, datetime.now(UTC))
+
+
+def end_user_grants(conn: sa.Connection, user_name: str) -> None:
+    """Every grant of the user ends, and their codes go (inside the caller's write transaction)."""
+    grants, now = schema.oauth_grants, datetime.now(UTC)
+    ids = list(conn.scalars(sa.select(grants.c.id).where(grants.c.user_name == user_name)))
+    conn.execute(grants.update().where(grants.c.user_name == user_name, grants.c.revoked_at.is_(None))
+                 .values(revoked_at=now))
+    if ids:
+        conn.execute(schema.oauth_tokens.delete().where(schema.oauth_tokens.c.grant_id.in_(ids)))
+    conn.execute(schema.oauth_codes.delete().where(schema.oauth_codes.c.user_name == user_name))
 
 
 def _end_grant(conn: sa.Connection, grant_id: str, now: datetime) -> None:

@@ -31,6 +31,7 @@ from argon2 import Parameters, PasswordHasher, Type, extract_parameters
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from concierge.errors import ConfigError
+from concierge.storage import oauth
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
@@ -169,8 +170,10 @@ def set_password(db: Database, name: str, password: str) -> None:
         if done.rowcount != 1:
             known = ", ".join(conn.scalars(sa.select(schema.users.c.name).order_by(schema.users.c.name)))
             raise ConfigError(f"unknown user {name!r}; users: {known}")
-        # the sessions signed in with the old password end (every process); its failed sign-ins are forgotten
+        # the sessions and OAuth grants given with the old password end (every process); its failed sign-ins are
+        # forgotten
         conn.execute(schema.web_sessions.delete().where(schema.web_sessions.c.user_name == name))
+        oauth.end_user_grants(conn, name)
         conn.execute(schema.signin_throttle.delete().where(schema.signin_throttle.c.key == f"user:{name}"))
 
 

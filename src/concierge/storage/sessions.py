@@ -11,7 +11,8 @@ user's row) and nothing is remembered between requests, so a session ends for ev
 - it is older than `MAX_AGE` (or the shorter age it was started with).
 
 A session the host app's token started (`concierge.web.embed`) has `EMBEDDED` for a fingerprint: it needs no
-password, and ends as the others do (a password set or changed ends it too).
+password, and ends as the others do (a password set or changed ends it too). So does one the company's OpenID
+Connect provider started (`concierge.web.oidc`), with `PROVIDER`: the person signed in themselves there.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from concierge.storage import passwords
+from concierge.storage import oauth, passwords
 from concierge.storage import state as schema
 from concierge.storage.database import Database
 
 MAX_AGE = timedelta(days=7)
 EMBEDDED = "embedded"  # the fingerprint of a session the host app's token started: no hex digest
+PROVIDER = "oidc"  # ... and of one the company's OpenID Connect provider started
 _ID_BYTES = 32
 
 
@@ -55,8 +57,9 @@ def start(db: Database, user_name: str, fingerprint: str, *, source: str | None 
     return session_id
 
 
-def check(db: Database, session_id: str) -> str | None:
-    """The user name of a live session, else None (unknown, ended, expired, password changed, user gone)."""
+def check(db: Database, session_id: str, *, embedded: bool = True) -> str | None:
+    """The user name of a live session, else None (unknown, ended, expired, password changed, user gone; one a
+    host app's token started, unless `embedded`)."""
     if not session_id or len(session_id) > 100:
         return None
     with db.read() as conn:
@@ -64,6 +67,8 @@ def check(db: Database, session_id: str) -> str | None:
     if row is None or _aware(row.expires_at) <= datetime.now(UTC):
         return None
     if row.fingerprint == EMBEDDED:
+        return row.user_name if embedded else None
+    if row.fingerprint == PROVIDER:
         return row.user_name
     if row.password_hash is None or passwords.fingerprint(row.password_hash) != row.fingerprint:
         return None
@@ -93,8 +98,10 @@ def end_all(db: Database, user_name: str) -> int:
 
 
 def end_all_in(conn: sa.Connection, user_name: str) -> int:
-    """`end_all` inside a write transaction of the caller's (a password change, removing the user)."""
+    """`end_all` inside a write transaction of the caller's (a password change, removing the user); the user's OAuth
+    grants end with their sessions."""
     table = schema.web_sessions
+    oauth.end_user_grants(conn, user_name)
     now = datetime.now(UTC)
     live = conn.scalar(sa.select(sa.func.count()).select_from(table)
                        .where(table.c.user_name == user_name, table.c.expires_at > now))

@@ -145,6 +145,7 @@ oauth_codes = sa.Table(
     sa.Column("redirect_explicit", sa.Boolean, nullable=False),
     sa.Column("resource", sa.String(500), nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("grant_id", sa.String(12), nullable=True),  # once exchanged: presented again, it ends this grant
 )
 oauth_grants = sa.Table(
     "concierge_oauth_grants",

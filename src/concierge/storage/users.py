@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from concierge.errors import ConfigError, UnknownUser
-from concierge.storage import state
+from concierge.storage import oauth, state
 from concierge.storage.database import Database
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,49}$"
@@ -71,12 +71,13 @@ def set_role(db: Database, name: str, role: str) -> None:
 
 
 def remove(db: Database, name: str) -> None:
-    """The user, their API tokens and web sessions (nothing they could sign in with is left), their conversations
-    and their confirmation tokens: someone added later under the same name inherits none of them. The audit
-    keeps every call they made."""
+    """The user, their API tokens, web sessions and OAuth grants (nothing they could sign in with is left), their
+    conversations and their confirmation tokens: someone added later under the same name inherits none of them.
+    The audit keeps every call they made."""
     with db.write() as conn:
         conn.execute(state.api_tokens.delete().where(state.api_tokens.c.user_name == name))
         conn.execute(state.web_sessions.delete().where(state.web_sessions.c.user_name == name))
+        oauth.end_user_grants(conn, name)
         conn.execute(state.confirmations.delete().where(state.confirmations.c.user_name == name))
         theirs = sa.select(state.conversations.c.id).where(state.conversations.c.user_name == name)
         conn.execute(state.conversation_messages.delete().where(state.conversation_messages.c.conversation_id

@@ -113,7 +113,8 @@ def create_app(
     oauth_provider = None
     if mcp and public_url:
         oauth_provider = oauth.Provider(pipeline.state, issuer=public_url, resource=oauth.resource_url(public_url),
-                                        consent_url=consent.consent_url(state.signer, public_url))
+                                        consent_url=consent.consent_url(state.signer, public_url),
+                                        secret=state.signer.secret)
     mcp_http = build_http(pipeline, path="/mcp", host=host, allowed_hosts=allowed_hosts,
                           resource=oauth_provider.resource if oauth_provider else None) if mcp else None
 

@@ -119,9 +119,10 @@ def claimed_user(request: Request) -> str:
     return signed[0] if signed else "?"
 
 
-def _cookie_session(request: Request) -> tuple[str, str] | None:
-    """(user name, session id) from a cookie that is ours and not too old, else None."""
-    signed = request.headers.get(HEADER) or request.cookies.get(COOKIE, "")
+def _cookie_session(request: Request, *, header: bool = True) -> tuple[str, str] | None:
+    """(user name, session id) from a cookie (or, with `header`, the embedded chat's header) that is ours and not
+    too old, else None."""
+    signed = (request.headers.get(HEADER) if header else None) or request.cookies.get(COOKIE, "")
     payload = request.app.state.web.signer.load(signed)
     if payload is None or not isinstance(payload.get("u"), str) or not isinstance(payload.get("s"), str):
         return None
@@ -142,9 +143,9 @@ async def current_user(request: Request) -> User:
     return user
 
 
-def _check(web, name: str, session_id: str) -> User | None:
+def _check(web, name: str, session_id: str, embedded: bool = True) -> User | None:
     """The session's user, read now (so an end in any process counts at once), when it is `name`."""
-    if sessions.check(web.pipeline.state, session_id) != name:
+    if sessions.check(web.pipeline.state, session_id, embedded=embedded) != name:
         return None
     try:
         return web.pipeline.user(name)
@@ -225,12 +226,13 @@ def set_session_cookie(request: Request, response: Response, cookie: str) -> Non
                         secure=request.app.state.web.secure_cookie or request.url.scheme == "https", path="/")
 
 
-async def signed_in_user(request: Request) -> User | None:
-    """The user of the request's session, or None (a page that offers to sign in instead of answering 401)."""
-    try:
-        return await current_user(request)
-    except HTTPException:
+async def signed_in_person(request: Request) -> User | None:
+    """The user of the browser's cookie session when they signed in themselves, else None: a page that asks the
+    person (the OAuth consent) offers to sign in instead; a session a host app's token started does not count."""
+    found = _cookie_session(request, header=False)
+    if found is None:
         return None
+    return await threads.run(_check, request.app.state.web, *found, False)
 
 
 @router.post("/login")

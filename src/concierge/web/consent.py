@@ -101,7 +101,7 @@ async def page(request: Request, again: bool = False) -> Response:
     pending = _pending(request, signed)
     if pending is None:
         return _html(lang, f"<p role='alert'>{TEXT[lang]['expired']}</p>", status=400)
-    user = await auth.signed_in_user(request)
+    user = await auth.signed_in_person(request)
     if user is None and not again:
         # Arriving from the client's site, the browser held back the chat's SameSite=Strict cookie; a refresh
         # from this page brings it, so a person already signed in is not asked for the password again.
@@ -127,7 +127,7 @@ async def answer(request: Request) -> Response:
     if not browser or not hmac.compare_digest(fields.get("csrf", ""), _form_token(request, browser, signed)):
         return _html(lang, f"<p role='alert'>{TEXT[lang]['forged']}</p>", status=403)
     provider: Provider = request.app.state.oauth
-    cookie, user = None, await auth.signed_in_user(request)
+    cookie, user = None, await auth.signed_in_person(request)
     if user is None:
         try:
             cookie = await auth.password_sign_in(request, fields.get("name", "")[:50], fields.get("password", "")[:200])

@@ -28,6 +28,7 @@ Every sign-in leaves an audit line, and so does every refusal (bounded per clien
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 import time
@@ -44,7 +45,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from concierge import threads
 from concierge.errors import ConfigError, UnknownUser
 from concierge.pipeline import audit
-from concierge.settings import EmbedSettings
+from concierge.settings import EmbedSettings, public_part
 from concierge.storage import sessions
 from concierge.storage import state as schema
 from concierge.web.auth import source
@@ -96,6 +97,8 @@ _REFUSALS: dict[str, tuple[int, str, str, tuple[str, str]]] = {
     "unknown_user": (403, "No concierge user is named {name}.", "concierge に {name} というユーザーはいません。",
                      ("Ask an administrator to add you (concierge user add NAME --role ROLE --no-password).",
                       "管理者に追加を依頼してください(concierge user add NAME --role ROLE --no-password)。")),
+    "role": (403, "{name} has the role {role}, which the host app may not sign in (embed.roles).",
+             "{name} のロール {role} は、ホストアプリからはサインインできません (embed.roles)。", _ADMIN),
     "origin": (403, "The page {origin} is not among the sites allowed to embed the chat (embed.origins).",
                "{origin} のページは、チャットを埋め込めるサイト (embed.origins) に含まれていません。", _ADMIN),
 }
@@ -171,9 +174,11 @@ class Embedding:
         if not isinstance(name, str) or not name:
             raise Refused("claim", claim=self.settings.user_claim)
         try:
-            web.pipeline.user(name)
+            role = web.pipeline.user(name).role
         except UnknownUser:
             raise Refused("unknown_user", name=_shown(name)) from None
+        if self.settings.roles and role not in self.settings.roles:
+            raise Refused("role", name=_shown(name), role=_shown(role))
         if not self._first_use(web.pipeline.state, claims, token, name):
             raise Refused("replayed")
         session_id = sessions.start(web.pipeline.state, name, sessions.EMBEDDED, source=where,
@@ -216,15 +221,15 @@ class Embedding:
 
     def _published(self, kid: object) -> jwt.PyJWK:
         assert self.keys is not None
-        url = self.settings.jwks_url
+        url = public_part(self.settings.jwks_url)
         try:
             self.keys.get_signing_keys()
         except (jwt.PyJWKClientError, jwt.PyJWKSetError, jwt.PyJWKError) as err:
-            raise Refused("keys_unavailable", url=url, error=str(err)[:200]) from None
+            raise Refused("keys_unavailable", url=url, error=type(err).__name__) from None
         try:
             return self.keys.get_signing_key(kid if isinstance(kid, str) else None)  # type: ignore[arg-type]
         except jwt.PyJWKClientConnectionError as err:
-            raise Refused("keys_unavailable", url=url, error=str(err)[:200]) from None
+            raise Refused("keys_unavailable", url=url, error=type(err).__name__) from None
         except jwt.PyJWTError:
             raise Refused("unknown_key", kid=_shown(kid), url=url) from None
 
@@ -242,14 +247,14 @@ class Embedding:
             return Refused("claim", claim=err.claim)
         if isinstance(err, jwt.InvalidSignatureError):
             shared = algorithm in HMAC
-            return Refused("signature", key="CONCIERGE_EMBED_SECRET" if shared else settings.jwks_url)
+            return Refused("signature", key="CONCIERGE_EMBED_SECRET" if shared else public_part(settings.jwks_url))
         return Refused("malformed")
 
     def _first_use(self, state: Any, claims: dict[str, Any], token: str, name: str) -> bool:
         """Leave the marker of a used token; False when it was there already. A token is taken at most
         max_age_s + 2 * LEEWAY_S after its marker could first be made: older markers are deleted on the way."""
         jti = claims.get("jti")
-        used = f"jti\n{claims['iss']}\n{jti}" if isinstance(jti, str) and jti else f"token\n{token}"
+        used = f"jti\n{claims['iss']}\n{jti}" if isinstance(jti, str) and jti else f"token\n{_decoded(token)}"
         table, now = schema.confirmations, datetime.now(UTC)
         keep = timedelta(seconds=self.settings.max_age_s + 2 * LEEWAY_S)
         row = {"token_hash": hashlib.sha256(f"{MARKER}\n{used}".encode()).hexdigest(), "user_name": name[:50],
@@ -266,6 +271,15 @@ class Embedding:
         audit.stranger(web.pipeline.state, kind=TOOL, user=claimed[:50] if isinstance(claimed, str) else "?",
                        tool=TOOL, decision=f"refused:{refused.code}", message=f"{refused.en} (page of {origin[:100]})",
                        source=where)
+
+
+def _decoded(token: str) -> str:
+    """The token's three parts decoded, so that a copy spelt otherwise (base64 padding added) is the same token."""
+    try:
+        parts = [base64.urlsafe_b64decode(p.rstrip("=") + "=" * (-len(p.rstrip("=")) % 4)) for p in token.split(".")]
+    except ValueError:
+        return token
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()
 
 
 def _unverified(token: str) -> dict[str, Any]:

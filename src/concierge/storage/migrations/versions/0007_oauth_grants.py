@@ -41,6 +41,7 @@ def upgrade() -> None:
         sa.Column("redirect_explicit", sa.Boolean, nullable=False),
         sa.Column("resource", sa.String(500), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("grant_id", sa.String(12), nullable=True),
     )
     op.create_table(
         "concierge_oauth_grants",
