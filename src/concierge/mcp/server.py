@@ -27,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 
 from concierge import threads
 from concierge.errors import ConciergeError
-from concierge.mcp import prompts, resources
+from concierge.mcp import apps, prompts, resources
 from concierge.mcp.rejected import AuditRefusals
 from concierge.mcp.tools import call_result, confirmation_note, declaration, header_schema, split_confirmation
 from concierge.pipeline.access import User
@@ -71,6 +71,7 @@ def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]
         on_completion=handlers.complete,
     )
     server.middleware.append(AuditRefusals(pipeline, handlers.caller))  # what the SDK refuses is audited
+    apps.advertise(server)
     return server
 
 
@@ -102,7 +103,7 @@ class _Handlers:
 
     async def list_resources(self, ctx: ServerRequestContext[Any], _params: Any) -> types.ListResourcesResult:
         listing = await _in_thread(lambda: resources.listing(self.pipeline, self.caller(ctx)))
-        return types.ListResourcesResult(resources=listing)
+        return types.ListResourcesResult(resources=[*listing, *apps.listed(ctx)])
 
     async def read_resource(self, ctx: ServerRequestContext[Any],
                             params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
@@ -121,13 +122,18 @@ class _Handlers:
         return await _in_thread(lambda: prompts.complete(self.pipeline, self.caller(ctx), params))
 
     def _declarations(self, ctx: ServerRequestContext[Any]) -> list[types.Tool]:
-        return [declaration(t, self.pipeline.guard_context(t.name)) for t in self.pipeline.tools_for(self.caller(ctx))]
+        tools = [declaration(t, self.pipeline.guard_context(t.name)) for t in self.pipeline.tools_for(self.caller(ctx))]
+        return [apps.linked(t) for t in tools] if apps.negotiated(ctx) else tools
 
     def _invoke(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         args, token = split_confirmation(self.pipeline.tools.get(params.name), params.arguments)
-        return call_result(self.pipeline.invoke(params.name, args, self.caller(ctx), confirmation=token))
+        result = self.pipeline.invoke(params.name, args, self.caller(ctx), confirmation=token)
+        out = call_result(result)
+        return apps.with_view(out, result, self.pipeline) if apps.negotiated(ctx) else out
 
     def _read(self, ctx: ServerRequestContext[Any], uri: str) -> types.ReadResourceResult:
+        if uri == apps.RESULT_URI and apps.negotiated(ctx):
+            return types.ReadResourceResult(contents=[apps.contents()])
         body = resources.read(self.pipeline, self.caller(ctx), uri)
         if body is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"no resource {uri}")

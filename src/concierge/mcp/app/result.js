@@ -1,0 +1,318 @@
+// A tool result in an MCP host (MCP Apps, spec 2026-01-26): the web chat's table, totals and chart of a read, and
+// its confirmation card of a write that waits for a yes, drawn with DOM nodes (never innerHTML). It talks to the
+// host only, by JSON-RPC over postMessage: the card's confirm is a tools/call of the same tool with the same
+// arguments and the confirmation token, which the host sends to the server. The words are the web chat's
+// (text.js), in the language of the host's locale.
+"use strict";
+
+const PROTOCOL_VERSION = "2026-01-26";
+const VIEW_KEY = "concierge/view"; // the result's _meta for the view: title, labels, a preview's card
+
+const CHARTS = {
+  daily_sales: (rows) => ({
+    type: "line",
+    height: 260,
+    data: {
+      labels: rows.map((r) => r.date),
+      datasets: [{ label: label("amount"), data: rows.map((r) => r.amount), borderColor: "#1f6feb",
+        backgroundColor: "rgba(31,111,235,0.12)", fill: true, pointRadius: 2, tension: 0.2 }],
+    },
+    options: { scales: { y: { beginAtZero: true, ticks: { callback: (v) => yen(v) } } } },
+  }),
+  compare_periods: (rows) => ({
+    type: "bar",
+    height: Math.max(160, rows.length * 22 + 60),
+    data: {
+      labels: rows.map((r) => r.product),
+      datasets: [{ label: label("change"), data: rows.map((r) => r.change),
+        backgroundColor: rows.map((r) => (r.change < 0 ? "#d9534f" : "#3b82f6")) }],
+    },
+    options: { indexAxis: "y", scales: { x: { beginAtZero: true, ticks: { callback: (v) => yen(v, true) } } } },
+  }),
+};
+
+// An amount on a chart's axis: ¥1,200 / 1,200円, with its sign where it is a change (+¥300).
+function yen(value, signed = false) {
+  const n = Number(value);
+  const text = Math.abs(n).toLocaleString(lang === "ja" ? "ja-JP" : "en-US");
+  const sign = n < 0 ? "-" : signed && n > 0 ? "+" : "";
+  return lang === "ja" ? `${sign}${text}円` : `${sign}¥${text}`;
+}
+
+const languageOf = (locale) => (String(locale || "").toLowerCase().startsWith("ja") ? "ja" : "en");
+let lang = languageOf(navigator.language);
+// host: what the host said it can do; input: the arguments of the call; items: the results shown, in order (a
+// card's outcome follows it), each { result, settled, busy, note }.
+const state = { host: {}, input: null, items: [] };
+const view = document.getElementById("view");
+
+const t = (key, ...args) => {
+  const v = TEXT[lang][key];
+  return typeof v === "function" ? v(...args) : v;
+};
+const viewOf = (result) => (result._meta && result._meta[VIEW_KEY]) || {};
+const titleOf = (tool, about) => (about.title && about.title[lang]) || tool;
+
+// A column's name: the web chat's, else the catalog's, else the column's own.
+function label(column, about = {}) {
+  const declared = about.labels && about.labels[column] && about.labels[column][lang];
+  if (LABELS[lang][column]) return LABELS[lang][column];
+  return declared ? declared.charAt(0).toUpperCase() + declared.slice(1) : column;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c !== undefined && c !== null && c !== false) node.append(c instanceof Node ? c : String(c));
+  }
+  return node;
+}
+
+function formatValue(v) {
+  if (typeof v === "number") return v.toLocaleString(lang === "ja" ? "ja-JP" : "en-US");
+  if (v === null || v === undefined) return "";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+const textOf = (result) => (result.content || []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+// --- the host --------------------------------------------------------------------
+const calls = new Map();
+let lastId = 0;
+
+function send(message) {
+  window.parent.postMessage({ jsonrpc: "2.0", ...message }, "*");
+}
+
+function notify(method, params) {
+  send(params === undefined ? { method } : { method, params });
+}
+
+function request(method, params) {
+  const id = ++lastId;
+  send({ id, method, params });
+  return new Promise((resolve, reject) => calls.set(id, { resolve, reject }));
+}
+
+window.addEventListener("message", (event) => {
+  const message = event.data;
+  if (event.source !== window.parent || !message || message.jsonrpc !== "2.0") return;
+  if (message.method === undefined) answered(message);
+  else if (message.id !== undefined) asked(message);
+  else told(message.method, message.params || {});
+});
+
+function answered(response) {
+  const call = calls.get(response.id);
+  if (!call) return;
+  calls.delete(response.id);
+  if (response.error) call.reject(new Error(response.error.message));
+  else call.resolve(response.result);
+}
+
+// What the host may ask: to tear the view down (it keeps nothing) and whether it is there.
+function asked(message) {
+  if (message.method === "ui/resource-teardown" || message.method === "ping") send({ id: message.id, result: {} });
+  else send({ id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } });
+}
+
+function told(method, params) {
+  if (method === "ui/notifications/tool-input") {
+    state.input = params.arguments || null;
+  } else if (method === "ui/notifications/tool-result") {
+    state.items = [{ result: params }];
+    draw();
+  } else if (method === "ui/notifications/host-context-changed") {
+    useContext(params);
+    draw();
+  }
+}
+
+function useContext(context) {
+  if (context.locale) lang = languageOf(context.locale);
+  if (context.theme) document.documentElement.style.colorScheme = context.theme;
+  document.documentElement.lang = lang;
+}
+
+// What the model should know of what the person did here, where the host takes it.
+function tellModel(text) {
+  if (!state.host.updateModelContext) return;
+  request("ui/update-model-context", { content: [{ type: "text", text }] }).catch(() => {});
+}
+
+// The view's size, each time it changes, for the host to fit its frame to it.
+function reportSize() {
+  let last = "";
+  const measure = () => {
+    const root = document.documentElement;
+    const height = root.style.height;
+    root.style.height = "max-content";
+    const size = { width: Math.ceil(window.innerWidth), height: Math.ceil(root.getBoundingClientRect().height) };
+    root.style.height = height;
+    if (JSON.stringify(size) !== last) {
+      last = JSON.stringify(size);
+      notify("ui/notifications/size-changed", size);
+    }
+  };
+  const observer = new ResizeObserver(() => requestAnimationFrame(measure));
+  observer.observe(document.documentElement);
+  observer.observe(document.body);
+}
+
+async function start() {
+  try {
+    const init = await request("ui/initialize", {
+      appInfo: { name: "concierge-result", version: "1.0.0" },
+      appCapabilities: {},
+      protocolVersion: PROTOCOL_VERSION,
+    });
+    state.host = init.hostCapabilities || {};
+    useContext(init.hostContext || {});
+    notify("ui/notifications/initialized");
+    reportSize();
+    draw();
+  } catch (err) {
+    view.replaceChildren(errorBlock(err.message));
+  }
+}
+
+// --- drawing ---------------------------------------------------------------------
+function draw() {
+  for (const canvas of view.querySelectorAll("canvas")) {
+    const drawn = window.Chart && window.Chart.getChart(canvas);
+    if (drawn) drawn.destroy();
+  }
+  view.replaceChildren(...state.items.map(block));
+}
+
+function block(item) {
+  const data = item.result.structuredContent;
+  const about = viewOf(item.result);
+  if (!data) return el("pre", { class: "plain" }, textOf(item.result));
+  if (data.status === "confirm") return confirmCard(item, data, about);
+  if (data.status === "refused" || data.status === "error") {
+    return errorBlock((lang === "ja" && data.message_ja) || data.message || data.status);
+  }
+  return resultBlock(data, about)
+    || el("p", { class: "result muted", "data-tool": data.tool }, `${titleOf(data.tool, about)} · ${t("rows", 0)}`);
+}
+
+function errorBlock(message) {
+  return el("div", { class: "answer error", role: "alert" }, el("strong", {}, t("errorTitle")), " ", message);
+}
+
+function resultBlock(data, about) {
+  const rows = data.rows || [];
+  if (!rows.length) return null;
+  const block = el("div", { class: "result", "data-tool": data.tool });
+  const columns = data.columns && data.columns.length ? data.columns : Object.keys(rows[0]);
+  const caption = [titleOf(data.tool, about), t("rows", data.row_count)];
+  if (data.truncated) caption.push(t("truncated", rows.length, data.row_count));
+  block.append(el("div", { class: "caption" }, el("span", {}, caption.join(" · "))));
+  if (CHARTS[data.tool] && window.Chart) block.append(chart(CHARTS[data.tool](rows)));
+  block.append(table(columns, rows, about));
+  const totals = Object.entries(data.totals || {}).filter(([k]) => k !== "count");
+  const summary = data.summary;
+  if (totals.length || summary) {
+    const parts = totals.map(([k, v]) => `${t("total")} ${label(k, about)}: ${formatValue(v)}`);
+    if (summary) {
+      parts.push(`${t("current")}: ${formatValue(summary.current_total)}`,
+        `${t("previous")}: ${formatValue(summary.previous_total)}`,
+        `${t("change")}: ${formatValue(summary.change)}${summary.change_pct === null ? "" : ` (${summary.change_pct.toFixed(1)}%)`}`);
+    }
+    block.append(el("div", { class: "totals" }, parts.join(" · ")));
+  }
+  return block;
+}
+
+function table(columns, rows, about) {
+  const head = el("tr", {}, columns.map((c) => el("th", { scope: "col" }, label(c, about))));
+  const body = rows.map((row) => el("tr", {}, columns.map((c) => {
+    const v = row[c];
+    const cls = typeof v === "number" ? (v < 0 ? "num neg" : "num") : "";
+    return el("td", { class: cls }, formatValue(v));
+  })));
+  return el("div", { class: "table-wrap" }, el("table", { class: "data" }, el("thead", {}, head), el("tbody", {}, body)));
+}
+
+function chart(spec) {
+  const canvas = el("canvas", { role: "img", "aria-label": spec.data.datasets[0].label });
+  const box = el("div", { class: "chart-box" }, canvas);
+  box.style.height = `${spec.height}px`;
+  // Drawn after the box is in the page, so Chart.js can measure it.
+  requestAnimationFrame(() => new window.Chart(canvas, {
+    type: spec.type,
+    data: spec.data,
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: false,
+      plugins: { legend: { display: false } },
+      ...spec.options,
+    },
+  }));
+  return box;
+}
+
+// A write waiting for the person's yes: nothing is written until confirm, which calls the tool again through the
+// host. Once settled, the card says what became of it in place of its question, and loses its buttons.
+function confirmCard(item, data, about) {
+  const said = (about.card && about.card[lang]) || {};
+  const fields = said.fields && said.fields.length ? said.fields
+    : Object.entries(data.preview || {}).map(([k, v]) => ({ label: label(k, about), value: formatValue(v) }));
+  const settled = item.settled;
+  const card = el("div", {
+    class: `confirm-card${settled ? ` done settled-${settled}` : ""}`, "data-tool": data.tool,
+    "data-state": settled || "waiting",
+  }, el("h3", {}, settled ? t(`settled_${settled}`) : t("confirmTitle")));
+  if (!settled) card.append(el("p", { class: "question" }, said.message || data.message || ""));
+  card.append(el("dl", {}, fields.map((f) => [el("dt", {}, f.label), el("dd", {}, f.value)])));
+  if (!settled) {
+    if (said.warning) card.append(el("p", { class: "warning", role: "alert" }, said.warning));
+    card.append(el("div", { class: "actions" },
+      el("button", { type: "button", class: "primary confirm", disabled: item.busy, onclick: () => confirm(item, data) },
+        t("confirm")),
+      el("button", { type: "button", class: "cancel", disabled: item.busy, onclick: () => cancel(item, data) },
+        t("cancel"))));
+  }
+  const note = settled ? item.note || t(`settledNote_${settled}`) : item.busy ? t("working") : item.note;
+  card.append(el("p", { class: "state", role: "status" }, note || ""));
+  return card;
+}
+
+async function confirm(item, data) {
+  if (item.busy || item.settled) return;
+  item.busy = true;
+  item.note = "";
+  draw();
+  const args = { ...(state.input || data.args || {}), confirmation_token: data.confirmation_token };
+  let outcome;
+  try {
+    outcome = await request("tools/call", { name: data.tool, arguments: args });
+  } catch (err) {
+    item.busy = false;
+    item.note = `${t("error")}: ${err.message}`;
+    draw();
+    return;
+  }
+  const status = (outcome.structuredContent || {}).status;
+  item.busy = false;
+  item.settled = status === "ok" ? "confirmed" : status === "confirm" ? "changed" : "failed";
+  state.items.push({ result: outcome });
+  draw();
+  tellModel(`The user confirmed ${data.tool} in the app. Its result:\n${textOf(outcome)}`);
+}
+
+function cancel(item, data) {
+  if (item.busy || item.settled) return;
+  item.settled = "cancelled";
+  draw();
+  tellModel(`The user cancelled ${data.tool} in the app: nothing was written.`);
+}
+
+start();
