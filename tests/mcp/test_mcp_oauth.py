@@ -36,12 +36,12 @@ from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+from mcp_servers import node_bin
 from playwright.async_api import Browser, BrowserContext, async_playwright
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
-from mcp_servers import node_bin
 from web_fakes import Served, concierge_serve
 
 from concierge.storage import oauth
