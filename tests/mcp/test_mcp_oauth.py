@@ -452,3 +452,19 @@ async def test_the_consent_page_cannot_be_framed_or_answered_from_another_site(s
     assert "frame-ancestors 'none'" in consent.headers["content-security-policy"]
     assert forged.status_code == 403 and "location" not in forged.headers
     assert cross.status_code == 403
+
+
+async def test_a_person_who_is_not_signed_in_can_say_no_without_signing_in(served, documents):
+    docs, _ca = documents
+    async with httpx2.AsyncClient() as http:
+        start = await http.get(_authorize(served, docs.url("host.json"), docs.callback))
+        consent = await http.get(start.headers["location"] + "&again=1")
+        signed = parse_qs(urlsplit(start.headers["location"]).query)["request"][0]
+        csrf = re.search(r"name='csrf' value='(\w+)'", consent.text)
+        assert csrf is not None
+        said_no = await http.post(f"{served.url}/oauth/consent", data={
+            "request": signed, "csrf": csrf.group(1), "decision": "deny"})
+    assert said_no.status_code == 303
+    back = parse_qs(urlsplit(said_no.headers["location"]).query)
+    assert said_no.headers["location"].startswith(docs.callback) and back["error"] == ["access_denied"]
+    assert back["state"] == ["s"] and "code" not in back

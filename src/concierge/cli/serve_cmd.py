@@ -69,7 +69,7 @@ def serve() -> None:
         app = create_app(pipeline, provider.name, model=provider.model, base_url=provider.base_url, host=web.host,
                          allowed_hosts=web.allowed_hosts, secure_cookie=web.secure_cookie,
                          trusted_proxy=web.trusted_proxy, phone=phone, public_url=public_url,
-                         embed=settings.embed)
+                         embed=settings.embed, oidc=settings.oidc)
         click.echo(f"concierge: open http://{shown}:{web.port}/ (provider {provider.name}; {pipeline.db}); "
                    f"MCP at http://{shown}:{web.port}/mcp; Ctrl+C stops")
         click.echo(f"MCP hosts that sign in with OAuth (Claude, ChatGPT): add {public_url}/mcp" if public_url else
@@ -77,6 +77,11 @@ def serve() -> None:
         if settings.embed.origins:
             click.echo(f"embedded chat: <concierge-chat> in pages of {', '.join(settings.embed.origins)} "
                        f"(script http://{shown}:{web.port}/embed.js; docs/embed.md)")
+        if settings.oidc.issuer:
+            callback = f"{public_url}/auth/oidc/callback" if public_url else \
+                "/auth/oidc/callback under the address browsers reach (web.public_url)"
+            click.echo(f"sign-in with the company's account: {settings.oidc.issuer} (register the redirect URI "
+                       f"{callback} for client {settings.oidc.client_id}; docs/web.md)")
         if phone is not None:
             click.echo(_phone_line(pipeline, phone, phone.public_url or f"http://{shown}:{web.port}"))
         # X-Forwarded-* are the app's to read (concierge.web.proxy, from web.trusted_proxy only), not uvicorn's

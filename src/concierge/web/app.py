@@ -27,9 +27,10 @@ from concierge.mcp import oauth
 from concierge.mcp.http import build_http
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
-from concierge.settings import EmbedSettings, PhoneSettings
+from concierge.settings import EmbedSettings, OidcSettings, PhoneSettings
 from concierge.web import auth, chat, consent, proxy, security
 from concierge.web.embed import install as install_embed
+from concierge.web.oidc import install as install_oidc
 from concierge.web.security import PAGE_HEADERS
 
 LANGS: tuple[Lang, ...] = ("ja", "en")
@@ -92,6 +93,7 @@ def create_app(
     phone: PhoneSettings | None = None,
     public_url: str = "",
     embed: EmbedSettings | None = None,
+    oidc: OidcSettings | None = None,
 ) -> FastAPI:
     """The whole web process; `provider` (an object) wins over `provider_name` (tests pass a fake).
 
@@ -100,7 +102,9 @@ def create_app(
     `phone` serves the phone channel under /phone (`concierge.web.phone`, needs the `twilio` package);
     `public_url` (the address MCP hosts reach) makes this server the OAuth authorization server of its /mcp
     (`concierge.mcp.oauth`, the consent page `concierge.web.consent`); without it /mcp takes bearer tokens only;
-    `embed` lets the host app's pages it names frame the chat, signed in by the host's tokens (`concierge.web.embed`).
+    `embed` lets the host app's pages it names frame the chat, signed in by the host's tokens (`concierge.web.embed`);
+    `oidc` lets people sign in with the company's OpenID Connect provider, on the chat page and the consent page
+    (`concierge.web.oidc`; its callback is under `public_url` when given, else as the request came).
     """
     owns_provider = provider is None
     provider = provider or make_provider(provider_name, model=model, base_url=base_url, pipeline=pipeline)
@@ -133,6 +137,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(chat.router)
     install_embed(app, embed)
+    install_oidc(app, oidc, {r for roles in pipeline.roles.values() for r in roles}, state.signer.secret, public_url)
     oauth_paths = []
     if oauth_provider is not None:
         app.include_router(consent.router)

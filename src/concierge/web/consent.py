@@ -5,7 +5,8 @@ server. The page is the web sign-in: a person already signed in to the chat only
 else signs in on it (the same throttle, audit and sessions as the chat page) and answers in the same form.
 It shows the client's name and where it sends the answer, the user and role it will act as, and what it may
 do. Allowing sends the browser back to the client with a one-time code for that user; denying, with
-``access_denied``.
+``access_denied``. With the company's OpenID Connect provider configured (`concierge.web.oidc`), the page also
+offers to sign in there, and the provider's sign-in comes back to this page.
 
 Against forgery: the form carries a token bound to this browser (a cookie of its own, SameSite=Strict) and to
 the request, and the app's `SameOrigin` edge refuses a form sent from another site. Against clickjacking: the
@@ -29,7 +30,7 @@ from concierge import threads
 from concierge.mcp.oauth import Pending, Provider
 from concierge.pipeline import audit
 from concierge.pipeline.access import User
-from concierge.web import auth
+from concierge.web import auth, oidc
 from concierge.web.security import PAGE_HEADERS
 
 PATH = "/oauth/consent"
@@ -108,8 +109,8 @@ async def page(request: Request, again: bool = False) -> Response:
         target = f"{PATH}?" + urlencode({"request": signed, "again": "1"})
         return _html(lang, "", refresh=target)
     browser = request.cookies.get(BROWSER_COOKIE) or secrets.token_urlsafe(16)
-    answer = _html(lang, _form(lang, pending, user, signed, _form_token(request, browser, signed)),
-                   form_target=pending.redirect_uri)
+    answer = _html(lang, _form(lang, pending, user, signed, _form_token(request, browser, signed),
+                               _company_sign_in(request, lang, signed)), form_target=pending.redirect_uri)
     answer.set_cookie(BROWSER_COOKIE, browser, httponly=True, samesite="strict", path=PATH,
                       secure=request.url.scheme == "https")
     return answer
@@ -127,18 +128,21 @@ async def answer(request: Request) -> Response:
     if not browser or not hmac.compare_digest(fields.get("csrf", ""), _form_token(request, browser, signed)):
         return _html(lang, f"<p role='alert'>{TEXT[lang]['forged']}</p>", status=403)
     provider: Provider = request.app.state.oauth
+    allowed = fields.get("decision") == "allow"
     cookie, user = None, await auth.signed_in_person(request)
+    if user is None and not allowed:  # saying no needs no sign-in
+        return RedirectResponse(provider.deny(pending), status_code=303, headers={"Cache-Control": "no-store"})
     if user is None:
         try:
             cookie = await auth.password_sign_in(request, fields.get("name", "")[:50], fields.get("password", "")[:200])
         except auth.SignInRefused as refused:
             message = SIGN_IN_REFUSED[refused.status][lang].format(wait=refused.retry_after_s)
             body = f"<p role='alert'>{html.escape(message)}</p>" + _form(
-                lang, pending, None, signed, _form_token(request, browser, signed))
+                lang, pending, None, signed, _form_token(request, browser, signed),
+                _company_sign_in(request, lang, signed))
             return _html(lang, body, status=refused.status, form_target=pending.redirect_uri)
         user = await threads.run(request.app.state.web.pipeline.user, fields.get("name", ""))
     assert user is not None
-    allowed = fields.get("decision") == "allow"
     target = await threads.run(provider.approve, pending, user.name) if allowed else provider.deny(pending)
     await threads.run(_audit, request, user, pending, allowed)
     redirect = RedirectResponse(target, status_code=303, headers={"Cache-Control": "no-store"})
@@ -156,7 +160,12 @@ def _audit(request: Request, user: User, pending: Pending, allowed: bool) -> Non
                  source=auth.source(request))
 
 
-def _form(lang: str, pending: Pending, user: User | None, signed: str, csrf: str) -> str:
+def _company_sign_in(request: Request, lang: str, signed: str) -> str:
+    """The link to sign in with the company's provider and come back to this page; "" when that is off."""
+    return oidc.sign_in_link(request, lang, f"{PATH}?" + urlencode({"request": signed}))
+
+
+def _form(lang: str, pending: Pending, user: User | None, signed: str, csrf: str, other: str = "") -> str:
     t, e = TEXT[lang], html.escape
     who = user.display_name or user.name if user is not None else None
     parts = [
@@ -178,6 +187,8 @@ def _form(lang: str, pending: Pending, user: User | None, signed: str, csrf: str
                   "required></label>"]
     parts.append(f"<p><button name='decision' value='allow'>{t['allow']}</button> "
                  f"<button name='decision' value='deny' formnovalidate>{t['deny']}</button></p></form>")
+    if user is None and other:
+        parts.append(other)
     return "\n".join(parts)
 
 

@@ -81,6 +81,7 @@ function applyLanguage() {
   for (const node of document.querySelectorAll("[data-i18n-placeholder]")) node.placeholder = t(node.dataset.i18nPlaceholder);
   for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
   for (const node of document.querySelectorAll(".lang-toggle")) node.textContent = lang === "ja" ? "English" : "日本語";
+  if (company) showCompany();
   if (state.me) { showSetup(); showExamples(); }
 }
 
@@ -159,11 +160,26 @@ async function stream(path, body, onEvent) {
 }
 
 // --- sign-in -----------------------------------------------------------------
+// The company's own sign-in (OpenID Connect), when the server has one: a link that leaves for it and comes back.
+let company = null;
+
+function showCompany() {
+  const link = $("signin-company");
+  link.hidden = !company;
+  if (!company) return;
+  link.textContent = t("signInWith", company.label);
+  link.href = `${company.start}?next=${encodeURIComponent(location.pathname)}`;
+}
+
 function showSignIn() {
   state.me = null;
   $("app").hidden = true;
   $("signin").hidden = false;
   $("signin-name").focus();
+  fetch("/api/sign-in-options").then((res) => (res.ok ? res.json() : {})).then((data) => {
+    company = data.oidc || null;
+    showCompany();
+  }).catch(() => {});
 }
 
 $("signin-form").addEventListener("submit", async (event) => {
