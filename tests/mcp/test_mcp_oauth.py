@@ -269,6 +269,7 @@ async def test_a_host_that_registers_itself_signs_in_a_person_and_calls_as_them(
     assert own.structured_content["row_count"] == 1
     consent = person.pages[-1]
     assert "Test host (registered)" in consent and "あなたとして concierge を使おうとしています" in consent
+    assert "<code>tools</code> (あなたのロールで使えるツールを、あなたとして)" in consent  # the scopes asked for
     assert storage.client is not None and storage.tokens is not None and storage.tokens.refresh_token
 
     # refresh with rotation: the new pair works, the old refresh token presented again ends the grant

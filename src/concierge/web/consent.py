@@ -44,7 +44,7 @@ TEXT: dict[str, dict[str, str]] = {
         "asks": "{client} wants to use concierge as you.",
         "as": "It will act as {user} (role: {role}): it may call the tools your role allows and see the rows "
               "you may see. A change is made only after you confirm it.",
-        "client_id": "Client", "returns": "Answer sent to",
+        "client_id": "Client", "returns": "Answer sent to", "scopes": "Scopes",
         "sign_in": "Sign in to answer", "name": "User name", "password": "Password",
         "allow": "Allow", "deny": "Deny",
         "expired": "This request has expired or is not valid. Go back to your app and connect again.",
@@ -55,13 +55,14 @@ TEXT: dict[str, dict[str, str]] = {
         "asks": "{client} が、あなたとして concierge を使おうとしています。",
         "as": "{user}（ロール: {role}）として動作します。あなたのロールで使えるツールを呼び出し、"
               "あなたが見られる行だけを見られます。変更は、あなたが確認してから行われます。",
-        "client_id": "クライアント", "returns": "応答の送り先",
+        "client_id": "クライアント", "returns": "応答の送り先", "scopes": "スコープ",
         "sign_in": "サインインして回答してください", "name": "ユーザー名", "password": "パスワード",
         "allow": "許可する", "deny": "拒否する",
         "expired": "このリクエストは期限切れか無効です。アプリに戻って、もう一度接続してください。",
         "forged": "このフォームはこのページから送られていません。アプリに戻って、もう一度接続してください。",
     },
 }
+SCOPE_TEXT = {"tools": {"en": "the tools your role allows, as you", "ja": "あなたのロールで使えるツールを、あなたとして"}}
 SIGN_IN_REFUSED = {401: {"en": "Wrong user name or password.", "ja": "ユーザー名かパスワードが違います。"},
                    429: {"en": "Too many failed sign-ins: try again in {wait} seconds.",
                          "ja": "サインインの失敗が多すぎます。{wait} 秒後にもう一度お試しください。"}}
@@ -174,6 +175,9 @@ def _form(lang: str, pending: Pending, user: User | None, signed: str, csrf: str
         "<dl>",
         f"<dt>{t['client_id']}</dt><dd><code>{e(pending.client_id)}</code></dd>",
         f"<dt>{t['returns']}</dt><dd><code>{e(_where(pending.redirect_uri))}</code></dd>",
+        f"<dt>{t['scopes']}</dt><dd>" + ", ".join(
+            f"<code>{e(scope)}</code>" + (f" ({SCOPE_TEXT[scope][lang]})" if scope in SCOPE_TEXT else "")
+            for scope in pending.scopes) + "</dd>",
         "</dl>",
         f"<form method='post' action='{PATH}'>",
         f"<input type='hidden' name='request' value='{e(signed)}'><input type='hidden' name='csrf' value='{csrf}'>",
