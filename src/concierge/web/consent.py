@@ -62,7 +62,8 @@ TEXT: dict[str, dict[str, str]] = {
         "forged": "このフォームはこのページから送られていません。アプリに戻って、もう一度接続してください。",
     },
 }
-SCOPE_TEXT = {"tools": {"en": "the tools your role allows, as you", "ja": "あなたのロールで使えるツールを、あなたとして"}}
+SCOPE_TEXT = {"tools": {"en": "the tools your role allows, as you",
+                        "ja": "あなたのロールで使えるツールを、あなたとして"}}
 SIGN_IN_REFUSED = {401: {"en": "Wrong user name or password.", "ja": "ユーザー名かパスワードが違います。"},
                    429: {"en": "Too many failed sign-ins: try again in {wait} seconds.",
                          "ja": "サインインの失敗が多すぎます。{wait} 秒後にもう一度お試しください。"}}
