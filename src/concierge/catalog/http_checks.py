@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from concierge.catalog.model import IDENTITY_PARAMS, CatalogFile, EnumSource, HttpSource, SqlSource, Tool
-from concierge.catalog.templates import path_params, template_params
+from concierge.catalog.templates import IN_TEXT, IN_TEXT_FORMATS, path_params, template_params
 
 Problem = Callable[[str, str], Any]
 _SQL_ONLY = ("checks", "preview_sql", "generated")
-_RESULT_HTTP_ONLY = ("rows", "object", "columns", "where")
+_RESULT_HTTP_ONLY = ("rows", "object", "columns", "where", "numbers")
 
 
 def check_tool(spec: CatalogFile, name: str, tool: Tool, key: str, problem: Problem) -> Iterator[Any]:
@@ -51,7 +51,8 @@ def _request(tool: Tool, key: str, problem: Problem) -> Iterator[Any]:
         yield problem(f"{key}.http.path", "starts with / (it is appended to the source's base_url)")
     if "?" in request.path:
         yield problem(f"{key}.http.path", "takes no query string; declare http.query")
-    known = set(tool.params) | set(IDENTITY_PARAMS)
+    paging = {request.pages.offset, request.pages.limit} if request.pages else set()
+    known = set(tool.params) | set(IDENTITY_PARAMS) | paging
     used: set[str] = set()
     for where, pname, wrong in _placeholders(tool, key):
         if wrong:
@@ -62,6 +63,7 @@ def _request(tool: Tool, key: str, problem: Problem) -> Iterator[Any]:
         if pname not in known:
             yield problem(where, f"{{{pname}}} is not a declared parameter")
     yield from _repeat(tool, key, problem)
+    yield from _pages(tool, key, used, problem)
     if request.repeat is not None:
         used.add(request.repeat)
     for pname in tool.params:
@@ -79,6 +81,30 @@ def _placeholders(tool: Tool, key: str) -> Iterator[tuple[str, str | None, str |
                f"{{{pname}}}: a path parameter is required or has a default" if optional else None)
     yield from template_params(tool.http.query, f"{key}.http.query")
     yield from template_params(tool.http.body, f"{key}.http.body")
+    for name, value in tool.http.query.items():
+        for found in IN_TEXT.finditer(value) if isinstance(value, str) else ():
+            param = tool.params.get(found.group(1))
+            if found.group(2) not in IN_TEXT_FORMATS or param is None:
+                continue
+            if not param.required and param.default is None:
+                yield (f"{key}.http.query.{name}", None, f"{{{found.group(1)}}}: a parameter inside longer text is "
+                       "required or has a default (else the whole text would be left out)")
+            elif found.group(2) == "number" and param.type != "integer":
+                yield f"{key}.http.query.{name}", None, f"{{{found.group(1)}:number}}: an integer parameter only"
+
+
+def _pages(tool: Tool, key: str, used: set[str], problem: Problem) -> Iterator[Any]:
+    assert tool.http is not None
+    pages = tool.http.pages
+    if pages is None:
+        return
+    if tool.mode != "read":
+        yield problem(f"{key}.http.pages", "only a read is sent page by page")
+    for name in (pages.offset, pages.limit):
+        if name in tool.params:
+            yield problem(f"{key}.http.pages", f"{name!r} is a page's offset or limit; a parameter takes another name")
+        elif name not in used:
+            yield problem(f"{key}.http.pages", f"{{{name}:number}} is never used in the request")
 
 
 def _repeat(tool: Tool, key: str, problem: Problem) -> Iterator[Any]:

@@ -261,6 +261,7 @@ class ResultShape(Strict):
     object: str | None = None
     columns: list[str] | dict[str, str] | None = None
     where: Where = Field(default_factory=dict)
+    numbers: list[str] = Field(default_factory=list)  # http: columns whose text ("1200000") is read as a number
     max_rows: int = Field(default=200, ge=1, le=10_000)
     totals: dict[str, Literal["sum", "min", "max"]] = Field(default_factory=dict)
     summary: Summary | None = None
@@ -373,6 +374,17 @@ class SqlSource(Strict):
 Source = Annotated[HttpSource | SqlSource, Field(discriminator="kind")]
 
 
+class Pages(Strict):
+    """A read whose answer comes in pages (`http.pages`): the request is sent with `{offset:number}` 0, size,
+    2 × size ... and `{limit:number}` size until a page has fewer than `size` rows; more than `max` pages is an
+    error (narrow the request), never a part of the rows taken for all of them."""
+
+    size: int = Field(ge=1, le=10_000)
+    max: int = Field(default=10, ge=1, le=1_000)
+    offset: str = Field(default="offset", pattern=NAME_PATTERN)
+    limit: str = Field(default="limit", pattern=NAME_PATTERN)
+
+
 class HttpRequest(Strict):
     """An http tool's request; `{param}` values are inserted whole, as typed JSON values."""
 
@@ -381,6 +393,7 @@ class HttpRequest(Strict):
     query: dict[str, str | int | float | bool] = Field(default_factory=dict)
     body: Any = None
     repeat: str | None = None
+    pages: Pages | None = None
 
 
 class Rollup(Strict):

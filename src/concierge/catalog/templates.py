@@ -1,5 +1,5 @@
-"""The placeholders of an http tool's request templates (`{name}`, `{name:string}`; docs/catalog.md): the
-grammar the loader checks and the http source fills."""
+"""The placeholders of an http tool's request templates (`{name}`, `{name:string}`; inside longer text
+`{name:quoted}`, `{name:number}`; docs/catalog.md): the grammar the loader checks and the http source fills."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 IN_TEXT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([^{}]*))?\}")
 WHOLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)(?::([^{}]*))?\}$")
 FORMATS = ("string",)
+IN_TEXT_FORMATS = ("quoted", "number")  # what may stand inside longer text, each value made inert there
 
 
 def path_params(path: str) -> list[str]:
@@ -20,13 +21,16 @@ def template_params(value: Any, where: str) -> Iterator[tuple[str, str | None, s
     """(key, parameter used, problem) for each placeholder of a query or body template."""
     if isinstance(value, str):
         whole = WHOLE.match(value)
-        if whole:
+        if whole and whole.group(2) not in IN_TEXT_FORMATS:
             fmt = whole.group(2)
             problem = None if fmt is None or fmt in FORMATS else f"unknown format :{fmt}; formats: string"
             yield where, whole.group(1), problem
-        elif IN_TEXT.search(value):
-            yield where, None, ("a parameter is inserted whole, as a JSON value: write \"{name}\" alone "
-                                "(never inside longer text)")
+            return
+        for found in IN_TEXT.finditer(value):
+            problem = None if found.group(2) in IN_TEXT_FORMATS else (
+                "inside longer text a parameter is {name:quoted} (a double-quoted string, \\ and \" escaped) or "
+                "{name:number} (an integer); else it is inserted whole, as a JSON value: \"{name}\" alone")
+            yield where, found.group(1), problem
     elif isinstance(value, Mapping):
         for key, inner in value.items():
             yield from template_params(inner, f"{where}.{key}")

@@ -313,8 +313,8 @@ def test_the_loader_reports_every_problem_at_once():
         ("tools.t1.http.method", "a read tool only GETs"),
         ("tools.t1.http.path", "{missing} is not a declared parameter"),
         ("tools.t1.http.path", "{device}: a path parameter is required or has a default"),
-        ("tools.t1.http.body.c", 'a parameter is inserted whole, as a JSON value: write "{name}" alone '
-                                 "(never inside longer text)"),
+        ("tools.t1.http.body.c", "inside longer text a parameter is {name:quoted} (a double-quoted string, "
+                                 '\\ and " escaped) or {name:number} (an integer)'),
         ("tools.t1.params.unused", "declared but never used in the request"),
         ("tools.t2.source", "unknown source 'nowhere'"),
         ("sources.bot.auth.token", "a secret comes from the environment: write ${NAME} (no literal value, no default)"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from concierge.catalog.model import ResultShape, StatusMap, StatusRule, Text, Where
@@ -45,6 +46,9 @@ def outcome(status: StatusMap | None, http_status: int, doc: Any) -> Outcome | N
     """None when the answer is a success; else what it means."""
     rules = status or StatusMap()
     if not 200 <= http_status < 300:
+        coded = _coded(rules, doc)
+        if coded is not None:  # the error body's own code (kintone's {"code": "GAIA_IA02", ...}) says more
+            return _of(coded)
         rule = rules.http.get(http_status)
         return _of(rule) if rule else Outcome("error", Text(
             ja=f"サービスがエラーを返しました（HTTP {http_status}）。設定とサービスの状態を確かめてください。",
@@ -62,6 +66,13 @@ def outcome(status: StatusMap | None, http_status: int, doc: Any) -> Outcome | N
     return Outcome("error", Text(
         ja=f"サービスが処理できないと答えました（{rules.field} {code}）。",
         en=f"The service could not do it ({rules.field} {code})."))
+
+
+def _coded(rules: StatusMap, doc: Any) -> StatusRule | None:
+    if rules.field is None:
+        return None
+    code = at(doc, rules.field)
+    return next((rule for key, rule in rules.codes.items() if _same(code, key)), None)
 
 
 def _of(rule: StatusRule) -> Outcome:
@@ -94,6 +105,11 @@ def raw_rows(doc: Any, rows: str | list[str], where: Where) -> list[Any]:
     return [r for r in found if kept(r, where)]
 
 
+def page_rows(doc: Any, shape: ResultShape) -> int:
+    """How many rows a page of an answer holds, before `where` keeps some (a short page is the last)."""
+    return len(raw_rows(doc, shape.rows, {})) if shape.rows is not None else 0
+
+
 def rows_of(doc: Any, shape: ResultShape) -> tuple[list[str], list[dict[str, Any]]]:
     """The columns and rows a tool's `result` declares, out of the JSON answer `doc`."""
     found: list[Any] = []
@@ -103,7 +119,25 @@ def rows_of(doc: Any, shape: ResultShape) -> tuple[list[str], list[dict[str, Any
         one = at(doc, shape.object)
         found = [r for r in ([] if one is None else [one]) if kept(r, shape.where)]
     columns = _columns(shape, found)
-    return list(columns), [{name: at(r, path) for name, path in columns.items()} for r in found]
+    numbers = set(shape.numbers)
+    return list(columns), [{name: _number(at(r, path)) if name in numbers else at(r, path)
+                            for name, path in columns.items()} for r in found]
+
+
+def _number(value: Any) -> Any:
+    """A number sent as text ("1200000", "-3.5") as an int or a float (summed exactly); "" is None; else unchanged."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text:
+        return None
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return value
+    if not number.is_finite():
+        return value
+    return int(number) if number == number.to_integral_value() else float(number)
 
 
 def _columns(shape: ResultShape, rows: list[Any]) -> dict[str, str]:

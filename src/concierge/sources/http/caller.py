@@ -8,8 +8,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from concierge.catalog.model import Text, Tool
-from concierge.sources.http.answer import Outcome, merged, outcome, rows_of
+from concierge.catalog.model import StatusMap, Text, Tool
+from concierge.sources.http.answer import Outcome, merged, outcome, page_rows, rows_of
 from concierge.sources.http.client import Client, ServiceError
 from concierge.sources.http.enums import EnumCache
 from concierge.sources.http.request import build
@@ -73,6 +73,8 @@ class HttpCaller:
         if missing is not None:
             return Call([], [], missing, 0)
         status = merged(client.source.status, tool.status)
+        if tool.http.pages is not None:
+            return self._paged(tool, client, status, sent_values)
         times = int(values[tool.http.repeat] or 0) if tool.http.repeat else 1
         built = build(tool.http, sent_values)
         answer = None
@@ -93,6 +95,28 @@ class HttpCaller:
             return Call([], [], None, 0)
         columns, rows = rows_of(answer.doc, tool.result)
         return Call(columns, rows, None, times)
+
+    def _paged(self, tool: Tool, client: Client, status: StatusMap | None, values: Mapping[str, Any]) -> Call:
+        """A read sent page by page (`http.pages`) until a page is short; all its rows, or why not."""
+        assert tool.http is not None and tool.http.pages is not None
+        pages = tool.http.pages
+        columns: list[str] = []
+        rows: list[dict[str, Any]] = []
+        for page in range(pages.max):
+            built = build(tool.http, {**values, pages.offset: page * pages.size, pages.limit: pages.size})
+            answer = client.send(built, read=True)
+            failed = outcome(status, answer.status, answer.doc)
+            if failed is not None:
+                return Call([], [], failed, page + 1)
+            columns, found = rows_of(answer.doc, tool.result)
+            rows.extend(found)
+            if page_rows(answer.doc, tool.result) < pages.size:
+                return Call(columns, rows, None, page + 1)
+        most = pages.size * pages.max
+        return Call([], [], Outcome("error", Text(
+            ja=f"該当が{most}件を超えるため、すべては読めません。期間や条件を絞ってください。",
+            en=f"More than {most} records match, more than can be read; narrow the request (a shorter period).")),
+            pages.max)
 
     def refresh(self, catalog: str | None = None) -> None:
         self.enums.forget(catalog)

@@ -1,7 +1,9 @@
 """An http tool's request, built from its checked, typed arguments.
 
 Path parameters are URL-encoded whole; query and body values are inserted as JSON values (a string that is
-exactly ``"{param}"``), never spliced into longer text.
+exactly ``"{param}"``). Inside longer text (a query language's expression) a value stands only as
+``{param:quoted}``, a double-quoted string with ``\\`` and ``"`` escaped by a backslash, or ``{param:number}``,
+an integer's digits: no value can end its string or add syntax. A text with a value that is absent is left out.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from concierge.catalog.model import HttpRequest
-from concierge.catalog.templates import IN_TEXT, WHOLE
+from concierge.catalog.templates import IN_TEXT, IN_TEXT_FORMATS, WHOLE
 
 _DROP = object()
 
@@ -46,8 +48,8 @@ def build(request: HttpRequest, values: Mapping[str, Any]) -> Built:
 def _fill(value: Any, values: Mapping[str, Any]) -> Any:
     if isinstance(value, str):
         whole = WHOLE.match(value)
-        if not whole:
-            return value
+        if not whole or whole.group(2) in IN_TEXT_FORMATS:
+            return _spliced(value, values)
         got = _json_value(values.get(whole.group(1)))
         if got is None:
             return _DROP
@@ -58,6 +60,23 @@ def _fill(value: Any, values: Mapping[str, Any]) -> Any:
     if isinstance(value, list):
         return [None if v is _DROP else v for v in (_fill(v, values) for v in value)]
     return value
+
+
+def _spliced(text: str, values: Mapping[str, Any]) -> Any:
+    """`text` with each `{name:quoted}` / `{name:number}` replaced; `_DROP` when one of their values is absent."""
+    names = [m.group(1) for m in IN_TEXT.finditer(text)]
+    if any(values.get(n) is None for n in names):
+        return _DROP if names else text
+    return IN_TEXT.sub(lambda m: _inert(values[m.group(1)], m.group(2)), text)
+
+
+def _inert(value: Any, fmt: str | None) -> str:
+    if fmt == "number":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{{:number}} takes an integer, not {type(value).__name__}")
+        return str(value)
+    escaped = _text(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
 
 
 def _json_value(value: Any) -> Any:
