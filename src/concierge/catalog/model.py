@@ -352,8 +352,34 @@ class SwitchBotAuth(Strict):
     secret: str
 
 
-Auth = Annotated[BearerAuth | HeaderAuth | SwitchBotAuth, Field(discriminator="kind")]
-SECRET_FIELDS = ("token", "secret", "value")  # of an auth: written as ${NAME}, never shown
+class OAuth2ClientCredentialsAuth(Strict):
+    """OAuth 2.0 client credentials (RFC 6749 4.4): concierge asks `token_url` for an access token itself."""
+
+    kind: Literal["oauth2_client_credentials"]
+    token_url: str
+    client_id: str
+    client_secret: str
+    scope: str | None = None
+    client_auth: Literal["basic", "post"] = "basic"  # HTTP Basic (client_secret_basic) or form fields (_post)
+
+
+class OAuth2AuthorizationCodeAuth(Strict):
+    """OAuth 2.0 authorization code with PKCE: a person consents once (`concierge services authorize SOURCE`);
+    the refresh token is kept sealed in the state database and access tokens come from it."""
+
+    kind: Literal["oauth2_authorization_code"]
+    authorize_url: str
+    token_url: str
+    client_id: str
+    client_secret: str | None = None  # none: a public client (PKCE alone)
+    scope: str | None = None
+    client_auth: Literal["basic", "post"] = "basic"
+    redirect_port: int | None = Field(default=None, ge=1, le=65535)  # the loopback port registered; none: any
+
+
+Auth = Annotated[BearerAuth | HeaderAuth | SwitchBotAuth | OAuth2ClientCredentialsAuth | OAuth2AuthorizationCodeAuth,
+                 Field(discriminator="kind")]
+SECRET_FIELDS = ("token", "secret", "value", "client_secret")  # of an auth: written as ${NAME}, never shown
 
 
 class HttpSource(Strict):

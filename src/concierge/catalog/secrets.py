@@ -17,6 +17,7 @@ from concierge.errors import CatalogProblem
 VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _WHOLE_VARIABLE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$")
 MASK = "***"
+_TEXT_FIELDS = ("token", "secret", "name", "value", "token_url", "authorize_url", "client_id", "client_secret", "scope")
 
 
 class _Unset(Exception):
@@ -52,6 +53,18 @@ class ResolvedAuth:
     secret: str = field(default="", repr=False)
     name: str = ""
     value: str = field(default="", repr=False)
+    # oauth2_client_credentials / oauth2_authorization_code
+    token_url: str = ""
+    authorize_url: str = ""
+    client_id: str = ""
+    client_secret: str = field(default="", repr=False)
+    scope: str = ""
+    client_auth: str = "basic"
+    redirect_port: int | None = None
+
+    @property
+    def oauth2(self) -> bool:
+        return self.kind.startswith("oauth2_")
 
 
 @dataclass(frozen=True)
@@ -70,7 +83,7 @@ class ResolvedSource:
         """Every value that must never be shown: credentials, and the values of headers."""
         found = [*self.headers.values()]
         if self.auth is not None:
-            found += [self.auth.token, self.auth.secret, self.auth.value]
+            found += [self.auth.token, self.auth.secret, self.auth.value, self.auth.client_secret]
         return tuple(s for s in found if s)
 
     @property
@@ -104,7 +117,7 @@ def resolve_sources(spec: CatalogFile, file: str, env: Mapping[str, str]) -> tup
                 for variable in dict.fromkeys(unset.names):
                     found.append((key, f"the environment variable {variable} is not set"))
         if not found:
-            found.extend(_url_problems(name, values[f"sources.{name}.base_url"]))
+            found.extend(_url_problems(name, values))
         problems += [CatalogProblem(file, key, message) for key, message in found]
         if not found:
             resolved[name] = _resolved(name, source, values)
@@ -117,7 +130,7 @@ def _values(name: str, source: HttpSource) -> Iterator[tuple[str, str]]:
     for header, text in source.headers.items():
         yield f"{key}.headers.{header}", text
     if source.auth is not None:
-        for attr in ("token", "secret", "name", "value"):
+        for attr in _TEXT_FIELDS:
             found: str | None = getattr(source.auth, attr, None)
             if found is not None:
                 yield f"{key}.auth.{attr}", found
@@ -133,8 +146,12 @@ def _problems(name: str, source: HttpSource) -> Iterator[tuple[str, str]]:
                    "a secret comes from the environment: write ${NAME} (no literal value, no default)")
 
 
-def _url_problems(name: str, url: str) -> Iterator[tuple[str, str]]:
-    parts = urlsplit(url)
+def _url_problems(name: str, values: dict[str, str]) -> Iterator[tuple[str, str]]:
+    for attr in ("token_url", "authorize_url"):
+        endpoint = urlsplit(values.get(f"sources.{name}.auth.{attr}", "https://given"))
+        if endpoint.scheme not in ("http", "https") or not endpoint.hostname:
+            yield f"sources.{name}.auth.{attr}", "must be an http:// or https:// address with a host"
+    parts = urlsplit(values[f"sources.{name}.base_url"])
     if parts.scheme not in ("http", "https") or not parts.hostname:
         yield f"sources.{name}.base_url", "must be an http:// or https:// address with a host"
     elif parts.query or parts.fragment:
@@ -146,8 +163,9 @@ def _resolved(name: str, source: HttpSource, values: dict[str, str]) -> Resolved
     auth = None
     if source.auth is not None:
         auth = ResolvedAuth(kind=source.auth.kind, **{
-            attr: values[f"{key}.auth.{attr}"] for attr in ("token", "secret", "name", "value")
-            if f"{key}.auth.{attr}" in values})
+            attr: values[f"{key}.auth.{attr}"] for attr in _TEXT_FIELDS if f"{key}.auth.{attr}" in values},
+            client_auth=getattr(source.auth, "client_auth", "basic"),
+            redirect_port=getattr(source.auth, "redirect_port", None))
     headers = {h: values[f"{key}.headers.{h}"] for h in source.headers}
     return ResolvedSource(name=name, base_url=values[f"{key}.base_url"].rstrip("/"), timeout=source.timeout,
                           headers=headers, auth=auth, status=source.status)

@@ -49,13 +49,14 @@ def _register() -> None:
         init_cmd,
         mcp_cmd,
         serve_cmd,
+        services_cmd,
         token_cmd,
         tools_cmd,
         user_cmd,
     )
 
     for module in (tools_cmd, db_cmd, audit_cmd, serve_cmd, user_cmd, ask_cmd, mcp_cmd, token_cmd, eval_cmd, config_cmd,
-                   init_cmd, catalog_cmd, devices):
+                   init_cmd, catalog_cmd, devices, services_cmd):
         module.register(main)
 
 

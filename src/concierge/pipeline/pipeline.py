@@ -64,7 +64,7 @@ class Pipeline:
         self._contexts: dict[str | None, tuple[int, guard.GuardContext, float]] = {}
         # use_rollups False: every tool reads its base tables (to compare, or to rule them out)
         self.sql = SqlExecutor(catalogs, db, use_rollups=use_rollups)
-        self.http = HttpExecutor(catalogs)  # the tools of `kind: http` sources
+        self.http = HttpExecutor(catalogs, self.state)  # the tools of `kind: http` sources
         self.executors = Executors([self.http, self.sql])
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
 

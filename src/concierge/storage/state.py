@@ -1,5 +1,5 @@
 """concierge's own tables: users, audit, confirmations, API tokens, web sessions, sign-in throttle, audit noise,
-OAuth clients and grants, conversations.
+OAuth clients and grants, the grants of web API sources, conversations.
 
 They may live beside the business data (one URL, one deployment: the embedded default) or in a
 database of their own (`state_database`), so that concierge can read a company's data through a
@@ -172,8 +172,19 @@ oauth_tokens = sa.Table(
     sa.Index("ix_concierge_oauth_tokens_grant", "grant_id"),
 )
 
+# 0008: the refresh token a person granted concierge on a web API (sealed), see storage/source_grants.py
+source_grants = sa.Table(
+    "concierge_source_grants",
+    metadata,
+    sa.Column("source", sa.String(100), primary_key=True),
+    sa.Column("refresh_token", sa.Text, nullable=False),
+    sa.Column("scope", sa.String(500), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("renewed_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise, demo_users,
-                oauth_clients, oauth_codes, oauth_grants, oauth_tokens]
+                oauth_clients, oauth_codes, oauth_grants, oauth_tokens, source_grants]
 
 # Conversations of the agent: one row per (user, session id), its messages in order.
 conversations = sa.Table(

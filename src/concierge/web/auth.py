@@ -24,14 +24,10 @@ import base64
 import hashlib
 import hmac
 import json
-import os
-import secrets
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated
 
-import platformdirs
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
@@ -40,26 +36,13 @@ from concierge.errors import UnknownUser
 from concierge.pipeline import audit
 from concierge.pipeline.access import User
 from concierge.storage import passwords, sessions, throttle
+from concierge.storage.sealing import ENV_SECRET, load_secret  # noqa: F401 (web.auth.load_secret, ENV_SECRET)
 
 COOKIE = "concierge_session"
 HEADER = "X-Concierge-Session"
 MAX_AGE_S = int(sessions.MAX_AGE.total_seconds())
-ENV_SECRET = "CONCIERGE_SECRET"
 SIGN_IN_TOOL = "sign-in"  # the audit's name for a sign-in attempt
 VERIFIED_KEPT = 4096  # signed cookies remembered as checked (one per live session)
-
-
-def load_secret() -> bytes:
-    """CONCIERGE_SECRET, else a random key kept in the user data folder (so a restart keeps sign-ins)."""
-    if os.environ.get(ENV_SECRET):
-        return os.environ[ENV_SECRET].encode()
-    path = Path(platformdirs.user_data_dir("concierge", appauthor=False)) / "web-secret"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_urlsafe(32))
-    return path.read_text().strip().encode()
 
 
 @dataclass(frozen=True)

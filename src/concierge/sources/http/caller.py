@@ -16,6 +16,7 @@ from concierge.sources.http.request import build
 
 if TYPE_CHECKING:
     from concierge.catalog.loader import Catalog
+    from concierge.storage.source_grants import GrantStore
 
 log = logging.getLogger(__name__)
 RETRY_LISTING_S = 5.0  # a listing that failed for a context of all tools is tried again after this
@@ -34,9 +35,9 @@ class Call:
 class HttpCaller:
     """The clients of every http source of the catalogs, and the listings of their enums."""
 
-    def __init__(self, catalogs: Iterable[Catalog], enums: EnumCache | None = None):
+    def __init__(self, catalogs: Iterable[Catalog], enums: EnumCache | None = None, grants: GrantStore | None = None):
         self._clients: dict[tuple[str, str], Client] = {
-            (c.name, name): Client(source) for c in catalogs for name, source in c.sources.items()
+            (c.name, name): Client(source, grants) for c in catalogs for name, source in c.sources.items()
         }
         self.enums = enums or EnumCache()
 

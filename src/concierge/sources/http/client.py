@@ -26,10 +26,13 @@ from urllib.parse import urlsplit
 from concierge.catalog.secrets import ResolvedSource
 from concierge.errors import ConciergeError
 from concierge.sources.http.credentials import auth_headers
+from concierge.sources.http.oauth2 import TokenError, Tokens
 from concierge.sources.http.request import Built
 
 if TYPE_CHECKING:
     import httpx2
+
+    from concierge.storage.source_grants import GrantStore
 
 _IDLE_KEPT = 4  # idle connections kept per source (httpx closes one left idle over 5 s)
 
@@ -52,8 +55,9 @@ class Answer:
 class Client:
     """The connections of one source. Thread-safe. httpx2 is imported, and the pool made, at the first request."""
 
-    def __init__(self, source: ResolvedSource):
+    def __init__(self, source: ResolvedSource, grants: GrantStore | None = None):
         self.source = source
+        self.tokens = Tokens(source, grants) if source.auth is not None and source.auth.oauth2 else None
         parts = urlsplit(source.base_url)
         host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname or ""
         # scheme, host, port and path only: credentials in base_url are never sent as basic auth
@@ -65,16 +69,36 @@ class Client:
     def send(self, built: Built, *, read: bool = False) -> Answer:
         """Send `built` and read the JSON answer. `read`: the request changes nothing, so one that met a
         dropped connection is sent once more; a write is never sent twice."""
-        import httpx2
 
         pool = self._connections()
+        token = self._token()
+        response = self._exchange(pool, self._request(pool, built, token), again=read)
+        if response.status_code == 401 and token is not None and (read or _token_refused(response)):
+            # the token expired early or was revoked: a new one, and the request once more. A write only when the
+            # service says the token was refused (RFC 6750 invalid_token): then it did not act on the request.
+            assert self.tokens is not None
+            self.tokens.rejected(token)
+            response = self._exchange(pool, self._request(pool, built, self._token()), again=read)
+        return Answer(response.status_code, self._json(response.status_code, response.content))
+
+    def _token(self) -> str | None:
+        if self.tokens is None:
+            return None
         try:
-            request = pool.build_request(built.method, self._base + built.target, content=built.body,
-                                         headers=self._headers(built))
+            return self.tokens.current()
+        except TokenError as err:
+            raise ServiceError(str(err), err.message_ja or str(err), sent=False) from None
+
+    def _request(self, pool: httpx2.Client, built: Built, token: str | None) -> httpx2.Request:
+        import httpx2
+
+        headers = self._headers(built)
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            return pool.build_request(built.method, self._base + built.target, content=built.body, headers=headers)
         except (httpx2.InvalidURL, UnicodeEncodeError):
             raise self._error("unsendable", sent=False) from None
-        response = self._exchange(pool, request, again=read)
-        return Answer(response.status_code, self._json(response.status_code, response.content))
 
     def close(self) -> None:
         """Close the kept-alive connections; a later request opens new ones."""
@@ -91,7 +115,8 @@ class Client:
             return self._pool
 
     def _headers(self, built: Built) -> dict[str, str]:
-        headers = {"accept": "application/json", **self.source.headers, **auth_headers(self.source.auth)}
+        auth = None if self.tokens is not None else self.source.auth
+        headers = {"accept": "application/json", **self.source.headers, **auth_headers(auth)}
         if built.body is not None and not any(k.lower() == "content-type" for k in headers):
             headers["content-type"] = "application/json"
         return headers
@@ -161,6 +186,12 @@ class Client:
             self.source.redact(ja.format(name=name, where=where, seconds=seconds) + maybe_ja),
             sent=sent,
         )
+
+
+def _token_refused(response: httpx2.Response) -> bool:
+    """The service says the bearer token was refused (`WWW-Authenticate: Bearer error="invalid_token"`)."""
+    challenge = response.headers.get("www-authenticate", "")
+    return challenge.lower().startswith("bearer") and "invalid_token" in challenge
 
 
 def _pool(timeout: float, base: str) -> tuple[httpx2.Client, bool]:

@@ -15,14 +15,17 @@ from concierge.sources.executor import Executor, NotDone, Shown, WriteStep
 from concierge.sources.http.caller import Call, HttpCaller
 from concierge.sources.http.client import ServiceError
 from concierge.sources.result import Failure, ToolResult, plain_args, shaped
+from concierge.storage.database import Database
+from concierge.storage.source_grants import GrantStore
 
 
 class HttpExecutor(Executor):
     nothing_yet = "Nothing is sent yet."
     writes_change_facts = False  # a command changes a device, not the listings its enums are read from
 
-    def __init__(self, catalogs: list[Catalog]):
-        self.caller = HttpCaller(catalogs)
+    def __init__(self, catalogs: list[Catalog], state: Database | None = None):
+        """`state`: the state database, where the grants of `oauth2_authorization_code` sources are kept."""
+        self.caller = HttpCaller(catalogs, grants=GrantStore(state) if state is not None else None)
 
     def handles(self, tool: Tool) -> bool:
         return self.caller.handles(tool)
