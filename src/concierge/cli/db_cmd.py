@@ -1,4 +1,4 @@
-"""`concierge db ...`: set up a database with the demo data, import a CSV file into a table."""
+"""`concierge db ...`: set up a database with the demo data, import a CSV file into a table, reload files."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from concierge.catalog.loader import load_catalog
 from concierge.cli.options import catalog_option, current_settings, database_option, state_options
 from concierge.errors import ConfigError
 from concierge.plugins import demos
-from concierge.storage import passwords, rollups, table_import
+from concierge.storage import file_import, passwords, rollups, table_import
 from concierge.storage.database import Database
 from concierge.storage.migrate import ensure_state
 
@@ -69,6 +69,23 @@ def import_table(table: str, file: Path, replace: bool) -> None:
         click.echo(f"loaded {count} rows from {file} into {table} in {database_}")
     finally:
         database_.dispose()
+
+
+@db.command("reload")
+@database_option
+def reload() -> None:
+    """Read again the CSV, Excel and Parquet files `concierge init --file` loaded, all or nothing: a file with a
+    bad line is reported with its line and column, and the data already loaded keeps answering."""
+    import sqlalchemy as sa
+
+    url = sa.make_url(current_settings().database)
+    path = Path(url.database or "") if url.get_backend_name() == "sqlite" else None
+    files = file_import.loaded_files(path) if path else []
+    if path is None or not files:
+        raise ConfigError(f"the database {url.render_as_string()} was not made from files by `concierge init "
+                          "--file`; there is nothing to reload")
+    for table in file_import.load(path, files):
+        click.echo(f"reloaded {len(table.rows):,} rows from {table.file} into {table.name}")
 
 
 @db.command("refresh")

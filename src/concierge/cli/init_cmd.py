@@ -3,6 +3,9 @@
 Introspects the database (`onboarding.introspect`), drafts a catalog of read tools from what it
 says (`onboarding.draft`), and writes DIR/concierge.toml and DIR/catalogs/NAME.yaml. A file a
 person has edited since init wrote it is never overwritten: the new draft goes beside it.
+
+`--file` instead of `--database`: CSV, Excel and Parquet files loaded into DIR/concierge-files.db (SQLite,
+storage/file_import.py), then drafted the same way; `concierge db reload` re-reads them.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from concierge.errors import ConfigError
 from concierge.onboarding.draft import draft_catalog, write_draft
 from concierge.onboarding.introspect import Schema, introspect
 from concierge.onboarding.naming import Noun, slug
+from concierge.storage import file_import
 from concierge.storage.database import Database, normalise_url
 
 
@@ -25,16 +29,24 @@ def register(main: click.Group) -> None:
 
 
 @click.command()
-@click.option("--database", "url", required=True,
+@click.option("--database", "url", default=None,
               help="The business database: sqlite:///path/shop.db or postgresql://user@host/shop.")
+@click.option("--file", "files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Instead of --database: a CSV, Excel or Parquet file, loaded into DIR/concierge-files.db "
+              "(repeat for more; re-read them with `concierge db reload`).")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="Where to write concierge.toml and catalogs/.")
 @click.option("--name", default=None, help="The business's name (letters, digits, _). Default: the database's name.")
 @click.option("--lang", type=click.Choice(["ja", "en"]), default="en", show_default=True,
               help="The language of answers by default (drafted texts are in both).")
-def init(url: str, folder: Path, name: str | None, lang: str) -> None:
-    """Draft a catalog of read tools from an existing database, and the settings to use it."""
+def init(url: str | None, files: tuple[Path, ...], folder: Path, name: str | None, lang: str) -> None:
+    """Draft a catalog of read tools from an existing database (or files), and the settings to use it."""
     started = time.perf_counter()
+    if bool(url) == bool(files):
+        raise ConfigError("init needs --database URL or --file PATH (one or more files), not both")
+    if files:
+        url, name = _load_files(folder, files), name or files[0].stem
+    assert url is not None
     database_url = settings_url(url)
     db = Database(url)
     try:
@@ -71,6 +83,15 @@ def init(url: str, folder: Path, name: str | None, lang: str) -> None:
     click.echo("  concierge user add NAME --role staff     # roles: admin, staff")
     click.echo(f'  concierge ask "{example_question(schema, lang)}"')
     click.echo("  concierge serve                          # web chat and /mcp")
+
+
+def _load_files(folder: Path, files: tuple[Path, ...]) -> str:
+    """Each file into a table of DIR/concierge-files.db (SQLite, served like any database); the URL of it."""
+    database = (folder / file_import.DATABASE_FILE).resolve()
+    for table in file_import.load(database, files):
+        click.echo(f"Loaded {len(table.rows):,} rows from {table.file.name} into the table {table.name} "
+                   f"({', '.join(f'{c} {k.lower()}' for c, k in table.columns)}).")
+    return f"sqlite:///{database}"
 
 
 def settings_url(url: str) -> str:
