@@ -189,6 +189,43 @@ def test_the_pos_seeds_export_loads_with_the_figures_the_seed_reports(tmp_path):
     assert drops[:2] == [(31900, "ハンバーグ弁当"), (30600, "明太子おにぎり")]
 
 
+def test_the_pos_seeds_question_is_answered_on_the_drafted_catalog_with_the_figures_plain_sql_gives(tmp_path):
+    """「先週から売上が落ちた商品は？」 on the catalog `concierge init --file pos.csv` drafts: its comparison tool
+    (`pos_compare`), with the clock of the POS demo (先週 = 2026-08-24..30), gives each product's two sums and
+    change as plain SQL does, the biggest drops first (ハンバーグ弁当 -31,900, 明太子おにぎり -30,600)."""
+    from concierge.demo.pos import csv_import, data
+
+    d = Desk(tmp_path)
+    csv_import.write_csv(data.rows(), tmp_path / "pos.csv")
+    init = d.run("init", "--file", "pos.csv", "--dir", "desk", cwd=tmp_path)
+    assert init.returncode == 0, said(init)
+    catalog = d.folder / "catalogs" / "pos.yaml"
+    assert "  pos_compare:" in catalog.read_text(encoding="utf-8")
+    catalog.write_text('demo_today: "2026-08-31"\n' + catalog.read_text(encoding="utf-8"), encoding="utf-8")
+    check = d.run("catalog", "check")
+    assert check.returncode == 0 and " 0 problems" in check.stdout, said(check)
+    added = d.run("user", "add", "yamada", "--role", "staff", "--password-stdin", stdin=PASSWORD + "\n")
+    assert added.returncode == 0, said(added)
+
+    def week(start: str, end: str) -> dict[str, int]:
+        return dict(d.rows(f'SELECT "商品名", sum("売上金額") FROM pos WHERE "日付" BETWEEN \'{start}\' AND '
+                           f"'{end}' GROUP BY 1"))
+    last, before = week("2026-08-24", "2026-08-30"), week("2026-08-17", "2026-08-23")
+    expected = sorted((last.get(p, 0) - before.get(p, 0), p, last.get(p, 0), before.get(p, 0))
+                       for p in {*last, *before})
+    turn = d.ask("先週から売上が落ちた商品は？")
+    (call,) = turn["calls"]
+    assert (call["name"], call["args"]) == ("pos_compare", {"cur_start": "2026-08-24", "cur_end": "2026-08-30",
+                                                            "prev_start": "2026-08-17", "prev_end": "2026-08-23"})
+    rows = [(r["change"], r["item"], r["cur_amount"], r["prev_amount"]) for r in call["result"]["rows"]]
+    assert rows == expected
+    assert rows[:2] == [(-31900, "ハンバーグ弁当", 29000, 60900), (-30600, "明太子おにぎり", 29880, 60480)]
+    summary = call["result"]["summary"]
+    assert (summary["current_total"], summary["previous_total"]) == (635010, 647940)
+    assert {635010, 647940, 31900, 30600} <= numbers(turn["answer"]), turn["answer"]
+    assert turn["answer"].index("ハンバーグ弁当") < turn["answer"].index("明太子おにぎり"), turn["answer"]
+
+
 def test_parquet_keeps_its_types_and_a_workbook_of_two_sheets_makes_two_tables(tmp_path):
     import duckdb
 

@@ -279,6 +279,33 @@ def test_ask_names_the_product_ordered_most_often_first(shop):
         f"expected {name!r} with {expected} first; first product named: {line!r}; calls: {calls}")
 
 
+def test_orders_are_compared_by_customer_over_two_months_with_the_figures_plain_sql_gives(shop):
+    """The comparison tool is drafted where a table has a date, an amount and an item (orders: ordered_at,
+    their total, the customer they point at; items keep no amount of their own and products no date), and a
+    question comparing two months gets each customer's two sums and change as plain SQL gives them."""
+    (catalog,) = shop.catalogs()
+    assert {n for n in catalog["tools"] if n.endswith("_compare")} == {"orders_compare"}
+    def month(start: str, end: str) -> dict[str, int]:
+        return {n: int(v) for n, v in shop.rows(
+            f"SELECT c.name, sum(o.order_total) FROM orders o JOIN customers c ON c.id = o.customer "
+            f"WHERE o.ordered_at >= '{start}' AND o.ordered_at < '{end}' GROUP BY c.name")}
+    april, march = month("2019-04-01", "2019-05-01"), month("2019-03-01", "2019-04-01")
+    expected = sorted((april.get(n, 0) - march.get(n, 0), n, april.get(n, 0), march.get(n, 0))
+                      for n in {*april, *march})
+    turn = ask(shop, "Which customers dropped in April 2019 compared with March 2019?")
+    (call,) = turn["calls"]
+    assert (call["name"], call["args"]) == ("orders_compare", {"cur_start": "2019-04-01", "cur_end": "2019-04-30",
+                                                               "prev_start": "2019-03-01", "prev_end": "2019-03-31"})
+    rows = [(int(r["change"]), r["item"], int(r["cur_amount"]), int(r["prev_amount"])) for r in call["result"]["rows"]]
+    # 636 customers, cut to the first 200 (marked truncated); ties in change may come in any order of names
+    assert len(rows) == min(len(expected), 200) and call["result"]["truncated"] == (len(expected) > 200)
+    assert [r[0] for r in rows] == [e[0] for e in expected][:len(rows)]  # the largest fall first
+    assert set(rows) <= set(expected)
+    summary = call["result"]["summary"]
+    assert (int(summary["current_total"]), int(summary["previous_total"])) == (sum(april.values()),
+                                                                               sum(march.values()))
+
+
 def test_ask_counts_the_items_of_a_product_whose_name_has_a_hyphen(shop):
     """A value read from the data, written as the data has it ("mel-bun"), is a filter like any other."""
     expected = shop.scalar(

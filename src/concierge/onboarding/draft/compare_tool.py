@@ -1,0 +1,149 @@
+"""The comparison tool of a table: for each item (a product, a customer), the sum of an amount over two periods
+of its own event date (this period and the one before it, or two periods named) and the change, all computed
+in SQL; the rows in order of change, the largest fall first, so 「先週から売上が落ちた商品は？」 and "which
+products sold more than last month?" are both answered by the rows and their summary (top decreases and
+increases). Drafted where a table has an event date of its own, a summed amount of its own and a column that
+names an item: its own (商品名, product) or the name of the row a foreign key points at (an order's customer).
+Modelled on the POS demo's `compare_periods`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from concierge.onboarding import measures
+from concierge.onboarding.columns import amount_columns, date_columns, display_column, enum_columns, group_columns
+from concierge.onboarding.draft.context import Context
+from concierge.onboarding.draft.intents import sales_money
+from concierge.onboarding.draft.labels import column_label
+from concierge.onboarding.draft.paths import paths
+from concierge.onboarding.introspect import Column, Table
+from concierge.onboarding.naming import Noun, concept_words
+
+_ITEM_WORDS = frozenset({"product", "products", "item", "items", "goods", "sku", "article", "merchandise",
+                         "customer", "customers", "client", "clients", "menu", "service"})
+_ITEM_JA = ("商品", "品名", "品目", "製品", "顧客", "得意先", "取引先", "メニュー", "品番")
+COMPARE_MAX_ROWS = 200
+
+KEYWORDS = ["比較", "比べ", "対比", "前週比", "前月比", "前年比", "増減", "落ちた", "落ち込", "下がった", "減った",
+            "伸びた", "増えた", "上がった", "compare", "comparison", "dropped", "fell",
+            "declined", "grew", "week over week", "month over month", "sold less", "sold more"]
+
+
+def _names_item(name: str, comment: str | None) -> bool:
+    said = f"{name} {comment or ''}"
+    return bool(set(concept_words(name)) & _ITEM_WORDS) or any(w in said for w in _ITEM_JA)
+
+
+def _item(ctx: Context, table: Table) -> tuple[str, dict[str, str], str | None] | None:
+    """The item compared: (its SQL, its label, the join it needs), its own column first."""
+    q = ctx.sql.q
+    keys = {c for fk in table.foreign_keys for c in fk.columns}
+    for c in [*enum_columns(table), *group_columns(table)]:
+        if c.kind == "text" and c.name not in keys and _names_item(c.name, c.comment):
+            return f"t.{q(c.name)}", column_label(c.name, c.comment, ctx.noun(table)), None
+    for j in paths(ctx, table).direct:
+        display = display_column(j.table)
+        if display is not None and not display.joined and _names_item(j.table.name, j.table.comment):
+            noun = Noun.of(j.table.name, j.table.comment)
+            return f"{j.alias}.{q(display.columns[0].name)}", {"ja": noun.ja, "en": noun.one}, j.sql(q)
+    return None
+
+
+def _amount(table: Table) -> Column | None:
+    found = amount_columns(table)
+    money = [c for c in found if measures.measure(table, c).money and sales_money(c.name, c.comment)]
+    return (money or found or [None])[0]  # type: ignore[list-item]
+
+
+def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
+    """The comparison of `table` (the module docstring), or None where it has no such shape."""
+    dates = [c for c in date_columns(table) if measures.event_date(c)]
+    amount = _amount(table)
+    item = _item(ctx, table)
+    if not dates or amount is None or item is None:
+        return None
+    sql, q = ctx.sql, ctx.sql.q
+    dcol, (item_sql, item_label, join) = dates[0], item
+    noun = ctx.noun(table)
+    amount_label = column_label(amount.name, amount.comment, noun)
+    dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
+    date_expr, amt = f"t.{q(dcol.name)}", f"COALESCE(t.{q(amount.name)}, 0)"
+
+    def within(a: str, b: str) -> str:
+        return f"{sql.date_from(date_expr, dcol, a)} AND {sql.date_to(date_expr, dcol, b)}"
+
+    bounds = {"query": sql.year_bounds(table.name, dcol)}
+    params: dict[str, Any] = {}
+    for name, part, before, ja, en in (
+            ("cur_start", "start", False, "今期の開始日", "first day of the current period"),
+            ("cur_end", "end", False, "今期の終了日（含む）", "last day of the current period"),
+            ("prev_start", "start", True, "前期の開始日", "first day of the previous period"),
+            ("prev_end", "end", True, "前期の終了日（含む）", "last day of the previous period")):
+        extract: dict[str, Any] = {"kind": "date", "part": part, **({"period": "previous"} if before else {})}
+        params[name] = {"type": "date", "required": True, "bounds": bounds,
+                        "description": {"ja": f"{ja}（{dnoun.ja}）", "en": f"{en} ({dnoun.one}), YYYY-MM-DD"},
+                        "extract": extract}
+    cur, prev = within("cur_start", "cur_end"), within("prev_start", "prev_end")
+    lines = [f"SELECT {item_sql} AS item,",
+             f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) AS cur_amount,",
+             f"       SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END) AS prev_amount,",
+             f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
+             " AS change",
+             f"FROM {q(table.name)} t", *([join] if join else []),
+             f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
+             f"GROUP BY {item_sql}",
+             "ORDER BY 4, 1"]
+    name = f"{ctx.tool_names[table.name]}_compare"
+    while name in ctx.tool_names.values() or name in ctx.summary_names.values():
+        name += "_2"
+    key = f"tools.{name}"
+    ctx.review += [f"{key}.description", *(f"{key}.params.{p}.{k}" for p in params for k in ("description", "extract")),
+                   f"{key}.intents", f"{key}.result.labels"]
+    ja_item, ja_amt, en_item, en_amt = item_label["ja"], amount_label["ja"], item_label["en"], amount_label["en"]
+    formats = measures.formats(ctx.schema, {"cur_amount": (table, amount), "prev_amount": (table, amount),
+                                            "change": (table, amount)})
+    return {
+        "description": {
+            "ja": f"{noun.ja}の{ja_amt}を{ja_item}ごとに2つの期間（今期と前期、期間は{dnoun.ja}）で比較します。"
+                  "両期間の合計と増減を SQL で計算し、減少の大きい順に並べます。",
+            "en": f"Compare {en_amt} of {noun.many} by {en_item} between a current and a previous period of "
+                  f"{dnoun.one}: both sums and the change, computed in SQL, the largest decrease first.",
+        },
+        "roles": ["admin", "staff"],
+        "params": params,
+        "ordered": [["cur_start", "cur_end"], ["prev_start", "prev_end"]],
+        "sql": "\n".join(lines) + "\n",
+        "result": {
+            "max_rows": COMPARE_MAX_ROWS,
+            "summary": {"kind": "change", "key": "item", "current": "cur_amount", "previous": "prev_amount",
+                        "top": 3},
+            "labels": {"item": item_label,
+                       "cur_amount": {"ja": f"今期の{ja_amt}", "en": f"current {en_amt}"},
+                       "prev_amount": {"ja": f"前期の{ja_amt}", "en": f"previous {en_amt}"},
+                       "change": {"ja": "増減", "en": "change"}},
+            **formats,
+        },
+        "answer": {
+            "ok": {"ja": f"{{period}}の{ja_amt}の合計は{{summary.current_total}}で、{{period.previous}}の"
+                         f"{{summary.previous_total}}から{{summary.change:abs}}"
+                         "{summary.change:?+=増えました|-=減りました|0=変わりませんでした}。"
+                         f"[減少が大きい{ja_item}は{{summary.top_decreases}}です。]"
+                         f"[増加が大きい{ja_item}は{{summary.top_increases}}です。]",
+                   "en": f"{en_amt} {{period}} totalled {{summary.current_total}}, "
+                         "{summary.change:?+=up|-=down|0=unchanged} {summary.change:abs} from "
+                         "{summary.previous_total} {period.previous}.[ Largest decreases: {summary.top_decreases}.]"
+                         "[ Largest increases: {summary.top_increases}.]"},
+            "item": {"ja": "{item}（{change:signed}）", "en": "{item} ({change:signed})"},
+            "empty": {"ja": f"{{period}}と{{period.previous}}の{ja_amt}のデータはありません。",
+                      "en": f"There is no {en_amt} {{period}} or {{period.previous}}."},
+        },
+        "ai_instruction": {"success": "Quote totals and changes from the summary and the rows; do not recompute them."},
+        "intents": {
+            "keywords": KEYWORDS,
+            "topics": [f"{en_amt} comparison", f"{ja_amt}の比較", "comparison", "比較"],
+            "examples": [f"先週から{ja_amt}が落ちた{ja_item}は？", "先週から売上が落ちた商品は？",
+                         f"今月と先月の{ja_item}ごとの{ja_amt}を比較して",
+                         f"Which {en_item} sold less than last week?",
+                         f"Compare {en_amt} by {en_item} this month with last month"],
+        },
+    }
