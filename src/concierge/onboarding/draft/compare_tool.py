@@ -34,18 +34,20 @@ def _names_item(name: str, comment: str | None) -> bool:
     return bool(set(concept_words(name)) & _ITEM_WORDS) or any(w in said for w in _ITEM_JA)
 
 
-def _item(ctx: Context, table: Table) -> tuple[str, dict[str, str], str | None] | None:
-    """The item compared: (its SQL, its label, the join it needs), its own column first."""
+def _item(ctx: Context, table: Table) -> tuple[str, dict[str, str], str | None, str] | None:
+    """The item compared: (its SQL, its label, the join it needs, what its rows are grouped by), its own column
+    first. A row another table names is grouped by its key too, so two customers of one name stay two."""
     q = ctx.sql.q
     keys = {c for fk in table.foreign_keys for c in fk.columns}
     for c in [*enum_columns(table), *group_columns(table)]:
         if c.kind == "text" and c.name not in keys and _names_item(c.name, c.comment):
-            return f"t.{q(c.name)}", column_label(c.name, c.comment, ctx.noun(table)), None
+            return f"t.{q(c.name)}", column_label(c.name, c.comment, ctx.noun(table)), None, f"t.{q(c.name)}"
     for j in paths(ctx, table).direct:
         display = display_column(j.table)
         if display is not None and not display.joined and _names_item(j.table.name, j.table.comment):
             noun = Noun.of(j.table.name, j.table.comment)
-            return f"{j.alias}.{q(display.columns[0].name)}", {"ja": noun.ja, "en": noun.one}, j.sql(q)
+            shown = f"{j.alias}.{q(display.columns[0].name)}"
+            return shown, {"ja": noun.ja, "en": noun.one}, j.sql(q), f"t.{q(j.fk.columns[0])}, {shown}"
     return None
 
 
@@ -63,7 +65,7 @@ def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
     if not dates or amount is None or item is None:
         return None
     sql, q = ctx.sql, ctx.sql.q
-    dcol, (item_sql, item_label, join) = dates[0], item
+    dcol, (item_sql, item_label, join, grouped) = dates[0], item
     noun = ctx.noun(table)
     amount_label = column_label(amount.name, amount.comment, noun)
     dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
@@ -91,7 +93,7 @@ def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
              " AS change",
              f"FROM {q(table.name)} t", *([join] if join else []),
              f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
-             f"GROUP BY {item_sql}",
+             f"GROUP BY {grouped}",
              "ORDER BY 4, 1"]
     name = f"{ctx.tool_names[table.name]}_compare"
     while name in ctx.tool_names.values() or name in ctx.summary_names.values():
