@@ -27,10 +27,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from concierge import threads
+from concierge.language.detect import Lang
 from concierge.mcp.oauth import Pending, Provider
 from concierge.pipeline import audit
 from concierge.pipeline.access import User
 from concierge.web import auth, oidc
+from concierge.web.pages import request_lang, small_page
 from concierge.web.security import PAGE_HEADERS
 
 PATH = "/oauth/consent"
@@ -85,10 +87,6 @@ def _pending(request: Request, signed: str) -> Pending | None:
     return None if pending.expired else pending
 
 
-def _lang(request: Request) -> str:
-    return "ja" if request.headers.get("accept-language", "").lower().startswith("ja") else "en"
-
-
 def _form_token(request: Request, browser: str, signed: str) -> str:
     secret = request.app.state.web.signer.secret
     return hmac.new(secret, f"{browser}|{signed}".encode(), hashlib.sha256).hexdigest()
@@ -100,7 +98,7 @@ router = APIRouter()
 @router.get(PATH, include_in_schema=False)
 async def page(request: Request, again: bool = False) -> Response:
     signed = request.query_params.get("request", "")
-    lang = _lang(request)
+    lang = request_lang(request)
     pending = _pending(request, signed)
     if pending is None:
         return _html(lang, f"<p role='alert'>{TEXT[lang]['expired']}</p>", status=400)
@@ -122,7 +120,7 @@ async def page(request: Request, again: bool = False) -> Response:
 async def answer(request: Request) -> Response:
     form = await request.form()
     fields = {k: v for k, v in form.items() if isinstance(v, str)}
-    signed, lang = fields.get("request", ""), _lang(request)
+    signed, lang = fields.get("request", ""), request_lang(request)
     pending = _pending(request, signed)
     if pending is None:
         return _html(lang, f"<p role='alert'>{TEXT[lang]['expired']}</p>", status=400)
@@ -202,13 +200,9 @@ def _where(uri: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{parts.path}" if parts.netloc else f"{parts.scheme}:{parts.path}"
 
 
-def _html(lang: str, body: str, *, status: int = 200, refresh: str | None = None,
+def _html(lang: Lang, body: str, *, status: int = 200, refresh: str | None = None,
           form_target: str | None = None) -> HTMLResponse:
-    head = f"<meta http-equiv='refresh' content='0;url={html.escape(refresh)}'>" if refresh else ""
-    page = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{TEXT[lang]['title']}</title>"
-            f"<meta name='viewport' content='width=device-width'>{head}"
-            f"<link rel='stylesheet' href='/static/consent.css'></head><body><main>{body}</main></body></html>")
-    return HTMLResponse(page, status_code=status, headers=_headers(form_target))
+    return small_page(lang, TEXT[lang]["title"], body, _headers(form_target), status=status, refresh=refresh)
 
 
 def _headers(form_target: str | None) -> dict[str, Any]:

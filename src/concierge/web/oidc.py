@@ -59,10 +59,12 @@ from joserfc.jws import JWSRegistry
 
 from concierge import threads
 from concierge.errors import ConfigError
+from concierge.language.detect import Lang
 from concierge.pipeline import audit
 from concierge.settings import OidcSettings
 from concierge.storage import sessions, users
 from concierge.web import auth
+from concierge.web.pages import request_lang, small_page
 from concierge.web.security import PAGE_HEADERS
 
 START = "/auth/oidc/start"
@@ -440,10 +442,6 @@ def _required(request: Request) -> Oidc:
     return oidc
 
 
-def _lang(request: Request) -> str:
-    return "ja" if request.headers.get("accept-language", "").lower().startswith("ja") else "en"
-
-
 def sign_in_link(request: Request, lang: str, next_path: str) -> str:
     """The "Sign in with <company>" link of a page that offers to sign in (the consent page); "" when off."""
     oidc = current(request)
@@ -468,7 +466,7 @@ async def start(request: Request, next: str = "/") -> Response:
         metadata = await oidc.metadata()
     except Refused as refused:
         await threads.run(_audit_refusal, request, refused)
-        return _refusal_page(_lang(request), refused, target)
+        return _refusal_page(request_lang(request), refused, target)
     url, flow = oidc.begin(metadata, oidc.redirect_uri(request), target)
     response = RedirectResponse(url, status_code=303, headers=NO_STORE)
     response.set_cookie(FLOW_COOKIE, flow, max_age=FLOW_MAX_AGE_S, httponly=True, samesite="lax", path=FLOW_PATH,
@@ -481,7 +479,7 @@ async def callback(request: Request) -> Response:
     """Back from the provider: this browser's flow, the code exchanged, the ID token checked, the user signed in;
     then on to the page the flow returns to (a page of this server's own, so that the session's SameSite=Strict
     cookie goes with that request)."""
-    oidc, lang = _required(request), _lang(request)
+    oidc, lang = _required(request), request_lang(request)
     flow = oidc.flow(request.cookies.get(FLOW_COOKIE, ""))
     target = flow["next"] if flow is not None else "/"
     try:
@@ -523,16 +521,13 @@ def _audit_refusal(request: Request, refused: Refused) -> None:
                    decision=f"refused:{refused.code}", message=refused.en, source=auth.source(request))
 
 
-def _refusal_page(lang: str, refused: Refused, target: str) -> HTMLResponse:
+def _refusal_page(lang: Lang, refused: Refused, target: str) -> HTMLResponse:
     said = refused.ja if lang == "ja" else refused.en
     return _page(lang, f"<p role='alert'>{html.escape(said)}</p><p><a href='{html.escape(target)}'>"
                        f"{TEXT[lang]['back']}</a></p>", status=refused.status)
 
 
-def _page(lang: str, body: str, *, status: int = 200, refresh: str | None = None) -> HTMLResponse:
-    head = f"<meta http-equiv='refresh' content='0;url={html.escape(refresh)}'>" if refresh else ""
-    page = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{TEXT[lang]['title']}</title>"
-            f"<meta name='viewport' content='width=device-width'>{head}"
-            f"<link rel='stylesheet' href='/static/consent.css'></head><body><main><h1>{TEXT[lang]['title']}</h1>"
-            f"{body}</main></body></html>")
-    return HTMLResponse(page, status_code=status, headers={**PAGE_HEADERS, **NO_STORE})
+def _page(lang: Lang, body: str, *, status: int = 200, refresh: str | None = None) -> HTMLResponse:
+    title = TEXT[lang]["title"]
+    return small_page(lang, title, f"<h1>{html.escape(title)}</h1>{body}", {**PAGE_HEADERS, **NO_STORE},
+                      status=status, refresh=refresh)
