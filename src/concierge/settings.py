@@ -121,7 +121,13 @@ class PhoneSettings(_Frozen):
         return _base_url(value)
 
 
-_LOOPBACK = ("localhost", "127.0.0.1", "::1")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")  # the names of this machine, wherever a setting or a peer may use one
+
+
+def https_or_loopback(url: str) -> bool:
+    """https://, or http:// to this machine: where a key or a sign-in may be fetched from."""
+    parts = urlsplit(url)
+    return parts.scheme == "https" or parts.scheme == "http" and parts.hostname in LOOPBACK
 
 
 class EmbedSettings(_Frozen):
@@ -146,8 +152,7 @@ class EmbedSettings(_Frozen):
     @field_validator("jwks_url")
     @classmethod
     def _jwks(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if value and not (parts.scheme == "https" or parts.scheme == "http" and parts.hostname in _LOOPBACK):
+        if value and not https_or_loopback(value):
             raise ValueError(f"{value!r}: the host's keys must come over https:// (http:// only on this machine)")
         return value
 
@@ -171,7 +176,7 @@ class OidcSettings(_Frozen):
     def _issuer(cls, value: str) -> str:
         parts = urlsplit(value)
         if value and (not parts.hostname or parts.query or parts.fragment
-                      or not (parts.scheme == "https" or parts.scheme == "http" and parts.hostname in _LOOPBACK)):
+                      or not https_or_loopback(value)):
             raise ValueError(f"{value!r} is not an issuer like https://login.example.com/realms/staff (https://; "
                              "http:// only on this machine)")
         return value

@@ -12,7 +12,7 @@ from concierge.demo import bootstrap
 from concierge.errors import ConfigError, UnknownUser
 from concierge.pipeline import audit
 from concierge.pipeline.pipeline import Pipeline
-from concierge.settings import PhoneSettings
+from concierge.settings import LOOPBACK, PhoneSettings
 from concierge.storage import passwords
 
 
@@ -42,7 +42,6 @@ def serve() -> None:
     try:
         import uvicorn
 
-        from concierge.mcp.http import LOOPBACK
         from concierge.web import create_app
         from concierge.web.phone.gate import MAX_MESSAGE_BYTES
         from concierge.web.proxy import parse_trusted

@@ -29,12 +29,13 @@ import httpx2 as httpx
 from mcp.shared.auth import OAuthClientInformationFull
 from pydantic import ValidationError
 
+from concierge.settings import LOOPBACK, https_or_loopback
+
 TIMEOUT_S = 5.0
 MAX_BYTES = 64 * 1024
 KEPT_S = 300.0
 REFUSED_KEPT_S = 30.0
 MAX_KEPT = 1000
-LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 log = logging.getLogger(__name__)
 
 
@@ -56,7 +57,7 @@ def check_url(url: str, *, local: bool = False) -> None:
     parts = urlsplit(url)
     if not _printable(url) or not parts.hostname:
         raise DocumentRefused("a client ID URL must be a plain URL: no spaces or control characters")
-    if parts.scheme != "https" and not (parts.scheme == "http" and local and parts.hostname in LOOPBACK):
+    if parts.scheme != "https" and not (local and https_or_loopback(url)):
         raise DocumentRefused(f"client ID {url} is not an https:// URL")
     if parts.path in ("", "/") or parts.fragment or parts.username or parts.password:
         raise DocumentRefused(f"client ID {url} must be a URL with a path, no fragment and no user name")

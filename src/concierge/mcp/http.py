@@ -57,8 +57,8 @@ from concierge.mcp.server import build_server
 from concierge.mcp.stdio import MAX_FRAME_BYTES
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
+from concierge.settings import LOOPBACK
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _ALL_INTERFACES = ("0.0.0.0", "::", "")
 SESSIONS_PER_USER = 16

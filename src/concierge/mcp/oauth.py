@@ -47,12 +47,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from concierge import threads
 from concierge.mcp import client_secrets
 from concierge.mcp.client_documents import (
-    LOOPBACK,
     ClientDocuments,
     DocumentRefused,
     is_document_url,
     redirect_uri_refusal,
 )
+from concierge.settings import LOOPBACK
 from concierge.storage import oauth
 from concierge.storage.database import Database
 
