@@ -20,13 +20,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from anyio.from_thread import BlockingPortal, start_blocking_portal
+from browsers import chromium
 from demo_databases import with_demos
 from mcp import Client
 from mcp.client import advertise
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID
 from mcp.shared.exceptions import MCPError
 from mcp_servers import INTEROP, node_installed
-from playwright.sync_api import Browser, Frame, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Frame, Page, expect
 
 from concierge.demo.bootstrap import open_pipeline
 from concierge.demo.farm import tables as farm_tables
@@ -40,9 +41,6 @@ ADMIN_TOOLS = {"get_customers", "get_sales", "add_sale", "compare_periods", "sal
 WEEK = {"start": "2026-08-24", "end": "2026-08-30", "product": None, "category": None}
 SALES_0002 = {"code_customer": "0002", "date_sales_begin_str": "2025-04-01", "date_sales_end_str": "2025-05-31"}
 SALE = {"code_customer": "0002", "products": "かぼちゃ4個", "price": 600}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "mcp"
 TIMEOUT_MS = 15_000
 # What would make the app load or send anything: an outside address in an attribute or a stylesheet, or a network API.
@@ -173,11 +171,8 @@ def backend(demo) -> Iterator[Backend]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (bash .ci/run does)"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

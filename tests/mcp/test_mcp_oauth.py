@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx2
 import pytest
 import uvicorn
+from browsers import async_chromium
 from cli_runner import run_cli
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -37,7 +38,7 @@ from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from mcp_servers import node_bin
-from playwright.async_api import Browser, BrowserContext, async_playwright
+from playwright.async_api import Browser, BrowserContext
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
@@ -49,8 +50,6 @@ from concierge.storage.database import Database
 
 pytestmark = pytest.mark.anyio
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                          "clientInfo": {"name": "raw", "version": "1"}}}
@@ -151,11 +150,8 @@ def served(documents, tmp_path_factory) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (bash .ci/run does)"
-    async with async_playwright() as p:
-        chromium = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        await chromium.close()
+    async with async_chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -14,14 +14,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from browsers import chromium
+from playwright.sync_api import Browser, Locator, Page, expect
 from web_fakes import Served, concierge_serve, farm_sales
 
 from concierge.demo.bootstrap import open_pipeline
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 TIMEOUT_MS = 30_000
 FARM_TODAY, POS_TODAY = "2025-05-15", "2026-08-31"
@@ -51,11 +49,8 @@ def served(servers, request) -> Served:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (bash .ci/run does)"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _page(browser: Browser, served: Served, request, **context) -> Iterator[Page]:

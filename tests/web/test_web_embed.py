@@ -23,10 +23,11 @@ import httpx2
 import jwt
 import pytest
 import sqlalchemy as sa
+from browsers import chromium
 from cli_runner import run_cli
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from playwright.sync_api import Browser, FrameLocator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, FrameLocator, Page, expect
 from web_fakes import PASSWORDS, Served, concierge_serve
 
 from concierge.cli.config_cmd import shown_values
@@ -35,9 +36,6 @@ from concierge.settings import EmbedSettings, load_settings
 from concierge.storage import state as schema
 from concierge.web import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 TIMEOUT_MS = 15_000
 ISSUER = "https://app.example.test"
@@ -140,11 +138,8 @@ def served(host, _web_template, tmp_path_factory) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (bash .ci/run does)"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture

@@ -29,8 +29,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx2
 import pytest
 import sqlalchemy as sa
+from browsers import chromium
 from in_process_server import served_in_thread
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from pydantic import SecretStr
 from web_fakes import SECRET, with_passwords
 
@@ -44,9 +45,6 @@ from concierge.web import create_app
 from concierge.web.oidc import CALLBACK, Oidc, Refused, safe_next
 
 PROVIDER = Path(__file__).resolve().parent / "oidc"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 TIMEOUT_MS = 15_000
 CLIENT_SECRET = "concierge-test-client-secret"  # the client tests/web/oidc/provider.js registers
@@ -121,11 +119,8 @@ def world(tmp_path_factory) -> Iterator[World]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium (bash .ci/run does)"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _fresh(browser: Browser, request, locale: str) -> Iterator[Page]:

@@ -9,10 +9,10 @@ import threading
 import time
 from pathlib import Path
 
+import browsers
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
-from playwright.sync_api import sync_playwright
 from tests.sources.http.oauth_wire import AC_SECRET, CC_SECRET, POST_SECRET, providing
 
 from concierge.catalog.loader import parse_catalog
@@ -26,9 +26,6 @@ from concierge.storage.source_grants import GrantStore
 from concierge.storage.state import source_grants
 
 CATALOG_FILE = Path(__file__).parent / "oauth.yaml"
-CHROMIUM = "/usr/bin/chromium"  # as tests/web/test_web_browser.py launches it
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"]
 SEALING_KEY = "test-sealing-key-0123456789abcdef"
 
 
@@ -167,14 +164,12 @@ def _authorize_in_chromium(tmp_path, monkeypatch, answer: str = "Allow"):
     while not opened and time.monotonic() < deadline:
         time.sleep(0.02)
     assert opened, "the authorization URL was never opened"
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    with browsers.chromium() as chromium:
         page = chromium.new_page()
         page.goto(opened[0])
         page.get_by_role("button", name=answer).click()
         page.wait_for_url("http://127.0.0.1:*/callback?*")
         text = page.content()
-        chromium.close()
     runner.join(20)
     return done["out"], text, opened[0]
 
