@@ -17,8 +17,6 @@ import json
 import os
 import re
 import secrets
-import socket
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,18 +24,18 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx2
 import pytest
-import uvicorn
 from browsers import async_chromium
 from cli_runner import run_cli
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from in_process_server import served_in_thread
 from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
-from mcp_servers import node_bin
+from mcp_servers import free_port, node_bin
 from playwright.async_api import Browser, BrowserContext
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -115,28 +113,14 @@ class Documents:
         return Starlette(routes=[Route("/{name}", document)])
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def documents(tmp_path_factory) -> Iterator[tuple[Documents, Path]]:
     folder = tmp_path_factory.mktemp("tls")
     ca, cert, key = _certificate(folder)
-    port = _free_port()
-    docs = Documents(f"https://127.0.0.1:{port}", f"http://127.0.0.1:{_free_port()}/callback")
-    server = uvicorn.Server(uvicorn.Config(docs.app(), host="127.0.0.1", port=port, log_level="warning",
-                                           ssl_certfile=str(cert), ssl_keyfile=str(key)))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        assert thread.is_alive()
-        threading.Event().wait(0.01)
-    yield docs, ca
-    server.should_exit = True
-    thread.join(timeout=10)
+    docs = Documents("", f"http://127.0.0.1:{free_port()}/callback")
+    with served_in_thread(docs.app(), ssl_certfile=str(cert), ssl_keyfile=str(key)) as url:
+        docs.base = url.replace("http://", "https://", 1)  # the documents name themselves by the address served
+        yield docs, ca
 
 
 @pytest.fixture(scope="module")
@@ -328,7 +312,7 @@ async def test_a_client_revokes_its_own_token(served, documents):
 async def test_the_mcp_inspector_signs_in_with_oauth_and_lists_the_persons_tools(served, browser, tmp_path):
     """The Inspector 2.x CLI (a client no one here wrote): it registers, prints where the person must go, listens
     on its own loopback callback, and lists the tools once the person allowed it in the browser."""
-    callback = f"http://127.0.0.1:{_free_port()}/oauth/callback"
+    callback = f"http://127.0.0.1:{free_port()}/oauth/callback"
     inspector = await asyncio.create_subprocess_exec(
         str(node_bin("mcp-inspector")), "--cli", "--format", "json", "--transport", "http",
         "--server-url", f"{served.url}/mcp", "--method", "tools/list", "--callback-url", callback,
