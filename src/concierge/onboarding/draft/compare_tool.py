@@ -143,9 +143,9 @@ def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
         "intents": {
             "keywords": KEYWORDS,
             "topics": [f"{en_amt} comparison", f"{ja_amt}の比較", "comparison", "比較"],
-            "examples": [f"先週から{ja_amt}が落ちた{ja_item}は？", "先週から売上が落ちた商品は？",
-                         f"今月と先月の{ja_item}ごとの{ja_amt}を比較して",
-                         f"Which {en_item} sold less than last week?",
-                         f"Compare {en_amt} by {en_item} this month with last month"],
+            "examples": list(dict.fromkeys([
+                f"先週から{ja_amt}が落ちた{ja_item}は？", f"先週から売上が落ちた{ja_item}は？",
+                f"今月と先月の{ja_item}ごとの{ja_amt}を比較して", f"Which {en_item} sold less than last week?",
+                f"Compare {en_amt} by {en_item} this month with last month"])),
         },
     }
