@@ -219,6 +219,7 @@ def test_a_token_from_the_hosts_token_url_signed_with_its_published_key_signs_in
     expect(frame.locator("#who")).to_have_text("鈴木(閲覧)")
     expect(frame.locator("#send")).to_have_text("Send")
     ask(frame, "How many customers do we have?")
+    expect(frame.locator("#sessions .session")).to_have_count(1)  # the list asked for after the answer has come
 
     ended = run_cli("user", "sign-out", "suzuki", "--database", served.database)
     assert ended.exit_code == 0, ended.output

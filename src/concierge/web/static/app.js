@@ -53,8 +53,12 @@ let session = null;
 let sessionAnswered = false;  // a request of this session was answered: a 401 after it may sign in again
 const sessionHeaders = () => (session ? { "X-Concierge-Session": session } : {});
 
-function signedOut() {
-  if (EMBED) askHostForToken(); else showSignIn();
+// A 401 on a request that carried the current session: sign in again. Embedded, a request sent with no session
+// (a sign-in under way, or the user signed out) asks for nothing, or two tokens would be asked for at once.
+function refused(sent) {
+  if (sent !== session) return;
+  if (!EMBED) showSignIn();
+  else if (sent !== null) askHostForToken();
 }
 
 async function api(path, { method = "GET", body } = {}) {
@@ -64,7 +68,7 @@ async function api(path, { method = "GET", body } = {}) {
     headers: { ...sessionHeaders(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (res.status === 401) { if (sent === session) signedOut(); throw new SignedOut(); }
+  if (res.status === 401) { refused(sent); throw new SignedOut(); }
   if (sent === session) sessionAnswered = true;
   if (res.status === 204) return {};
   const data = await res.json().catch(() => ({}));
@@ -80,7 +84,7 @@ async function stream(path, body, onEvent) {
     headers: { ...sessionHeaders(), "Content-Type": "application/json", Accept: "text/event-stream" },
     body: JSON.stringify(body || {}),
   });
-  if (res.status === 401) { if (sent === session) signedOut(); throw new SignedOut(); }
+  if (res.status === 401) { refused(sent); throw new SignedOut(); }
   if (sent === session) sessionAnswered = true;
   if (!res.ok) {
     const data = await res.json().catch(() => ({}));
@@ -597,7 +601,7 @@ $("composer").addEventListener("submit", (event) => {
 // The host's element (embed.js) answers "token-needed" with a token posted to this origin; only the parent may
 // send one, and the server checks the parent's origin is among the configured ones.
 let hostOrigin = null;
-let waitingForToken = false;
+let signingIn = false;  // from asking the host for a token until its exchange is answered
 
 function embedStatus(message, error = "") {
   state.me = null;
@@ -613,18 +617,25 @@ function toHost(message) {
 }
 
 function askHostForToken() {
-  if (waitingForToken) return;
+  if (signingIn) return;
   const again = session !== null;
   session = null;
   if (again && !sessionAnswered) { embedStatus("", t("embedEnded")); return; }  // a new session refused at once: no loop
   embedStatus(t("embedSigningIn"));
-  waitingForToken = true;
+  signingIn = true;
   toHost({ type: "concierge:token-needed" });
 }
 
 async function exchange(token, origin) {
   hostOrigin = origin;
-  waitingForToken = false;
+  try {
+    await exchangeToken(token, origin);
+  } finally {
+    signingIn = false;
+  }
+}
+
+async function exchangeToken(token, origin) {
   let res;
   try {
     res = await fetch("/api/embed/session", {
@@ -659,7 +670,7 @@ window.addEventListener("message", (event) => {
   if (!EMBED || window.parent === window || event.source !== window.parent) return;
   const data = event.data || {};
   if (data.type === "concierge:token" && typeof data.token === "string") exchange(data.token, event.origin);
-  else if (data.type === "concierge:no-token") { waitingForToken = false; embedStatus(t("embedRefused"), t("embedNoToken")); }
+  else if (data.type === "concierge:no-token") { signingIn = false; embedStatus(t("embedRefused"), t("embedNoToken")); }
   else if (data.type === "concierge:sign-out" && event.origin === hostOrigin) embedSignOut();
 });
 
