@@ -282,7 +282,8 @@ def test_ask_names_the_product_ordered_most_often_first(shop):
 def test_orders_are_compared_by_customer_over_two_months_with_the_figures_plain_sql_gives(shop):
     """The comparison tool is drafted where a table has a date, an amount and an item (orders: ordered_at,
     their total, the customer they point at; items keep no amount of their own and products no date), and a
-    question comparing two months gets each customer's two sums and change as plain SQL gives them."""
+    question comparing two months gets each customer's two sums and change as plain SQL gives them; two customers
+    of one name are two rows, each named with its id."""
     (catalog,) = shop.catalogs()
     assert {n for n in catalog["tools"] if n.endswith("_compare")} == {"orders_compare"}
     def month(start: str, end: str) -> dict[str, tuple[str, int]]:  # by customer: two of one name stay two
@@ -290,7 +291,10 @@ def test_orders_are_compared_by_customer_over_two_months_with_the_figures_plain_
             f"SELECT c.id, c.name, sum(o.order_total) FROM orders o JOIN customers c ON c.id = o.customer "
             f"WHERE o.ordered_at >= '{start}' AND o.ordered_at < '{end}' GROUP BY c.id, c.name")}
     april, march = month("2019-04-01", "2019-05-01"), month("2019-03-01", "2019-04-01")
-    names = {i: name for i, (name, _sum) in [*march.items(), *april.items()]}
+    shared = {n for (n,) in shop.rows("SELECT name FROM customers GROUP BY name HAVING count(*) > 1")}
+    names = {i: f"{name} #{i}" if name in shared else name  # two Sean Yangs, each told by their id
+             for i, (name, _sum) in [*march.items(), *april.items()]}
+    assert len(set(names.values())) == len(names)
     expected = sorted((april.get(i, ("", 0))[1] - march.get(i, ("", 0))[1], names[i], april.get(i, ("", 0))[1],
                        march.get(i, ("", 0))[1]) for i in names)
     turn = ask(shop, "Which customers dropped in April 2019 compared with March 2019?")

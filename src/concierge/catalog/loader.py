@@ -286,6 +286,9 @@ def _enum(p: Param):
     yield from http_checks.enum_problems(p.enum)
     if p.enum.synonyms_query is not None and p.enum.query is None:
         yield "enum.synonyms_query", "synonyms are read from the data beside values read from it: declare enum.query"
+    if (p.enum.shared_query is None) != (p.enum.shared_param is None):
+        yield "enum.shared_query", "a value that names several rows is refused for the key of one: declare both " \
+            "enum.shared_query and enum.shared_param"
     if p.enum.values is not None:
         for syn, target in p.enum.synonyms.items():
             if target not in p.enum.values:
@@ -350,7 +353,11 @@ def _check_sql(tool: Tool, key: str, problem):
             yield problem(f"{key}.generated.{gname}", "generated values start with _ so no caller can set them")
     for pname, p in tool.params.items():
         data_queries = {"bounds": p.bounds.query if p.bounds else None, "enum": p.enum.query if p.enum else None,
-                        "enum.synonyms": p.enum.synonyms_query if p.enum else None}
+                        "enum.synonyms": p.enum.synonyms_query if p.enum else None,
+                        "enum.shared": p.enum.shared_query if p.enum else None}
+        if p.enum and p.enum.shared_param is not None and p.enum.shared_param not in tool.params:
+            yield problem(f"{key}.params.{pname}.enum.shared_param",
+                          f"no parameter {p.enum.shared_param!r} in this tool")
         for what, query in data_queries.items():
             if query and SQL_PARAM.findall(query):
                 yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")

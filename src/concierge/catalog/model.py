@@ -67,6 +67,10 @@ class EnumSource(Strict):
     synonyms: dict[str, str] = Field(default_factory=dict)
     # More synonyms read from the data with `query`'s: rows of (what is said, the value), e.g. English names
     synonyms_query: str | None = None
+    # The values that name more than one row (two customers both named 佐藤): rows of (the value, the key of one
+    # row it names). Such a value is refused with those keys, to be given in `shared_param` instead.
+    shared_query: str | None = None
+    shared_param: str | None = None
 
     @property
     def key(self) -> str:

@@ -57,6 +57,12 @@ class Dialect:
         """The column as text, for comparing with a string parameter."""
         return expr if col.kind == "text" and col.native_text else f"CAST({expr} AS VARCHAR)"
 
+    def concat(self, *parts: str) -> str:
+        return " || ".join(parts)
+
+    def as_text(self, expr: str) -> str:
+        return f"CAST({expr} AS TEXT)"
+
     def equals(self, expr: str, col: Column, p: str) -> str:
         """The column equal to the parameter :p, in the column's own type (so its index serves)."""
         return f"{expr} = CAST(:{p} AS UUID)" if col.uuid and not self.sqlite else f"{expr} = :{p}"

@@ -59,6 +59,8 @@ class GuardContext:
     date_ranges: Mapping[str, tuple[date, date]] = field(default_factory=dict)  # data query -> range
     # `EnumSource.key` -> what is said -> the value, read with `synonyms_query`
     enum_synonyms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # `EnumSource.key` -> a value that names several rows -> their keys, read with `shared_query`
+    enum_shared: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,31 @@ def check_args(tool: Tool, args: Any, ctx: GuardContext) -> Decision:
     for first, last in tool.ordered:
         if clean[first] is not None and clean[last] is not None and clean[first] > clean[last]:
             return _backwards(tool, first, last, clean, ctx)
-    return Accepted(tool, clean)
+    shared = _shared_name(tool, clean, ctx)
+    return shared or Accepted(tool, clean)
+
+
+def _shared_name(tool: Tool, clean: dict[str, Any], ctx: GuardContext) -> Refused | None:
+    """A name given that several rows have (two customers named 佐藤), unless the key of one is given too:
+    a result over all of them would answer for one person with the figures of two."""
+    for pname, param in tool.params.items():
+        enum = param.enum
+        value = clean[pname]
+        if enum is None or enum.shared_param is None or value is None or clean.get(enum.shared_param) is not None:
+            continue
+        keys = ctx.enum_shared.get(enum.key, {}).get(value)
+        if not keys:
+            continue
+        key = tool.params[enum.shared_param]
+        shown, shown_ja = ", ".join(keys[:_LISTED]), "、".join(keys[:_LISTED])
+        return Refused(
+            ResultCode.BAD_ARGUMENT,
+            f"{tool.name}: {pname} {_shown(value)} names {len(keys)} different rows ({label(key, 'en')} {shown}): "
+            f"give {enum.shared_param}, the {label(key, 'en')} of the one meant",
+            param=pname, valid={enum.shared_param: keys},
+            message_ja=f"{label(param, 'ja')}が「{_shown_ja(value)}」のものは{len(keys)}件あります"
+                       f"（{label(key, 'ja')} {shown_ja}）。どれか{label(key, 'ja')}で指定してください。")
+    return None
 
 
 def _unknown_args(tool: Tool, extra: list[str]) -> Refused:

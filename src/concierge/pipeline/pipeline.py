@@ -147,15 +147,17 @@ class Pipeline:
         enums: dict[str, list[str]] = {}
         ranges: dict[str, tuple[date, date]] = {}
         synonyms: dict[str, dict[str, str]] = {}
+        shared: dict[str, dict[str, list[str]]] = {}
         for catalog in catalogs:
             facts = self.sql.facts(catalog)
             enums.update(facts.enum_values)
             ranges.update(facts.date_ranges)
             synonyms.update(facts.enum_synonyms)
+            shared.update(facts.enum_shared)
         listed = [self.tools[key]] if key else [t for c in catalogs for t in c.tools.values()]
         http_enums, expires = self.http.caller.enum_values(listed, strict=key is not None)
         enums.update(http_enums)
-        ctx = guard.GuardContext(today, enums, ranges, synonyms)
+        ctx = guard.GuardContext(today, enums, ranges, synonyms, shared)
         self._contexts[key] = (version, ctx, expires)
         return ctx
 

@@ -130,9 +130,20 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         labelled = figure is not None and not figure.startswith(measure.COUNT_OF)  # 支払額の合計: the stays'
         money = asks_money and bool(lexicon.tools[tool].result.money)  # what guests paid: a tool of money
         counted = counts_rows_of(lexicon.tools[tool], slots.cue_text)  # how many visits … of male customers
-        return may_call, -_unsaid_noun_words(slots, lexicon, tool), counted, named.count(tool), unfilled, labelled, \
-            money, takes, -named.index(tool)
+        changes = asks_change and lexicon.tools[tool].result.summary is not None  # a figure's change, computed
+        return may_call, -_unsaid_noun_words(slots, lexicon, tool), changes, counted, named.count(tool), unfilled, \
+            labelled, money, takes, topics_said(tool), -named.index(tool)
 
+    @functools.cache
+    def topic_hits() -> list[Hit]:
+        return [h for h in lexicon.cues.find(slots.cue_text) if any(k == TOPIC for _, k in h.value)]
+
+    def topics_said(tool: str) -> int:
+        """How many of the tool's topics are said: two comparisons named by 落ちた, the one by 顧客 is asked by
+        先週から売上が落ちたお客様は？"""
+        return sum((tool, TOPIC) in h.value for h in topic_hits())
+
+    asks_change = bool(words.pattern("comparison", "change").search(slots.cue_text))
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
         and not words.pattern("measures", "count").search(slots.cue_text)
     parts = [Part(max(dict.fromkeys(named), key=functools.partial(rank, named=named)), start)

@@ -8,7 +8,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from concierge.onboarding.draft.compare_tool import compare_tool
+from concierge.onboarding.draft.compare_tool import compare_tools
 from concierge.onboarding.draft.context import Context
 from concierge.onboarding.draft.filters import name_searches
 from concierge.onboarding.draft.paths import paths
@@ -46,9 +46,7 @@ def draft_catalog(schema: Schema, name: str | None = None) -> Draft:
         summary = summary_tool(ctx, table)
         if summary is not None:
             tools[ctx.summary_names[table.name]] = summary
-        compare = compare_tool(ctx, table)
-        if compare is not None:
-            tools[f"{ctx.tool_names[table.name]}_compare"] = compare
+        tools.update(compare_tools(ctx, table))
         routes += paths(ctx, table).left_out
     tables = ctx.schema.tables
     ja_listed = "、".join(Noun.of(t.name, t.comment).ja for t in tables)

@@ -1,23 +1,27 @@
-"""The comparison tool of a table: for each item (a product, a customer), the sum of an amount over two periods
-of its own event date (this period and the one before it, or two periods named) and the change, all computed
+"""The comparison tools of a table: for each item (a product, a customer), the sum of an amount over two periods
+of its event date (this period and the one before it, or two periods named) and the change, all computed
 in SQL; the rows in order of change, the largest fall first, so 「先週から売上が落ちた商品は？」 and "which
 products sold more than last month?" are both answered by the rows and their summary (top decreases and
-increases). Drafted where a table has an event date of its own, a summed amount of its own and a column that
-names an item: its own (商品名, product) or the name of the row a foreign key points at (an order's customer).
-Modelled on the POS demo's `compare_periods`."""
+increases). Drafted where a table has an event date (its own, or that of the row it belongs to: an order line's
+order), a summed amount of its own and columns that name items: its own (商品名, product), or the name of a row a
+foreign key points at (a line's product), or at one step further (the customer of a line's order). One tool per
+item, the first named `<table>_compare`, the others `<table>_compare_by_<item>`: a comparison by product is not
+one by customer. Modelled on the POS demo's `compare_periods`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from concierge.onboarding import measures
-from concierge.onboarding.columns import amount_columns, date_columns, display_column, enum_columns, group_columns
+from concierge.onboarding import glossary, measures
+from concierge.onboarding.columns import amount_columns, display_column, enum_columns, group_columns
 from concierge.onboarding.draft.context import Context
+from concierge.onboarding.draft.dated import period_date
 from concierge.onboarding.draft.intents import sales_money
 from concierge.onboarding.draft.labels import column_label
-from concierge.onboarding.draft.paths import paths
+from concierge.onboarding.draft.paths import Join, Paths, paths
 from concierge.onboarding.introspect import Column, Table
-from concierge.onboarding.naming import Noun, concept_words
+from concierge.onboarding.naming import Noun, concept_words, slug
 
 _ITEM_WORDS = frozenset({"product", "products", "item", "items", "goods", "sku", "article", "merchandise",
                          "customer", "customers", "client", "clients", "menu", "service"})
@@ -34,21 +38,56 @@ def _names_item(name: str, comment: str | None) -> bool:
     return bool(set(concept_words(name)) & _ITEM_WORDS) or any(w in said for w in _ITEM_JA)
 
 
-def _item(ctx: Context, table: Table) -> tuple[str, dict[str, str], str | None, str] | None:
-    """The item compared: (its SQL, its label, the join it needs, what its rows are grouped by), its own column
-    first. A row another table names is grouped by its key too, so two customers of one name stay two."""
+@dataclass(frozen=True)
+class _Item:
+    """What a comparison's rows are: its SQL, its label, the joins it needs, what rows are grouped by."""
+
+    sql: str
+    label: dict[str, str]
+    joins: tuple[str, ...]
+    grouped: str
+    word: str  # the tool's name after _compare_by_ (customer)
+    said: tuple[str, ...]  # what a request calls the items (customer, customers, 顧客, お客様): the tool's topics
+
+
+def _items(ctx: Context, table: Table, reached: Paths, date_join: Join | None) -> list[_Item]:
+    """The items compared, the table's own column first. A row another table names is grouped by its key too,
+    so two customers of one name stay two. A row two steps away is reached through the row the date is of."""
     q = ctx.sql.q
+    out: list[_Item] = []
     keys = {c for fk in table.foreign_keys for c in fk.columns}
     for c in [*enum_columns(table), *group_columns(table)]:
         if c.kind == "text" and c.name not in keys and _names_item(c.name, c.comment):
-            return f"t.{q(c.name)}", column_label(c.name, c.comment, ctx.noun(table)), None, f"t.{q(c.name)}"
-    for j in paths(ctx, table).direct:
+            shown = f"t.{q(c.name)}"
+            label = column_label(c.name, c.comment, ctx.noun(table))
+            out.append(_Item(shown, label, (), shown, slug(c.name, "item"), _said(Noun.of(c.name, c.comment))))
+            break
+    for j in reached.all:
+        via_date = date_join is not None and j.depth == 2 and j.source == date_join.alias
+        if j.depth > 1 and not via_date or j.table is table:
+            continue
         display = display_column(j.table)
-        if display is not None and not display.joined and _names_item(j.table.name, j.table.comment):
-            noun = Noun.of(j.table.name, j.table.comment)
-            shown = f"{j.alias}.{q(display.columns[0].name)}"
-            return shown, {"ja": noun.ja, "en": noun.one}, j.sql(q), f"t.{q(j.fk.columns[0])}, {shown}"
-    return None
+        if display is None or display.joined or not _names_item(j.table.name, j.table.comment):
+            continue
+        noun = Noun.of(j.table.name, j.table.comment)
+        name = f"{j.alias}.{q(display.columns[0].name)}"
+        key = f"{j.source}.{q(j.fk.columns[0])}"
+        out.append(_Item(_told_apart(ctx, j, display.columns[0].name, key), {"ja": noun.ja, "en": noun.one},
+                         tuple(x.sql(q) for x in reached.chain(j)), f"{key}, {name}", slug(noun.one, "item"),
+                         _said(noun)))
+    return out
+
+
+def _told_apart(ctx: Context, j: Join, column: str, key: str) -> str:
+    """A row's name, with its key after it where another row has the same name (佐藤 #1, 佐藤 #2)."""
+    q = ctx.sql.q
+    name = f"{j.alias}.{q(column)}"
+    other = f"SELECT 1 FROM {q(j.table.name)} s WHERE s.{q(column)} = {name} AND s.{q(j.fk.referred[0])} <> {key}"
+    return f"CASE WHEN EXISTS ({other}) THEN {ctx.sql.concat(name, repr(' #'), ctx.sql.as_text(key))} ELSE {name} END"
+
+
+def _said(noun: Noun) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([noun.one, noun.many, noun.ja, *glossary.japanese(noun.one.split())]))
 
 
 def _amount(table: Table) -> Column | None:
@@ -57,32 +96,52 @@ def _amount(table: Table) -> Column | None:
     return (money or found or [None])[0]  # type: ignore[list-item]
 
 
-def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
-    """The comparison of `table` (the module docstring), or None where it has no such shape."""
-    dates = [c for c in date_columns(table) if measures.event_date(c)]
+def compare_tools(ctx: Context, table: Table) -> dict[str, dict[str, Any]]:
+    """The comparisons of `table` by name (the module docstring); none where it has no such shape."""
+    reached = paths(ctx, table, depth=2)
+    dated = period_date(table, list(reached.direct))
     amount = _amount(table)
-    item = _item(ctx, table)
-    if not dates or amount is None or item is None:
-        return None
+    if dated is None or amount is None:
+        return {}
+    alias, dcol, dtable = dated
+    date_join = next((j for j in reached.direct if j.alias == alias), None)
+    out: dict[str, dict[str, Any]] = {}
+    for n, item in enumerate(_items(ctx, table, reached, date_join)):
+        name = _name(ctx, table, "" if n == 0 else f"_by_{item.word}")
+        out[name] = _compare(ctx, table, name, (alias, dcol, dtable), date_join, amount, item)
+    return out
+
+
+def _name(ctx: Context, table: Table, by: str) -> str:
+    name = f"{ctx.tool_names[table.name]}_compare{by}"
+    while name in ctx.tool_names.values() or name in ctx.summary_names.values():
+        name += "_2"
+    return name
+
+
+def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Table], date_join: Join | None,
+             amount: Column, item: _Item) -> dict[str, Any]:
     sql, q = ctx.sql, ctx.sql.q
-    dcol, (item_sql, item_label, join, grouped) = dates[0], item
+    alias, dcol, dtable = dated
+    item_sql, item_label, grouped = item.sql, item.label, item.grouped
+    joins = list(dict.fromkeys([*([date_join.sql(q)] if date_join else []), *item.joins]))
     noun = ctx.noun(table)
     amount_label = column_label(amount.name, amount.comment, noun)
     dnoun = Noun.of(dcol.name, dcol.comment, countable=False)
-    date_expr, amt = f"t.{q(dcol.name)}", f"COALESCE(t.{q(amount.name)}, 0)"
+    date_expr, amt = f"{alias}.{q(dcol.name)}", f"COALESCE(t.{q(amount.name)}, 0)"
 
     def within(a: str, b: str) -> str:
         return f"{sql.date_from(date_expr, dcol, a)} AND {sql.date_to(date_expr, dcol, b)}"
 
-    bounds = {"query": sql.year_bounds(table.name, dcol)}
+    bounds = {"query": sql.year_bounds(dtable.name, dcol)}
     params: dict[str, Any] = {}
-    for name, part, before, ja, en in (
+    for pname, part, before, ja, en in (
             ("cur_start", "start", False, "今期の開始日", "first day of the current period"),
             ("cur_end", "end", False, "今期の終了日（含む）", "last day of the current period"),
             ("prev_start", "start", True, "前期の開始日", "first day of the previous period"),
             ("prev_end", "end", True, "前期の終了日（含む）", "last day of the previous period")):
         extract: dict[str, Any] = {"kind": "date", "part": part, **({"period": "previous"} if before else {})}
-        params[name] = {"type": "date", "required": True, "bounds": bounds,
+        params[pname] = {"type": "date", "required": True, "bounds": bounds,
                         "description": {"ja": f"{ja}（{dnoun.ja}）", "en": f"{en} ({dnoun.one}), YYYY-MM-DD"},
                         "extract": extract}
     cur, prev = within("cur_start", "cur_end"), within("prev_start", "prev_end")
@@ -91,13 +150,10 @@ def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
              f"       SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END) AS prev_amount,",
              f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
              " AS change",
-             f"FROM {q(table.name)} t", *([join] if join else []),
+             f"FROM {q(table.name)} t", *joins,
              f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
              f"GROUP BY {grouped}",
              "ORDER BY 4, 1"]
-    name = f"{ctx.tool_names[table.name]}_compare"
-    while name in ctx.tool_names.values() or name in ctx.summary_names.values():
-        name += "_2"
     key = f"tools.{name}"
     ctx.review += [f"{key}.description", *(f"{key}.params.{p}.{k}" for p in params for k in ("description", "extract")),
                    f"{key}.intents", f"{key}.result.labels"]
@@ -142,7 +198,8 @@ def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
         "ai_instruction": {"success": "Quote totals and changes from the summary and the rows; do not recompute them."},
         "intents": {
             "keywords": KEYWORDS,
-            "topics": [f"{en_amt} comparison", f"{ja_amt}の比較", "comparison", "比較"],
+            "topics": list(dict.fromkeys([f"{en_amt} comparison", f"{ja_amt}の比較", "comparison", "比較",
+                                          *item.said])),
             "examples": list(dict.fromkeys([
                 f"先週から{ja_amt}が落ちた{ja_item}は？", f"先週から売上が落ちた{ja_item}は？",
                 f"今月と先月の{ja_item}ごとの{ja_amt}を比較して", f"Which {en_item} sold less than last week?",

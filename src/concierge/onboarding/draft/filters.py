@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from concierge.onboarding import glossary
 from concierge.onboarding.columns import Display, display_column, letters_only, name_columns, repeats
 from concierge.onboarding.draft.conditions import event_words
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
@@ -97,11 +98,21 @@ def ref_filters(ctx: Context, tool: ToolDraft, table: Table, j: Join) -> list[st
         filters.append(found)
     display = _enum_display(ref)
     if display is not None:
-        filters.append(tool.param(slug(key_stem(col.name), "ref"), _names_enum(ctx, ref, display, rnoun),
+        spec = _names_enum(ctx, ref, display, rnoun)
+        if found and _party(ref):  # two customers both named 佐藤: the name is refused for the key of one
+            spec["enum"] |= {"shared_query": shared_names_query(ctx, ref, display, j.fk.referred[0]),
+                             "shared_param": found}
+        filters.append(tool.param(slug(key_stem(col.name), "ref"), spec,
                                   f"(:{{p}} IS NULL OR {display.sql(j.alias, sql)} = :{{p}})"))
     if display_column(ref) is not None:  # the join is in the FROM for its name
         filters += [code_filter(ctx, tool, ref, code, rnoun, f"{j.alias}.{q(code.name)}") for code in _codes(ctx, ref)]
     return filters
+
+
+def _party(table: Table) -> bool:
+    """Whether a table's rows are people or organisations (words/english.toml, [parties])."""
+    head = Noun.of(table.name, table.comment).one.split()[-1:]
+    return bool(head) and head[0] in glossary.PARTIES
 
 
 def _codes(ctx: Context, table: Table) -> list[Column]:
@@ -211,6 +222,14 @@ def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, 
 def enum_query(ctx: Context, table: Table, col: Column) -> str:
     c = ctx.sql.text(ctx.sql.q(col.name), col)
     return f"SELECT DISTINCT {c} FROM {ctx.sql.q(table.name)} WHERE {ctx.sql.q(col.name)} IS NOT NULL ORDER BY 1"
+
+
+def shared_names_query(ctx: Context, table: Table, display: Display, key: str) -> str:
+    """The names that more than one row of a table has, each with the key of every row that has it."""
+    shown, named = display.sql("r", ctx.sql), display.sql("s", ctx.sql)
+    t = ctx.sql.q(table.name)
+    return (f"SELECT {shown}, r.{ctx.sql.q(key)} FROM {t} r WHERE {shown} IN "
+            f"(SELECT {named} FROM {t} s GROUP BY {named} HAVING COUNT(*) > 1) ORDER BY 1, 2")
 
 
 def names_query(ctx: Context, table: Table, display: Display) -> str:

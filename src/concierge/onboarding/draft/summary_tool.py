@@ -18,6 +18,7 @@ from concierge.onboarding.columns import amount_columns, date_columns, display_c
 from concierge.onboarding.draft import filters
 from concierge.onboarding.draft.conditions import flag_names, yes_no_columns, yes_no_filter
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
+from concierge.onboarding.draft.dated import period_date
 from concierge.onboarding.draft.groups import SUMMARY_MAX_ROWS, Group, Measure, group_by, groups, rank_by, top_n
 from concierge.onboarding.draft.intents import (
     SALES_WORDS,
@@ -37,7 +38,7 @@ def summary_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
     """The summary of `table` (the module docstring), or None where it has neither a date nor a group."""
     sql, q = ctx.sql, ctx.sql.q
     reached = paths(ctx, table)
-    dated = _dated(table, list(reached.direct))
+    dated = period_date(table, list(reached.direct))
     dtable = dated[2] if dated else table
     summed = _measures(ctx, table, list(reached.direct), dtable, dated=dated is not None)
     if dated is not None and dtable is table and not summed and _referenced(ctx, table):
@@ -143,20 +144,6 @@ def _filters(ctx: Context, tool: ToolDraft, table: Table, reached: Paths) -> set
         if filters.ref_filters(ctx, tool, table, j) and display is not None:
             used |= {x.alias for x in reached.chain(j)}
     return used
-
-
-def _dated(table: Table, joins: list[Join]) -> tuple[str, Column, Table] | None:
-    """The date a summary's period is over: the table's own, else that of a table it points at, the one its key
-    belongs to first (an order line's order, not its product's first day on sale)."""
-    own = [c for c in date_columns(table) if measures.event_date(c)]
-    if own:
-        return "t", own[0], table
-    for j in sorted(joins, key=lambda j: (j.key(table).name not in table.primary_key,  # a line's order first
-                                          not of_sales(j.table.name, j.table.comment))):
-        theirs = [c for c in date_columns(j.table) if measures.event_date(c)]
-        if theirs and j.table.name != table.name:
-            return j.alias, theirs[0], j.table
-    return None
 
 
 def _measures(ctx: Context, table: Table, joins: list[Join], dtable: Table, *, dated: bool) -> list[Measure]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
@@ -47,6 +48,7 @@ class DataFacts:
     enum_values: dict[str, list[str]]
     date_ranges: dict[str, tuple[date, date]]
     enum_synonyms: dict[str, dict[str, str]]
+    enum_shared: dict[str, dict[str, list[str]]]  # `EnumSource.key` -> a value naming several rows -> their keys
     # the catalog's rollups that are built; whether one may be read is asked by each read (storage.rollups)
     rollups: dict[str, rollups.ReadCheck] = field(default_factory=dict)
 
@@ -80,7 +82,7 @@ class SqlExecutor(Executor):
         """The catalog's enum values, synonyms and date bounds read from the data, and its built rollups."""
         facts = self._facts.get(catalog.name)
         if facts is None:
-            enums, ranges, synonyms = {}, {}, {}
+            enums, ranges, synonyms, shared = {}, {}, {}, {}
             with self.db.read() as conn:
                 for p in (p for t in catalog.tools.values() for p in t.params.values()):
                     if p.enum and p.enum.query and p.enum.query not in enums:
@@ -88,12 +90,14 @@ class SqlExecutor(Executor):
                     if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
                         rows = conn.execute(sa.text(p.enum.synonyms_query)).all()
                         synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
+                    if p.enum and p.enum.shared_query and p.enum.key not in shared:
+                        shared[p.enum.key] = _keys_by_value(conn.execute(sa.text(p.enum.shared_query)).all())
                     if p.bounds and p.bounds.query and p.bounds.query not in ranges:
                         low, high = conn.execute(sa.text(p.bounds.query)).one()
                         if low is not None:
                             ranges[p.bounds.query] = (as_date(low), as_date(high))
                 readable = rollups.read_checks(conn, catalog.spec.rollups) if self.use_rollups else {}
-            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, readable)
+            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable)
         return facts
 
     # --- reads ---------------------------------------------------------------------
@@ -272,3 +276,12 @@ def _generated(tool: Tool, today: date) -> dict[str, str]:
         name: f"{gen.prefix}{today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"
         for name, gen in tool.generated.items()
     }
+
+
+def _keys_by_value(rows: Sequence[sa.Row]) -> dict[str, list[str]]:
+    """Rows of (a value, the key of a row it names) as the keys of each value naming more than one row."""
+    out: dict[str, list[str]] = {}
+    for value, key in rows:
+        if value is not None and key is not None:
+            out.setdefault(str(value), []).append(str(key))
+    return {v: keys for v, keys in out.items() if len(keys) > 1}
