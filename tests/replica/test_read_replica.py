@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import pytest
 from pg_replica import Streaming
 
+from concierge.cli.config_cmd import shown_values
 from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import ConfigError
 from concierge.pipeline import audit
@@ -164,8 +165,8 @@ def test_healthy_replicas_are_read_in_turn(streaming, farm_on_primary):
         assert said == [f"read from replica 127.0.0.1:{port}", f"read from replica localhost:{port}"] * 2
 
 
-def test_replica_database_is_refused_where_the_database_is_sqlite(tmp_path):
-    replica = "postgresql://reader@replica.example.com/shop"
+def test_replica_database_is_refused_where_the_database_is_sqlite_and_shown_without_its_password(tmp_path):
+    replica = "postgresql://reader:s3cret@replica.example.com/shop"
     with pytest.raises(ConfigError, match="read replicas need the database on PostgreSQL"):
         load_settings(environ={"CONCIERGE_DATABASE": f"sqlite:///{tmp_path / 'shop.db'}",
                                "CONCIERGE_REPLICA_DATABASE": replica}, cwd=tmp_path)
@@ -176,6 +177,8 @@ def test_replica_database_is_refused_where_the_database_is_sqlite(tmp_path):
                                       "CONCIERGE_REPLICA_MAX_LAG_S": "2.5"}, cwd=tmp_path)
     assert settings.replica_database == (replica, "postgresql://reader@r2/shop")
     assert settings.replica_max_lag_s == 2.5
+    assert shown_values(settings)["replica_database"] == ["postgresql://reader:***@replica.example.com/shop",
+                                                          "postgresql://reader@r2/shop"]
 
 
 def until(get, done, *, within: float):
