@@ -55,6 +55,13 @@ _RECALL = sa.select(_POSITIONS.c.position).where(_POSITIONS.c.user_name == sa.bi
                                                  _POSITIONS.c.session_id == sa.bindparam("session"))
 
 
+_RECOVERY_CONFLICT = "40001"  # a standby cancelled a query whose rows the WAL it replays removes
+
+
+def _sqlstate(err: BaseException) -> str | None:
+    return getattr(getattr(err.__cause__, "orig", None), "sqlstate", None)
+
+
 @dataclass(frozen=True)
 class ReplicaConfig:
     """The `replica_database` and `replica_max_lag_s` settings."""
@@ -174,12 +181,19 @@ class Replicas:
         return ReadPlace(self.primary, "read from the primary: " + "; ".join(problems))
 
     def after_failure(self, place: ReadPlace, err: DatabaseError) -> ReadPlace:
-        """Where a read that failed on a replica runs again: the primary when the replica went down (a read
-        in flight as it stopped); else the error was the read's own, and is raised."""
-        if place.replica is None or place.replica.answers():
+        """Where a read that failed on a replica runs again: the primary when the replica cancelled it (a
+        conflict with the WAL it replays) or went down under it; else the error was the read's own, and is
+        raised."""
+        replica = place.replica
+        if replica is None:
             raise err
-        place.replica.went_down(err)
-        return self.on_primary([f"replica {place.replica.address} went down during the read"])
+        if _sqlstate(err) == _RECOVERY_CONFLICT:
+            return self.on_primary([f"replica {replica.address} cancelled the read (a conflict with recovery: "
+                                    "see max_standby_streaming_delay)"])
+        if replica.answers():
+            raise err
+        replica.went_down(err)
+        return self.on_primary([f"replica {replica.address} went down during the read"])
 
     def wrote(self, reader: Reader) -> None:
         """After a write of `reader` committed: remember the primary's position, for its next reads."""
