@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -37,6 +37,7 @@ DEFAULT_MAX_LAG_S = 5.0
 CHECK_EVERY_S = 1.0  # a replica's lag and replay position are asked at most this often
 DOWN_FOR_S = 5.0  # a replica that could not be reached is not tried again for this long
 CONNECT_TIMEOUT_S = 2  # libpq's shortest
+POSITIONS_KEPT = timedelta(hours=1)  # a conversation's write position is forgotten after this (or 2 max lags)
 Reader = tuple[str, str]  # (user, conversation): whose writes a read must see
 
 _HEALTH: sa.Select[Any, Any, Any] = sa.select(
@@ -200,8 +201,12 @@ class Replicas:
         row = self.primary.lookup(_PRIMARY_POSITION, {})
         position = int(row["position"]) if row else 0
         user, session = reader
-        values = {"user_name": user, "session_id": session, "position": position, "written_at": datetime.now(UTC)}
+        now = datetime.now(UTC)
+        values = {"user_name": user, "session_id": session, "position": position, "written_at": now}
         with self.state.write() as conn:
+            # a replica that has not replayed a write this old lags more than replica_max_lag_s: it is not read
+            kept = max(POSITIONS_KEPT, timedelta(seconds=2 * self.max_lag_s))
+            conn.execute(_POSITIONS.delete().where(_POSITIONS.c.written_at < now - kept))
             moved = conn.execute(_POSITIONS.update().where(
                 _POSITIONS.c.user_name == user, _POSITIONS.c.session_id == session,
                 _POSITIONS.c.position < position).values(position=position, written_at=values["written_at"]))

@@ -201,7 +201,7 @@ class SqlExecutor(Executor):
         here leaves the write done (its reads may then miss it on a lagging replica, and this is logged)."""
         try:
             replicas.wrote(reader)
-        except DatabaseError:
+        except (DatabaseError, sa.exc.SQLAlchemyError):
             log.exception("could not record the position of a write for its reads on replicas")
 
     def _before_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict,
