@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -40,7 +40,8 @@ ENV_PREFIX = "CONCIERGE_"
 # Where the API keys come from (the environment only); `config show` says which are set.
 API_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 _SECRET_WORDS = re.compile(r"(api_?key|secret|token|password|passwd)", re.IGNORECASE)
-_LISTS = {"catalogs", "web.allowed_hosts", "mcp.allowed_hosts", "embed.origins", "embed.roles", "oidc.scopes"}
+_LISTS = {"catalogs", "replica_database", "web.allowed_hosts", "mcp.allowed_hosts", "embed.origins", "embed.roles",
+          "oidc.scopes"}
 _MAPPINGS = {"oidc.roles"}  # in the environment: VALUE=ROLE,VALUE=ROLE
 _BOOLS = {"web.secure_cookie"}
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
@@ -209,6 +210,8 @@ class Settings(_Frozen):
     lang: Literal["ja", "en"] = "en"
     database: str  # a SQLAlchemy URL; a relative SQLite path is made absolute
     state_database: str | None = None  # None: concierge's own tables live in `database`
+    replica_database: tuple[str, ...] = ()  # PostgreSQL streaming replicas of `database`: the read tools read there
+    replica_max_lag_s: float = Field(default=5.0, gt=0)  # a replica further behind is not read (the primary is)
     catalogs: list[str]  # demo names, or absolute paths of catalog files
     today: date | None = None
     provider: ProviderSettings = ProviderSettings()
@@ -228,6 +231,24 @@ class Settings(_Frozen):
                 return date.fromisoformat(value)
             except ValueError:
                 raise ValueError(f"{value!r} is not a date YYYY-MM-DD") from None
+        return value
+
+    @field_validator("replica_database", mode="before")
+    @classmethod
+    def _one_or_more(cls, value: Any) -> Any:
+        return (value,) if isinstance(value, str) else value
+
+    @field_validator("replica_database")
+    @classmethod
+    def _replicated(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        database = info.data.get("database")
+        if value and isinstance(database, str) and database.startswith("sqlite"):
+            raise ValueError("read replicas need the database on PostgreSQL (SQLite has none): set `database` to "
+                             "the PostgreSQL primary (postgresql://...), or remove replica_database")
+        for url in value:
+            if not url.startswith(("postgres://", "postgresql://", "postgresql+")):
+                raise ValueError(f"{mask_url(url)!r} is not a PostgreSQL URL; each replica is one, such as "
+                                 "postgresql://USER:PASSWORD@REPLICA-HOST:5432/NAME")
         return value
 
     @property

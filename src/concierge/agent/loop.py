@@ -451,7 +451,8 @@ def _record(call_id: str, call: ToolCall, result: ToolResult, ms: float) -> Call
     return CallRecord(
         id=call_id, name=call.name, args=call.args, status=result.status,
         code=None if isinstance(result, Rows) or result.code is None else str(result.code), message=result.message,
-        result_id=result.result_id, row_count=result.any_row_count(), ms=ms, result=result,
+        result_id=result.result_id, row_count=result.any_row_count(), ms=ms, read_from=result.read_from,
+        result=result,
     )
 
 

@@ -52,6 +52,7 @@ class CallRecord(BaseModel):
     result_id: str
     row_count: int = 0
     ms: float = 0.0
+    read_from: str | None = None  # with read replicas: where the read ran, and why the primary when it did
     result: ToolResult  # its dumps never carry the confirmation token
 
 

@@ -54,6 +54,8 @@ def shown_values(settings: Settings) -> dict[str, Any]:
         value = data[head][tail] if tail else data[key]
         if key in ("database", "state_database"):
             value = mask_url(value)
+        elif key == "replica_database":
+            value = [mask_url(url) for url in value]
         elif key == "embed.jwks_url" and value:
             value = public_part(value)
         out[key] = value

@@ -23,6 +23,7 @@ from concierge.settings import Settings, load_settings
 from concierge.storage import users
 from concierge.storage.database import Database
 from concierge.storage.migrate import ensure_state
+from concierge.storage.replicas import ReplicaConfig
 
 _FLAGS = "concierge.flags"
 _CONFIG = "concierge.config"
@@ -121,7 +122,8 @@ def acting_user(state_db: Database, given: str | None) -> str:
 def open_pipeline(settings: Settings) -> Pipeline:
     """The catalogs of the settings on their database (and state database), with their clock."""
     return bootstrap.open_pipeline(list(settings.catalogs), settings.database,
-                                   state_database=settings.state_database, today=settings.today)
+                                   state_database=settings.state_database, today=settings.today,
+                                   replicas=ReplicaConfig(settings.replica_database, settings.replica_max_lag_s))
 
 
 @contextmanager

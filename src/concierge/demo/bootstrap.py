@@ -14,6 +14,7 @@ from concierge.errors import ConfigError
 from concierge.pipeline.pipeline import Pipeline
 from concierge.storage import rollups
 from concierge.storage.database import Database
+from concierge.storage.replicas import ReplicaConfig
 
 
 def prepare(catalogs: list[Catalog], db: Database, state: Database) -> None:
@@ -35,10 +36,11 @@ def prepare(catalogs: list[Catalog], db: Database, state: Database) -> None:
 
 
 def open_pipeline(catalog_refs: list[str], database: str | None = None, *, state_database: str | None = None,
-                  today: date | None = None, use_rollups: bool = True) -> Pipeline:
+                  today: date | None = None, use_rollups: bool = True,
+                  replicas: ReplicaConfig | None = None) -> Pipeline:
     """`Pipeline.open` with the demos made ready (`prepare`)."""
     return Pipeline.open(catalog_refs, database, state_database=state_database, today=today,
-                         use_rollups=use_rollups, prepare=prepare)
+                         use_rollups=use_rollups, prepare=prepare, replicas=replicas)
 
 
 def demo_users(catalogs: list[Catalog]) -> list[str]:

@@ -41,6 +41,7 @@ from concierge.sources.sql.executor import SqlExecutor, refused_write
 from concierge.storage import users
 from concierge.storage.database import Database, first_line, normalise_url
 from concierge.storage.migrate import ensure_state
+from concierge.storage.replicas import ReplicaConfig, Replicas
 
 log = logging.getLogger(__name__)
 SAME_WRITE_WITHIN = timedelta(minutes=30)  # a preview says so when the same write was done this recently
@@ -53,7 +54,7 @@ class Pipeline:
     (users, audit, confirmations, tokens, conversations): the same object unless a state database is given."""
 
     def __init__(self, catalogs: list[Catalog], db: Database, *, state: Database | None = None,
-                 today: date | None = None, use_rollups: bool = True):
+                 today: date | None = None, use_rollups: bool = True, replicas: ReplicaConfig | None = None):
         self.catalogs = catalogs
         self.db = db
         self.state = state or db
@@ -63,18 +64,22 @@ class Pipeline:
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._contexts: dict[str | None, tuple[int, guard.GuardContext, float]] = {}
         # use_rollups False: every tool reads its base tables (to compare, or to rule them out)
-        self.sql = SqlExecutor(catalogs, db, use_rollups=use_rollups)
+        # with replicas: the read tools read there, writes and the reads that must see them on `db`
+        reads = Replicas(db, self.state, replicas) if replicas is not None and replicas.urls else None
+        self.sql = SqlExecutor(catalogs, db, use_rollups=use_rollups, replicas=reads)
         self.http = HttpExecutor(catalogs, self.state)  # the tools of `kind: http` sources
         self.executors = Executors([self.http, self.sql])
         self.facts_version = 0  # counts `refresh` calls: what was built from the facts of an older version is stale
 
     @classmethod
     def open(cls, catalog_refs: list[str], database: str | None = None, *, state_database: str | None = None,
-             today: date | None = None, use_rollups: bool = True, prepare: Prepare | None = None) -> Pipeline:
+             today: date | None = None, use_rollups: bool = True, prepare: Prepare | None = None,
+             replicas: ReplicaConfig | None = None) -> Pipeline:
         """Load and check the catalogs, connect, and make sure the state tables are at their revision.
 
         The state lives in `state_database` when given, else beside the business data. `prepare` runs
         once the state is ready (the demos install their data with it: `concierge.demo.bootstrap`).
+        `replicas`: the read replicas of `database` (storage/replicas.py).
         """
         catalogs = load_catalogs(catalog_refs)
         db = Database(database)
@@ -88,7 +93,13 @@ class Pipeline:
             if state is not db:
                 state.dispose()
             raise
-        return cls(catalogs, db, state=state, today=today, use_rollups=use_rollups)
+        try:
+            return cls(catalogs, db, state=state, today=today, use_rollups=use_rollups, replicas=replicas)
+        except BaseException:
+            db.dispose()
+            if state is not db:
+                state.dispose()
+            raise
 
     def close(self) -> None:
         self.executors.close()
@@ -192,8 +203,9 @@ class Pipeline:
             raise
         result.ms = line.elapsed_ms()
         if not line.written:  # a write's line was written with the write (`_write_data`)
+            message = "; ".join(m for m in (result.message, result.read_from) if m) or None
             audit.record(self.state, **line.fields(decision=decision_of(result), result_id=result.result_id,
-                                                   rows=result.any_row_count(), message=result.message))
+                                                   rows=result.any_row_count(), message=message))
         return result
 
     def record_refusal(self, user: User | str, tool: str, code: str, message: str, *, args: Any = None,

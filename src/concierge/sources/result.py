@@ -145,6 +145,9 @@ class BaseResult(BaseModel):
     message_ja: str | None = None
     ai_instruction: str | None = None
     ms: float = 0.0
+    # with read replicas: where a read ran, and why the primary ("read from the primary: replica ... is unreachable");
+    # for the trace and the audit, never in what the model or a client is sent
+    read_from: str | None = Field(default=None, exclude=True)
 
     @property
     def ok(self) -> bool:

@@ -183,8 +183,19 @@ source_grants = sa.Table(
     sa.Column("renewed_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# 0009: where each reader (user, conversation) last wrote on the primary, so that its reads on a replica wait
+# until the replica has replayed past it (storage/replicas.py): the primary's WAL position, in bytes
+read_positions = sa.Table(
+    "concierge_read_positions",
+    metadata,
+    sa.Column("user_name", sa.String(50), primary_key=True),
+    sa.Column("session_id", sa.String(100), primary_key=True),
+    sa.Column("position", sa.BigInteger, nullable=False),
+    sa.Column("written_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 STATE_TABLES = [users, audit, confirmations, api_tokens, web_sessions, signin_throttle, audit_noise, demo_users,
-                oauth_clients, oauth_codes, oauth_grants, oauth_tokens, source_grants]
+                oauth_clients, oauth_codes, oauth_grants, oauth_tokens, source_grants, read_positions]
 
 # Conversations of the agent: one row per (user, session id), its messages in order.
 conversations = sa.Table(

@@ -36,6 +36,7 @@ from concierge.sources.result import (
 from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage import rollups
 from concierge.storage.database import Database
+from concierge.storage.replicas import Reader, Replicas
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
@@ -54,10 +55,13 @@ class DataFacts:
 
 
 class SqlExecutor(Executor):
-    """The SQL tools of `catalogs` on `db`; `use_rollups` False: every tool reads its base tables."""
+    """The SQL tools of `catalogs` on `db`; `use_rollups` False: every tool reads its base tables. With `replicas`,
+    the read tools read on a replica, unless the reader's own last write is not there yet (`storage.replicas`)."""
 
-    def __init__(self, catalogs: list[Catalog], db: Database, *, use_rollups: bool = True):
+    def __init__(self, catalogs: list[Catalog], db: Database, *, use_rollups: bool = True,
+                 replicas: Replicas | None = None):
         self.db = db
+        self.replicas = replicas
         self.use_rollups = use_rollups
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._facts: dict[str, DataFacts] = {}
@@ -76,6 +80,8 @@ class SqlExecutor(Executor):
 
     def close(self) -> None:
         self.db.dispose()
+        if self.replicas is not None:
+            self.replicas.dispose()
 
     # --- what the guard reads of the data ---------------------------------------
     def facts(self, catalog: Catalog) -> DataFacts:
@@ -102,7 +108,19 @@ class SqlExecutor(Executor):
 
     # --- reads ---------------------------------------------------------------------
     def read(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
-        with self.db.read() as conn:
+        if self.replicas is None:
+            return self._read(self.db, tool, args, values)
+        place = self.replicas.place(_reader(values))
+        try:
+            result = self._read(place.db, tool, args, values)
+        except DatabaseError as err:  # a replica that stopped under a read: the primary answers it
+            place = self.replicas.after_failure(place, err)
+            result = self._read(place.db, tool, args, values)
+        result.read_from = place.said
+        return result
+
+    def _read(self, db: Database, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
+        with db.read() as conn:
             failed = failed_check(conn, tool, values, implied=False)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
@@ -113,8 +131,8 @@ class SqlExecutor(Executor):
             # there are more) and the database counts and totals all the matching rows itself. SQLite's
             # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
             # statement itself stops (one round trip, where a server-side cursor took three).
-            sql = statement if every or self.db.is_sqlite else capped_sql(statement, spec)
-            columns, fetched = self.db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
+            sql = statement if every or db.is_sqlite else capped_sql(statement, spec)
+            columns, fetched = db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
             rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
             failed = None if rows else failed_check(conn, tool, values, implied=True)
             if failed:
@@ -177,8 +195,18 @@ class SqlExecutor(Executor):
                     log.info("a concurrent write overtook %s; running it again on a new snapshot", tool.name)
                     continue
                 raise
+            if self.replicas is not None and result.ok:
+                self._wrote(self.replicas, _reader(values))
             return result
         raise AssertionError("unreachable")
+
+    def _wrote(self, replicas: Replicas, reader: Reader) -> None:
+        """Remember where the primary stood after the write, so the writer's next reads see it; a failure
+        here leaves the write done (its reads may then miss it on a lagging replica, and this is logged)."""
+        try:
+            replicas.wrote(reader)
+        except (DatabaseError, sa.exc.SQLAlchemyError):
+            log.exception("could not record the position of a write for its reads on replicas")
 
     def _before_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict,
                       step: WriteStep) -> ToolResult | None:
@@ -207,6 +235,11 @@ class SqlExecutor(Executor):
                 columns = list(cursor.keys())
                 rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
         return shaped(tool, args, columns, rows)
+
+
+def _reader(values: dict[str, Any]) -> Reader:
+    """Whose writes a read must see: the user and their conversation (`:_user`, `:_session`)."""
+    return str(values.get("_user")), str(values.get("_session"))
 
 
 @lru_cache(maxsize=256)

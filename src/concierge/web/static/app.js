@@ -493,7 +493,8 @@ function trace(turn) {
   const rows = calls.map((c) => el("tr", {},
     el("td", {}, titleOf(c.name), el("div", { class: "muted" }, c.name)),
     el("td", { class: "args" }, JSON.stringify(c.args, null, 1)),
-    el("td", {}, statusOf(c.status), c.code ? ` (${c.code})` : "", c.message ? el("div", { class: "muted" }, c.message) : null),
+    el("td", {}, statusOf(c.status), c.code ? ` (${c.code})` : "", c.message ? el("div", { class: "muted" }, c.message) : null,
+      c.read_from ? el("div", { class: "muted read-from" }, c.read_from) : null),
     el("td", {}, c.result_id),
     el("td", { class: "num" }, c.row_count),
     el("td", { class: "num" }, formatValue(Math.round((c.ms || 0) * 10) / 10))));
