@@ -6,8 +6,9 @@ The data: two customers whose name is the same 佐藤 (a family name only, as a 
 amount of their own (the order has no amount, the line no date). Questions as staff type them, the figures by
 plain SQL written from the question.
 
-- 「佐藤さんの先月の売上は？」: two customers, two totals. A summed total for both is the wrong answer; the call is
-  refused with both keys and the key of the one meant is asked for; with the key, the figure is that customer's.
+- 「佐藤さんの先月の売上は？」: two customers, two totals. A summed total for both is the wrong answer: the planner
+  asks which, by key, and a call without the key is refused with both; with the key (said in reply too), the
+  figure is that customer's.
 - 「先週から売上が落ちた商品は？」: the products whose line amounts of last week fell from the week before, each by
   plain SQL, the date read from the order a line belongs to; 「先週から売上が落ちたお客様は？」 the customers,
   two 佐藤 kept apart.
@@ -95,13 +96,24 @@ async def test_a_name_two_customers_have_is_asked_about_never_answered_with_thei
 
     turn = await ask(bakery.agent, bakery.pipeline, "佐藤さんの先月の売上は？")
     assert both not in figures(turn.answer) and not apart & figures(turn.answer), turn.answer
-    assert "顧客ID 1、2" in turn.answer and "顧客IDで指定してください" in turn.answer, turn.answer
+    assert turn.answer == "顧客の名前が『佐藤』のものは複数あります（顧客ID 1、2）。どの顧客IDですか？"
+    assert turn.calls == []
 
     result = bakery.call("order_lines_summary", {"customer": "佐藤", "ordered_on_from": "2025-05-01",
                                                  "ordered_on_to": "2025-05-31"})
     assert (result.status, result.code) == ("refused", "bad_argument")
     assert result.message == ("order_lines_summary: customer '佐藤' names 2 different rows (customer id 1, 2): "
                               "give customer_id, the customer id of the one meant")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("reply", "customer"), [("1", 1), ("顧客ID 2のほう", 2), ("2です", 2)])
+async def test_the_key_given_in_reply_answers_for_that_customer_alone(bakery, reply, customer):
+    asked = await ask(bakery.agent, bakery.pipeline, "佐藤さんの先月の売上は？")
+    turn = await ask(bakery.agent, bakery.pipeline, reply, asked.session_id)
+    (call,) = turn.calls
+    assert call.args["customer_id"] == customer and call.args["ordered_on_from"] == "2025-05-01", call.args
+    assert _sales(bakery, f"o.customer_id = {customer} AND {MAY}") in figures(turn.answer), turn.answer
 
 
 @pytest.mark.anyio

@@ -10,12 +10,13 @@ the answer built from the results. It never reads the database itself.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import threading
 from collections import OrderedDict
 
 from concierge.agent.providers.interface import ModelReply, ModelRequest, ToolCall
-from concierge.catalog.model import CountExtract, TimeExtract
+from concierge.catalog.model import CodeExtract, CountExtract, TimeExtract
 from concierge.language.detect import language
 from concierge.language.tokens import tokenise
 from concierge.pipeline.pipeline import Pipeline
@@ -57,6 +58,7 @@ class Planner:
             today=request.today,
             enum_values=dict(facts.enum_values),
             enum_synonyms={k: dict(v) for k, v in facts.enum_synonyms.items()},
+            enum_shared={k: dict(v) for k, v in facts.enum_shared.items()},
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable,
                                    self._held(request)),
             clocks=dict(request.clocks),
@@ -102,6 +104,8 @@ class Planner:
         text = request.messages[turn.stop].text or ""
         if asked.kind == "missing" and words.value_said(text).isdigit():  # 明るさ変えて -> how bright? -> 40
             return True
+        if asked.kind == "which_row":  # 佐藤さんの売上 -> (顧客ID 1 or 2?) -> 顧客ID 1のほう
+            return _key_of(text, asked.candidates) is not None
         return asked.kind == "which_value" and _one_of(words.value_said(text), asked.candidates) in asked.candidates
 
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
@@ -113,7 +117,10 @@ class Planner:
             return None
         answer = words.value_said(text)
         answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
-        if asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
+        key = _key_of(text, asked.candidates) if asked.kind == "which_row" else None
+        if key is not None:  # the key of the row meant, said as the request reads a key: 顧客ID1 佐藤さんの…
+            joined_text = f"{self._key_label(asked, said_before)}{key} {said_before}"
+        elif asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
             joined_text = _put_in(said_before, asked.said, answer)
         elif asked.kind == "missing":  # 暗くして -> (how bright?) -> 60%で: one request, not two
             joined_text = f"{words.END.sub('', said_before)} {self._cued(asked, answer) or text}"
@@ -126,6 +133,14 @@ class Planner:
             joined = self._built(f"{answer} {said_before}", ctx)
             return joined if joined.steps and _asked(joined) is None else None
         return None
+
+    def _key_label(self, asked: Problem, said_before: str) -> str:
+        """What the key asked for is called, in the language of the request (顧客ID, customer id)."""
+        tool = self.pipeline.tools.get(asked.tool or "")
+        x = tool.params[asked.params[0]].extract if tool and asked.params[0] in tool.params else None
+        labels = x.labels if isinstance(x, CodeExtract) else []
+        japanese = not said_before.isascii()
+        return next((f"{w} " for w in labels if w.isascii() != japanese), f"{labels[0]} " if labels else "")
 
     def _cued(self, asked: Problem, answer: str) -> str | None:
         """A bare number given for the count asked for, said after its cue (40 -> 明るさを40), else None."""
@@ -178,13 +193,19 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
-_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value")
+_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value", "which_row")
 
 
 def _said(request: ModelRequest) -> str:
     """The text of the turn's message."""
     start = progress.turn_start(request.messages)
     return request.messages[start].text or "" if start >= 0 else ""
+
+
+def _key_of(text: str, keys: tuple[str, ...]) -> str | None:
+    """The one key of `keys` an answer gives as a word of its own (1, 顧客ID 2のほう), else None."""
+    found = [k for k in keys if re.search(rf"(?<![0-9A-Za-z]){re.escape(k)}(?![0-9A-Za-z])", normalise(text))]
+    return found[0] if len(found) == 1 else None
 
 
 def _one_of(answer: str, candidates: tuple[str, ...]) -> str:

@@ -120,7 +120,8 @@ class Problem:
     earlier customer?), unchecked (its condition could not be checked); unknown_value (a word that looks like
     a value matches nothing: `said`, `params`), which_value (it matches several: `said`, `candidates`),
     which_reading (a value of the data that is also a word of the question, 商品ランキングの売上: `said`, the value
-    in `candidates`),
+    in `candidates`), which_row (a name several rows have, 佐藤 of two customers: `said`, their keys in
+    `candidates`, the key's parameter first in `params`),
     impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
     advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes),
     not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`),
@@ -189,6 +190,7 @@ class Context:
     enum_values: dict[str, list[str]]
     memory: Memory = field(default_factory=Memory)
     enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
+    enum_shared: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a name several rows have: their keys
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
@@ -757,7 +759,8 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if slots.dates:
         values = date_pairs.implied(tool, date_pairs.words_of(tool, date_pairs.chosen(tool, slots)), values)
     _note_measure(request, tool, slots, ctx, base)
-    unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values)
+    unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values) \
+        or _shared(tool, ctx, values)
     if unclear:
         return unclear
     _note_understood(request, slots, values)
@@ -864,6 +867,21 @@ def _impossible(tool: Tool, slots: Slots) -> Problem | None:
     return Problem("impossible_value", tool.name, tuple(dated), said=bad.text, reason=(
         ("ja", f"{bad.text}という日付はありません。正しい日付で言い直してください。"),
         ("en", f"{bad.text} is not a real date. Please say the date again.")))
+
+
+def _shared(tool: Tool, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
+    """A name several rows have (two customers named 佐藤) without the key of one: which is asked, by its key,
+    never answered for all of them."""
+    for pname, param in tool.params.items():
+        enum = param.enum
+        if enum is None or enum.shared_param is None or values.get(enum.shared_param):
+            continue
+        for value in values.get(pname, []):
+            keys = ctx.enum_shared.get(enum.key, {}).get(str(value))
+            if keys:
+                return Problem("which_row", tool.name, (enum.shared_param, pname), said=str(value),
+                               candidates=tuple(keys))
+    return None
 
 
 def _negative(tool: Tool, values: dict[str, list[Any]]) -> Problem | None:

@@ -46,7 +46,7 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     if kind == "which_param" and tool:
         options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
         return phrase(lang, "which_param", said=problem.said, options=options)
-    if kind in ("unknown_value", "which_value", "which_reading", "impossible_value"):
+    if kind in ("unknown_value", "which_value", "which_reading", "impossible_value", "which_row"):
         return _value(problem, lang, tool)
     if kind in ("out_of_scope", "cannot_change"):
         reason = _reason(problem, lang) or phrase(lang, f"{kind}_default")
@@ -95,6 +95,9 @@ def _value(problem: Problem, lang: str, tool: Tool | None) -> str:
     values = phrase(lang, "list").join(problem.candidates)
     if problem.kind == "which_value":
         return phrase(lang, "which_value", said=problem.said, label=name, values=values)
+    if problem.kind == "which_row" and tool:  # 佐藤 of two customers: which, by its key
+        return phrase(lang, "which_row", said=problem.said, label=label(tool, problem.params[1], lang), by=name,
+                      values=values)
     if problem.kind == "which_reading":  # the value, or the word as the question uses it
         return phrase(lang, "which_reading", said=problem.said, label=name, values=values, word=problem.said.lower())
     if problem.kind == "unknown_value":
