@@ -21,15 +21,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import platformdirs
 import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.pool import StaticPool
 
 from concierge.errors import ConfigError, DatabaseError
 
+T = TypeVar("T")
 ENV_DATABASE = "CONCIERGE_DATABASE"
 READ_TIMEOUT_S = 10.0
 
@@ -65,6 +67,19 @@ def normalise_url(url: str) -> str:
 def is_mysql(dialect: sa.Dialect | str) -> bool:
     """Whether a dialect (or its name) is MySQL's or MariaDB's."""
     return (dialect if isinstance(dialect, str) else dialect.name) in MYSQL_DIALECTS
+
+
+@compiles(sa.DateTime, *MYSQL_DIALECTS)
+def _mysql_datetime(type_: sa.DateTime, compiler: Any, **kw: Any) -> str:
+    """A DateTime made on MySQL keeps microseconds, as on PostgreSQL and SQLite (plain DATETIME drops them, and a
+    time written is then not the time read back)."""
+    return "DATETIME(6)"
+
+
+@compiles(sa.Float, *MYSQL_DIALECTS)
+def _mysql_double(type_: sa.Float, compiler: Any, **kw: Any) -> str:
+    """A Float made on MySQL is a double, as PostgreSQL's FLOAT is (MySQL's FLOAT has 24 bits)."""
+    return "DOUBLE" if type_.precision is None else compiler.visit_float(type_, **kw)
 
 
 class Database:
@@ -155,6 +170,19 @@ class Database:
                 if not ok:  # whatever went wrong, the next write starts on a fresh connection
                     self._write_conn = None
                     conn.close()
+
+    def retrying(self, work: Callable[[sa.Connection], T], attempts: int = 10) -> T:
+        """`work` in a write transaction, run again in a new one when the database rolled it back for a concurrent
+        one (`overtaken`: nothing of it committed). MySQL does so for a deadlock, which two transactions that make
+        a row unless it is there and then lock it may run into (storage/insert_once.py)."""
+        for attempt in range(attempts):
+            try:
+                with self.write() as conn:
+                    return work(conn)
+            except DatabaseError as err:
+                if not overtaken(err) or attempt + 1 == attempts:
+                    raise
+        raise AssertionError("unreachable")
 
     def fetch(self, conn: sa.Connection, statement: sa.TextClause, values: dict,
               limit: int | None = None) -> tuple[list[str], Sequence[Sequence[Any]]]:
@@ -517,6 +545,16 @@ def _translate_errors(url: sa.URL | None = None) -> Iterator[None]:
         raise DatabaseError(f"database error (unavailable, timed out or refused): {first_line(err)}") from err
     except sa.exc.InterfaceError as err:
         raise DatabaseError(f"the database connection failed: {first_line(err)}") from err
+
+
+_MYSQL_DEADLOCK = 1213  # InnoDB rolled the whole transaction back (SQLSTATE 40001)
+
+
+def overtaken(err: BaseException) -> bool:
+    """Whether the database rolled a write transaction back for a concurrent one, so that nothing of it committed
+    and it may run again: SQLSTATE 40001 (PostgreSQL: its snapshot was overtaken; MySQL: a deadlock)."""
+    orig = getattr(err.__cause__, "orig", None)
+    return getattr(orig, "sqlstate", None) == "40001" or mysql_errno(orig) == _MYSQL_DEADLOCK
 
 
 def first_line(err: Exception) -> str:

@@ -34,7 +34,7 @@ from concierge.sources.result import (
 )
 from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage import rollups
-from concierge.storage.database import Database, first_line, mysql_errno
+from concierge.storage.database import Database, first_line, mysql_errno, overtaken
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
@@ -166,7 +166,7 @@ class SqlExecutor(Executor):
                     continue
                 raise
             except DatabaseError as err:
-                if not serialization_failure(err):
+                if not overtaken(err):
                     raise
                 step.committing = False  # a snapshot another write overtook: certainly not committed
                 if attempt + 1 < UNIQUE_CODE_ATTEMPTS:
@@ -246,14 +246,6 @@ _REFUSED_STATES = ("42501", "25006")
 _SQLITE_READONLY = 8  # SQLite's primary result code of a write to a read-only database
 # MySQL's numbers of the same: command denied, read-only transaction, server started --read-only
 _MYSQL_REFUSED = (1142, 1792, 1290)
-_MYSQL_DEADLOCK = 1213  # InnoDB rolled the whole transaction back (SQLSTATE 40001)
-
-
-def serialization_failure(err: BaseException) -> bool:
-    """SQLSTATE 40001: the transaction's snapshot was overtaken by a concurrent write (MySQL: a deadlock);
-    nothing of it committed."""
-    orig = getattr(err.__cause__, "orig", None)
-    return getattr(orig, "sqlstate", None) == "40001" or mysql_errno(orig) == _MYSQL_DEADLOCK
 
 
 def refused_write(err: BaseException) -> str | None:
