@@ -90,7 +90,7 @@ def compare_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
              f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) AS cur_amount,",
              f"       SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END) AS prev_amount,",
              f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
-             " AS change",
+             f" AS {q('change')}",  # a word MySQL reserves
              f"FROM {q(table.name)} t", *([join] if join else []),
              f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
              f"GROUP BY {grouped}",
