@@ -20,11 +20,15 @@ def test_db_init_ask_and_a_confirmed_write_on_mariadb(mysql_url):
     url = mysql_url.replace("mysql+pymysql://", "mysql://")  # as a company writes it
     created = run_cli("db", "init", "--catalog", "farm", "--database", url)
     assert created.exit_code == 0, created.output
+    checked = run_cli("catalog", "check", "farm", "--database", url)
+    assert checked.exit_code == 0 and "3 tools checked: 0 problems" in checked.output, checked.output
     pipeline = open_pipeline(["farm"], url, today=FARM_TODAY)
     try:
         admin = pipeline.user("admin")
         with pipeline.db.read() as conn:
             name = conn.scalar(sa.text("SELECT name FROM farm_customers WHERE code = '0001'"))
+        found = pipeline.invoke("get_customers", {"name_str_customer": name[1:3]}, admin)  # LIKE ... ESCAPE '\'
+        assert found.status == "ok" and "0001" in [r["code_customer"] for r in found.rows], found.message
         sale = {"code_customer": "0001", "products": "𠮷田の南瓜🎃 4個", "price": 600, "date_sales_str": "2025-05-14"}
         preview = pipeline.invoke("add_sale", sale, admin)
         assert preview.status == "confirm" and preview.preview["name_customer"] == name

@@ -67,6 +67,16 @@ def test_japanese_names_emoji_and_four_byte_kanji_round_trip(mysql_url):
             db.dispose()
 
 
+def test_string_literals_read_as_standard_sql_and_values_with_backslashes_and_quotes_round_trip(maria):
+    value = "O'Brien \\ 50%_off \\'; --"
+    with maria.write() as conn:
+        conn.execute(sa.text("UPDATE notes SET body = :v"), {"v": value})
+    with maria.read() as conn:
+        assert conn.scalar(sa.text("SELECT body FROM notes")) == value
+        literal = conn.execute(sa.text("SELECT 'a\\b', 'x' || 'y', 'a%b' LIKE 'a\\%b' ESCAPE '\\'")).one()
+        assert tuple(literal) == ("a\\b", "xy", 1)
+
+
 def test_a_read_cannot_write_and_sees_one_snapshot(maria):
     refused = r"Cannot execute statement in a READ ONLY transaction \(error 1792\)"
     with pytest.raises(DatabaseError, match=refused), maria.read() as conn:

@@ -69,10 +69,6 @@ class Dialect:
         """A statement's start that selects one row of no table (MySQL's WHERE needs a FROM: DUAL)."""
         return "SELECT 1 FROM DUAL" if self.mysql else "SELECT 1"
 
-    def like_escape(self) -> str:
-        """LIKE's escape clause with the backslash, which a MySQL string literal writes doubled."""
-        return "ESCAPE '\\\\'" if self.mysql else "ESCAPE '\\'"
-
     def joined(self, parts: list[str]) -> str:
         """Texts joined with a space between them."""
         if self.mysql:  # MySQL's || is OR

@@ -330,6 +330,14 @@ def _mysql_reader(dialect: sa.Dialect, timeout_s: float):
     return on_connect
 
 
+def _standard_strings(dbapi_conn, _record) -> None:
+    """Catalog SQL reads on MySQL as on PostgreSQL and SQLite: in a string literal a backslash is a backslash
+    (LIKE ... ESCAPE '\\'), and || joins texts. The driver sees the mode and quotes values to match."""
+    with dbapi_conn.cursor() as cursor:
+        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT')")
+    dbapi_conn.commit()
+
+
 def _autocommit(dialect: sa.Dialect):
     def on_connect(dbapi_conn, _record) -> None:
         dialect.set_isolation_level(dbapi_conn, "AUTOCOMMIT")
@@ -391,10 +399,14 @@ def _create_engine(url: str) -> sa.Engine:
         connect_args: dict[str, Any] = {}
         if "connect_timeout" not in parsed.query:
             connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
-        if is_mysql(parsed.get_backend_name()) and "charset" not in parsed.query:
+        mysql = is_mysql(parsed.get_backend_name())
+        if mysql and "charset" not in parsed.query:
             connect_args["charset"] = "utf8mb4"  # every character: 𠮷 and emoji need 4 bytes, MySQL's utf8 has 3
-        return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
-                                connect_args=connect_args)
+        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
+                                  connect_args=connect_args)
+        if mysql:  # first (the dialect then reads the mode), and before the pools of reads and appends are made
+            event.listen(engine, "connect", _standard_strings, insert=True)
+        return engine
     except sa.exc.NoSuchModuleError:
         raise ConfigError(
             f"concierge cannot speak {parsed.drivername!r} databases; it runs on SQLite, PostgreSQL and MySQL/MariaDB: "

@@ -46,8 +46,7 @@ def read_tool(ctx: Context, table: Table) -> dict[str, Any]:
         }
         if i == 0:
             spec["extract"] = {"kind": "name", "labels": ["named", "called", cnoun.one, f"{noun.one} {cnoun.one}"]}
-        like = f"LOWER({expr}) LIKE LOWER(:{{p}}) {ctx.sql.like_escape()}"
-        found.append(tool.param(pname, spec, f"(:{{p}} IS NULL OR {like})"))
+        found.append(tool.param(pname, spec, f"(:{{p}} IS NULL OR LOWER({expr}) LIKE LOWER(:{{p}}) ESCAPE '\\')"))
     flags = flag_names(table, ctx.schema.dialect)
     for col in enum_columns(table):
         if col.name not in flags:
