@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from concierge.pipeline import audit
 from concierge.storage import state as schema
+from concierge.storage import throttle
 from concierge.storage.database import Database
 from concierge.storage.insert_once import insert_once
 from concierge.storage.migrate import ensure_state
@@ -67,5 +68,20 @@ def test_old_windows_are_forgotten_when_a_new_one_starts(state_url):
         refused(db, "web 192.0.2.2")
         with db.read() as conn:
             assert list(conn.scalars(sa.select(table.c.source))) == ["web 192.0.2.2"]
+    finally:
+        db.dispose()
+
+
+def test_sign_in_attempts_from_many_threads_each_count_once(state_url):
+    db = Database(state_url)
+    try:
+        ensure_state(db)
+        free = throttle.FREE["pair"]
+        with ThreadPoolExecutor(free) as pool:
+            attempts = list(pool.map(lambda _: throttle.begin(db, "yamada", "192.0.2.7"), range(free)))
+        assert all(a.allowed for a in attempts)
+        assert [t.kind for a in attempts for t in a.throttled] == ["pair"]  # the 5th failure makes the pair wait
+        refused = throttle.begin(db, "yamada", "192.0.2.7")
+        assert not refused.allowed and refused.waiting == "pair" and refused.retry_after_s > 0
     finally:
         db.dispose()
