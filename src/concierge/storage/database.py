@@ -142,7 +142,7 @@ class Database:
                     self._deadline.at = None
                     if shared:
                         _on_driver(conn, "PRAGMA query_only = OFF")
-            else:  # read-only, REPEATABLE READ and the timeout are the connection's defaults (`_pg_reader` ...)
+            else:  # read-only, REPEATABLE READ, the timeout: the connection's defaults (`_pg_reader`, `_mysql_reader`)
                 yield conn
 
     @contextmanager
