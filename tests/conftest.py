@@ -1,4 +1,4 @@
-"""Shared fixtures: a fresh demo database on SQLite and on a real PostgreSQL.
+"""Shared fixtures: a fresh demo database on SQLite and on a real PostgreSQL (and MariaDB: mysql_databases.py).
 
 PostgreSQL is found, in this order: the URL in CONCIERGE_TEST_PG_URL; the
 server on 127.0.0.1:5432 (where `.ci/run` makes sure one runs); a throwaway
@@ -16,8 +16,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from agent_fakes import ScriptedProvider, WireServer
 from demo_databases import drop_templates, with_demos
+from mysql_databases import fresh_database as fresh_mysql_database
+from mysql_databases import reachable, server_url, throwaway_server
 from pg_databases import fresh_database
 
 from concierge.demo.bootstrap import open_pipeline
@@ -151,6 +154,28 @@ def _free_port() -> int:
 def pg_url(pg_server) -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test."""
     with fresh_database(pg_server) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def mariadb_server(tmp_path_factory) -> Iterator[sa.URL]:
+    """The MariaDB (or MySQL) server of the tests: CONCIERGE_TEST_MYSQL_URL, 127.0.0.1:3306, or one started here."""
+    url = os.environ.get("CONCIERGE_TEST_MYSQL_URL")
+    if url or reachable("127.0.0.1", 3306):
+        yield server_url(url)
+        return
+    try:
+        with throwaway_server(tmp_path_factory.mktemp("mariadb"), _free_port()) as started:
+            yield started
+    except (RuntimeError, OSError) as err:
+        pytest.fail(f"no MariaDB for the tests ({err}): start one on 127.0.0.1:3306 (bash .ci/run does, as root), "
+                    "install mariadb-server so the tests can start their own, or set CONCIERGE_TEST_MYSQL_URL")
+
+
+@pytest.fixture
+def mysql_url(mariadb_server) -> Iterator[str]:
+    """A fresh, empty MariaDB database for one test (utf8mb4, compared as the other databases compare)."""
+    with fresh_mysql_database(mariadb_server) as url:
         yield url
 
 

@@ -441,7 +441,8 @@ def _absolute_sqlite(url: str, base: Path, key: str) -> str:
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise ConfigError(f"{key}: {url!r} is not a database URL (sqlite:///file.db, postgresql://...)") from None
+        raise ConfigError(
+            f"{key}: {url!r} is not a database URL (sqlite:///file.db, postgresql://..., mysql://...)") from None
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return url
     path = Path(parsed.database).expanduser()

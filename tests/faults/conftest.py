@@ -19,3 +19,13 @@ def farm_pg(pg_url) -> Iterator[Pipeline]:
         yield pipeline
     finally:
         pipeline.close()
+
+
+@pytest.fixture
+def farm_mysql(mysql_url) -> Iterator[Pipeline]:
+    with_demos(mysql_url, "farm")
+    pipeline = open_pipeline(["farm"], mysql_url)
+    try:
+        yield pipeline
+    finally:
+        pipeline.close()

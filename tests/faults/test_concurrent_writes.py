@@ -1,4 +1,4 @@
-"""Many writers at once on PostgreSQL: 8 threads x 200 confirmed add_sale through one pipeline."""
+"""Many writers at once on PostgreSQL and MariaDB: 8 threads x 200 confirmed add_sale through one pipeline."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import sqlalchemy as sa
 
-pytestmark = pytest.mark.postgres
 THREADS, SALES_EACH = 8, 200
 
 
-def test_concurrent_confirmed_writes_each_land_once_with_distinct_numbers(farm_pg):
-    pipeline = farm_pg
+@pytest.mark.parametrize("farm", [pytest.param("farm_pg", marks=pytest.mark.postgres),
+                                  pytest.param("farm_mysql", marks=pytest.mark.mysql)])
+def test_concurrent_confirmed_writes_each_land_once_with_distinct_numbers(farm, request):
+    pipeline = request.getfixturevalue(farm)
     admin = pipeline.user("admin")
     with pipeline.db.read() as conn:
         before = conn.scalar(sa.text("SELECT COUNT(*) FROM farm_sales"))

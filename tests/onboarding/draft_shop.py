@@ -1,8 +1,8 @@
-"""A small shop schema made here, for the draft and init tests, on SQLite and PostgreSQL.
+"""A small shop schema made here, for the draft and init tests, on SQLite, PostgreSQL and MariaDB.
 
 It has what real schemas have and the draft must cope with: foreign keys (one to a small table),
 a view, a mixed-case reserved-word column ("Group"), dates kept as TEXT, a timestamp, amounts,
-and on PostgreSQL comments (some in Japanese). Its names are not the draft's business: the tests
+and on PostgreSQL and MariaDB comments (some in Japanese). Its names are not the draft's business: the tests
 ask the database what to expect, never the names.
 """
 
@@ -34,17 +34,20 @@ def rows(seed: int = 7):
 
 def create(url: str) -> None:
     engine = sa.create_engine(url)
-    pg = engine.dialect.name == "postgresql"
-    ts = "TIMESTAMP" if pg else "TIMESTAMP"
+    pg, mysql = engine.dialect.name == "postgresql", engine.dialect.name in ("mysql", "mariadb")
+    ts = "DATETIME(6)" if mysql else "TIMESTAMP"  # MySQL's TIMESTAMP is a time zone's, and defaults to now
+    group = engine.dialect.identifier_preparer.quote("Group")
     customers, orders = rows()
     with engine.begin() as conn:
         conn.execute(sa.text("CREATE TABLE regions (code VARCHAR(3) PRIMARY KEY, name TEXT NOT NULL)"))
-        conn.execute(sa.text(
+        conn.execute(sa.text(  # a foreign key as a table constraint: MySQL ignores REFERENCES on a column
             'CREATE TABLE customers (id VARCHAR(6) PRIMARY KEY, full_name TEXT NOT NULL, '
-            'region_code VARCHAR(3) REFERENCES regions(code), "Group" TEXT, joined_on TEXT)'))
+            f'region_code VARCHAR(3), {group} TEXT, joined_on TEXT, '
+            'FOREIGN KEY (region_code) REFERENCES regions(code))'))
         conn.execute(sa.text(
-            f"CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id VARCHAR(6) REFERENCES customers(id), "
-            f"status TEXT NOT NULL, ordered_at {ts} NOT NULL, amount NUMERIC(10, 2) NOT NULL, quantity INTEGER)"))
+            f"CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id VARCHAR(6), "
+            f"status TEXT NOT NULL, ordered_at {ts} NOT NULL, amount NUMERIC(10, 2) NOT NULL, quantity INTEGER, "
+            f"FOREIGN KEY (customer_id) REFERENCES customers(id))"))
         conn.execute(sa.text("CREATE INDEX orders_ordered_at ON orders (ordered_at)"))
         conn.execute(sa.text(
             "CREATE VIEW big_orders AS SELECT id, customer_id, ordered_at, amount FROM orders WHERE amount >= 2500"))
@@ -57,4 +60,8 @@ def create(url: str) -> None:
             conn.execute(sa.text("COMMENT ON TABLE customers IS '顧客'"))
             conn.execute(sa.text("COMMENT ON COLUMN customers.full_name IS '氏名'"))
             conn.execute(sa.text("COMMENT ON TABLE orders IS 'Orders placed by customers'"))
+        if mysql:
+            conn.execute(sa.text("ALTER TABLE customers COMMENT = '顧客'"))
+            conn.execute(sa.text("ALTER TABLE customers MODIFY full_name TEXT NOT NULL COMMENT '氏名'"))
+            conn.execute(sa.text("ALTER TABLE orders COMMENT = 'Orders placed by customers'"))
     engine.dispose()

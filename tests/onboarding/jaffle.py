@@ -8,9 +8,9 @@ afterwards, and simulates fewer days than the command's whole year (the
 simulation is the same, day by day, only shorter), so the same call gives the
 same rows every time, in a few seconds.
 
-`load` writes the rows into SQLite or PostgreSQL with the types a company
+`load` writes the rows into SQLite, PostgreSQL or MariaDB with the types a company
 would use: timestamps and dates, integer cents, uuid keys (PostgreSQL's own
-`uuid` type there), primary keys, foreign keys and indexes on them. The
+`uuid` type there, text elsewhere), primary keys, foreign keys and indexes on them. The
 tables are jafgen's CSV files without the `raw_` prefix, with its column names.
 """
 
@@ -37,7 +37,7 @@ SEED = 20180901
 DAYS = 240  # 2018-09-01 .. 2019-04-28: Philadelphia from day 0, Brooklyn from day 192
 
 metadata = sa.MetaData()
-KEY = sa.Uuid(as_uuid=False).with_variant(sa.String(36), "sqlite")
+KEY = sa.Uuid(as_uuid=False).with_variant(sa.String(36), "sqlite", "mysql", "mariadb")  # CHAR(36) text there
 
 stores = sa.Table(
     "stores", metadata,

@@ -129,7 +129,7 @@ def test_a_sqlite_file_in_a_missing_folder_says_to_create_the_folder(tmp_path):
 
 
 def test_a_missing_driver_names_the_package_to_install():
-    for url, fix in (("mysql+pymysql://u@localhost/shop", "pip install pymysql"),
+    for url, fix in (("mysql+mysqldb://u@localhost/shop", "pip install mysqlclient"),
                      ("postgresql+pg8000://u@localhost/shop", "pip install pg8000")):
         with pytest.raises(ConfigError, match=f"is not installed or does not load .*; install it: {fix}$"):
             Database(url)

@@ -17,7 +17,8 @@ def _init(*args: str):
     return run_cli("init", *args, catch_exceptions=False)
 
 
-@pytest.mark.parametrize("url_fixture", ["sqlite_url", pytest.param("pg_url", marks=pytest.mark.postgres)])
+@pytest.mark.parametrize("url_fixture", ["sqlite_url", pytest.param("pg_url", marks=pytest.mark.postgres),
+                                         pytest.param("mysql_url", marks=pytest.mark.mysql)])
 def test_init_writes_the_settings_and_a_catalog_that_loads(request, url_fixture, tmp_path):
     url = request.getfixturevalue(url_fixture)
     draft_shop.create(url)

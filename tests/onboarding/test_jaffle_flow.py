@@ -2,7 +2,7 @@
 
 The acceptance flow of the README's "Use your own database", run as a user
 runs it: the installed `concierge` command in a fresh folder, with its own
-HOME and none of our environment variables, on SQLite and on PostgreSQL:
+HOME and none of our environment variables, on SQLite, PostgreSQL and MariaDB:
 
     concierge init --database URL --dir shopdesk
     cd shopdesk
@@ -38,6 +38,7 @@ import pytest
 import sqlalchemy as sa
 import yaml
 from mcp import Client, StdioServerParameters
+from mysql_databases import fresh_database as fresh_mysql_database
 from pytest_postgresql.janitor import DatabaseJanitor
 from sqlalchemy.engine import make_url
 from web_fakes import serving_process
@@ -80,7 +81,7 @@ class Shop:
 
     def rows(self, sql: str) -> list[tuple]:
         """Plain SQL on the business database, with no concierge code in the way."""
-        engine = sa.create_engine(self.url.replace("postgresql://", "postgresql+psycopg://", 1))
+        engine = sa.create_engine(driven(self.url))
         try:
             with engine.connect() as conn:
                 return [tuple(r) for r in conn.execute(sa.text(sql))]
@@ -90,6 +91,11 @@ class Shop:
     def scalar(self, sql: str) -> object:
         ((value,),) = self.rows(sql)
         return value
+
+
+def driven(url: str) -> str:
+    """The company's URL with the driver SQLAlchemy is to use named."""
+    return url.replace("postgresql://", "postgresql+psycopg://", 1).replace("mysql://", "mysql+pymysql://", 1)
 
 
 def said(process: subprocess.CompletedProcess) -> str:
@@ -109,6 +115,12 @@ def _business_database(backend: str, folder: Path, rows: jaffle.Rows, request) -
         jaffle.load(f"sqlite:///{path}", rows)
         yield f"sqlite:///{path}"
         return
+    if backend == "mysql":
+        with fresh_mysql_database(request.getfixturevalue("mariadb_server"), "jaffle") as driver_url:
+            url = driver_url.replace("mysql+pymysql://", "mysql://", 1)  # as a company writes it
+            jaffle.load(driven(url), rows)
+            yield url
+        return
     server = request.getfixturevalue("pg_server")
     name = f"jaffle_{uuid.uuid4().hex[:10]}"
     janitor = DatabaseJanitor(user=server["user"], host=server["host"], port=server["port"], dbname=name,
@@ -123,7 +135,8 @@ def _business_database(backend: str, folder: Path, rows: jaffle.Rows, request) -
         janitor.drop()
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres),
+                                        pytest.param("mysql", marks=pytest.mark.mysql)])
 def shop(request, jaffle_rows, tmp_path_factory) -> Iterator[Shop]:
     """The Jaffle Shop's database, and the first steps of the flow already run on it (each step's outcome kept)."""
     root = tmp_path_factory.mktemp(f"jaffle-{request.param}")
@@ -375,6 +388,8 @@ async def test_mcp_config_starts_a_server_that_lists_the_drafted_tools(shop, tmp
     assert acting is None or re.search(rf"^\s*{acting}\b", listed, flags=re.M), (
         f"the printed configuration acts as {acting!r}, who is not a user:\n{listed}\n{printed.stderr}")
     host = {"HOME": str(shop.home), "PATH": os.environ["PATH"]}  # a host starts it elsewhere, with little env
+    if os.environ.get("PYTHONPATH"):  # a run from a checkout (PYTHONPATH=src) has the server import the same code
+        host["PYTHONPATH"] = os.environ["PYTHONPATH"]
     params = StdioServerParameters(command=entry["command"], args=entry["args"],
                                    env={**host, **entry.get("env", {})}, cwd=str(tmp_path))
     async with Client(params) as client:

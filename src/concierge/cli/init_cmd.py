@@ -30,7 +30,7 @@ def register(main: click.Group) -> None:
 
 @click.command()
 @click.option("--database", "url", default=None,
-              help="The business database: sqlite:///path/shop.db or postgresql://user@host/shop.")
+              help="The business database: sqlite:///path/shop.db, postgresql://user@host/shop or mysql://user@host/shop.")
 @click.option("--file", "files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Instead of --database: a CSV, Excel or Parquet file, loaded into DIR/concierge-files.db "
               "(repeat for more; re-read them with `concierge db reload`).")

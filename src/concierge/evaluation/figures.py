@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from concierge.onboarding.columns import Display
 from concierge.onboarding.introspect import Column, ForeignKey, Table
-from concierge.storage.database import Database
+from concierge.storage.database import Database, is_mysql
 
 MONEY_DIGITS = Decimal("0.01")  # amounts that are not whole numbers are money in a currency with cents
 
@@ -128,4 +128,6 @@ def _month(col: Column, dialect: str) -> sa.ColumnElement[Any]:
     c: sa.ColumnClause[Any] = sa.column(col.name)
     if col.stored_as_text or dialect == "sqlite":
         return sa.func.substr(c, 1, 7)
+    if is_mysql(dialect):
+        return sa.func.date_format(c, "%Y-%m")
     return sa.func.to_char(c, "YYYY-MM")

@@ -7,11 +7,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import mysql, postgresql, sqlite
 
 from concierge.onboarding import measures
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import concept_words, japanese, words
+from concierge.storage.database import is_mysql
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 # a UUID however written (a SQL Server rowguid: no dashes, or braces)
@@ -33,14 +34,17 @@ class Dialect:
     def __init__(self, name: str):
         self.name = name
         self.sqlite = name == "sqlite"
-        # PostgreSQL's default driver dialect doubles a % in names: the named paramstyle writes them as they are
-        dialect = sqlite.dialect() if self.sqlite else postgresql.dialect(paramstyle="named")
+        self.mysql = is_mysql(name)  # MySQL and MariaDB
+        # The drivers' dialects double a % in names: the named paramstyle writes them as they are
+        dialect = (sqlite.dialect() if self.sqlite else mysql.dialect(paramstyle="named") if self.mysql
+                   else postgresql.dialect(paramstyle="named"))
         self._quote = dialect.identifier_preparer.quote
+        self._string = "CHAR" if self.mysql else "VARCHAR"  # MySQL casts to CHAR, not VARCHAR
 
     def writable(self, identifier: str) -> bool:
-        """Whether catalog SQL can name it: anything but, on SQLite, a name with a colon that begins a word
-        (PostgreSQL writes that colon as an escape; SQLite has none)."""
-        return not self.sqlite or not _PARAM_LIKE.search(identifier)
+        """Whether catalog SQL can name it: anything but, on SQLite and MySQL, a name with a colon that begins a
+        word (PostgreSQL writes that colon as an escape; the others have none)."""
+        return not (self.sqlite or self.mysql) or not _PARAM_LIKE.search(identifier)
 
     def q(self, identifier: str) -> str:
         """The identifier as catalog SQL names it: quoted where it must be (spaces, quotes, capitals, reserved
@@ -48,55 +52,73 @@ class Dialect:
         never read as a parameter. A name that `writable` refuses is a ValueError."""
         if not _PARAM_LIKE.search(identifier):
             return self._quote(identifier)
-        if self.sqlite:
-            raise ValueError(f"{identifier!r} cannot be named in catalog SQL on SQLite")
+        if not self.writable(identifier):
+            raise ValueError(f"{identifier!r} cannot be named in catalog SQL on {self.name}")
         escaped = identifier.replace("\\", "\\\\").replace('"', '""').replace(":", "\\003A")
         return f'U&"{escaped}"'
 
     def text(self, expr: str, col: Column) -> str:
         """The column as text, for comparing with a string parameter."""
-        return expr if col.kind == "text" and col.native_text else f"CAST({expr} AS VARCHAR)"
+        return expr if col.kind == "text" and col.native_text else f"CAST({expr} AS {self._string})"
+
+    def text_param(self, p: str, length: int) -> str:
+        """The parameter :p as text of up to `length` characters (so that a NULL has a type)."""
+        return f"CAST(:{p} AS {self._string}({length}))"
+
+    def select_one(self) -> str:
+        """A statement's start that selects one row of no table (MySQL's WHERE needs a FROM: DUAL)."""
+        return "SELECT 1 FROM DUAL" if self.mysql else "SELECT 1"
+
+    def joined(self, parts: list[str]) -> str:
+        """Texts joined with a space between them."""
+        if self.mysql:  # MySQL's || is OR
+            return "CONCAT(" + ", ' ', ".join(parts) + ")"
+        return " || ' ' || ".join(parts)
 
     def concat(self, *parts: str) -> str:
-        return " || ".join(parts)
+        """Texts joined as they are."""
+        return f"CONCAT({', '.join(parts)})" if self.mysql else " || ".join(parts)
 
     def as_text(self, expr: str) -> str:
-        return f"CAST({expr} AS TEXT)"
+        return f"CAST({expr} AS {self._string})"
 
     def equals(self, expr: str, col: Column, p: str) -> str:
         """The column equal to the parameter :p, in the column's own type (so its index serves)."""
-        return f"{expr} = CAST(:{p} AS UUID)" if col.uuid and not self.sqlite else f"{expr} = :{p}"
+        return f"{expr} = CAST(:{p} AS UUID)" if col.uuid and self.name == "postgresql" else f"{expr} = :{p}"
 
     def date_from(self, expr: str, col: Column, p: str) -> str:
         if not self.sqlite and col.stored_as_text:
-            return f"{expr} >= CAST(:{p} AS VARCHAR)"
+            return f"{expr} >= CAST(:{p} AS {self._string})"
         return f"{expr} >= :{p}"
 
     def date_to(self, expr: str, col: Column, p: str) -> str:
         """Up to and including the day :p, also for timestamps (before the next day)."""
         if self.sqlite:
             return f"{expr} < date(:{p}, '+1 day')"
+        next_day = f"CAST(:{p} AS DATE) + INTERVAL 1 DAY" if self.mysql else f"CAST(:{p} AS DATE) + 1"
         if col.stored_as_text:
-            return f"{expr} < CAST(CAST(:{p} AS DATE) + 1 AS VARCHAR)"
+            return f"{expr} < CAST({next_day} AS {self._string})"
         if col.kind == "date":
             return f"{expr} <= :{p}"
-        return f"{expr} < CAST(:{p} AS DATE) + 1"
+        return f"{expr} < {next_day}"
 
     def day(self, expr: str, col: Column) -> str:
         if self.sqlite or col.stored_as_text:
             return f"substr({expr}, 1, 10)"
-        return f"to_char({expr}, 'YYYY-MM-DD')"
+        return f"DATE_FORMAT({expr}, '%Y-%m-%d')" if self.mysql else f"to_char({expr}, 'YYYY-MM-DD')"
 
     def month(self, expr: str, col: Column) -> str:
         if self.sqlite or col.stored_as_text:
             return f"substr({expr}, 1, 7)"
-        return f"to_char({expr}, 'YYYY-MM')"
+        return f"DATE_FORMAT({expr}, '%Y-%m')" if self.mysql else f"to_char({expr}, 'YYYY-MM')"
 
     def year_bounds(self, table: str, col: Column) -> str:
         """From the first day of the data's first year to the last day of next year (or of the data's last
         year, if later): a period partly outside the data still runs, new rows stay reachable while the
         server runs, and a mistyped year is refused with the range."""
         c, t = self.q(col.name), self.q(table)
+        if self.mysql:
+            return self._mysql_year_bounds(t, c, col)
         if self.sqlite:
             return (f"SELECT substr(MIN({c}), 1, 4) || '-01-01', "
                     f"MAX(substr(MAX({c}), 1, 4), strftime('%Y', 'now', '+1 year')) || '-12-31' FROM {t}")
@@ -107,6 +129,16 @@ class Dialect:
         return (f"SELECT CAST(date_trunc('year', MIN({c})) AS DATE), "
                 f"CAST(GREATEST(date_trunc('year', MAX({c})), date_trunc('year', CURRENT_DATE + INTERVAL '1 year')) "
                 f"+ INTERVAL '1 year' - INTERVAL '1 day' AS DATE) FROM {t}")
+
+
+    def _mysql_year_bounds(self, t: str, c: str, col: Column) -> str:
+        first, last = f"SUBSTR(MIN({c}), 1, 4)", f"CAST(SUBSTR(MAX({c}), 1, 4) AS UNSIGNED)"
+        if not col.stored_as_text:
+            first, last = f"YEAR(MIN({c}))", f"YEAR(MAX({c}))"
+        start, end = f"CONCAT({first}, '-01-01')", f"CONCAT(GREATEST({last}, YEAR(CURRENT_DATE) + 1), '-12-31')"
+        if not col.stored_as_text:
+            start, end = f"CAST({start} AS DATE)", f"CAST({end} AS DATE)"
+        return f"SELECT {start}, {end} FROM {t}"
 
 
 def plain(identifier: str) -> bool:
@@ -140,7 +172,7 @@ class Display:
         parts = [dialect.text(f"{alias}.{dialect.q(c.name)}", c) for c in self.columns]
         if len(parts) == 1:
             return parts[0]
-        return "TRIM(" + " || ' ' || ".join(f"COALESCE({p}, '')" for p in parts) + ")"
+        return "TRIM(" + dialect.joined([f"COALESCE({p}, '')" for p in parts]) + ")"
 
 
 NameRole = Literal["full", "name", "family", "given", "reading"]

@@ -34,12 +34,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
 from concierge.errors import DatabaseError
 from concierge.storage import clients
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.insert_once import insert_once
 
 log = logging.getLogger(__name__)
 PENDING = "pending"  # a write-ahead line: the write has not reported its outcome yet
@@ -270,7 +270,8 @@ def _counted(db: Database, kind: str, decision: str, source: str) -> bool:
     summary line counted it."""
     now = datetime.now(UTC)
     table = schema.audit_noise
-    with db.write() as conn:
+
+    def count(conn: sa.Connection) -> bool:
         window = _noise_window(conn, _text(noise_source(source))[:200], f"{kind} {decision}"[:100], now)
         this = table.update().where(table.c.source == window.source, table.c.kind == window.kind)
         if window.lines < NOISE_LINES:
@@ -278,7 +279,9 @@ def _counted(db: Database, kind: str, decision: str, source: str) -> bool:
             return True
         summary_id = _summarised(conn, window, kind, decision, now)
         conn.execute(this.values(more=window.more + 1, summary_id=summary_id))
-    return False
+        return False
+
+    return db.retrying(count)
 
 
 def noise_source(source: str) -> str:
@@ -291,9 +294,8 @@ def noise_source(source: str) -> str:
 def _noise_window(conn: sa.Connection, source: str, kind: str, now: datetime) -> _Window:
     """The current window of (source, kind), its row made or started anew if need be, locked until commit."""
     table = schema.audit_noise
-    insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
-    conn.execute(insert.values(source=source, kind=kind, window_start=now, lines=0, more=0, summary_id=None)
-                 .on_conflict_do_nothing())
+    insert_once(conn, table, {"source": source, "kind": kind, "window_start": now, "lines": 0, "more": 0,
+                              "summary_id": None})
     row = conn.execute(sa.select(table.c.window_start, table.c.lines, table.c.more, table.c.summary_id)
                        .where(table.c.source == source, table.c.kind == kind).with_for_update()).one()
     start = row.window_start if row.window_start.tzinfo else row.window_start.replace(tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""Engines and transactions on the embedded default (SQLite) or PostgreSQL.
+"""Engines and transactions on the embedded default (SQLite), PostgreSQL or MySQL/MariaDB.
 
 Reads run in read-only transactions with a statement timeout, on connections
 of their own that are set up so once, when made (no statement per read sets
@@ -21,15 +21,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import platformdirs
 import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.pool import StaticPool
 
 from concierge.errors import ConfigError, DatabaseError
 
+T = TypeVar("T")
 ENV_DATABASE = "CONCIERGE_DATABASE"
 READ_TIMEOUT_S = 10.0
 
@@ -47,12 +49,37 @@ def embedded_url() -> str:
     return f"sqlite:///{folder / 'concierge.db'}"
 
 
+# The URLs people paste, and the driver each gets: psycopg 3 for PostgreSQL, PyMySQL for MySQL and MariaDB
+# (`mariadb://` also makes SQLAlchemy refuse a server that is not MariaDB).
+_DEFAULT_DRIVERS = {"postgres://": "postgresql+psycopg://", "postgresql://": "postgresql+psycopg://",
+                    "mysql://": "mysql+pymysql://", "mariadb://": "mariadb+pymysql://"}
+MYSQL_DIALECTS = ("mysql", "mariadb")  # SQLAlchemy's names of the MySQL family
+
+
 def normalise_url(url: str) -> str:
-    """Accept the URLs people paste (postgres://, postgresql://) and use psycopg 3."""
-    for prefix in ("postgres://", "postgresql://"):
+    """Accept the URLs people paste (postgres://, postgresql://, mysql://, mariadb://) with our default driver."""
+    for prefix, full in _DEFAULT_DRIVERS.items():
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
+            return full + url[len(prefix) :]
     return url
+
+
+def is_mysql(dialect: sa.Dialect | str) -> bool:
+    """Whether a dialect (or its name) is MySQL's or MariaDB's."""
+    return (dialect if isinstance(dialect, str) else dialect.name) in MYSQL_DIALECTS
+
+
+@compiles(sa.DateTime, *MYSQL_DIALECTS)
+def _mysql_datetime(type_: sa.DateTime, compiler: Any, **kw: Any) -> str:
+    """A DateTime made on MySQL keeps microseconds, as on PostgreSQL and SQLite (plain DATETIME drops them, and a
+    time written is then not the time read back)."""
+    return "DATETIME(6)"
+
+
+@compiles(sa.Float, *MYSQL_DIALECTS)
+def _mysql_double(type_: sa.Float, compiler: Any, **kw: Any) -> str:
+    """A Float made on MySQL is a double, as PostgreSQL's FLOAT is (MySQL's FLOAT has 24 bits)."""
+    return "DOUBLE" if type_.precision is None else compiler.visit_float(type_, **kw)
 
 
 class Database:
@@ -76,9 +103,10 @@ class Database:
                 event.listen(self._readers, "connect", _read_only)
         else:
             self._readers = self.engine.pool.recreate()
-            event.listen(self._readers, "connect", _pg_reader(int(read_timeout_s * 1000)))
+            reader = _mysql_reader if is_mysql(self.engine.dialect) else _pg_reader
+            event.listen(self._readers, "connect", reader(self.engine.dialect, read_timeout_s))
             self._appender = self.engine.pool.recreate()
-            event.listen(self._appender, "connect", _autocommit)
+            event.listen(self._appender, "connect", _autocommit(self.engine.dialect))
 
     def __repr__(self) -> str:
         return f"Database({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -114,7 +142,7 @@ class Database:
                     self._deadline.at = None
                     if shared:
                         _on_driver(conn, "PRAGMA query_only = OFF")
-            else:  # read-only, REPEATABLE READ and the timeout are the connection's defaults (`_pg_reader`)
+            else:  # read-only, REPEATABLE READ, the timeout: the connection's defaults (`_pg_reader`, `_mysql_reader`)
                 yield conn
 
     @contextmanager
@@ -142,6 +170,19 @@ class Database:
                 if not ok:  # whatever went wrong, the next write starts on a fresh connection
                     self._write_conn = None
                     conn.close()
+
+    def retrying(self, work: Callable[[sa.Connection], T], attempts: int = 10) -> T:
+        """`work` in a write transaction, run again in a new one when the database rolled it back for a concurrent
+        one (`overtaken`: nothing of it committed). MySQL does so for a deadlock, which two transactions that make
+        a row unless it is there and then lock it may run into (storage/insert_once.py)."""
+        for attempt in range(attempts):
+            try:
+                with self.write() as conn:
+                    return work(conn)
+            except DatabaseError as err:
+                if not overtaken(err) or attempt + 1 == attempts:
+                    raise
+        raise AssertionError("unreachable")
 
     def fetch(self, conn: sa.Connection, statement: sa.TextClause, values: dict,
               limit: int | None = None) -> tuple[list[str], Sequence[Sequence[Any]]]:
@@ -260,21 +301,48 @@ def _read_only(dbapi_conn, _record) -> None:
     dbapi_conn.execute("PRAGMA query_only = ON")
 
 
-def _pg_reader(timeout_ms: int):
+def _pg_reader(_dialect: sa.Dialect, timeout_s: float):
     """Make a new PostgreSQL connection's transactions read-only, REPEATABLE READ (a capped result's rows
     and its totals, two statements, see one snapshot even while writes land between them) and stopped
-    after `timeout_ms`."""
+    after `timeout_s`."""
 
     def on_connect(dbapi_conn, _record) -> None:
         dbapi_conn.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        dbapi_conn.execute(f"SET statement_timeout = {timeout_ms}")
+        dbapi_conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
         dbapi_conn.commit()
 
     return on_connect
 
 
-def _autocommit(dbapi_conn, _record) -> None:
-    dbapi_conn.autocommit = True
+def _mysql_reader(dialect: sa.Dialect, timeout_s: float):
+    """The same for a MySQL or MariaDB connection. Their timeouts differ: MariaDB's `max_statement_time` (seconds)
+    stops any statement; MySQL's `max_execution_time` (milliseconds) stops a SELECT, and reads are SELECTs. The
+    engine's first connection told the dialect which server it is, before this runs."""
+
+    def on_connect(dbapi_conn, _record) -> None:
+        timeout = (f"max_statement_time = {timeout_s:g}" if getattr(dialect, "is_mariadb", False)
+                   else f"max_execution_time = {max(1, int(timeout_s * 1000))}")
+        with dbapi_conn.cursor() as cursor:
+            cursor.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            cursor.execute(f"SET SESSION {timeout}")
+        dbapi_conn.commit()
+
+    return on_connect
+
+
+def _standard_strings(dbapi_conn, _record) -> None:
+    """Catalog SQL reads on MySQL as on PostgreSQL and SQLite: in a string literal a backslash is a backslash
+    (LIKE ... ESCAPE '\\'), and || joins texts. The driver sees the mode and quotes values to match."""
+    with dbapi_conn.cursor() as cursor:
+        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT')")
+    dbapi_conn.commit()
+
+
+def _autocommit(dialect: sa.Dialect):
+    def on_connect(dbapi_conn, _record) -> None:
+        dialect.set_isolation_level(dbapi_conn, "AUTOCOMMIT")
+
+    return on_connect
 
 
 def _checkout(pool: sa.pool.Pool, dialect: sa.Dialect) -> sa.pool.PoolProxiedConnection:
@@ -302,10 +370,14 @@ DRIVERS = {
     "psycopg2": "pip install psycopg2-binary",
     "pg8000": "pip install pg8000",
     "asyncpg": "pip install asyncpg",
-    "pymysql": "pip install pymysql",
+    "pymysql": "pip install 'concierge[mysql]'",
     "MySQLdb": "pip install mysqlclient",
 }
-URL_EXAMPLES = "sqlite:///shop.db (a file), postgresql://USER:PASSWORD@HOST:5432/NAME"
+URL_EXAMPLES = ("sqlite:///shop.db (a file), postgresql://USER:PASSWORD@HOST:5432/NAME, "
+                "mysql://USER:PASSWORD@HOST:3306/NAME (MySQL or MariaDB)")
+_DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306}
+_INSTALL = {"postgresql": "pip install 'psycopg[binary]'", "mysql": "pip install 'concierge[mysql]'",
+            "mariadb": "pip install 'concierge[mysql]'"}
 CONNECT_TIMEOUT_S = 10
 
 
@@ -324,17 +396,25 @@ def _create_engine(url: str) -> sa.Engine:
             # expressions are the same (positional `?`s would make each use a value of its own).
             return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
                                     paramstyle="named", **kwargs)
-        connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT_S}
-        return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
-                                connect_args=connect_args)
+        connect_args: dict[str, Any] = {}
+        if "connect_timeout" not in parsed.query:
+            connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+        mysql = is_mysql(parsed.get_backend_name())
+        if mysql and "charset" not in parsed.query:
+            connect_args["charset"] = "utf8mb4"  # every character: 𠮷 and emoji need 4 bytes, MySQL's utf8 has 3
+        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
+                                  connect_args=connect_args)
+        if mysql:  # first (the dialect then reads the mode), and before the pools of reads and appends are made
+            event.listen(engine, "connect", _standard_strings, insert=True)
+        return engine
     except sa.exc.NoSuchModuleError:
         raise ConfigError(
-            f"concierge cannot speak {parsed.drivername!r} databases; it runs on SQLite and PostgreSQL: {URL_EXAMPLES}"
+            f"concierge cannot speak {parsed.drivername!r} databases; it runs on SQLite, PostgreSQL and MySQL/MariaDB: "
+            f"{URL_EXAMPLES}"
         ) from None
     except ImportError as err:  # the driver of a known dialect is not installed, or cannot load
         name = (err.name or "").split(".")[0]
-        fix = DRIVERS.get(name, "pip install 'psycopg[binary]'" if parsed.get_backend_name() == "postgresql"
-                          else f"pip install {name or 'the driver'}")
+        fix = DRIVERS.get(name, _INSTALL.get(parsed.get_backend_name(), f"pip install {name or 'the driver'}"))
         raise ConfigError(
             f"the database driver {name or parsed.drivername!r} for {parsed.drivername} URLs is not installed "
             f"or does not load ({err}); install it: {fix}"
@@ -353,9 +433,10 @@ def _sqlite_folder_exists(database: str) -> None:
 
 @dataclass(frozen=True)
 class _Failure:
-    """A connection failure we know, and what to do about it. It is told by the server's SQLSTATE or SQLite's
-    result code where the driver has one, or by libpq's own flag (`needs_password`); `words` tell apart the causes
-    one code covers. The message names the database and user of the URL, never words read from the driver.
+    """A connection failure we know, and what to do about it. It is told by the server's SQLSTATE, MySQL's error
+    number or SQLite's result code where the driver has one, or by libpq's own flag (`needs_password`); `words`
+    tell apart the causes one code covers. The message names the database and user of the URL, never words read
+    from the driver.
     libpq gives no SQLSTATE for a connection the server refused at start-up (its FATAL comes as text only) nor
     for its own failures (refused, unknown host, no answer): those are told by their words, and a server that
     words them in another language gets the general message with its own words."""
@@ -363,15 +444,21 @@ class _Failure:
     message: str
     sqlstate: str | None = None
     sqlite_code: int | None = None
+    mysql_code: int | None = None
     words: re.Pattern[str] | None = None
     needs_password: bool = False
     code_alone: bool = True  # the SQLSTATE alone tells this cause (28000 covers three)
 
-    def matches(self, sqlstate: str | None, sqlite_code: int | None, text: str, needs_password: bool) -> bool:
+    def matches(self, sqlstate: str | None, sqlite_code: int | None, text: str, needs_password: bool,
+                mysql_code: int | None = None) -> bool:
         if self.needs_password:
             return needs_password
         if self.sqlite_code is not None:
             return sqlite_code is not None and sqlite_code & 0xFF == self.sqlite_code
+        if self.mysql_code is not None:
+            return mysql_code == self.mysql_code and (self.words is None or self.words.search(text) is not None)
+        if mysql_code is not None:
+            return False  # a MySQL failure is told by its number only
         if sqlstate is not None:
             if sqlstate != self.sqlstate:
                 return False  # the server said what it was: another failure
@@ -411,7 +498,35 @@ _CONNECT_FAILURES = [
     _Failure("cannot reach PostgreSQL at {where} (no answer): check the host and port in the URL, and that no "
              "firewall stands between this machine and the server",
              words=re.compile(r"timeout expired|timed out|Network is unreachable|No route to host", re.I)),
+    # MySQL and MariaDB: the server's (or the client library's) error number, the same on both
+    _Failure("the MySQL/MariaDB server at {where} has no database {database!r}: check the name at the end of the "
+             "URL, list the databases with `mariadb -h {host} -P {port} -u {user} -p -e 'SHOW DATABASES'`, or create "
+             "it: CREATE DATABASE `{database}` CHARACTER SET utf8mb4", mysql_code=1049),
+    _Failure("the MySQL/MariaDB server at {where} refused the password of user {user!r}: check the user and password "
+             "in the URL (mysql://USER:PASSWORD@HOST/NAME; write @ : / in a password as %40 %3A %2F)",
+             mysql_code=1045),
+    _Failure("the MySQL/MariaDB server at {where} does not let user {user!r} in from this machine (no such user, or "
+             "one that may log in only through the server's socket): check the user in the URL, or create one: "
+             "CREATE USER '{user}'@'%' IDENTIFIED BY '...'", mysql_code=1698),
+    _Failure("the MySQL/MariaDB user {user!r} may not use the database {database!r} at {where}: "
+             "GRANT SELECT ON `{database}`.* TO '{user}'@'%' (and INSERT, UPDATE, DELETE for declared writes)",
+             mysql_code=1044),
+    _Failure("cannot reach MySQL/MariaDB at {where}: the host name {host!r} is unknown; check the host in the URL",
+             mysql_code=2003, words=re.compile(r"Name or service not known|nodename nor servname|Errno -[235]\b",
+                                               re.I)),
+    _Failure("cannot reach MySQL/MariaDB at {where} (no answer): check the host and port in the URL, and that no "
+             "firewall stands between this machine and the server", mysql_code=2003,
+             words=re.compile(r"timed out|Network is unreachable|No route to host", re.I)),
+    _Failure("cannot reach MySQL/MariaDB at {where} (connection refused): is the server running, and are the host "
+             "and port in the URL right?", mysql_code=2003),
 ]
+
+
+def mysql_errno(orig: object) -> int | None:
+    """The error number of a MySQL or MariaDB driver's error (its first argument), else None."""
+    args = getattr(orig, "args", ())
+    driver = type(orig).__module__.split(".")[0]
+    return args[0] if driver in ("pymysql", "MySQLdb") and args and isinstance(args[0], int) else None
 
 
 def _connect_failure(err: Exception, url: sa.URL | None) -> str | None:
@@ -422,9 +537,9 @@ def _connect_failure(err: Exception, url: sa.URL | None) -> str | None:
     sqlstate, sqlite_code = getattr(orig, "sqlstate", None), getattr(orig, "sqlite_errorcode", None)
     needs_password = bool(getattr(getattr(orig, "pgconn", None), "needs_password", False))
     text = str(orig)
-    host, port = url.host or "localhost", url.port or 5432
+    host, port = url.host or "localhost", url.port or _DEFAULT_PORTS.get(url.get_backend_name(), 5432)
     for failure in _CONNECT_FAILURES:
-        if failure.matches(sqlstate, sqlite_code, text, needs_password):
+        if failure.matches(sqlstate, sqlite_code, text, needs_password, mysql_errno(orig)):
             return failure.message.format(where=f"{host}:{port}", host=host, port=port, database=url.database,
                                           user=url.username or getpass.getuser())
     return None
@@ -444,8 +559,19 @@ def _translate_errors(url: sa.URL | None = None) -> Iterator[None]:
         raise DatabaseError(f"the database connection failed: {first_line(err)}") from err
 
 
+_MYSQL_DEADLOCK = 1213  # InnoDB rolled the whole transaction back (SQLSTATE 40001)
+
+
+def overtaken(err: BaseException) -> bool:
+    """Whether the database rolled a write transaction back for a concurrent one, so that nothing of it committed
+    and it may run again: SQLSTATE 40001 (PostgreSQL: its snapshot was overtaken; MySQL: a deadlock)."""
+    orig = getattr(err.__cause__, "orig", None)
+    return getattr(orig, "sqlstate", None) == "40001" or mysql_errno(orig) == _MYSQL_DEADLOCK
+
+
 def first_line(err: Exception) -> str:
     """The driver's own first line of a database error (SQLAlchemy's adds the statement and a link)."""
     orig = getattr(err, "orig", None) or err
-    text = str(orig).strip()
+    number = mysql_errno(orig)
+    text = f"{orig.args[1]} (error {number})" if number is not None and len(orig.args) > 1 else str(orig).strip()
     return text.splitlines()[0] if text else type(orig).__name__

@@ -12,7 +12,9 @@ Behind and unversioned are refused by every command but `concierge db upgrade`, 
 embedded default (the SQLite file in the user data folder), which upgrades itself. A database is
 checked once per `Database` object: the first command on it pays one inspection, the calls after none.
 Migrations run inside one write transaction (``BEGIN IMMEDIATE`` on SQLite, an advisory lock on
-PostgreSQL), so two processes opening an empty database at once create it once.
+PostgreSQL), so two processes opening an empty database at once create it once. MySQL and MariaDB commit each
+CREATE and ALTER by itself: there a named lock (GET_LOCK) keeps the second process waiting, and a migration that
+fails half-way leaves the steps before it done (each revision checks what exists before it creates).
 """
 
 from __future__ import annotations
@@ -31,10 +33,12 @@ from alembic.util import CommandError
 
 from concierge.errors import StateSchemaError
 from concierge.storage import state
-from concierge.storage.database import Database, embedded_url, first_line, normalise_url
+from concierge.storage.database import Database, embedded_url, first_line, is_mysql, normalise_url
 
 SCRIPT_LOCATION = "concierge.storage:migrations"  # found in the installed package, wherever it is
 _LOCK_KEY = 0x636F6E63  # PostgreSQL advisory lock of concierge's migrations ("conc")
+_MYSQL_LOCK = "concierge_migrations"  # its MySQL named lock, held by the session until released
+_MYSQL_LOCK_WAIT_S = 120
 _checked: weakref.WeakSet[Database] = weakref.WeakSet()
 
 
@@ -180,7 +184,7 @@ def _migrating(db: Database) -> Iterator[sa.Connection]:
     """One write transaction that only one process holds at a time (SQLite: its own write lock is enough);
     a migration that fails is rolled back whole and says why."""
     try:
-        with db.write() as conn:
+        with db.write() as conn, _mysql_lock(conn):
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
             yield conn
@@ -192,3 +196,17 @@ def _migrating(db: Database) -> Iterator[sa.Connection]:
         ) from err
     except (CommandError, RuntimeError) as err:
         raise StateSchemaError(f"could not migrate the state tables in {display_url(db)}: {err}") from err
+
+
+@contextmanager
+def _mysql_lock(conn: sa.Connection) -> Iterator[None]:
+    """On MySQL and MariaDB, the migrations' named lock for the block (a pooled session would keep it after)."""
+    if not is_mysql(conn.dialect):
+        yield
+        return
+    if conn.scalar(sa.text("SELECT GET_LOCK(:name, :wait)"), {"name": _MYSQL_LOCK, "wait": _MYSQL_LOCK_WAIT_S}) != 1:
+        raise RuntimeError(f"another process has been migrating for {_MYSQL_LOCK_WAIT_S} s; try again later")
+    try:
+        yield
+    finally:
+        conn.execute(sa.text("SELECT RELEASE_LOCK(:name)"), {"name": _MYSQL_LOCK})

@@ -19,6 +19,9 @@ never TRUNCATE, which PostgreSQL does not keep for older snapshots), so every sn
 rows or all the new ones. Otherwise (the first build, another declaration: other columns) the table is
 dropped and created anew; a reader whose snapshot predates that commit either finds no matching record
 or, on PostgreSQL, a table its snapshot does not know, and reads the base table (`ReadCheck`).
+
+MySQL and MariaDB get no rollups (yet): their triggers fire per row, and TRUNCATE fires none, so a rollup could
+drift with nothing to tell. Building one there is refused with what to do; their tools read the base tables.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ import sqlalchemy as sa
 
 from concierge.catalog.model import Rollup
 from concierge.errors import ConfigError
-from concierge.storage.database import Database
+from concierge.storage.database import Database, is_mysql
 
 RECORDS = "concierge_rollups"
 _FORMAT = 1  # bump when the triggers or the table layout change: older builds stop being read
@@ -84,6 +87,11 @@ def build(conn: sa.Connection, name: str, rollup: Rollup) -> Built:
     that holds the rollup and then reads the table cannot deadlock with a build); readers of the rollup wait
     only while a new table replaces it (DROP TABLE)."""
     started = time.perf_counter()
+    if is_mysql(conn.dialect):
+        raise ConfigError(
+            f"rollup {name}: concierge keeps rollups current with triggers on SQLite and PostgreSQL only, not on "
+            f"MySQL/MariaDB; remove {name} from the catalog's `rollups:` (its tools then read {rollup.table} "
+            "itself, with the same answers), or keep this data on PostgreSQL")
     _check_columns(conn, name, rollup)
     if conn.dialect.name != "sqlite":  # SQLite's writers already wait: the transaction began IMMEDIATE
         conn.execute(sa.text(f"LOCK TABLE {_quoted(conn, rollup.table)} IN SHARE ROW EXCLUSIVE MODE"))

@@ -33,11 +33,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 
 from concierge.storage import clients
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.insert_once import insert_once
 
 # failures without a wait: of one account from one address (pair), from one address whatever the account
 # (addr); for an account (user), the number of distinct addresses that failed it
@@ -100,16 +100,19 @@ def begin(db: Database, name: str, address: str | None) -> Attempt:
     """Count a sign-in attempt of `name` from `address`, or refuse it while one of its keys must wait."""
     now = datetime.now(UTC)
     named = keys(name, address)
-    with db.write() as conn:
-        rows = {kind: _locked(conn, named[kind], now) for kind in sorted(named, key=named.__getitem__)}
-        if rows["user"].made:  # the account's row is new (or was cleared): its pairs are forgotten
-            rows["pair"] = replace(rows["pair"], made=True, blocked_until=None)
-        refused = _refused(rows, now)
-        if refused is not None:
-            return refused
-        throttled = [_count(conn, named[kind], kind, failures, now)
-                     for kind, failures in _failures(rows, now).items()]
-        _forget_old(conn, now)
+    return db.retrying(lambda conn: _counted(conn, named, now))
+
+
+def _counted(conn: sa.Connection, named: dict[str, str], now: datetime) -> Attempt:
+    rows = {kind: _locked(conn, named[kind], now) for kind in sorted(named, key=named.__getitem__)}
+    if rows["user"].made:  # the account's row is new (or was cleared): its pairs are forgotten
+        rows["pair"] = replace(rows["pair"], made=True, blocked_until=None)
+    refused = _refused(rows, now)
+    if refused is not None:
+        return refused
+    throttled = [_count(conn, named[kind], kind, failures, now)
+                 for kind, failures in _failures(rows, now).items()]
+    _forget_old(conn, now)
     return Attempt(True, throttled=tuple(t for t in throttled if t is not None), at=now)
 
 
@@ -167,9 +170,7 @@ def succeeded(db: Database, name: str, address: str | None, attempt: Attempt) ->
 def _locked(conn: sa.Connection, key: str, now: datetime) -> _Row:
     """The key's row, made if need be and locked until commit."""
     table = schema.signin_throttle
-    insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
-    made = conn.execute(insert.values(key=key, failures=0, last_at=now, blocked_until=None)
-                        .on_conflict_do_nothing()).rowcount == 1
+    made = insert_once(conn, table, {"key": key, "failures": 0, "last_at": now, "blocked_until": None})
     row = conn.execute(sa.select(table.c.failures, table.c.last_at, table.c.blocked_until)
                        .where(table.c.key == key).with_for_update()).one()
     blocked = _aware(row.blocked_until) if row.blocked_until is not None else None

@@ -40,7 +40,6 @@ import jwt
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy.dialects import postgresql, sqlite
 
 from concierge import threads
 from concierge.errors import ConfigError, UnknownUser
@@ -48,6 +47,7 @@ from concierge.pipeline import audit
 from concierge.settings import EmbedSettings, public_part
 from concierge.storage import sessions
 from concierge.storage import state as schema
+from concierge.storage.insert_once import insert_once
 from concierge.web.auth import source
 from concierge.web.security import PAGE_HEADERS
 
@@ -261,9 +261,7 @@ class Embedding:
                "tool": MARKER, "args": "{}", "created_at": now, "used_at": now}
         with state.write() as conn:
             conn.execute(table.delete().where(table.c.tool == MARKER, table.c.created_at < now - keep))
-            insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
-            inserted = insert.values(**row).on_conflict_do_nothing().returning(table.c.token_hash)
-            return conn.execute(inserted).first() is not None
+            return insert_once(conn, table, row)
 
     def audit_refusal(self, web: Any, refused: Refused, token: str, origin: str, where: str) -> None:
         """The refusal's line, in the name the token claims (not checked: it was refused), bounded per address."""

@@ -149,7 +149,7 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
              f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) AS cur_amount,",
              f"       SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END) AS prev_amount,",
              f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
-             " AS change",
+             f" AS {q('change')}",  # a word MySQL reserves
              f"FROM {q(table.name)} t", *joins,
              f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
              f"GROUP BY {grouped}",

@@ -77,7 +77,7 @@ def _known_key(ctx: Context, table: Table, key: Column, noun: Noun, param: str) 
     """A check that a key said names a row of `table`, run when the call returns none."""
     q = ctx.sql.q
     return {
-        "sql": f"SELECT 1 WHERE CAST(:{param} AS VARCHAR(200)) IS NULL OR EXISTS "
+        "sql": f"{ctx.sql.select_one()} WHERE {ctx.sql.text_param(param, 200)} IS NULL OR EXISTS "
                f"(SELECT 1 FROM {q(table.name)} r WHERE {ctx.sql.equals(f'r.{q(key.name)}', key, param)})",
         "message": {"ja": f"その{noun.ja}（{key.name}）は見つかりません。",
                     "en": f"No {noun.one} has that {key.name}."},

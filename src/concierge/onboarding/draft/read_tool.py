@@ -99,7 +99,7 @@ def _tool(ctx: Context, table: Table, tool: ToolDraft, select: list[str], joins:
         result["totals"] = {names[c.name]: "sum" for c in amounts}
     result["labels"] = {names[c.name]: column_label(c.name, c.comment, noun) for c in table.columns}
     for line in select[len(table.columns):]:  # the names joined in next to foreign keys (words: slugs)
-        alias = line.rsplit(" AS ", 1)[1].strip('"')
+        alias = line.rsplit(" AS ", 1)[1].strip('"`')  # unquoted (PostgreSQL's or MySQL's quotes)
         result["labels"][alias] = column_label(alias, None, noun)
     result.update(measures.formats(ctx.schema, {names[c.name]: (table, c) for c in table.columns}))
     ctx.review.append(f"tools.{tool.name}.result.labels")

@@ -35,7 +35,7 @@ from concierge.sources.result import (
 )
 from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage import rollups
-from concierge.storage.database import Database
+from concierge.storage.database import Database, first_line, mysql_errno, overtaken
 from concierge.storage.replicas import Reader, Replicas
 
 log = logging.getLogger(__name__)
@@ -188,7 +188,7 @@ class SqlExecutor(Executor):
                     continue
                 raise
             except DatabaseError as err:
-                if not serialization_failure(err):
+                if not overtaken(err):
                     raise
                 step.committing = False  # a snapshot another write overtook: certainly not committed
                 if attempt + 1 < UNIQUE_CODE_ATTEMPTS:
@@ -281,12 +281,8 @@ def failed_check(conn: sa.Connection, tool: Tool, values: dict, *, implied: bool
 # SQLSTATE of a write the role may not do: insufficient privilege, read-only transaction or database
 _REFUSED_STATES = ("42501", "25006")
 _SQLITE_READONLY = 8  # SQLite's primary result code of a write to a read-only database
-
-
-def serialization_failure(err: BaseException) -> bool:
-    """SQLSTATE 40001: the transaction's snapshot was overtaken by a concurrent write; nothing of it committed."""
-    orig = getattr(err.__cause__, "orig", None)
-    return getattr(orig, "sqlstate", None) == "40001"
+# MySQL's numbers of the same: command denied, read-only transaction, server started --read-only
+_MYSQL_REFUSED = (1142, 1792, 1290)
 
 
 def refused_write(err: BaseException) -> str | None:
@@ -295,11 +291,10 @@ def refused_write(err: BaseException) -> str | None:
         orig = getattr(cause, "orig", None)
         if orig is None:
             continue
-        text = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
         sqlite_code = getattr(orig, "sqlite_errorcode", None)
-        if getattr(orig, "sqlstate", None) in _REFUSED_STATES or (sqlite_code is not None
-                                                                  and sqlite_code & 0xFF == _SQLITE_READONLY):
-            return text
+        if (getattr(orig, "sqlstate", None) in _REFUSED_STATES or mysql_errno(orig) in _MYSQL_REFUSED
+                or sqlite_code is not None and sqlite_code & 0xFF == _SQLITE_READONLY):
+            return first_line(orig)
     return None
 
 

@@ -31,10 +31,9 @@ import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.dialects import postgresql, sqlite
-
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.insert_once import insert_once
 from concierge.web.phone.identity import CallIdentity
 
 PARAMETER = "concierge_call"  # the <Parameter> name; Twilio gives it back in setup.customParameters
@@ -126,6 +125,4 @@ class Credentials:
                "used_at": now}
         with self.state.write() as conn:
             conn.execute(table.delete().where(table.c.tool == kind, table.c.created_at < now - keep))
-            insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
-            inserted = insert.values(**row).on_conflict_do_nothing().returning(table.c.token_hash)
-            return conn.execute(inserted).first() is not None  # (rowcount is -1 on PostgreSQL here)
+            return insert_once(conn, table, row)
