@@ -189,6 +189,39 @@ def test_the_pos_seeds_export_loads_with_the_figures_the_seed_reports(tmp_path):
     assert drops[:2] == [(31900, "ハンバーグ弁当"), (30600, "明太子おにぎり")]
 
 
+def test_a_shift_jis_export_as_excel_saves_it_on_japanese_windows_loads_the_same_figures(tmp_path):
+    """The POS seed's export saved as Excel's 「CSV (コンマ区切り)」 on Japanese Windows: Shift_JIS (cp932), no BOM,
+    with a 髙 and a ① that only cp932 has. The same rows and figures as the UTF-8 file; a broken line of it is
+    reported by its line, and a file that is neither encoding is refused and loads nothing."""
+    from concierge.demo.pos import csv_import, data
+
+    utf8 = tmp_path / "pos_utf8.csv"
+    csv_import.write_csv(data.rows(), utf8)
+    text = utf8.read_text(encoding="utf-8-sig").replace("ハンバーグ弁当", "髙橋さんのハンバーグ弁当①")
+    sjis = tmp_path / "pos.csv"
+    sjis.write_bytes(text.encode("cp932"))
+    with pytest.raises(UnicodeDecodeError):
+        sjis.read_bytes().decode("utf-8")
+    file_import.load(tmp_path / "files.db", [sjis])
+    with sqlite3.connect(tmp_path / "files.db") as conn:
+        last = dict(conn.execute('SELECT "商品名", sum("売上金額") FROM pos WHERE "日付" BETWEEN ? AND ? GROUP BY 1',
+                                 ["2026-08-24", "2026-08-30"]).fetchall())
+    assert sum(last.values()) == 635010 and last["髙橋さんのハンバーグ弁当①"] == 29000
+
+    lines = text.splitlines(keepends=True)
+    lines[6] = lines[6].rstrip("\n") + ",余分\n"
+    broken = tmp_path / "broken.csv"
+    broken.write_bytes("".join(lines).encode("cp932"))
+    with pytest.raises(DataImportError) as err:
+        file_import.load(tmp_path / "files.db", [broken])
+    assert (err.value.line, err.value.column) == (7, "8"), str(err.value)
+
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("name,price\nCaf\u00e9 cr\u00e8me,300\n".encode("latin-1"))
+    with pytest.raises(DataImportError, match="is neither UTF-8 nor Shift_JIS text; save it as CSV UTF-8"):
+        file_import.load(tmp_path / "files.db", [latin])
+
+
 def test_the_pos_seeds_question_is_answered_on_the_drafted_catalog_with_the_figures_plain_sql_gives(tmp_path):
     """「先週から売上が落ちた商品は？」 on the catalog `concierge init --file pos.csv` drafts: its comparison tool
     (`pos_compare`), with the clock of the POS demo (先週 = 2026-08-24..30), gives each product's two sums and

@@ -21,6 +21,7 @@ import csv
 import json
 import re
 import sqlite3
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -36,6 +37,7 @@ SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm", ".parquet")
 
 _AMOUNT = re.compile(r"^[¥￥]?\s*(-?)[¥￥]?\s*(\d{1,3}(?:,\d{3})+|\d+)\s*円?$")
 _DECIMAL = re.compile(r"^-?(?:\d+\.\d*|\.\d+|\d{1,3}(?:,\d{3})+\.\d+)$")
+_JAPANESE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")  # kana, kanji, half-width kana
 _DATE = re.compile(r"^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$")
 _DATETIME = re.compile(r"^(\d{4})[-/](\d{1,2})[-/](\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$")
 _CODE = re.compile(r"^0\d+$")
@@ -105,17 +107,43 @@ def _needs(package: str) -> None:
 
 def _read_csv(path: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
     _needs("duckdb")
+    encoding = _encoding(path)
+    if encoding == "utf-8-sig":
+        return _read_utf8_csv(path, path)
+    with tempfile.TemporaryDirectory(prefix="concierge-csv-") as folder:  # DuckDB reads UTF-8 only
+        copy = Path(folder) / path.name
+        copy.write_text(path.read_bytes().decode(encoding), encoding="utf-8", newline="")
+        return _read_utf8_csv(copy, path)
+
+
+def _encoding(path: Path) -> str:
+    """UTF-8 (a BOM or none), else Shift_JIS as Excel on Japanese Windows saves a CSV (cp932: its NEC and IBM
+    characters too, ① and 髙) where the whole file reads as that and holds Japanese; else the file is refused."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+        return "utf-8-sig"
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+    try:
+        text = data.decode("cp932")
+    except UnicodeDecodeError:
+        text = ""
+    if _JAPANESE.search(text):
+        return "cp932"
+    raise DataImportError(str(path), line, "(file)", "is neither UTF-8 nor Shift_JIS text; save it as CSV UTF-8")
+
+
+def _read_utf8_csv(path: Path, named: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The header and rows of a UTF-8 CSV file at `path`; errors name the file given (`named`)."""
     import duckdb
 
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            first = handle.readline()
-    except UnicodeDecodeError:
-        raise DataImportError(str(path), 1, "(file)", "is not UTF-8 text; save it as CSV UTF-8") from None
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        first = handle.readline()
     delimiter = "\t" if first.count("\t") > first.count(",") else ","
     header = next(csv.reader([first], delimiter=delimiter), [])
     if not any(h.strip() for h in header):
-        raise DataImportError(str(path), 1, "(header)", "the file is empty: its first line names the columns")
+        raise DataImportError(str(named), 1, "(header)", "the file is empty: its first line names the columns")
     header = _column_names(header)
     columns = {f"c{i}": "VARCHAR" for i in range(len(header))}
     connection = duckdb.connect()
@@ -124,7 +152,7 @@ def _read_csv(path: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
             "SELECT * FROM read_csv(?, auto_detect=false, columns=?, skip=1, header=false, delim=?, quote='\"', "
             "escape='\"', strict_mode=true, encoding='utf-8')", [str(path), columns, delimiter]).fetchall()
     except duckdb.Error as err:
-        raise _csv_error(path, err, len(header)) from None
+        raise _csv_error(named, err, len(header)) from None
     finally:
         connection.close()
     return header, [tuple(r) for r in rows]
