@@ -139,8 +139,8 @@ def test_a_write_is_refused_and_leaves_the_file_as_it_was(desk):
 
 def test_a_process_writing_to_the_file_is_named_in_the_message(desk):
     writer = subprocess.Popen(
-        [sys.executable, "-c", f"import duckdb, sys; c = duckdb.connect({str(desk.file)!r}); print('open', flush=True); "
-         "sys.stdin.read()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [sys.executable, "-c", f"import duckdb, sys; c = duckdb.connect({str(desk.file)!r}); "
+         "print('open', flush=True); sys.stdin.read()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert writer.stdout is not None and writer.stdout.readline().strip() == "open"
         db = Database(f"duckdb:///{desk.file}")
