@@ -298,6 +298,7 @@ def time_engines(engines: list[Engine], query: Query, runs: int) -> dict[str, Ti
 def _open(engine: Engine, catalogs: list[str], query: Query) -> Pipeline | None:
     """The engine's pipeline; None, said once, where this concierge cannot open its URLs."""
     from concierge.errors import ConciergeError
+    from concierge.storage.database import first_line
 
     pipeline = None
     try:
@@ -312,7 +313,7 @@ def _open(engine: Engine, catalogs: list[str], query: Query) -> Pipeline | None:
         if engine.kind not in _REPORTED:
             _REPORTED.add(engine.kind)
             scheme = engine.url.split(":")[0].split("+")[0]
-            print(f"{engine.kind}: concierge cannot open {scheme} URLs in this version: {err}", flush=True)
+            print(f"{engine.kind}: concierge cannot open {scheme} URLs in this version: {first_line(err)}", flush=True)
         if pipeline is not None:
             pipeline.close()
         return None
