@@ -21,8 +21,10 @@ import pytest
 import sqlalchemy as sa
 
 from concierge.errors import ConfigError, DatabaseError
+from concierge.onboarding.check import check_catalogs
 from concierge.onboarding.introspect import introspect
 from concierge.pipeline.pipeline import Pipeline
+from concierge.storage import duckdb_file
 from concierge.storage.database import Database
 
 SCHEMA = """
@@ -167,3 +169,42 @@ def test_a_read_past_the_timeout_is_stopped_and_the_next_read_runs(desk):
             assert conn.execute(sa.text("SELECT count(*) FROM rentals")).scalar() == 400
     finally:
         db.dispose()
+
+
+WRITE_CATALOG = """
+catalog: rental_writes
+description: {ja: 料金を変更します, en: Change a rental's fee}
+roles:
+  admin: {all_rows: true}
+tools:
+  set_fee:
+    description: {ja: 料金を変更します, en: Change a rental's fee}
+    mode: write
+    confirm: true
+    roles: [admin]
+    params:
+      rental:
+        type: integer
+        required: true
+        description: {ja: 貸出番号, en: the rental number}
+      fee:
+        type: integer
+        required: true
+        min: 0
+        max: 1000
+        description: {ja: 新しい料金, en: the new fee}
+    preview_sql: SELECT rental_id, fee AS old_fee, :fee AS new_fee FROM rentals WHERE rental_id = :rental
+    sql: UPDATE rentals SET fee = :fee WHERE rental_id = :rental
+"""
+
+
+def test_catalog_check_reports_a_write_tool_as_one_that_cannot_run_on_the_file(desk, tmp_path):
+    (tmp_path / "writes.yaml").write_text(WRITE_CATALOG, encoding="utf-8")
+    db = Database(f"duckdb:///{desk.file}")
+    try:
+        report = check_catalogs([str(tmp_path / "writes.yaml")], db)
+    finally:
+        db.dispose()
+    assert [(p.key, p.message) for p in report.problems] == [
+        ("tools.set_fee.mode", "a write tool cannot run here: " + duckdb_file.WRITES_REFUSED)]
+    assert figure(desk.file, "SELECT count(*) FROM rentals") == [(400,)]
