@@ -341,9 +341,10 @@ def _mysql_reader(dialect: sa.Dialect, timeout_s: float):
 
 def _standard_strings(dbapi_conn, _record) -> None:
     """Catalog SQL reads on MySQL as on PostgreSQL and SQLite: in a string literal a backslash is a backslash
-    (LIKE ... ESCAPE '\\'), and || joins texts. The driver sees the mode and quotes values to match."""
+    (LIKE ... ESCAPE '\\'), || joins texts, and a name in double quotes is a name ("change", a word MySQL
+    reserves). The driver and SQLAlchemy see the mode and quote values and names to match."""
     with dbapi_conn.cursor() as cursor:
-        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT')")
+        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT,ANSI_QUOTES')")
     dbapi_conn.commit()
 
 
