@@ -1,6 +1,7 @@
 """The scale benchmark: tool calls through the pipeline against pandas, used naively and carefully, side by side.
 
     .venv/bin/python bench/scale.py --rows 10000 --rows 1000000 --rows 10000000 [--db sqlite --db postgres]
+    .venv/bin/python bench/scale.py --rows 1000000 --db sqlite --db postgres --db duckdb --db mariadb
     .venv/bin/python bench/scale.py --rows 10000000 --explain     # the query plans instead
 
 Builds the data it lacks (see bench/scale_data.py), then for each size and
@@ -27,7 +28,14 @@ first call, which also reads the enum values and date ranges the guard needs;
 for careful pandas the load plus the first question), p50 and p95 of the calls
 after it, the data rows the answers cover, how many answers equal careful
 pandas' for the same arguments (any difference fails the run), pandas' peak
-RSS, and careful and naive pandas' p50 divided by the engine's.
+RSS, careful and naive pandas' p50 divided by the engine's, and the engine's p50
+divided by its own hand-written SQL's.
+
+DuckDB and MariaDB have no rollup (concierge keeps rollups with triggers on
+SQLite and PostgreSQL only): their rollup row says so. Their pipelines keep
+the state (users, audit lines) in a SQLite file beside the data (a DuckDB file
+is read-only to concierge). Where concierge cannot open an engine's URLs (mysql
+before MySQL support), a line says so and only its hand-written SQL is timed.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -50,8 +59,8 @@ from concierge.demo.bootstrap import open_pipeline
 
 try:
     import pandas as pd
-except ImportError:  # pragma: no cover - the message is the point
-    raise SystemExit("the scale benchmark compares against pandas: pip install -e '.[bench]'") from None
+except ImportError:  # without pandas only --pandas-runs 0 runs (main says so)
+    pd = None
 
 if TYPE_CHECKING:  # the pandas worker process imports none of these, so its memory is pandas' own
     import scale_data
@@ -63,6 +72,8 @@ BENCH = Path(__file__).resolve().parent
 STORE_CATALOG = str(BENCH / "pos_by_store.yaml")
 SEED = 16
 NAIVE, CAREFUL = "pandas naive", "pandas careful"
+ROLLUP_ENGINES = ("sqlite", "postgres")  # where concierge builds rollups (triggers)
+STATE_APART = ("duckdb", "mariadb")  # engines whose pipeline keeps its state in a SQLite file of its own
 POS_COLUMNS = ["日付", "店舗", "商品名", "売上金額"]  # date, store, product, amount
 FARM_COLUMNS = ["顧客コード", "販売日", "金額"]  # customer, date, amount
 
@@ -230,27 +241,45 @@ def time_pandas(ds: scale_data.Dataset, todo: list[Query], way: str, calls: int)
 
 
 # --- the engines -------------------------------------------------------------------------------------------
-def time_engines(urls: dict[str, str], query: Query, runs: int) -> dict[str, Timing]:
+@dataclass(frozen=True)
+class Engine:
+    """One database of this size: its kind (sqlite, postgres, duckdb, mariadb), URL, and where its pipeline
+    keeps its state (None: beside the data)."""
+
+    kind: str
+    url: str
+    state_url: str | None = None
+
+
+_REPORTED: set[str] = set()  # the engines whose pipeline could not open, said once per run
+
+
+def time_engines(engines: list[Engine], query: Query, runs: int) -> dict[str, Timing]:
     """A fresh pipeline per engine for the cold call, then the same calls on every engine, taking turns
     call by call so that all see the same machine load. With `query.raw`, also the statement the pipeline
     runs (the rollup's or the base table's) sent by the driver itself, the way hand-written SQL is."""
 
     catalogs = ["farm", "pos"] if query.pipeline == "demo" else [STORE_CATALOG]
-    pipelines = {kind: open_pipeline(catalogs, url, use_rollups=query.rollups) for kind, url in urls.items()}
-    callers: dict[str, Callable[[dict], dict]] = {}
+    pipelines = {e.kind: p for e in engines if (p := _open(e, catalogs, query)) is not None}
+    callers: dict[str, Callable[[dict], dict]] = {kind: _invoker(p, query.tool) for kind, p in pipelines.items()}
     raws: list = []
-    for kind, pipeline in pipelines.items():
-        callers[kind] = _invoker(pipeline, query.tool)
     if query.raw:
-        for kind, url in urls.items():
-            caller, conn = _raw_sql(pipelines[kind], query.tool, url)
-            callers[f"{kind} SQL"] = caller
+        for engine in engines:
+            caller, conn = anchor(engine.url, _statement(pipelines.get(engine.kind), query))
+            callers[f"{engine.kind} SQL"] = caller
             raws.append(conn)
     try:
         timings = {}
-        for kind, call in callers.items():
+        for kind, call in list(callers.items()):
             started = time.perf_counter()
-            answer = call(query.args[0])
+            try:
+                answer = call(query.args[0])
+            except (SystemExit, Exception) as err:
+                if kind not in STATE_APART:
+                    raise
+                print(f"  {kind}: the pipeline's call of {query.tool} failed on this engine: {err}", flush=True)
+                del callers[kind]
+                continue
             timings[kind] = Timing((time.perf_counter() - started) * 1000, [], [answer])
         for i in range(1, runs + 1):
             for kind, call in callers.items():
@@ -266,44 +295,53 @@ def time_engines(urls: dict[str, str], query: Query, runs: int) -> dict[str, Tim
             conn.close()
 
 
+def _open(engine: Engine, catalogs: list[str], query: Query) -> Pipeline | None:
+    """The engine's pipeline; None, said once, where this concierge cannot open its URLs."""
+    from concierge.errors import ConciergeError
+    from concierge.storage.database import first_line
+
+    pipeline = None
+    try:
+        pipeline = open_pipeline(catalogs, engine.url, state_database=engine.state_url, use_rollups=query.rollups)
+        pipeline.guard_context(query.tool)  # a first read: a URL this version opens but cannot read fails here
+        return pipeline
+    except Exception as err:  # whatever this version does with a URL it does not know
+        if engine.kind not in STATE_APART and not isinstance(err, ConciergeError):
+            raise
+        if engine.kind not in STATE_APART:
+            raise
+        if engine.kind not in _REPORTED:
+            _REPORTED.add(engine.kind)
+            scheme = engine.url.split(":")[0].split("+")[0]
+            print(f"{engine.kind}: concierge cannot open {scheme} URLs in this version: {first_line(err)}", flush=True)
+        if pipeline is not None:
+            pipeline.close()
+        return None
+
+
 def _invoker(pipeline: Pipeline, tool: str) -> Callable[[dict], dict]:
     admin = pipeline.user("admin")
     return lambda args: answer_of(pipeline.invoke(tool, args, admin))
 
 
-def _raw_sql(pipeline: Pipeline, tool_name: str, url: str) -> tuple[Callable[[dict], dict], object]:
-    """The pipeline's statement for this tool on the driver's own persistent connection, one read transaction
-    per call as the pipeline has; the answer summed from its rows the way the tool's summary is."""
-    import re
-    import sqlite3
+def _statement(pipeline: Pipeline | None, query: Query) -> str:
+    """The statement the pipeline runs for this query (the rollup's where it reads one); without a pipeline,
+    the catalog's base-table statement."""
+    if pipeline is None:
+        from concierge.catalog.loader import load_catalog
 
-    import psycopg
+        return load_catalog("pos").tools[query.tool].sql
+    pipeline.guard_context(query.tool)
+    return pipeline.sql.statement(pipeline.tools[query.tool], {"category": None})
+
+
+def anchor(url: str, sql: str) -> tuple[Callable[[dict], dict], object]:
+    """Hand-written SQL: `sql` on the driver's own persistent connection, one read transaction per call as the
+    pipeline has; the answer summed from its rows the way the tool's summary is."""
     from sqlalchemy.engine import make_url
 
-    tool = pipeline.tools[tool_name]
-    pipeline.guard_context(tool_name)
-    sql = pipeline._statement(tool, {"category": None})
     parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        conn = sqlite3.connect(parsed.database, isolation_level=None, check_same_thread=False)
-
-        def run(args: dict) -> list[tuple]:
-            conn.execute("BEGIN")
-            rows = conn.execute(sql, args).fetchall()
-            conn.execute("COMMIT")
-            return rows
-    else:
-        conn = psycopg.connect(parsed.set(drivername="postgresql").render_as_string(hide_password=False))
-        text = re.sub(r"(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)", r"%(\1)s", sql)
-
-        def run(args: dict) -> list[tuple]:
-            with conn.cursor() as cur:  # a null parameter needs its type written, as SQLAlchemy writes it
-                typed = text.replace("%(category)s", "%(category)s::text")
-                cur.execute(typed, {k: date.fromisoformat(v) if k.endswith(("_start", "_end")) else v
-                                    for k, v in args.items()})
-                rows = cur.fetchall()
-            conn.commit()
-            return rows
+    run, conn = _ANCHORS[parsed.get_backend_name()](parsed, sql)
 
     def call(args: dict) -> dict:
         rows = run(args)  # product, category, cur_amount, prev_amount, change
@@ -311,6 +349,88 @@ def _raw_sql(pipeline: Pipeline, tool_name: str, url: str) -> tuple[Callable[[di
         return {"current_total": current, "previous_total": previous, "change": current - previous}
 
     return call, conn
+
+
+def _dates(args: dict) -> dict:
+    return {k: date.fromisoformat(v) if k.endswith(("_start", "_end")) else v for k, v in args.items()}
+
+
+def _sqlite_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], object]:
+    import sqlite3
+
+    conn = sqlite3.connect(url.database, isolation_level=None, check_same_thread=False)
+
+    def run(args: dict) -> list[tuple]:
+        conn.execute("BEGIN")
+        rows = conn.execute(sql, args).fetchall()
+        conn.execute("COMMIT")
+        return rows
+
+    return run, conn
+
+
+def _postgres_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], object]:
+    import psycopg
+
+    conn = psycopg.connect(url.set(drivername="postgresql").render_as_string(hide_password=False))
+    # a null parameter needs its type written, as SQLAlchemy writes it
+    text = _PARAM.sub(r"%(\1)s", sql).replace("%(category)s", "%(category)s::text")
+
+    def run(args: dict) -> list[tuple]:
+        with conn.cursor() as cur:
+            cur.execute(text, _dates(args))
+            rows = cur.fetchall()
+        conn.commit()
+        return rows
+
+    return run, conn
+
+
+def _duckdb_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], object]:
+    import duckdb
+    import duckdb_engine
+
+    # DuckDB shares one database per file in a process, and only between connections of the same
+    # configuration: that of the pipeline's connections (duckdb-engine names itself in it)
+    agent = f"duckdb_engine/{duckdb_engine.__version__}(sqlalchemy/{duckdb_engine.sqlalchemy_version})"
+    conn = duckdb.connect(url.database, read_only=True, config={"custom_user_agent": agent})
+    text = _PARAM.sub(r"$\1", sql)
+
+    def run(args: dict) -> list[tuple]:
+        conn.execute("BEGIN TRANSACTION")
+        rows = conn.execute(text, _dates(args)).fetchall()
+        conn.execute("COMMIT")
+        return rows
+
+    return run, conn
+
+
+def _mariadb_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], object]:
+    import scale_load_mariadb
+
+    conn = scale_load_mariadb.connect(url.render_as_string(hide_password=False))
+    text = mariadb_sql(sql)
+
+    def run(args: dict) -> list[tuple]:
+        with conn.cursor() as cur:
+            cur.execute("START TRANSACTION READ ONLY")
+            cur.execute(text, _dates(args))
+            rows = cur.fetchall()
+        conn.commit()
+        return list(rows)
+
+    return run, conn
+
+
+def mariadb_sql(sql: str) -> str:
+    """Catalog SQL as PyMySQL takes it: `:name` as `%(name)s`, and `change`, a reserved word in MariaDB and
+    MySQL, quoted."""
+    return re.sub(r"\bchange\b", "`change`", _PARAM.sub(r"%(\1)s", sql))
+
+
+_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)")
+_ANCHORS = {"sqlite": _sqlite_anchor, "postgresql": _postgres_anchor, "duckdb": _duckdb_anchor,
+            "mysql": _mariadb_anchor}
 
 
 # --- comparing and printing ------------------------------------------------------------------------------
@@ -338,32 +458,50 @@ def row_line(label: str, kind: str, t: Timing, same: str, engines: dict[str, Tim
     peak = f"{t.peak_mb:,.0f}" if t.peak_mb is not None else ""
     ratios = [f"{engines[way].p50 / t.p50:.1f}x" if way in engines and not kind.startswith("pandas") else ""
               for way in (CAREFUL, NAIVE)]
+    own_sql = f"{t.p50 / engines[f'{kind} SQL'].p50:.2f}x" if f"{kind} SQL" in engines else ""
     return (f"{label:40} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {rows:>8} {same:>7} {peak:>8} "
-            f"{ratios[0]:>11} {ratios[1]:>10}")
+            f"{ratios[0]:>11} {ratios[1]:>10} {own_sql:>7}")
 
 
-def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs: int, pandas_runs: int) -> bool:
+def missing_lines(label: str, kinds: list[str], engines: dict[str, Timing], rollup: bool) -> list[str]:
+    """A line for each engine of the run with no row for this question."""
+    lines = []
+    for kind in kinds:
+        if kind in engines:
+            continue
+        why = "no rollup on this engine (see its base-table row)" if rollup and kind not in ROLLUP_ENGINES else (
+            "not run through concierge (see the line above the table)")
+        lines.append(f"{label:40} {kind:15} {why}")
+    return lines
+
+
+def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs: int, pandas_runs: int,
+             mariadb_url: str) -> bool:
     import scale_data
 
-    urls = scale_data.ensure(ds, databases, admin_url)
+    urls = scale_data.ensure(ds, databases, admin_url, mariadb_url)
+    engines = [Engine(kind, url, ds.state_url(kind) if kind in STATE_APART else None) for kind, url in urls.items()]
     todo = queries(ds, runs + 1)
     print(f"\n== {ds.label}: farm {ds.rows:,} sales of {ds.customers:,} customers; pos {ds.rows:,} rows = "
           f"{ds.stores:,} store(s) x 20 products x {scale_data.POS_DAYS} days; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores ==", flush=True)
-    results = {q.label: time_engines(urls, q, runs) for q in todo}
+    results = {q.label: time_engines([e for e in engines if not q.raw or not q.rollups or e.kind in ROLLUP_ENGINES],
+                                     q, runs) for q in todo}
     if pandas_runs:
         for label, timing in time_pandas(ds, todo, "careful", runs + 1).items():
             results[label][CAREFUL] = timing
         for label, timing in time_pandas(ds, todo, "naive", pandas_runs).items():
             results[label][NAIVE] = timing
     print(f"{'question':40} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'rows':>8} {'same':>7} "
-          f"{'peak MB':>8} {'careful/us':>11} {'naive/us':>10}")
+          f"{'peak MB':>8} {'careful/us':>11} {'naive/us':>10} {'/SQL':>7}")
     failed = []
     for q in todo:
         same, differences = check(results[q.label])
         failed += [f"{q.label}: {d}" for d in differences]
         for i, (kind, t) in enumerate(results[q.label].items()):
             print(row_line(q.label if i == 0 else "", kind, t, same[kind], results[q.label]))
+        for line in missing_lines("", list(urls), results[q.label], q.raw and q.rollups):
+            print(line)
     for line in failed:
         print(f"DIFFERENT ANSWER {line}")
     return not failed
@@ -374,7 +512,7 @@ def explain(ds: scale_data.Dataset, databases: list[str], admin_url: str) -> Non
     import scale_data
 
 
-    urls = scale_data.ensure(ds, databases, admin_url)
+    urls = scale_data.ensure(ds, [d for d in databases if d in ROLLUP_ENGINES], admin_url)
     for kind, url in urls.items():
         pipelines = {(q, r): open_pipeline(["farm", "pos"] if q == "demo" else [STORE_CATALOG], url, use_rollups=r)
                      for q in ("demo", "store") for r in (True, False)}
@@ -399,7 +537,7 @@ def plan(pipeline: Pipeline, query: Query) -> list[str]:
               "_today": pipeline.today(query.tool)}
     prefix = "EXPLAIN QUERY PLAN " if pipeline.db.is_sqlite else "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) "
     with pipeline.db.read() as conn:
-        rows = conn.execute(bind(tool, prefix + pipeline._statement(tool, values)), values).all()
+        rows = conn.execute(bind(tool, prefix + pipeline.sql.statement(tool, values)), values).all()
     if pipeline.db.is_sqlite:
         return [f"{'  ' * _depth(rows, r)}{r[-1]}" for r in rows]
     return [r[0] for r in rows]
@@ -427,12 +565,15 @@ def main() -> None:
                         help="naive pandas calls per question, cold one included (0: skip both pandas ways)")
     parser.add_argument("--explain", action="store_true", help="print the query plans instead of timing")
     args = parser.parse_args()
+    if args.pandas_runs and pd is None:
+        raise SystemExit("the scale benchmark compares against pandas: pip install -e '.[bench]' (or --pandas-runs 0)")
     ok = True
+    databases = args.db or scale_data.DEFAULT_ENGINES
     for ds in scale_data.datasets(args):
-        if args.explain:
-            explain(ds, args.db or ["sqlite", "postgres"], args.pg_url)
+        if args.explain:  # the plans of SQLite and PostgreSQL only
+            explain(ds, databases, args.pg_url)
         else:
-            ok = run_size(ds, args.db or ["sqlite", "postgres"], args.pg_url, args.runs, args.pandas_runs) and ok
+            ok = run_size(ds, databases, args.pg_url, args.runs, args.pandas_runs, args.mariadb_url) and ok
     if not ok:
         raise SystemExit("some answers differ from pandas'")
 

@@ -1,13 +1,15 @@
-"""Scale the two demo schemas up to millions of sales rows, on SQLite and PostgreSQL.
+"""Scale the two demo schemas up to millions of sales rows, on SQLite, PostgreSQL, DuckDB and MariaDB.
 
-    .venv/bin/python bench/scale_data.py --rows 10000 --rows 1000000 [--db sqlite --db postgres]
+    .venv/bin/python bench/scale_data.py --rows 10000 --rows 1000000 [--db sqlite --db postgres --db duckdb ...]
 
 Each size is generated once into the CSV exports a business would have (the
 files the replaced POS copilot read with pandas), under ``--dir`` (default
 /tmp/concierge-bench, never the repository), then bulk-loaded from them by
 bench/scale_load.py: PostgreSQL by COPY, SQLite by executemany in large
-transactions. Both end with the tables, keys and indexes of
-``concierge.schema``, the demo users, and ANALYZE.
+transactions; DuckDB by its own CSV reader (bench/scale_load_duckdb.py);
+MariaDB by LOAD DATA LOCAL INFILE (bench/scale_load_mariadb.py). All end with
+the tables, keys and indexes of ``concierge.schema`` and fresh statistics;
+the rollups only on SQLite and PostgreSQL (they are kept by triggers).
 
 The demo rows are kept as they are, so every fact of the demo still holds and
 the catalogs work unchanged:
@@ -44,9 +46,14 @@ from concierge.errors import DatabaseError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scale_load  # noqa: E402
+import scale_load_duckdb  # noqa: E402
+import scale_load_mariadb  # noqa: E402
 
 DEFAULT_DIR = Path("/tmp/concierge-bench")
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_MARIADB = "mysql+pymysql://root@127.0.0.1:3306/"
+ENGINES = ["sqlite", "postgres", "duckdb", "mariadb"]
+DEFAULT_ENGINES = ["sqlite", "postgres"]
 SEED = 7
 
 FARM_FIRST = date(2015, 1, 1)
@@ -86,6 +93,22 @@ class Dataset:
     @property
     def sqlite_url(self) -> str:
         return f"sqlite:///{self.sqlite_path}"
+
+    @property
+    def duckdb_path(self) -> Path:
+        return self.folder / f"duckdb_{self.label}.duckdb"
+
+    @property
+    def duckdb_url(self) -> str:
+        return f"duckdb:///{self.duckdb_path}"
+
+    def mariadb_url(self, server_url: str) -> str:
+        url = make_url(server_url).set(database=f"concierge_bench_{self.label}")
+        return url.render_as_string(hide_password=False)
+
+    def state_url(self, kind: str) -> str:
+        """Where the pipeline on `kind` keeps its state (users, audit) when not beside the data: a SQLite file."""
+        return f"sqlite:///{self.folder / f'state_{kind}_{self.label}.db'}"
 
     def postgres_url(self, admin_url: str) -> str:
         url = make_url(admin_url).set(drivername="postgresql+psycopg", database=f"concierge_bench_{self.label}")
@@ -196,10 +219,14 @@ def _pos_lines(ds: Dataset) -> Iterator[str]:
         yield "".join(lines)
 
 
-def ensure(ds: Dataset, databases: list[str], admin_url: str = DEFAULT_PG) -> dict[str, str]:
+def ensure(ds: Dataset, databases: list[str], admin_url: str = DEFAULT_PG,
+           mariadb_url: str = DEFAULT_MARIADB) -> dict[str, str]:
     """Generate and load whatever of this size is missing; returns the database URL per kind."""
     urls = {}
     for kind in databases:
+        if kind in ("duckdb", "mariadb"):
+            urls[kind] = _ensure_without_rollups(ds, kind, mariadb_url)
+            continue
         url = ds.sqlite_url if kind == "sqlite" else ds.postgres_url(admin_url)
         for demo in scale_load.LOADS:
             if kind == "postgres" or ds.sqlite_path.exists():
@@ -220,10 +247,25 @@ def ensure(ds: Dataset, databases: list[str], admin_url: str = DEFAULT_PG) -> di
     return urls
 
 
-def drop(ds: Dataset, admin_url: str) -> None:
-    """Remove this size's files and PostgreSQL database."""
+def _ensure_without_rollups(ds: Dataset, kind: str, mariadb_url: str) -> str:
+    if kind == "duckdb":
+        url, where, module = ds.duckdb_url, ds.duckdb_path, scale_load_duckdb
+    else:
+        url, where, module = ds.mariadb_url(mariadb_url), ds.mariadb_url(mariadb_url), scale_load_mariadb
+    for demo in scale_load.LOADS:
+        if module.is_loaded(where, demo, ds.rows):
+            continue
+        print(f"{ds.label}: building {demo} on {kind}", flush=True)
+        write_exports(ds)
+        module.load(where, ds.file, demo, ds.rows)
+    return url
+
+
+def drop(ds: Dataset, admin_url: str, mariadb_url: str = DEFAULT_MARIADB) -> None:
+    """Remove this size's files and its PostgreSQL and MariaDB databases."""
     for path in ds.folder.glob(f"*_{ds.label}.*"):
         path.unlink()
+    scale_load_mariadb.drop(ds.mariadb_url(mariadb_url))
     conninfo = make_url(admin_url).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{make_url(ds.postgres_url(admin_url)).database}" WITH (FORCE)')
@@ -234,11 +276,13 @@ def arg_parser(description: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--rows", type=int, action="append",
                         help="sales rows per demo (repeatable; default 10000, 1000000 and 10000000); "
                              f"pos needs a multiple of {ROWS_PER_STORE:,} (one store)")
-    parser.add_argument("--db", action="append", choices=["sqlite", "postgres"],
-                        help="databases (repeatable; default both)")
+    parser.add_argument("--db", action="append", choices=ENGINES,
+                        help="databases (repeatable; default sqlite and postgres)")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="folder for CSV exports and SQLite files")
     parser.add_argument("--pg-url", default=DEFAULT_PG,
                         help="a PostgreSQL server URL; one database per size is created on it")
+    parser.add_argument("--mariadb-url", default=DEFAULT_MARIADB,
+                        help="a MariaDB/MySQL server URL; one database per size is created on it")
     parser.add_argument("--drop", action="store_true", help="remove the data of these sizes and stop")
     return parser
 
@@ -255,11 +299,11 @@ def main() -> None:
     args = arg_parser().parse_args()
     for ds in datasets(args):
         if args.drop:
-            drop(ds, args.pg_url)
+            drop(ds, args.pg_url, args.mariadb_url)
             print(f"{ds.label}: dropped")
             continue
         started = time.perf_counter()
-        urls = ensure(ds, args.db or ["sqlite", "postgres"], args.pg_url)
+        urls = ensure(ds, args.db or DEFAULT_ENGINES, args.pg_url, args.mariadb_url)
         print(f"{ds.label}: ready in {time.perf_counter() - started:.1f} s: {', '.join(urls.values())}")
 
 

@@ -443,7 +443,7 @@ def _absolute_sqlite(url: str, base: Path, key: str) -> str:
     except ArgumentError:
         raise ConfigError(
             f"{key}: {url!r} is not a database URL (sqlite:///file.db, postgresql://..., mysql://...)") from None
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+    if parsed.get_backend_name() not in ("sqlite", "duckdb") or parsed.database in (None, "", ":memory:"):
         return url
     path = Path(parsed.database).expanduser()
     if path.is_absolute():

@@ -30,7 +30,8 @@ def register(main: click.Group) -> None:
 
 @click.command()
 @click.option("--database", "url", default=None,
-              help="The business database: sqlite:///path/shop.db, postgresql://user@host/shop or mysql://user@host/shop.")
+              help="The business database: sqlite:///path/shop.db, postgresql://user@host/shop, "
+              "mysql://user@host/shop or duckdb:///path/shop.duckdb (read-only).")
 @click.option("--file", "files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Instead of --database: a CSV, Excel or Parquet file, loaded into DIR/concierge-files.db "
               "(repeat for more; re-read them with `concierge db reload`).")
@@ -97,15 +98,17 @@ def _load_files(folder: Path, files: tuple[Path, ...]) -> str:
 def settings_url(url: str) -> str:
     """The URL as concierge.toml keeps it: a SQLite path made absolute, a password left out."""
     parsed = sa.make_url(normalise_url(url))
-    if parsed.get_backend_name() == "sqlite":
+    backend = parsed.get_backend_name()
+    if backend in ("sqlite", "duckdb"):
         path = parsed.database
+        kind, ext = ("SQLite", "db") if backend == "sqlite" else ("DuckDB", "duckdb")
         if not path or path == ":memory:":
-            raise ConfigError("init needs a database file: sqlite:///path/shop.db")
+            raise ConfigError(f"init needs a database file: {backend}:///path/shop.{ext}")
         file = Path(path).expanduser().resolve()
         if not file.is_file():
-            raise ConfigError(f"no SQLite database at {file}; check the path (sqlite:///relative.db, "
-                              "sqlite:////absolute/path.db)")
-        return f"sqlite:///{file}"
+            raise ConfigError(f"no {kind} database at {file}; check the path ({backend}:///relative.{ext}, "
+                              f"{backend}:////absolute/path.{ext})")
+        return f"{backend}:///{file}"
     return parsed._replace(password=None).render_as_string(hide_password=False)
 
 

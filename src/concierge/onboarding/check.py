@@ -39,7 +39,9 @@ from concierge.catalog.loader import Catalog, load_catalog
 from concierge.catalog.model import IDENTITY_PARAMS, Param, Tool
 from concierge.errors import CatalogError, CatalogProblem
 from concierge.language.dates import as_date
+from concierge.onboarding.duckdb_schema import DuckDBInspector
 from concierge.sources.sql.bind import bind, sql_values
+from concierge.storage import duckdb_file
 from concierge.storage.database import Database, first_line
 
 CHECK_USER = "concierge-check"
@@ -139,6 +141,9 @@ class _ToolCheck:
 
     def run(self) -> list[tuple[str, CatalogProblem]]:
         write = self.tool.mode == "write"
+        if write and self.db.refuses_writes:
+            self.problem(f"{self.key}.mode", f"a write tool cannot run here: {self.db.refuses_writes}")
+            return self.found
         try:
             with self.db.write() if write else self.db.read() as conn:
                 self._data_queries(conn)
@@ -185,7 +190,7 @@ class _ToolCheck:
 
     def _attempt(self, conn: sa.Connection, key: str, sql: str) -> list[tuple] | None:
         try:
-            with conn.begin_nested():
+            with duckdb_file.attempt(conn):
                 return [tuple(r) for r in conn.execute(sa.text(sql)).fetchmany(10_000)]
         except sa.exc.DBAPIError as err:
             self.problem(key, f"the query fails: {first_line(err)}")
@@ -260,7 +265,7 @@ class _ToolCheck:
         """EXPLAIN the statement with its typed parameters: compiled and planned, not run."""
         statement = bind(self.tool, "EXPLAIN " + sql.strip().rstrip(";"))
         try:
-            with conn.begin_nested():
+            with duckdb_file.attempt(conn):
                 conn.execute(statement, sql_values(self.tool, values)).fetchall()
             return True
         except sa.exc.DBAPIError as err:
@@ -272,7 +277,7 @@ class _ToolCheck:
         bound = sql_values(self.tool, values)
         shown = ", ".join(f"{k}={values[k]!r}" for k in self.tool.params)
         try:
-            with conn.begin_nested():
+            with duckdb_file.attempt(conn):
                 for i, check in enumerate(self.tool.checks):
                     if conn.execute(bind(self.tool, check.sql), bound).first() is None:
                         self.note(f"{self.key}.checks.{i}.sql", f"the write was not tried: this check finds no row "
@@ -385,9 +390,9 @@ class _Columns:
         key = table.lower()
         if key not in self._tables:
             schema, _, name = table.rpartition(".")
-            inspector = sa.inspect(conn)
+            inspector = DuckDBInspector(conn) if conn.dialect.name == "duckdb" else sa.inspect(conn)
             try:
-                with conn.begin_nested():
+                with duckdb_file.attempt(conn):
                     cols = inspector.get_columns(name, schema=schema or None)
                     fks = inspector.get_foreign_keys(name, schema=schema or None)
             except (sa.exc.NoSuchTableError, sa.exc.DBAPIError):
@@ -421,7 +426,7 @@ class _Columns:
         col: sa.ColumnClause[Any] = sa.column(column.name)
         query = sa.select(col).select_from(sa.table(name, schema=schema or None)).where(col.is_not(None)).limit(50)
         try:
-            with conn.begin_nested():
+            with duckdb_file.attempt(conn):
                 values = [v for v in conn.scalars(query) if isinstance(v, str)]
         except sa.exc.DBAPIError:
             return None

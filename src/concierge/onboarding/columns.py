@@ -35,6 +35,7 @@ class Dialect:
         self.name = name
         self.sqlite = name == "sqlite"
         self.mysql = is_mysql(name)  # MySQL and MariaDB
+        self.duckdb = name == "duckdb"  # PostgreSQL's SQL but for formatting dates (strftime, no to_char)
         # The drivers' dialects double a % in names: the named paramstyle writes them as they are
         dialect = (sqlite.dialect() if self.sqlite else mysql.dialect(paramstyle="named") if self.mysql
                    else postgresql.dialect(paramstyle="named"))
@@ -105,12 +106,12 @@ class Dialect:
     def day(self, expr: str, col: Column) -> str:
         if self.sqlite or col.stored_as_text:
             return f"substr({expr}, 1, 10)"
-        return f"DATE_FORMAT({expr}, '%Y-%m-%d')" if self.mysql else f"to_char({expr}, 'YYYY-MM-DD')"
+        return self._formatted(expr, "YYYY-MM-DD")
 
     def month(self, expr: str, col: Column) -> str:
         if self.sqlite or col.stored_as_text:
             return f"substr({expr}, 1, 7)"
-        return f"DATE_FORMAT({expr}, '%Y-%m')" if self.mysql else f"to_char({expr}, 'YYYY-MM')"
+        return self._formatted(expr, "YYYY-MM")
 
     def year_bounds(self, table: str, col: Column) -> str:
         """From the first day of the data's first year to the last day of next year (or of the data's last
@@ -123,13 +124,22 @@ class Dialect:
             return (f"SELECT substr(MIN({c}), 1, 4) || '-01-01', "
                     f"MAX(substr(MAX({c}), 1, 4), strftime('%Y', 'now', '+1 year')) || '-12-31' FROM {t}")
         if col.stored_as_text:
+            next_year = self._formatted("CURRENT_DATE + INTERVAL '1 year'", "YYYY")
             return (f"SELECT SUBSTR(MIN({c}), 1, 4) || '-01-01', "
-                    f"GREATEST(SUBSTR(MAX({c}), 1, 4), to_char(CURRENT_DATE + INTERVAL '1 year', 'YYYY')) || '-12-31' "
+                    f"GREATEST(SUBSTR(MAX({c}), 1, 4), {next_year}) || '-12-31' "
                     f"FROM {t}")
         return (f"SELECT CAST(date_trunc('year', MIN({c})) AS DATE), "
                 f"CAST(GREATEST(date_trunc('year', MAX({c})), date_trunc('year', CURRENT_DATE + INTERVAL '1 year')) "
                 f"+ INTERVAL '1 year' - INTERVAL '1 day' AS DATE) FROM {t}")
 
+    def _formatted(self, expr: str, pattern: str) -> str:
+        """A date as text: `pattern` in PostgreSQL's words (YYYY, MM, DD)."""
+        strf = pattern.replace("YYYY", "%Y").replace("MM", "%m").replace("DD", "%d")
+        if self.mysql:
+            return f"DATE_FORMAT({expr}, '{strf}')"
+        if self.duckdb:
+            return f"strftime({expr}, '{strf}')"
+        return f"to_char({expr}, '{pattern}')"
 
     def _mysql_year_bounds(self, t: str, c: str, col: Column) -> str:
         first, last = f"SUBSTR(MIN({c}), 1, 4)", f"CAST(SUBSTR(MAX({c}), 1, 4) AS UNSIGNED)"

@@ -21,6 +21,7 @@ from typing import Literal
 import sqlalchemy as sa
 
 from concierge.errors import DatabaseError
+from concierge.onboarding.duckdb_schema import DuckDBInspector
 from concierge.storage.database import Database
 
 ENUM_MAX_VALUES = 30  # a text column with at most this many distinct values (and far fewer than rows) is an enum
@@ -89,7 +90,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Schema:
-    dialect: str  # sqlite | postgresql
+    dialect: str  # sqlite | postgresql | duckdb
     database: str  # the database's name (PostgreSQL) or the file's stem (SQLite)
     tables: tuple[Table, ...]
 
@@ -105,7 +106,7 @@ def introspect(db: Database) -> Schema:
     """Read the schema of the database's default schema (PostgreSQL: the search path's first, `public`)."""
     engine = db.engine
     try:
-        inspector = sa.inspect(engine)
+        inspector = DuckDBInspector(db) if engine.dialect.name == "duckdb" else sa.inspect(engine)
         names = [(n, False) for n in inspector.get_table_names()] + [(n, True) for n in inspector.get_view_names()]
         state = _state_tables()
         tables = []
@@ -127,7 +128,7 @@ def _state_tables() -> set[str]:
 
 
 def _database_name(url: sa.URL) -> str:
-    if url.get_backend_name() == "sqlite":
+    if url.get_backend_name() in ("sqlite", "duckdb"):  # a file: its name without the extension
         path = url.database or "memory"
         return re.sub(r"\.[^./]*$", "", path.rsplit("/", 1)[-1]) or "memory"
     return url.database or "database"

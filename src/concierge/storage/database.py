@@ -30,6 +30,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.pool import StaticPool
 
 from concierge.errors import ConfigError, DatabaseError
+from concierge.storage import duckdb_file
 
 T = TypeVar("T")
 ENV_DATABASE = "CONCIERGE_DATABASE"
@@ -86,7 +87,7 @@ class Database:
     def __init__(self, url: str | None = None, *, read_timeout_s: float = READ_TIMEOUT_S):
         self.url = normalise_url(url or default_url())
         self.read_timeout_s = read_timeout_s
-        self.engine = _create_engine(self.url)
+        self.engine = _create_engine(self.url, read_timeout_s)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self._deadline = threading.local()
         self._readers: sa.pool.Pool | None = None
@@ -94,6 +95,7 @@ class Database:
         self._writer = threading.RLock()
         self._write_conn: sa.Connection | None = None  # SQLite file: one connection, for writes in turn
         self._mode = threading.local()  # .write: what the transaction this thread begins next is for
+        self.refuses_writes: str | None = None  # why this database takes no writes, where it takes none
         if self.is_sqlite:
             self._install_sqlite_hooks()
             if not isinstance(self.engine.pool, StaticPool):
@@ -101,6 +103,8 @@ class Database:
                 # connection makes SQLite prepare again every statement that connection has cached.
                 self._readers = self.engine.pool.recreate()
                 event.listen(self._readers, "connect", _read_only)
+        elif duckdb_file.is_duckdb(self.engine.url):
+            self.refuses_writes = duckdb_file.WRITES_REFUSED  # its connections are read-only: one pool
         else:
             self._readers = self.engine.pool.recreate()
             reader = _mysql_reader if is_mysql(self.engine.dialect) else _pg_reader
@@ -147,6 +151,8 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
+        if self.refuses_writes:
+            raise DatabaseError(self.refuses_writes)
         if not self.is_sqlite:
             with self._connect(write=True) as pg, _translate_errors(), pg.begin():
                 yield pg
@@ -226,8 +232,10 @@ class Database:
         as SQLAlchemy raises it, and a lost connection is not given back to the pool."""
         dialect = self.engine.dialect
         keys = tuple(values) if isinstance(statement, sa.Insert) else ()
-        sql, processors = _compiled(statement, dialect, keys)
-        params = {k: processors[k](v) if k in processors else v for k, v in values.items()}
+        sql, processors, order = _compiled(statement, dialect, keys)
+        params: dict | list = {k: processors[k](v) if k in processors else v for k, v in values.items()}
+        if order is not None:  # a positional paramstyle (DuckDB's $1): the values in the statement's order
+            params = [cast(dict, params)[k] for k in order]
         cursor = conn.connection.cursor()
         try:
             conn.dispatch.before_cursor_execute(conn, cursor, sql, params, None, False)
@@ -285,16 +293,17 @@ class Database:
 
 @lru_cache(maxsize=1024)
 def _compiled(statement: sa.TextClause | sa.Insert | sa.Select, dialect: sa.Dialect,
-              keys: tuple[str, ...]) -> tuple[str, dict[str, Callable[[Any], Any]]]:
-    """A statement's text for the driver (an insert's of the columns `keys`), and how SQLAlchemy converts
-    the value of each typed parameter."""
+              keys: tuple[str, ...]) -> tuple[str, dict[str, Callable[[Any], Any]], tuple[str, ...] | None]:
+    """A statement's text for the driver (an insert's of the columns `keys`), how SQLAlchemy converts
+    the value of each typed parameter, and, for a positional paramstyle, the parameters in order."""
     compiled = statement.compile(dialect=dialect, column_keys=list(keys) or None)
     processors: dict[str, Callable[[Any], Any]] = {}
     for name, bound in compiled.binds.items():
         process = bound.type.dialect_impl(dialect).bind_processor(dialect)
         if process is not None:
             processors[name] = process
-    return compiled.string, processors
+    order = tuple(compiled.positiontup or ()) if dialect.positional else None
+    return compiled.string, processors, order
 
 
 def _read_only(dbapi_conn, _record) -> None:
@@ -332,9 +341,10 @@ def _mysql_reader(dialect: sa.Dialect, timeout_s: float):
 
 def _standard_strings(dbapi_conn, _record) -> None:
     """Catalog SQL reads on MySQL as on PostgreSQL and SQLite: in a string literal a backslash is a backslash
-    (LIKE ... ESCAPE '\\'), and || joins texts. The driver sees the mode and quotes values to match."""
+    (LIKE ... ESCAPE '\\'), || joins texts, and a name in double quotes is a name ("change", a word MySQL
+    reserves). The driver and SQLAlchemy see the mode and quote values and names to match."""
     with dbapi_conn.cursor() as cursor:
-        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT')")
+        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT,ANSI_QUOTES')")
     dbapi_conn.commit()
 
 
@@ -381,11 +391,13 @@ _INSTALL = {"postgresql": "pip install 'psycopg[binary]'", "mysql": "pip install
 CONNECT_TIMEOUT_S = 10
 
 
-def _create_engine(url: str) -> sa.Engine:
+def _create_engine(url: str, read_timeout_s: float = READ_TIMEOUT_S) -> sa.Engine:
     try:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
         raise ConfigError(f"{url!r} is not a database URL; write one such as {URL_EXAMPLES}") from None
+    if duckdb_file.is_duckdb(parsed):
+        return duckdb_file.create_engine(parsed, read_timeout_s)
     try:
         if parsed.get_backend_name() == "sqlite":
             memory = parsed.database in (None, "", ":memory:")

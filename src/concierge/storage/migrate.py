@@ -32,7 +32,7 @@ from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 
 from concierge.errors import StateSchemaError
-from concierge.storage import state
+from concierge.storage import duckdb_file, state
 from concierge.storage.database import Database, embedded_url, first_line, is_mysql, normalise_url
 
 SCRIPT_LOCATION = "concierge.storage:migrations"  # found in the installed package, wherever it is
@@ -111,6 +111,7 @@ def ensure_state(db: Database) -> None:
     """
     if db in _checked:
         return
+    duckdb_file.refuse_state(db.engine.url)
     found = inspect(db)
     if found.kind == "empty" or (found.kind in ("behind", "unversioned") and is_embedded(db)):
         upgrade(db)

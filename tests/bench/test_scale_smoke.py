@@ -1,0 +1,64 @@
+"""bench/scale.py still runs with its DuckDB and MariaDB paths: a tiny size (10^4 rows, the smallest it builds),
+two warm calls, no pandas. Nothing is timed here; the answers are checked against each other by the bench."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+SRC = BENCH.parent / "src"
+
+
+@pytest.fixture(scope="module")
+def scale():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import scale
+
+        yield scale
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_duckdb_answers_every_question_as_sqlite_does_and_says_it_has_no_rollup(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "scale.py"), "--rows", "10000", "--db", "sqlite", "--db", "duckdb",
+         "--runs", "2", "--pandas-runs", "0", "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env=env)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    table = output[output.index("question "):]
+    # on every question it answers, each engine's three answers (the cold call, two warm) equal sqlite's
+    answered = {"sqlite": 4, "duckdb": 3, "sqlite SQL": 2, "duckdb SQL": 1}
+    for engine, questions in answered.items():
+        rows = re.findall(rf"\s{re.escape(engine)}\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\S*\s*3/3", table)
+        assert len(rows) == questions, table
+    assert re.search(r"^\s+duckdb\s+no rollup on this engine", table, re.M), table
+    assert "DIFFERENT ANSWER" not in output
+    with duckdb.connect(str(tmp_path / "duckdb_1e4.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT count(*), count(DISTINCT store) FROM pos_sales").fetchone() == (10_000, 1)
+        assert conn.execute("SELECT count(*) FROM farm_sales").fetchone() == (10_000,)
+
+
+def test_a_mysql_url_this_concierge_cannot_open_is_said_in_one_line(scale, tmp_path, capsys):
+    engine = scale.Engine("mariadb", "mysql+pymysql://root@127.0.0.1:1/concierge_bench_1e4",
+                          f"sqlite:///{tmp_path / 'state.db'}")
+    query = scale.Query("get_sales", "demo", "get_sales", "sales", "farm_sales", [{}])
+    assert scale._open(engine, ["farm", "pos"], query) is None
+    assert scale._open(engine, ["farm", "pos"], query) is None
+    said = capsys.readouterr().out.splitlines()
+    assert len(said) == 1 and said[0].startswith("mariadb: concierge cannot open mysql URLs in this version: "), said
+
+
+def test_the_mariadb_anchor_sends_the_catalog_statement_with_pymysql_parameters_and_change_quoted(scale):
+    sql = "SELECT SUM(cur) - SUM(prev) AS change FROM t WHERE d BETWEEN :cur_start AND :cur_end ORDER BY change"
+    assert scale.mariadb_sql(sql) == ("SELECT SUM(cur) - SUM(prev) AS `change` FROM t WHERE d BETWEEN "
+                                      "%(cur_start)s AND %(cur_end)s ORDER BY `change`")
