@@ -16,13 +16,11 @@ plain SQL written from the question.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, timedelta
 
 import pytest
 from drafted import BACKENDS, Drafted, ask, figures
-from pg_databases import fresh_database
+from pg_databases import sqlite_or_postgres
 
 TODAY = date(2025, 6, 10)  # a Tuesday: last week is 2 to 8 June, the week before 26 May to 1 June
 CUSTOMERS = [(1, "佐藤", "東京都"), (2, "佐藤", "神奈川県"), (3, "鈴木 一郎", "東京都"), (4, "高橋 美咲", "大阪府"),
@@ -62,19 +60,10 @@ def _statements() -> list[str]:
     return out
 
 
-@contextmanager
-def _database(backend: str, request, folder) -> Iterator[str]:
-    if backend == "sqlite":
-        yield f"sqlite:///{folder / 'bakery.db'}"
-        return
-    with fresh_database(request.getfixturevalue("pg_server"), prefix="bakery") as url:
-        yield url
-
-
 @pytest.fixture(params=BACKENDS, scope="module")
 def bakery(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp("bakery")
-    with _database(request.param, request, folder) as url:
+    with sqlite_or_postgres(request.param, request, folder, "bakery") as url:
         made = Drafted(url, _statements(), folder, "bakery", today=TODAY)
         yield made
         made.pipeline.close()

@@ -18,24 +18,11 @@ from pathlib import Path
 import psycopg
 import pytest
 from cli_runner import run_cli
+from opening import opening
 from sqlalchemy.engine import make_url
 
-from concierge.errors import ConciergeError, ConfigError, DatabaseError
+from concierge.errors import ConfigError, DatabaseError
 from concierge.storage.database import Database
-
-
-def opening(url: str) -> str:
-    """The message of opening `url` and reading from it."""
-    with pytest.raises(ConciergeError) as err:
-        db = Database(url)
-        try:
-            with db.read() as conn:
-                conn.exec_driver_sql("SELECT 1")
-        finally:
-            db.dispose()
-    message = str(err.value)
-    assert "\n" not in message and "Traceback" not in message
-    return message
 
 
 def _free_port() -> int:

@@ -11,8 +11,9 @@ import uuid
 import pytest
 import sqlalchemy as sa
 from mysql_databases import admin
+from opening import opening
 
-from concierge.errors import ConciergeError, ConfigError, DatabaseError
+from concierge.errors import ConfigError, DatabaseError
 from concierge.storage.database import Database, normalise_url
 
 pytestmark = pytest.mark.mysql
@@ -29,19 +30,6 @@ def maria(mysql_url):
         yield db
     finally:
         db.dispose()
-
-
-def opening(url: str) -> str:
-    with pytest.raises(ConciergeError) as err:
-        db = Database(url)
-        try:
-            with db.read() as conn:
-                conn.exec_driver_sql("SELECT 1")
-        finally:
-            db.dispose()
-    message = str(err.value)
-    assert "\n" not in message and "Traceback" not in message
-    return message
 
 
 def test_plain_mysql_and_mariadb_urls_use_pymysql():

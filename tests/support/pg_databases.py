@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from pytest_postgresql.janitor import DatabaseJanitor
 
@@ -21,3 +22,14 @@ def fresh_database(pg_server: dict, prefix: str = "concierge_test") -> Iterator[
         yield f"postgresql+psycopg://{auth}@{pg_server['host']}:{pg_server['port']}/{name}"
     finally:
         janitor.drop()
+
+
+@contextmanager
+def sqlite_or_postgres(backend: str, request, folder: Path, prefix: str) -> Iterator[str]:
+    """A fresh database for a module's fixture: a SQLite file in `folder`, or a PostgreSQL database on the
+    `pg_server` fixture's server, dropped when the block ends."""
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / f'{prefix}.db'}"
+        return
+    with fresh_database(request.getfixturevalue("pg_server"), prefix=prefix) as url:
+        yield url

@@ -10,7 +10,6 @@ that two test workers build and ask them at once.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -19,7 +18,7 @@ import business_eval
 import pytest
 import sqlalchemy as sa
 from business_schemas import schema
-from pg_databases import fresh_database
+from pg_databases import sqlite_or_postgres
 
 from concierge.catalog.loader import parse_catalog
 
@@ -38,15 +37,6 @@ class Business:
     expected: dict[str, business_eval.Expected]
 
 
-@contextmanager
-def _database(backend: str, request, tmp_path_factory) -> Iterator[str]:
-    if backend == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('business') / 'business.db'}"
-        return
-    with fresh_database(request.getfixturevalue("pg_server"), prefix="unseen") as url:
-        yield url
-
-
 def business_fixture(names: Sequence[str]) -> Any:
     """The `business` fixture of a test module: each of `names` built on SQLite and on PostgreSQL."""
 
@@ -57,7 +47,7 @@ def business_fixture(names: Sequence[str]) -> Any:
     def business(request, tmp_path_factory) -> Iterator[Business]:
         name, backend = request.param
         module = schema(name)
-        with _database(backend, request, tmp_path_factory) as url:
+        with sqlite_or_postgres(backend, request, tmp_path_factory.mktemp("business"), "business") as url:
             module.create(url)
             yield Business(name, module, url, business_eval.expected_figures(module, url))
 
