@@ -107,22 +107,23 @@ def _needs(package: str) -> None:
 
 def _read_csv(path: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
     _needs("duckdb")
-    encoding = _encoding(path)
-    if encoding == "utf-8-sig":
+    text = _shift_jis_text(path)
+    if text is None:
         return _read_utf8_csv(path, path)
     with tempfile.TemporaryDirectory(prefix="concierge-csv-") as folder:  # DuckDB reads UTF-8 only
         copy = Path(folder) / path.name
-        copy.write_text(path.read_bytes().decode(encoding), encoding="utf-8", newline="")
+        copy.write_text(text, encoding="utf-8", newline="")
         return _read_utf8_csv(copy, path)
 
 
-def _encoding(path: Path) -> str:
-    """UTF-8 (a BOM or none), else Shift_JIS as Excel on Japanese Windows saves a CSV (cp932: its NEC and IBM
-    characters too, ① and 髙) where the whole file reads as that and holds Japanese; else the file is refused."""
+def _shift_jis_text(path: Path) -> str | None:
+    """None for UTF-8 (a BOM or none); else the text of a Shift_JIS file as Excel on Japanese Windows saves a CSV
+    (cp932: its NEC and IBM characters too, ① and 髙), where the whole file reads as that and holds Japanese; else
+    the file is refused."""
     data = path.read_bytes()
     try:
         data.decode("utf-8")
-        return "utf-8-sig"
+        return None
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
     try:
@@ -130,7 +131,7 @@ def _encoding(path: Path) -> str:
     except UnicodeDecodeError:
         text = ""
     if _JAPANESE.search(text):
-        return "cp932"
+        return text
     raise DataImportError(str(path), line, "(file)", "is neither UTF-8 nor Shift_JIS text; save it as CSV UTF-8")
 
 
