@@ -82,7 +82,8 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
 
 
 def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], reads: bool) -> list[Part]:
-    hits = [h for h in lexicon.cues.find(slots.cue_text) if any(k == KEYWORD for _, k in h.value)]
+    cues = lexicon.cues.find(slots.cue_text)
+    hits = [h for h in cues if any(k == KEYWORD for _, k in h.value)]
     if reads:
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "read"))
                 for h in hits if any(lexicon.tools[t].mode == "read" for t, k in h.value if k == KEYWORD)]
@@ -134,14 +135,10 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         return may_call, -_unsaid_noun_words(slots, lexicon, tool), changes, counted, named.count(tool), unfilled, \
             labelled, money, takes, topics_said(tool), -named.index(tool)
 
-    @functools.cache
-    def topic_hits() -> list[Hit]:
-        return [h for h in lexicon.cues.find(slots.cue_text) if any(k == TOPIC for _, k in h.value)]
-
     def topics_said(tool: str) -> int:
         """How many of the tool's topics are said: two comparisons named by 落ちた, the one by 顧客 is asked by
         先週から売上が落ちたお客様は？"""
-        return sum((tool, TOPIC) in h.value for h in topic_hits())
+        return sum((tool, TOPIC) in h.value for h in cues)
 
     asks_change = bool(words.pattern("comparison", "change").search(slots.cue_text))
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
