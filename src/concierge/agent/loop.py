@@ -400,7 +400,12 @@ class Agent:
             (m.text for m in mine if m.role == "user" and m.text),
             run.today or self.pipeline.today(),
         )
-        return grounding.ungrounded(run.answer, found)
+        missing = grounding.ungrounded(run.answer, found)
+        if missing:  # the keys of rows that share a name, read from the data to ask which (佐藤: 顧客ID 1 or 2?)
+            for keys in self.pipeline.guard_context().enum_shared.values():
+                found.add_value(list(keys.values()))
+            missing = grounding.ungrounded(run.answer, found)
+        return missing
 
     async def _nothing_pending(
         self, session_id: str, user: User, history: list[Message], on_event: EventHandler | None,
