@@ -33,15 +33,17 @@ def test_duckdb_answers_every_question_as_sqlite_does_and_says_it_has_no_rollup(
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     done = subprocess.run(
         [sys.executable, str(BENCH / "scale.py"), "--rows", "10000", "--db", "sqlite", "--db", "duckdb",
-         "--runs", "2", "--pandas-runs", "0", "--dir", str(tmp_path)],
+         "--runs", "2", "--pandas-runs", "0", "--anchors", "duckdb", "--dir", str(tmp_path)],
         capture_output=True, text=True, timeout=300, env=env)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     table = output[output.index("question "):]
-    # on every question it answers, each engine's three answers (the cold call, two warm) equal sqlite's
-    answered = {"sqlite": 4, "duckdb": 3, "sqlite SQL": 2, "duckdb SQL": 1}
+    # on every question it answers, each engine's three answers (the cold call, two warm taking turns) equal
+    # sqlite's, beside its p50 in a block and its ratio to DuckDB's own table, and the load average
+    answered = {"sqlite": 4, "duckdb": 3, "sqlite SQL": 2, "duckdb SQL": 1, "duckdb own": 4}
     for engine, questions in answered.items():
-        rows = re.findall(rf"\s{re.escape(engine)}\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\S*\s*3/3", table)
+        rows = re.findall(rf"\s{re.escape(engine)}\s+(?:[\d.]+\s+){{4}}\S*\s*3/3\s.*\d\.\d\dx\s+\d+\.\d$",
+                          table, re.M)
         assert len(rows) == questions, table
     assert re.search(r"^\s+duckdb\s+no rollup on this engine", table, re.M), table
     assert "DIFFERENT ANSWER" not in output
@@ -114,3 +116,17 @@ def test_a_table_without_its_primary_key_is_named_and_never_timed(tmp_path):
     said = scale_data.lacking(ds, "sqlite", ds.sqlite_url, "farm")
     assert said == ["farm_customers's primary key (code)", "farm_sales's primary key (sales_number)",
                     "farm_sales's index ix_farm_sales_customer_date", "farm_sales's foreign keys"]
+
+
+def test_polars_and_duckdb_own_table_answer_as_the_pipeline_does(tmp_path):
+    pytest.importorskip("polars")
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "scale.py"), "--rows", "10000", "--db", "sqlite", "--runs", "2",
+         "--pandas-runs", "0", "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(SRC)})
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    table = output[output.index("question "):]
+    for engine in ("polars", "duckdb own"):
+        assert len(re.findall(rf"^\s+{engine}\s+(?:[\d.]+\s+){{4}}\S*\s*3/3\s", table, re.M)) == 4, table
+    assert "polars on pos: loaded once in" in output and "DIFFERENT ANSWER" not in output
