@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/scale.py --rows 10000 --rows 1000000 --rows 10000000 [--db sqlite --db postgres]
     .venv/bin/python bench/scale.py --rows 1000000 --db sqlite --db postgres --db duckdb --db mariadb
+    .venv/bin/python bench/scale.py --rows 1000000 --anchors duckdb   # without the Polars anchor
     .venv/bin/python bench/scale.py --rows 10000000 --explain     # the query plans instead
 
 Builds the data it lacks (see bench/scale_data.py), then for each size and
@@ -23,13 +24,22 @@ ways, each in its own process so that its peak memory can be read:
   need, text as categories, dates parsed at load), then every question
   answered from that frame in memory.
 
-Printed per question and engine: the cold call (a freshly opened pipeline's
-first call, which also reads the enum values and date ranges the guard needs;
-for careful pandas the load plus the first question), p50 and p95 of the calls
-after it, the data rows the answers cover, how many answers equal careful
-pandas' for the same arguments (any difference fails the run), pandas' peak
-RSS, careful and naive pandas' p50 divided by the engine's, and the engine's p50
-divided by its own hand-written SQL's.
+Two anchors a data person would pick, in this process beside the engines:
+DuckDB's own table (this size's DuckDB file, the question written in DuckDB
+SQL) and Polars (the CSV export read once into a DataFrame, the question as a
+Polars expression); `--anchors` chooses them.
+
+Every contender in this process makes the same warm calls twice: taking turns
+call by call (A, B, C, A, B, C ...), then in blocks (all of A's, then all of
+B's ...). Printed per question and contender: the cold call (a freshly opened
+pipeline's first call, which also reads the enum values and date ranges the
+guard needs; for careful pandas and Polars the load plus the first question),
+p50 and p95 taking turns, p50 in its block, the data rows the answers cover,
+how many answers equal careful pandas' for the same arguments (any difference,
+or a block answer unlike its turn's, fails the run), pandas' peak RSS, careful
+and naive pandas' p50 divided by the engine's, the engine's p50 divided by its
+own hand-written SQL's, every p50 divided by DuckDB's own table's (taking
+turns, and in blocks), and the 1-minute load average when its calls ended.
 
 DuckDB and MariaDB have no rollup (concierge keeps rollups with triggers on
 SQLite and PostgreSQL only): their rollup row says so. Their pipelines keep
