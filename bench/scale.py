@@ -34,7 +34,8 @@ call by call (A, B, C, A, B, C ...), then in blocks (all of A's, then all of
 B's ...). Printed per question and contender: the cold call (a freshly opened
 pipeline's first call, which also reads the enum values and date ranges the
 guard needs; for careful pandas and Polars the load plus the first question),
-p50 and p95 taking turns, p50 in its block, the data rows the answers cover,
+p50 and p95 taking turns, p50 in its block, the median CPU time of this
+process per call in both orders, the data rows the answers cover,
 how many answers equal careful pandas' for the same arguments (any difference,
 or a block answer unlike its turn's, fails the run), pandas' peak RSS, careful
 and naive pandas' p50 divided by the engine's, the engine's p50 divided by its
@@ -115,6 +116,8 @@ class Timing:
     peak_mb: float | None = None
     block_ms: list[float] = field(default_factory=list)  # the same warm calls again, all of this contender's in a row
     block_answers: list[dict] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)  # this process's CPU time per warm call, taking turns
+    block_cpu_ms: list[float] = field(default_factory=list)  # and in its block
     load: float | None = None  # the 1-minute load average when its last call ended
 
     @property
@@ -124,6 +127,11 @@ class Timing:
     @property
     def block_p50(self) -> float | None:
         return statistics.median(self.block_ms) if self.block_ms else None
+
+    @property
+    def cpu_p50s(self) -> tuple[float, float] | None:
+        """The median CPU time per call of this process, taking turns and in the block, where measured."""
+        return (statistics.median(self.cpu_ms), statistics.median(self.block_cpu_ms)) if self.block_cpu_ms else None
 
     @property
     def p95(self) -> float:
@@ -304,10 +312,10 @@ def time_engines(engines: list[Engine], query: Query, runs: int, anchors: Anchor
         timings = _cold(callers, query, anchors)
         for i in range(1, runs + 1):
             for kind, call in callers.items():
-                _timed(call, query.args[i], timings[kind].times_ms, timings[kind].answers)
+                _timed(call, query.args[i], timings[kind])
         for kind, call in callers.items():
             for i in range(1, runs + 1):
-                _timed(call, query.args[i], timings[kind].block_ms, timings[kind].block_answers)
+                _timed(call, query.args[i], timings[kind], block=True)
             timings[kind].load = os.getloadavg()[0]
         return timings
     finally:
@@ -322,25 +330,35 @@ def _cold(callers: dict[str, Callable[[dict], dict]], query: Query, anchors: Anc
     opens but cannot run this tool on is said and left out."""
     timings = {}
     for kind, call in list(callers.items()):
-        times: list[float] = []
-        answers: list[dict] = []
+        t = Timing(0.0, [], [])
         try:
-            _timed(call, query.args[0], times, answers)
+            _timed(call, query.args[0], t)
         except (SystemExit, Exception) as err:
             if kind not in STATE_APART:
                 raise
             print(f"  {kind}: the pipeline's call of {query.tool} failed on this engine: {err}", flush=True)
             del callers[kind]
             continue
-        timings[kind] = Timing(times[0] + anchors.load_ms(kind, query), [], answers)
+        t.cold_ms = t.times_ms.pop() + anchors.load_ms(kind, query)
+        t.cpu_ms.clear()
+        timings[kind] = t
     return timings
 
 
-def _timed(call: Callable[[dict], dict], args: dict, times: list[float], answers: list[dict]) -> None:
-    started = time.perf_counter()
+def _timed(call: Callable[[dict], dict], args: dict, t: Timing, block: bool = False) -> None:
+    """One call: its wall time, this process's CPU time (all its threads; a server's own is not in it), its
+    answer."""
+    started, cpu = time.perf_counter(), time.process_time()
     answer = call(args)
-    times.append((time.perf_counter() - started) * 1000)
-    answers.append(answer)
+    wall, used = (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
+    if block:
+        t.block_ms.append(wall)
+        t.block_cpu_ms.append(used)
+        t.block_answers.append(answer)
+    else:
+        t.times_ms.append(wall)
+        t.cpu_ms.append(used)
+        t.answers.append(answer)
 
 
 def _open(engine: Engine, catalogs: list[str], query: Query) -> Pipeline | None:
@@ -602,7 +620,8 @@ def check(engines: dict[str, Timing]) -> tuple[dict[str, str], list[str]]:
     return same, differences
 
 
-HEADER = (f"{'question':40} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'block p50':>9} {'rows':>8} "
+HEADER = (f"{'question':40} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'block p50':>9} {'cpu ms':>7} "
+          f"{'blk cpu':>7} {'rows':>8} "
           f"{'same':>7} {'peak MB':>8} {'careful/us':>11} {'naive/us':>10} {'/SQL':>7} {'/duckdb':>8} "
           f"{'blk/duckdb':>10} {machine.LOAD}")
 
@@ -617,9 +636,10 @@ def row_line(label: str, kind: str, t: Timing, same: str, engines: dict[str, Tim
     duck = engines.get(OWN_DUCKDB)
     to_duckdb = f"{t.p50 / duck.p50:.2f}x" if duck else ""
     block = f"{t.block_p50:9.2f}" if t.block_p50 is not None else f"{'':9}"
+    cpu = " ".join(f"{ms:7.2f}" for ms in t.cpu_p50s) if t.cpu_p50s else f"{'':15}"
     block_to_duckdb = f"{t.block_p50 / duck.block_p50:.2f}x" if duck and duck.block_p50 and t.block_p50 else ""
     load = f"{t.load:5.1f}" if t.load is not None else f"{'':5}"
-    return (f"{label:40} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {block} {rows:>8} {same:>7} "
+    return (f"{label:40} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {block} {cpu} {rows:>8} {same:>7} "
             f"{peak:>8} {ratios[0]:>11} {ratios[1]:>10} {own_sql:>7} {to_duckdb:>8} {block_to_duckdb:>10} {load}")
 
 
