@@ -21,7 +21,6 @@ guard checks against) is timed apart.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -32,6 +31,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).parent))
+import machine  # noqa: E402
 import scale_data  # noqa: E402
 
 from concierge.catalog.loader import load_catalog  # noqa: E402
@@ -61,11 +61,6 @@ DUCKDB_VALUES = {"cs": CURRENT[0], "ce": CURRENT[1], "ps": PREVIOUS[0], "pe": PR
 
 Answer = frozenset | tuple
 Caller = Callable[[], Answer]
-
-
-def load() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
 def drafted(ds: scale_data.Dataset, kind: str, url: str) -> Path:
@@ -170,14 +165,14 @@ def run(contenders: dict[str, dict[str, Caller]], question: str, runs: int, *, b
 def report(title: str, found: dict[str, tuple[list[float], set]], anchor: str) -> None:
     truth = found[anchor][1]
     base = statistics.median(found[anchor][0])
-    print(f"  {title} ({load()})")
-    print(f"    {'contender':34} {'p50 ms':>9} {'p95 ms':>9} {'/ DuckDB':>9}  figures")
+    print(f"  {title} ({machine.load_average()})")
+    print(f"    {'contender':34} {'p50 ms':>9} {'p95 ms':>9} {'/ DuckDB':>9}  figures  {machine.LOAD}")
     for name, (times, answers) in found.items():
         times = sorted(times)
         p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
         same = "same" if answers == truth and len(answers) == 1 else f"DIFFER ({len(answers)} answers)"
         print(f"    {name:34} {statistics.median(times):9.2f} {p95:9.2f} "
-              f"{statistics.median(times) / base:8.2f}x  {same}")
+              f"{statistics.median(times) / base:8.2f}x  {same:7}  {machine.load()}")
 
 
 def main() -> None:
@@ -192,7 +187,7 @@ def main() -> None:
     kinds = args.db or ["sqlite", "postgres"]
     ds = scale_data.Dataset(args.rows, args.dir)
     urls = scale_data.ensure(ds, [*kinds, "duckdb"], args.pg_url)
-    print(f"== {ds.label}: the drafted catalog's tools against DuckDB's own table; {load()} ==", flush=True)
+    print(f"== {ds.label}: the drafted catalog's tools against DuckDB's own table; {machine.header()} ==", flush=True)
     opened, contenders, base = [], {}, {}
     for kind in kinds:
         catalog = drafted(ds, kind, urls[kind])

@@ -114,18 +114,18 @@ def check_catalogs(refs: list[str], db: Database, *, today: date | None = None) 
 
 
 def _rollups(db: Database, catalog: Catalog, report: Report) -> frozenset[str]:
-    """Which of the catalog's rollups tools read now (a note for each); the others are noted with what to do."""
+    """Which of the catalog's rollups tools read now; the others are noted, with what to do."""
     declared = catalog.spec.rollups
     if not declared or db.engine.dialect.name not in ("sqlite", "postgresql"):
         return frozenset()  # MySQL, MariaDB and DuckDB keep no rollups: `db refresh` says so and what to do
     with db.read() as conn:
         built = rollups.current(conn, declared)
     for name, rollup in declared.items():
-        readers = ", ".join(t.name for t in catalog.tools.values() if t.rollup and t.rollup.table == name)
-        said = (f"current: {readers} read it" if name in built else
-                f"not built or not current: {readers} read {rollup.table} itself on every call; "
-                "build it with: concierge db refresh")
-        report.notes.append(CatalogProblem(catalog.file, f"rollups.{name}", said))
+        if name not in built:
+            readers = ", ".join(t.name for t in catalog.tools.values() if t.rollup and t.rollup.table == name)
+            report.notes.append(CatalogProblem(
+                catalog.file, f"rollups.{name}", f"not built or not current: {readers} read {rollup.table} itself "
+                "on every call; build it with: concierge db refresh"))
     return built
 
 
