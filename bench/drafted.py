@@ -166,12 +166,12 @@ def report(title: str, found: dict[str, tuple[list[float], set]], anchor: str) -
     truth = found[anchor][1]
     base = statistics.median(found[anchor][0])
     print(f"  {title} ({machine.load_average()})")
-    print(f"    {'contender':34} {'p50 ms':>9} {'p95 ms':>9} {'/ DuckDB':>9}  figures  {machine.LOAD}")
+    print(f"    {'contender':44} {'p50 ms':>9} {'p95 ms':>9} {'/ DuckDB':>9}  figures  {machine.LOAD}")
     for name, (times, answers) in found.items():
         times = sorted(times)
         p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
         same = "same" if answers == truth and len(answers) == 1 else f"DIFFER ({len(answers)} answers)"
-        print(f"    {name:34} {statistics.median(times):9.2f} {p95:9.2f} "
+        print(f"    {name:44} {statistics.median(times):9.2f} {p95:9.2f} "
               f"{statistics.median(times) / base:8.2f}x  {same:7}  {machine.load()}")
 
 
