@@ -35,7 +35,7 @@ from concierge.sources.result import (
 )
 from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage import rollups
-from concierge.storage.database import Database, first_line, mysql_errno, overtaken
+from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
 from concierge.storage.replicas import Reader, Replicas
 
 log = logging.getLogger(__name__)
@@ -109,10 +109,10 @@ class SqlExecutor(Executor):
     # --- reads ---------------------------------------------------------------------
     def read(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
         if self.replicas is None:
-            return self._read(self.db, tool, args, values)
+            return again_if_lost(lambda: self._read(self.db, tool, args, values))
         place = self.replicas.place(_reader(values))
         try:
-            result = self._read(place.db, tool, args, values)
+            result = again_if_lost(lambda: self._read(place.db, tool, args, values))
         except DatabaseError as err:  # a replica that stopped under a read: the primary answers it
             place = self.replicas.after_failure(place, err)
             result = self._read(place.db, tool, args, values)
