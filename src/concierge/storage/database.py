@@ -212,6 +212,8 @@ class Database:
         take three. A line sent on a connection found dropped is sent again on a new one: a cut between
         the commit and its answer would leave the line twice, where not sending it again would lose it."""
         if self._appender is None:
+            if self._lone_insert(statement, row):
+                return
             with self.write() as conn, self._driver(conn, statement, row):
                 return
         appender = self._appender
@@ -221,6 +223,19 @@ class Database:
                 return
 
         again_if_lost(append)
+
+    def _lone_insert(self, statement: sa.Insert, row: dict) -> bool:
+        """On a SQLite file, the row inserted by a lone INSERT on the writers' connection: a transaction of its
+        own, where BEGIN IMMEDIATE and COMMIT cost it as much again. False when that connection is not open or
+        is in a transaction (then `write` makes one)."""
+        if not self.is_sqlite or self._readers is None:
+            return False
+        with self._writer:
+            conn = self._write_conn
+            if conn is None or conn.closed or conn.invalidated or conn.in_transaction():
+                return False
+            with _translate_errors(), self._driver(conn, statement, row):
+                return True
 
     def lookup(self, statement: sa.Select, values: dict) -> dict[str, Any] | None:
         """The first row of one read by key, or None: one statement where a read transaction sends three
