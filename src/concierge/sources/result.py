@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -357,6 +357,14 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     return str(value)
+
+
+_AS_IS = frozenset({str, bool, int, float, type(None)})  # the types whose values `plain` hands back unchanged
+
+
+def plain_rows(columns: list[str], rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
+    """Database rows as dicts of JSON-ready values (`plain`); a row of such values only is taken as it is."""
+    return [dict(zip(columns, r if _AS_IS.issuperset(map(type, r)) else map(plain, r), strict=True)) for r in rows]
 
 
 def plain_args(args: dict[str, Any]) -> dict[str, Any]:

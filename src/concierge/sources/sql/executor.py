@@ -30,6 +30,7 @@ from concierge.sources.result import (
     needs_every_row,
     plain,
     plain_args,
+    plain_rows,
     shaped,
     totals_sql,
 )
@@ -133,7 +134,7 @@ class SqlExecutor(Executor):
             # statement itself stops (one round trip, where a server-side cursor took three).
             sql = statement if every or db.is_sqlite else capped_sql(statement, spec)
             columns, fetched = db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
-            rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
+            rows = plain_rows(columns, fetched)
             failed = None if rows else failed_check(conn, tool, values, implied=True)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
