@@ -22,7 +22,9 @@ call by call so that they see the same load.
 Printed per query and engine, with the load average: p50 of invoke, raw and careful, invoke's ratio
 to each, and where invoke's time goes, from timers around its parts in the same calls (p50 of each;
 they add about a microsecond): the existence check, the read (transaction, main statement, totals,
-shaping; the check excluded), the audit line, and the rest (rights, access, guard, arguments).
+shaping; the check excluded), the audit line, and the rest (rights, access, guard, arguments). Last,
+the CPU time of this process's thread per call (p50) for invoke and careful, and their ratio: what
+a loaded machine changes least (the database server's own CPU is not in it).
 """
 
 from __future__ import annotations
@@ -168,25 +170,28 @@ def measure(kind: str, url: str, query: scale.Query, runs: int) -> dict[str, flo
             pipeline.invoke(query.tool, query.args[i], admin)
             raw(values[i], query.args[i], False)
             raw(values[i], query.args[i], True)
-        ours, theirs, careful = [], [], []
+        ours, theirs, careful, our_cpu, careful_cpu = [], [], [], [], []
         with timers() as (parts, flush):
             for args, bound in zip(query.args, values, strict=True):
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.thread_time()
                 result = pipeline.invoke(query.tool, args, admin)
                 ours.append((time.perf_counter() - started) * 1000)
+                our_cpu.append((time.thread_time() - cpu) * 1000)
                 flush()
                 started = time.perf_counter()
                 count = raw(bound, args, False)
                 theirs.append((time.perf_counter() - started) * 1000)
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.thread_time()
                 raw(bound, args, True)
                 careful.append((time.perf_counter() - started) * 1000)
+                careful_cpu.append((time.thread_time() - cpu) * 1000)
                 if result.status != "ok" or result.row_count != count and count <= query_cap(pipeline, query):
                     raise SystemExit(f"{query.tool} on {kind}: {result.status} {result.message}, "
                                      f"{result.row_count} rows against the driver's {count}")
         rest = [t - parts["check"][i] - parts["read"][i] - parts["audit"][i] for i, t in enumerate(ours)]
         return {"invoke": statistics.median(ours), "raw": statistics.median(theirs),
-                "careful": statistics.median(careful),
+                "careful": statistics.median(careful), "cpu": statistics.median(our_cpu),
+                "careful_cpu": statistics.median(careful_cpu),
                 **{k: statistics.median(v) for k, v in parts.items()}, "rest": statistics.median(rest)}
     finally:
         close()
@@ -209,14 +214,16 @@ def main() -> None:
         todo = [q for q in scale.queries(ds, args.runs) if q.tool in QUERIES]
         print(f"\n{ds.label} rows, {args.runs} calls each; p50 in ms; the anchors: raw, careful (raw + audit line)")
         print(f"{'query':<36} {'db':<9} {'load':>4} {'invoke':>7} {'raw':>7} {'careful':>7} {'/raw':>6} "
-              f"{'/careful':>8}   {'check':>6} {'read':>6} {'audit':>6} {'rest':>6}")
+              f"{'/careful':>8}   {'check':>6} {'read':>6} {'audit':>6} {'rest':>6}   {'cpu':>6} {'careful':>7} "
+              f"{'/careful':>8}")
         for query in todo:
             for kind in databases:
                 m = measure(kind, urls[kind], query, args.runs)
                 load = os.getloadavg()[0]
                 print(f"{query.label:<36} {kind:<9} {load:4.1f} {m['invoke']:7.3f} {m['raw']:7.3f} "
                       f"{m['careful']:7.3f} {m['invoke'] / m['raw']:5.2f}x {m['invoke'] / m['careful']:7.2f}x   "
-                      f"{m['check']:6.3f} {m['read']:6.3f} {m['audit']:6.3f} {m['rest']:6.3f}", flush=True)
+                      f"{m['check']:6.3f} {m['read']:6.3f} {m['audit']:6.3f} {m['rest']:6.3f}   {m['cpu']:6.3f} "
+                      f"{m['careful_cpu']:7.3f} {m['cpu'] / m['careful_cpu']:7.2f}x", flush=True)
 
 if __name__ == "__main__":
     main()
