@@ -2,7 +2,7 @@
 
 Reads run in read-only transactions with a statement timeout, on connections
 of their own that are set up so once, when made (no statement per read sets
-them). A pooled connection of reads is checked before use only when it sat
+them). A pooled connection of reads or audit lines is checked before use only when it sat
 idle (`IDLE_PING_S`): one that a statement finds dropped makes the pool connect
 anew, and a tool's read runs once more (`again_if_lost`). Each write runs in one
 transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
@@ -38,7 +38,7 @@ from concierge.storage import duckdb_file
 T = TypeVar("T")
 ENV_DATABASE = "CONCIERGE_DATABASE"
 READ_TIMEOUT_S = 10.0
-IDLE_PING_S = 1.0  # a pooled connection of reads idle longer than this is checked before use; one in use is not
+IDLE_PING_S = 1.0  # a pooled connection of reads or audit lines idle longer than this is checked before use
 
 
 def default_url() -> str:
