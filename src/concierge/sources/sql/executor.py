@@ -31,12 +31,13 @@ from concierge.sources.result import (
     needs_every_row,
     plain,
     plain_args,
+    plain_rows,
     shaped,
     totals_sql,
 )
 from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage import rollups
-from concierge.storage.database import Database, first_line, mysql_errno, overtaken
+from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
 from concierge.storage.replicas import Reader, Replicas
 
 log = logging.getLogger(__name__)
@@ -114,10 +115,10 @@ class SqlExecutor(Executor):
     # --- reads ---------------------------------------------------------------------
     def read(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
         if self.replicas is None:
-            return self._read(self.db, tool, args, values)
+            return again_if_lost(lambda: self._read(self.db, tool, args, values))
         place = self.replicas.place(_reader(values))
         try:
-            result = self._read(place.db, tool, args, values)
+            result = again_if_lost(lambda: self._read(place.db, tool, args, values))
         except DatabaseError as err:  # a replica that stopped under a read: the primary answers it
             place = self.replicas.after_failure(place, err)
             result = self._read(place.db, tool, args, values)
@@ -138,7 +139,7 @@ class SqlExecutor(Executor):
             # statement itself stops (one round trip, where a server-side cursor took three).
             sql = statement if every or db.is_sqlite else capped_sql(statement, spec)
             columns, fetched = db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
-            rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
+            rows = plain_rows(columns, fetched)
             failed = None if rows else failed_check(conn, tool, values, implied=True)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
