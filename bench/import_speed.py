@@ -1,19 +1,31 @@
-"""Time `concierge db import-pos` (csv_import.load) on SQLite and PostgreSQL, beside pandas.read_csv.
+"""Time `concierge db import-pos` (csv_import.load) beside the like-for-like raw load, on SQLite and PostgreSQL.
 
-    .venv/bin/python bench/import_speed.py [--rows 2000000] [--db sqlite --db postgres] [--no-pandas]
+    .venv/bin/python bench/import_speed.py [--rows 2000000] [--db sqlite --db postgres] [--rounds 2]
+        [--before-src /work/main/src] [--no-pandas]
 
 The POS export of that size is the one bench/scale_data.py writes (under
-``--dir``, default /tmp/concierge-bench; written once if missing). Each
-measurement runs in a process of its own, so that its peak RSS is its own:
+``--dir``, default /tmp/concierge-bench; written once if missing). Each round
+runs, engine by engine, the raw load and then each import, every measurement
+in a process (and a database) of its own, so that its peak RSS is its own:
 
+- ``raw load``: the same table (same primary key, WITHOUT ROWID on SQLite),
+  loaded the engine's fastest way, its three indexes built after the rows, in
+  one transaction: SQLite, the sqlite3 CLI's ``.import`` into a temporary table
+  and one ``INSERT ... SELECT ... ORDER BY`` the key; PostgreSQL, the file's
+  bytes through one ``COPY ... (FORMAT csv, HEADER)``. Nothing is checked.
 - ``import, empty``: the file into a new database (the table is created);
 - ``re-import``: the same file again, replacing every (store, day) it holds;
+- with ``--before-src``, the same two by the concierge under that folder;
+- ``duckdb read_csv``: the file read into a DuckDB table, for reference;
 - ``pandas.read_csv``: the same file read into a frame (dates parsed), the way
   the replaced POS copilot read it.
 
-``rss before`` is the process after its imports, before reading the file.
-``cpu s`` is this process's own CPU time (user + system) for the step, the
-figure that travels on a shared machine where wall time waits for a core;
+``ratio`` is the import's seconds over the raw load's of the same round;
+``cpu ratio`` the same of the CPU seconds (the process's and the server's),
+the figure that travels on a shared machine, where wall time waits for a core.
+``load`` is the 1-minute load average after the step. ``rss before`` is the
+process after its imports, before reading the file. ``cpu s`` is the measured
+process's own CPU time (user + system; the sqlite3 CLI's for its raw load);
 ``server cpu s`` is the PostgreSQL backends' of the bench database, read from
 /proc (where the server runs on this machine; blank otherwise).
 """
@@ -202,11 +214,16 @@ def _pg_database(admin_url: str, *, drop_only: bool = False) -> str:
     return url.set(drivername="postgresql+psycopg", database=BENCH_DB).render_as_string(hide_password=False)
 
 
-def _row(label: str, result: dict, index: int, anchor: float | None = None) -> str:
+def _all_cpu(result: dict, index: int) -> float:
+    return result["cpu"][index] + (result["server_cpu"][index] or 0.0)
+
+
+def _row(label: str, result: dict, index: int, anchor: dict | None = None) -> str:
     seconds, server = result["seconds"][index], result["server_cpu"][index]
-    ratio = "" if anchor is None else f"{seconds / anchor:.2f}x"
+    ratio = "" if anchor is None else f"{seconds / anchor['seconds'][0]:.2f}x"
+    cpu_ratio = "" if anchor is None else f"{_all_cpu(result, index) / _all_cpu(anchor, 0):.2f}x"
     return (f"{label:<40} {result['rows']:>10,} {seconds:>8.2f} {ratio:>7} {result['rows'] / seconds:>12,.0f} "
-            f"{result['cpu'][index]:>7.2f} {'' if server is None else f'{server:.2f}':>13} "
+            f"{result['cpu'][index]:>7.2f} {'' if server is None else f'{server:.2f}':>13} {cpu_ratio:>9} "
             f"{result['rss_before_mb']:>10.0f} {result['peak_rss_mb']:>10.0f} {result['load']:>5.2f}")
 
 
@@ -228,12 +245,11 @@ def _run(kind: str, engine: str, path: Path, args: argparse.Namespace, src: str 
 def _round(engine: str, path: Path, args: argparse.Namespace) -> None:
     """The contenders of one engine, one after the other: the raw load first, each concierge after it."""
     raw = _run(f"raw-{engine}", engine, path, args)
-    anchor = raw["seconds"][0]
     print(_row(f"{engine}: raw load (key + 3 indexes)", raw, 0), flush=True)
     for label, src in [("concierge", None), *(("before", s) for s in args.before_src)]:
         result = _run("import", engine, path, args, src)
-        print(_row(f"{engine}: {label} import, empty", result, 0, anchor), flush=True)
-        print(_row(f"{engine}: {label} re-import (replaces)", result, 1, anchor), flush=True)
+        print(_row(f"{engine}: {label} import, empty", result, 0, raw), flush=True)
+        print(_row(f"{engine}: {label} re-import (replaces)", result, 1, raw), flush=True)
 
 
 def main() -> None:
@@ -263,9 +279,10 @@ def main() -> None:
     path = ds.file("pos")
     scale_data._write_once(path, pos_import.COLUMNS, lambda: scale_data._pos_lines(ds))
     size_mb = path.stat().st_size / 2**20
-    print(f"{path}: {args.rows:,} rows, {size_mb:.0f} MB; ratio: the import's seconds / the raw load's just before")
+    print(f"{path}: {args.rows:,} rows, {size_mb:.0f} MB; ratio: the import's seconds / the raw load's just before; "
+          "cpu ratio: the same of cpu s + server cpu s")
     print(f"{'':<40} {'rows':>10} {'seconds':>8} {'ratio':>7} {'rows/s':>12} {'cpu s':>7} {'server cpu s':>13} "
-          f"{'rss before':>10} {'peak rss':>10} {'load':>5}")
+          f"{'cpu ratio':>9} {'rss before':>10} {'peak rss':>10} {'load':>5}")
     for _ in range(args.rounds):
         for engine in args.db or ["sqlite", "postgres"]:
             _round(engine, path, args)
