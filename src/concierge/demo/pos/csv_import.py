@@ -39,7 +39,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date
@@ -50,7 +51,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge.demo.pos import tables
+from concierge.demo.pos import csv_check, tables
 from concierge.errors import DatabaseError, DataImportError
 from concierge.storage import rollups
 from concierge.storage.database import Database
@@ -74,6 +75,7 @@ ANALYZE_ROWS = 10_000  # an import at least this big refreshes the table's stati
 REBUILD_SHARE = 0.5  # a file rewriting this share of a table rebuilds its secondary indexes instead
 SQLITE_CACHE_KIB = 16 * 1024  # the import's page cache (a fixed size: memory stays flat)
 STAGING = "pos_import_staging"
+FILE_CHUNK = 1 << 20  # bytes of the file sent to COPY at a time
 
 _DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
 _NUMBER = re.compile(r"-?\d+")
@@ -320,6 +322,11 @@ class _Writer:
     def write(self, batch: Batch) -> None:
         raise NotImplementedError
 
+    def load_file(self, path: Path, columns: list[str]) -> int:
+        """The file's records as they are (`columns` the header's), by the database's own reading of them;
+        returns how many went in."""
+        raise NotImplementedError
+
     def end(self) -> bool:
         return True
 
@@ -342,6 +349,15 @@ class _SQLiteWriter(_Writer):
 
     def write(self, batch: Batch) -> None:
         self.cursor.executemany(self.insert, zip(batch.lines, *batch.columns, strict=True))
+
+    def load_file(self, path: Path, columns: list[str]) -> int:
+        # The staging table's INTEGER columns take the numbers' texts as integers; the line is the rowid.
+        insert = f"INSERT INTO temp.{STAGING} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            records = csv.reader(handle)
+            next(records)
+            self.cursor.executemany(insert, records)
+        return int(self.cursor.rowcount)
 
     def store(self) -> None:
         import sqlite3
@@ -391,6 +407,16 @@ class _PostgresWriter(_Writer):
             if not self.end():
                 raise _Duplicate() from None
             raise
+
+    def load_file(self, path: Path, columns: list[str]) -> int:
+        target = STAGING if self.replace else "pos_sales"
+        # The file's own bytes where the connection reads UTF-8; its BOM is on the header line, which COPY skips.
+        as_bytes = self.raw.info.encoding == "utf-8"
+        with path.open("rb") if as_bytes else path.open(encoding="utf-8", newline="") as handle, self.cursor.copy(
+                f"COPY {target} ({', '.join(columns)}) FROM STDIN (FORMAT csv, HEADER true)") as copy:
+            while chunk := handle.read(FILE_CHUNK):
+                copy.write(chunk)
+        return int(self.cursor.rowcount)
 
     def end(self) -> bool:
         import psycopg
@@ -468,19 +494,32 @@ def _drop_secondary_indexes(conn: sa.Connection) -> list[str]:
 def load(db: Database, path: Path, *, batch_rows: int = BATCH_ROWS) -> int:
     """Check and load the export in one transaction; returns the number of rows loaded.
 
-    The table's rollups are paused meanwhile and summed again for the file's days (all days where the
-    table was empty), in the same transaction."""
+    A file that DuckDB's check passes whole (csv_check) goes to the database's own loader as it is, while
+    the check runs; any other, or one the table refuses, is read and checked line by line, `batch_rows` at
+    a time. The table's rollups are paused meanwhile and summed again for the file's days (all days where
+    the table was empty), in the same transaction."""
+    columns = csv_check.header_columns(path, COLUMNS) if csv_check.available() else None
+    if columns is not None:
+        try:
+            return _load(db, path, lambda writer: _write_checked(path, columns, writer))
+        except _NotClean:
+            pass  # rolled back: read line by line, which names the first bad line
     stream = _Stream(path, batch_rows)
+    return _load(db, path, lambda writer: _write_all(stream, writer, path), stream)
+
+
+def _load(db: Database, path: Path, write: Callable[[_Writer], int], stream: _Stream | None = None) -> int:
     with db.write() as conn, ExitStack() as settings:
         if db.is_sqlite:
             _import_cache(conn, settings)
         tables.metadata.create_all(conn, tables=[tables.pos_sales])
         had_rows = conn.execute(sa.select(sa.literal(1)).select_from(tables.pos_sales).limit(1)).first() is not None
         with rollups.paused(conn, "pos_sales") as touched:
-            writer = (_SQLiteWriter if db.is_sqlite else _PostgresWriter)(conn, stream, replace=had_rows)
+            writer = (_SQLiteWriter if db.is_sqlite else _PostgresWriter)(conn, stream or _Stream(path),
+                                                                        replace=had_rows)
             if not had_rows:  # an empty table: its secondary indexes are built once, after the rows
                 writer.rebuild = _drop_secondary_indexes(conn)
-            count = _write_all(stream, writer, path)
+            count = write(writer)
             for statement in writer.rebuild:
                 conn.exec_driver_sql(statement)
             if had_rows:
@@ -489,6 +528,31 @@ def load(db: Database, path: Path, *, batch_rows: int = BATCH_ROWS) -> int:
                 touched.everything = True
         if count >= ANALYZE_ROWS:  # the planner (SQLite above all) picks indexes by these statistics
             _analyze(conn, db.is_sqlite)
+    return count
+
+
+class _NotClean(Exception):
+    """The fast path did not load the file: DuckDB's check did not pass it, or the table refused a row."""
+
+
+def _write_checked(path: Path, columns: list[str], writer: _Writer) -> int:
+    """The file through the database's loader while DuckDB checks it in a thread (it releases the GIL);
+    _NotClean where either refuses it, and the caller's transaction is rolled back."""
+    with ThreadPoolExecutor(1) as pool:
+        checked = pool.submit(csv_check.clean_rows, path, [HEADERS[c] for c in columns], columns)
+        try:
+            with ExitStack() as stack:
+                writer.begin(stack)
+                count = writer.load_file(path, columns)
+                if checked.result() != count:
+                    raise _NotClean()
+                writer.store()
+        except _Duplicate:
+            raise _NotClean() from None
+        except Exception as err:
+            if _is_driver_error(err):
+                raise _NotClean() from err
+            raise
     return count
 
 
