@@ -16,13 +16,16 @@ from pathlib import Path
 # What Python's str.strip takes off, in RE2's words (braces doubled: the rules are format strings).
 _SPACE = r"[\t-\r\x{{1c}}-\x{{20}}\x{{85}}\p{{Z}}]"
 _TEXT = f"(length({{c}}) > 0 AND NOT regexp_matches({{c}}, '^{_SPACE}|{_SPACE}$|[\"\\r\\n]'))"
-_WHOLE = "regexp_full_match({c}, '0|[1-9][0-9]{{0,8}}')"  # nine digits at most: an INTEGER column's range
-_DATE = ("(regexp_full_match({c}, '[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}') AND {c} >= '0001' "
-         "AND try_cast({c} AS DATE) IS NOT NULL)")
+# A number or a date whose text is the one DuckDB writes for its value: no sign, space, separator or zero
+# ahead; an INTEGER column's range. Years 0001 to 9999, as Python's dates.
+_WHOLE = "(try_cast({c} AS INTEGER) >= 0 AND try_cast({c} AS INTEGER)::VARCHAR = {c})"
+_DATE = "(length({c}) = 10 AND {c} >= '0001' AND try_cast({c} AS DATE)::VARCHAR = {c})"
 _RULES = {"sale_date": _DATE, "store": _TEXT, "product": _TEXT, "category": _TEXT,
           "unit_price": _WHOLE, "quantity": _WHOLE, "amount": _WHOLE}
 _SUM = "try_cast({unit_price} AS BIGINT) * try_cast({quantity} AS BIGINT) = try_cast({amount} AS BIGINT)"
-_CHUNK = 1 << 20
+_CHUNK = 1 << 20  # bytes read at a time to count the lines
+# A bounded memory (a check needing more fails, and the file is read line by line) and a few cores.
+_SETTINGS: dict[str, str | bool | int | float | list[str]] = {"memory_limit": "256MB", "threads": 1}
 
 
 def available() -> bool:
@@ -57,7 +60,8 @@ def clean_rows(path: Path, headers: list[str], columns: list[str]) -> int | None
            "auto_detect = false, columns = ?, delim = ',', quote = '\"', escape = '\"', strict_mode = true, "
            "null_padding = false)")
     try:
-        with duckdb.connect() as conn:
+        with duckdb.connect(config=_SETTINGS) as conn:
+            conn.execute("SET enable_progress_bar = false")
             found = conn.execute(sql, [str(path), {h: "VARCHAR" for h in headers}]).fetchone()
     except duckdb.Error:
         return None

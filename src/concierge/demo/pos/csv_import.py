@@ -5,7 +5,16 @@ column, and then nothing of the file is loaded. Rows for a (store, day) that the
 file contains replace the rows already stored for that store and day, so
 re-importing an export is safe.
 
-The file is streamed in batches of ``BATCH_ROWS`` lines, each checked before the
+First the fast path, where DuckDB is installed: the file goes to the database's
+own loader as it is (PostgreSQL: its bytes through ``COPY``; SQLite: the CSV
+reader's records into the staging table by one prepared ``INSERT``), while
+DuckDB checks every line, column by column, in a thread (csv_check, strict:
+every cell already its value's text). Where the check does not pass the file,
+or the table refuses a row, the transaction is rolled back and the file is
+read again by the line-by-line path below, which loads what is good in any
+form and names the first bad line.
+
+The line-by-line path streams the file in batches of ``BATCH_ROWS`` lines, each checked before the
 next is read, so memory stays flat however big the file is; everything happens
 in one transaction, so a bad line, or a crash, leaves the table as it was.
 
