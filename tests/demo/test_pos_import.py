@@ -446,3 +446,22 @@ def test_a_line_the_fast_check_refuses_is_read_line_by_line(request, url_fixture
             assert not sa.inspect(db.engine).has_table("pos_sales") or _table(db) == []
     finally:
         db.dispose()
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_a_load_the_check_refuses_midway_is_rolled_back_and_read_line_by_line(request, url_fixture, tmp_path,
+                                                                             monkeypatch):
+    from concierge.demo.pos import csv_check
+
+    big = _big_export(tmp_path / "big.csv", stores=10)
+    db = Database(request.getfixturevalue(url_fixture))
+    try:
+        assert pos_import.load(db, big) == 10_000
+        expected = _table(db)
+        monkeypatch.setattr(csv_check, "clean_rows", lambda *_: None)  # refused at once, while the file goes in
+        monkeypatch.setattr(pos_import, "FILE_CHUNK", 4096)
+        monkeypatch.setattr(pos_import, "BATCH_ROWS", 100)
+        assert pos_import.load(db, big) == 10_000
+        assert _table(db) == expected
+    finally:
+        db.dispose()

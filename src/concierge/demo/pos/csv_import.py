@@ -331,9 +331,9 @@ class _Writer:
     def write(self, batch: Batch) -> None:
         raise NotImplementedError
 
-    def load_file(self, path: Path, columns: list[str]) -> int:
+    def load_file(self, path: Path, columns: list[str], going: Callable[[], bool]) -> int:
         """The file's records as they are (`columns` the header's), by the database's own reading of them;
-        returns how many went in."""
+        returns how many went in. Stops with _NotClean once `going` says False."""
         raise NotImplementedError
 
     def end(self) -> bool:
@@ -359,14 +359,19 @@ class _SQLiteWriter(_Writer):
     def write(self, batch: Batch) -> None:
         self.cursor.executemany(self.insert, zip(batch.lines, *batch.columns, strict=True))
 
-    def load_file(self, path: Path, columns: list[str]) -> int:
+    def load_file(self, path: Path, columns: list[str], going: Callable[[], bool]) -> int:
         # The staging table's INTEGER columns take the numbers' texts as integers; the line is the rowid.
         insert = f"INSERT INTO temp.{STAGING} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        count = 0
         with path.open(encoding="utf-8-sig", newline="") as handle:
             records = csv.reader(handle)
             next(records)
-            self.cursor.executemany(insert, records)
-        return int(self.cursor.rowcount)
+            while block := list(islice(records, BATCH_ROWS)):
+                if not going():
+                    raise _NotClean()
+                self.cursor.executemany(insert, block)
+                count += self.cursor.rowcount
+        return count
 
     def store(self) -> None:
         import sqlite3
@@ -417,13 +422,15 @@ class _PostgresWriter(_Writer):
                 raise _Duplicate() from None
             raise
 
-    def load_file(self, path: Path, columns: list[str]) -> int:
+    def load_file(self, path: Path, columns: list[str], going: Callable[[], bool]) -> int:
         target = STAGING if self.replace else "pos_sales"
         # The file's own bytes where the connection reads UTF-8; its BOM is on the header line, which COPY skips.
         as_bytes = self.raw.info.encoding == "utf-8"
         with path.open("rb") if as_bytes else path.open(encoding="utf-8", newline="") as handle, self.cursor.copy(
                 f"COPY {target} ({', '.join(columns)}) FROM STDIN (FORMAT csv, HEADER true)") as copy:
             while chunk := handle.read(FILE_CHUNK):
+                if not going():
+                    raise _NotClean()
                 copy.write(chunk)
         return int(self.cursor.rowcount)
 
@@ -552,7 +559,7 @@ def _write_checked(path: Path, columns: list[str], writer: _Writer) -> int:
         try:
             with ExitStack() as stack:
                 writer.begin(stack)
-                count = writer.load_file(path, columns)
+                count = writer.load_file(path, columns, lambda: not checked.done() or checked.result() is not None)
                 if checked.result() != count:
                     raise _NotClean()
                 writer.store()
