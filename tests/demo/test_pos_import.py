@@ -359,3 +359,109 @@ def test_db_import_reads_the_pos_export_by_its_table_name(sqlite_url, export):
     with db.read() as conn:
         assert conn.execute(sa.text("SELECT COUNT(*) FROM pos_sales")).scalar() == 1240
     db.dispose()
+
+
+# --- the fast path: a file DuckDB's check passes goes to the database's own loader -------------------
+
+def _reordered(path, order):
+    """The same export with its columns in `order` (headers)."""
+    lines = [line.split(",") for line in path.read_text(encoding="utf-8-sig").splitlines()]
+    at = [lines[0].index(h) for h in order]
+    path.write_text("".join(",".join(cells[i] for i in at) + "\n" for cells in lines), encoding="utf-8-sig")
+    return path
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_a_clean_file_loads_the_same_rows_by_the_fast_path_as_line_by_line(request, url_fixture, tmp_path,
+                                                                          export, monkeypatch):
+    from concierge.demo.pos import csv_check
+
+    big = _reordered(_big_export(tmp_path / "big.csv", stores=12), ["店舗", "売上金額", "日付", "商品名", "数量",
+                                                                    "カテゴリ", "単価"])
+    columns = csv_check.header_columns(big, pos_import.COLUMNS)
+    assert columns is not None
+    assert csv_check.clean_rows(big, [pos_import.HEADERS[c] for c in columns], columns) == 12_000
+    tables_by_path = []
+    for fast in (True, False):
+        monkeypatch.setattr(csv_check, "available", lambda fast=fast: fast)
+        db = Database(request.getfixturevalue(url_fixture))
+        try:
+            assert pos_import.load(db, export) == 1240
+            assert pos_import.load(db, big) == 12_000  # over the demo rows: D店's days replaced
+            tables_by_path.append(_table(db))
+        finally:
+            with db.write() as conn:
+                conn.exec_driver_sql("DROP TABLE pos_sales")
+            db.dispose()
+    assert tables_by_path[0] == tables_by_path[1]
+    assert len(tables_by_path[0]) == 12_000 + 1240 - 20 * 50
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+@pytest.mark.parametrize("stored", [False, True], ids=["empty table", "over stored rows"])
+def test_a_clean_file_repeating_a_key_loads_nothing_and_names_both_lines(request, url_fixture, tmp_path,
+                                                                        export, stored):
+    big = _big_export(tmp_path / "big.csv", stores=10)
+    lines = big.read_text(encoding="utf-8-sig").splitlines()
+    lines[7_000 - 1] = lines[120 - 1]  # every cell passes the check; only the table's key refuses it
+    big.write_text("\n".join(lines) + "\n", encoding="utf-8-sig")
+    db = Database(request.getfixturevalue(url_fixture))
+    try:
+        if stored:
+            pos_import.load(db, export)
+        before = _table(db) if stored else []
+        with pytest.raises(DataImportError, match="as line 120;") as caught:
+            pos_import.load(db, big)
+        assert (caught.value.line, caught.value.column) == (7_000, "商品名")
+        assert not sa.inspect(db.engine).has_table("pos_sales") or _table(db) == before
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+@pytest.mark.parametrize(("cell", "value", "header", "words"), [
+    (5, "99999", "売上金額", "is not 単価"),  # every cell a number: only the sum says the line is wrong
+    (1, "9001号店 ", "店舗", None),  # a space: not the file's own text, read line by line and loaded
+    (4, "1,000", "単価", None),
+])
+def test_a_line_the_fast_check_refuses_is_read_line_by_line(request, url_fixture, tmp_path, cell, value,
+                                                             header, words):
+    big = _big_export(tmp_path / "big.csv", stores=10)
+    lines = big.read_text(encoding="utf-8-sig").splitlines()
+    cells = lines[6_001 - 1].split(",")
+    cells[cell] = f'"{value}"' if "," in value else value
+    if header == "単価":  # 1,000 x the quantity: a good line, its price written with a separator
+        cells[6] = str(1000 * int(cells[5]))
+    lines[6_001 - 1] = ",".join(cells)
+    big.write_text("\n".join(lines) + "\n", encoding="utf-8-sig")
+    db = Database(request.getfixturevalue(url_fixture))
+    try:
+        if words is None:
+            assert pos_import.load(db, big) == 10_000
+            assert value.strip().replace(",", "") in {str(v) for row in _table(db) for v in row}
+        else:
+            with pytest.raises(DataImportError, match=words) as caught:
+                pos_import.load(db, big)
+            assert (caught.value.line, caught.value.column) == (6_001, header)
+            assert not sa.inspect(db.engine).has_table("pos_sales") or _table(db) == []
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize("url_fixture", ENGINES)
+def test_a_load_the_check_refuses_midway_is_rolled_back_and_read_line_by_line(request, url_fixture, tmp_path,
+                                                                             monkeypatch):
+    from concierge.demo.pos import csv_check
+
+    big = _big_export(tmp_path / "big.csv", stores=10)
+    db = Database(request.getfixturevalue(url_fixture))
+    try:
+        assert pos_import.load(db, big) == 10_000
+        expected = _table(db)
+        monkeypatch.setattr(csv_check, "clean_rows", lambda *_: None)  # refused at once, while the file goes in
+        monkeypatch.setattr(pos_import, "FILE_CHUNK", 4096)
+        monkeypatch.setattr(pos_import, "BATCH_ROWS", 100)
+        assert pos_import.load(db, big) == 10_000
+        assert _table(db) == expected
+    finally:
+        db.dispose()

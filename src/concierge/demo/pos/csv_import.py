@@ -5,7 +5,16 @@ column, and then nothing of the file is loaded. Rows for a (store, day) that the
 file contains replace the rows already stored for that store and day, so
 re-importing an export is safe.
 
-The file is streamed in batches of ``BATCH_ROWS`` lines, each checked before the
+First the fast path, where DuckDB is installed: the file goes to the database's
+own loader as it is (PostgreSQL: its bytes through ``COPY``; SQLite: the CSV
+reader's records into the staging table by one prepared ``INSERT``), while
+DuckDB checks every line, column by column, in a thread (csv_check, strict:
+every cell already its value's text). Where the check does not pass the file,
+or the table refuses a row, the transaction is rolled back and the file is
+read again by the line-by-line path below, which loads what is good in any
+form and names the first bad line.
+
+The line-by-line path streams the file in batches of ``BATCH_ROWS`` lines, each checked before the
 next is read, so memory stays flat however big the file is; everything happens
 in one transaction, so a bad line, or a crash, leaves the table as it was.
 
@@ -39,7 +48,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date
@@ -50,7 +60,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from concierge.demo.pos import tables
+from concierge.demo.pos import csv_check, tables
 from concierge.errors import DatabaseError, DataImportError
 from concierge.storage import rollups
 from concierge.storage.database import Database
@@ -74,6 +84,7 @@ ANALYZE_ROWS = 10_000  # an import at least this big refreshes the table's stati
 REBUILD_SHARE = 0.5  # a file rewriting this share of a table rebuilds its secondary indexes instead
 SQLITE_CACHE_KIB = 16 * 1024  # the import's page cache (a fixed size: memory stays flat)
 STAGING = "pos_import_staging"
+FILE_CHUNK = 1 << 20  # bytes of the file sent to COPY at a time
 
 _DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
 _NUMBER = re.compile(r"-?\d+")
@@ -320,6 +331,11 @@ class _Writer:
     def write(self, batch: Batch) -> None:
         raise NotImplementedError
 
+    def load_file(self, path: Path, columns: list[str], going: Callable[[], bool]) -> int:
+        """The file's records as they are (`columns` the header's), by the database's own reading of them;
+        returns how many went in. Stops with _NotClean once `going` says False."""
+        raise NotImplementedError
+
     def end(self) -> bool:
         return True
 
@@ -342,6 +358,20 @@ class _SQLiteWriter(_Writer):
 
     def write(self, batch: Batch) -> None:
         self.cursor.executemany(self.insert, zip(batch.lines, *batch.columns, strict=True))
+
+    def load_file(self, path: Path, columns: list[str], going: Callable[[], bool]) -> int:
+        # The staging table's INTEGER columns take the numbers' texts as integers; the line is the rowid.
+        insert = f"INSERT INTO temp.{STAGING} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        count = 0
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            records = csv.reader(handle)
+            next(records)
+            while block := list(islice(records, BATCH_ROWS)):
+                if not going():
+                    raise _NotClean()
+                self.cursor.executemany(insert, block)
+                count += self.cursor.rowcount
+        return count
 
     def store(self) -> None:
         import sqlite3
@@ -391,6 +421,18 @@ class _PostgresWriter(_Writer):
             if not self.end():
                 raise _Duplicate() from None
             raise
+
+    def load_file(self, path: Path, columns: list[str], going: Callable[[], bool]) -> int:
+        target = STAGING if self.replace else "pos_sales"
+        # The file's own bytes where the connection reads UTF-8; its BOM is on the header line, which COPY skips.
+        as_bytes = self.raw.info.encoding == "utf-8"
+        with path.open("rb") if as_bytes else path.open(encoding="utf-8", newline="") as handle, self.cursor.copy(
+                f"COPY {target} ({', '.join(columns)}) FROM STDIN (FORMAT csv, HEADER true)") as copy:
+            while chunk := handle.read(FILE_CHUNK):
+                if not going():
+                    raise _NotClean()
+                copy.write(chunk)
+        return int(self.cursor.rowcount)
 
     def end(self) -> bool:
         import psycopg
@@ -468,19 +510,32 @@ def _drop_secondary_indexes(conn: sa.Connection) -> list[str]:
 def load(db: Database, path: Path, *, batch_rows: int = BATCH_ROWS) -> int:
     """Check and load the export in one transaction; returns the number of rows loaded.
 
-    The table's rollups are paused meanwhile and summed again for the file's days (all days where the
-    table was empty), in the same transaction."""
+    A file that DuckDB's check passes whole (csv_check) goes to the database's own loader as it is, while
+    the check runs; any other, or one the table refuses, is read and checked line by line, `batch_rows` at
+    a time. The table's rollups are paused meanwhile and summed again for the file's days (all days where
+    the table was empty), in the same transaction."""
+    columns = csv_check.header_columns(path, COLUMNS) if csv_check.available() else None
+    if columns is not None:
+        try:
+            return _load(db, path, lambda writer: _write_checked(path, columns, writer))
+        except _NotClean:
+            pass  # rolled back: read line by line, which names the first bad line
     stream = _Stream(path, batch_rows)
+    return _load(db, path, lambda writer: _write_all(stream, writer, path), stream)
+
+
+def _load(db: Database, path: Path, write: Callable[[_Writer], int], stream: _Stream | None = None) -> int:
     with db.write() as conn, ExitStack() as settings:
         if db.is_sqlite:
             _import_cache(conn, settings)
         tables.metadata.create_all(conn, tables=[tables.pos_sales])
         had_rows = conn.execute(sa.select(sa.literal(1)).select_from(tables.pos_sales).limit(1)).first() is not None
         with rollups.paused(conn, "pos_sales") as touched:
-            writer = (_SQLiteWriter if db.is_sqlite else _PostgresWriter)(conn, stream, replace=had_rows)
+            writer = (_SQLiteWriter if db.is_sqlite else _PostgresWriter)(conn, stream or _Stream(path),
+                                                                        replace=had_rows)
             if not had_rows:  # an empty table: its secondary indexes are built once, after the rows
                 writer.rebuild = _drop_secondary_indexes(conn)
-            count = _write_all(stream, writer, path)
+            count = write(writer)
             for statement in writer.rebuild:
                 conn.exec_driver_sql(statement)
             if had_rows:
@@ -489,6 +544,31 @@ def load(db: Database, path: Path, *, batch_rows: int = BATCH_ROWS) -> int:
                 touched.everything = True
         if count >= ANALYZE_ROWS:  # the planner (SQLite above all) picks indexes by these statistics
             _analyze(conn, db.is_sqlite)
+    return count
+
+
+class _NotClean(Exception):
+    """The fast path did not load the file: DuckDB's check did not pass it, or the table refused a row."""
+
+
+def _write_checked(path: Path, columns: list[str], writer: _Writer) -> int:
+    """The file through the database's loader while DuckDB checks it in a thread (it releases the GIL);
+    _NotClean where either refuses it, and the caller's transaction is rolled back."""
+    with ThreadPoolExecutor(1) as pool:
+        checked = pool.submit(csv_check.clean_rows, path, [HEADERS[c] for c in columns], columns)
+        try:
+            with ExitStack() as stack:
+                writer.begin(stack)
+                count = writer.load_file(path, columns, lambda: not checked.done() or checked.result() is not None)
+                if checked.result() != count:
+                    raise _NotClean()
+                writer.store()
+        except _Duplicate:
+            raise _NotClean() from None
+        except Exception as err:
+            if _is_driver_error(err):
+                raise _NotClean() from err
+            raise
     return count
 
 
