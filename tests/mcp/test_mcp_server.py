@@ -192,14 +192,13 @@ async def test_a_system_error_is_a_protocol_error_of_one_line_without_sql_or_tra
     assert still.structured_content["row_count"] == 1
 
 
-async def test_the_header_check_reads_each_tools_listed_arguments_with_no_call_to_tools_list(pipeline):
-    """The SDK checks a call's `Mcp-Param-*` headers against the tool's schema; the server gives it without
-    a tools/list per call, and it names the same arguments as the listed schema, none marked for a header."""
+async def test_the_header_check_needs_no_call_to_tools_list(pipeline):
+    """The SDK checks a call's `Mcp-Param-*` headers against the arguments the tool's schema marks for a header;
+    no listed schema marks any, so the server tells it so without the tools/list per call it would run."""
     server = build_server(pipeline, user=pipeline.user("admin"))
     async with Client(server) as c:
         listed = {t.name: t.input_schema for t in (await c.list_tools()).tools}
+    assert server.get_tool_input_schema is not None
     for name, schema in listed.items():
-        assert server.get_tool_input_schema(name).keys() == {"type", "properties"}
-        assert server.get_tool_input_schema(name)["properties"].keys() == schema["properties"].keys(), name
         assert "x-mcp-header" not in str(schema), name
-    assert server.get_tool_input_schema("no_such_tool") is None
+        assert server.get_tool_input_schema(name) is None
