@@ -404,13 +404,16 @@ def pct(values: list[float], q: int) -> float:
 
 
 HEADER = (f"{'phase':12}{'clients':10}{'done':>10}{'per s':>9}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}"
-          f"{'turn ms':>9}{'errors':>7}   CPU ms per request: server / this client")
+          f"{'turn ms':>9}{'errors':>7}{'load':>6}   CPU ms per request (chat alone: per turn; mcp alone: per "
+          "call): server / this client")
 
 
 def report(label: str, phases: list[Phase], server_cpu_s: float, client_cpu_s: float) -> None:
-    """One row per kind of client; the CPU columns cover every request of the phase."""
+    """One row per kind of client; the CPU columns cover every request of the phase, the load average (1 min)
+    is read at its end."""
     requests = sum(len(p.ms) + len(p.errors) for p in phases)
-    cpu = f"{server_cpu_s * 1000 / requests:.1f} / {client_cpu_s * 1000 / requests:.1f}" if requests else ""
+    cpu = f"{server_cpu_s * 1000 / requests:.2f} / {client_cpu_s * 1000 / requests:.2f}" if requests else ""
+    load = f"{os.getloadavg()[0]:>6.1f}"
     for i, p in enumerate(phases):
         who, unit = ("users", "turns") if p.name == "chat" else ("MCP", "calls")
         done = len(p.ms)
@@ -418,7 +421,8 @@ def report(label: str, phases: list[Phase], server_cpu_s: float, client_cpu_s: f
         turn = f"{pct(p.agent_ms, 50):>9.1f}" if p.agent_ms else f"{'':9}"
         print(f"{label if i == 0 else '':12}{p.clients:>2} {who:7}{done:>4} {unit:5}"
               f"{done / p.wall_s if p.wall_s else 0:>9.1f}{pct(p.ms, 50):>8.1f}{pct(p.ms, 95):>8.1f}"
-              f"{max(p.ms, default=float('nan')):>8.1f}{turn}{len(p.errors):>7}   {cpu if i == 0 else ''}{cut}")
+              f"{max(p.ms, default=float('nan')):>8.1f}{turn}{len(p.errors):>7}{load if i == 0 else '':>6}   "
+              f"{cpu if i == 0 else ''}{cut}")
     for p in phases:
         for message, count in Counter(p.errors).items():
             print(f"    ERROR x{count}: {message}")
