@@ -111,10 +111,11 @@ class Contender:
             for client in self.clients:
                 group.start_soon(one, client)
 
-    def row(self, floor: Contender | None, target: float | None) -> str:
-        ratio = f"{p(self.ms, 50) / p(floor.ms, 50):6.2f}x" if floor is not None and floor is not self else ""
-        goal = f" (target <= {target}x)" if ratio and target and self.name.startswith(THIS) else ""
-        return (f"  {self.name:44}{p(self.ms, 50):>8.2f}{p(self.ms, 95):>8.2f}"
+    def row(self, floor: Contender | None, target: float | None, width: int) -> str:
+        ours = floor is not None and self.name.startswith(THIS)
+        ratio = f"{p(self.ms, 50) / p(floor.ms, 50):6.2f}x" if ours else ""
+        goal = f" (target <= {target}x)" if ours and target else ""
+        return (f"  {self.name:{width}}{p(self.ms, 50):>8.2f}{p(self.ms, 95):>8.2f}"
                 f"   load {min(self.loads):4.1f}-{max(self.loads):<4.1f}{ratio:>9}{goal}")
 
 
@@ -207,10 +208,11 @@ async def process_per_message(database: str, messages: int) -> list[float]:
 
 
 def print_table(title: str, contenders: list[Contender], target: float | None) -> None:
-    print(f"{title}\n  {'':44}{'p50 ms':>8}{'p95 ms':>8}   {'load avg (1 min)':17}{'/ floor':>8}")
+    width = max(len(c.name) for c in contenders) + 2
+    print(f"{title}\n  {'':{width}}{'p50 ms':>8}{'p95 ms':>8}   {'load avg (1 min)':17}{'/ floor':>8}")
     floor = next((c for c in contenders if c.name.startswith("trivial")), None)
     for contender in contenders:
-        print(contender.row(floor, target), flush=True)
+        print(contender.row(floor, target, width), flush=True)
 
 
 async def main(options: argparse.Namespace) -> None:
