@@ -10,6 +10,7 @@ from mcp.shared.exceptions import MCPError
 
 from concierge.demo.farm import tables as farm_tables
 from concierge.mcp.server import build_server
+from concierge.storage import users
 
 pytestmark = pytest.mark.anyio
 
@@ -202,3 +203,17 @@ async def test_the_header_check_needs_no_call_to_tools_list(pipeline):
     for name, schema in listed.items():
         assert "x-mcp-header" not in str(schema), name
         assert server.get_tool_input_schema(name) is None
+
+
+async def test_a_call_is_decided_on_the_rights_the_user_has_now(pipeline):
+    """The server's user is read at every call: a role taken away counts at once, and a user removed while the
+    server runs gets a refusal that says so, as a tool result, and nothing runs."""
+    week = {"code_customer": "0009", "date_sales_begin_str": "2025-05-05", "date_sales_end_str": "2025-05-11"}
+    users.add(pipeline.state, "leaver", "viewer", "Leaver")
+    async with client(pipeline, "leaver") as c:
+        assert not (await c.call_tool("get_sales", week)).is_error
+        users.set_role(pipeline.state, "leaver", "pos_analyst")
+        assert (await c.call_tool("get_sales", week)).is_error
+        users.remove(pipeline.state, "leaver")
+        gone = await c.call_tool("get_sales", week)
+    assert gone.is_error and "no longer exists" in gone.content[0].text
