@@ -213,6 +213,9 @@ def print_table(title: str, contenders: list[Contender], target: float | None) -
     floor = next((c for c in contenders if c.name.startswith("trivial")), None)
     for contender in contenders:
         print(contender.row(floor, target, width), flush=True)
+    ours = [c for c in contenders if c.name.startswith(THIS)]
+    if len(ours) == 2:
+        print(f"  {ours[0].name} / {ours[1].name} (p50): {p(ours[0].ms, 50) / p(ours[1].ms, 50):.2f}x")
 
 
 async def main(options: argparse.Namespace) -> None:
