@@ -53,6 +53,7 @@ from mcp.client.streamable_http import streamable_http_client
 ROOT = Path(__file__).resolve().parents[1]
 CASE_FILES = (ROOT / "tests" / "planner" / "dev_cases.jsonl", ROOT / "tests" / "planner" / "cases.jsonl")
 USER = "admin"  # the eval cases' user: may call every tool, so no request is refused for permissions
+ROLE = "admin"  # ... and its role, which each chat user gets: a user may have only two turns in progress at once
 REQUEST_TIMEOUT_S = 30
 GIVE_UP = 3  # failed requests in a row after which a client stops (the server has gone, say)
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -270,11 +271,15 @@ async def read_stream(http: httpx2.AsyncClient, path: str, body: dict | None) ->
     return answer
 
 
+def chat_user_name(n: int) -> str:
+    return f"load-{n + 1}"
+
+
 async def chat_user(n: int, url: str, password: str, dialogs: list[list[str]], turns: int,
                     ready: Callable[[], Awaitable[None]], deadline: float, phase: Phase) -> None:
     async with httpx2.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S) as http:
         async with SIGN_IN:  # one at a time: the sign-in throttle counts parallel attempts of one account as guesses
-            signed_in = await http.post("/api/login", json={"name": USER, "password": password})
+            signed_in = await http.post("/api/login", json={"name": chat_user_name(n), "password": password})
         await ready()
         if signed_in.status_code != 200:
             phase.errors.append(f"sign-in: HTTP {signed_in.status_code}")
@@ -444,7 +449,9 @@ async def main(options: argparse.Namespace) -> int:
         if options.replicas:
             concierge("db", "init", env=env)  # the demo data and users (the embedded default gets them by itself)
         password = secrets.token_urlsafe(12)
-        concierge("user", "set-password", USER, "--password-stdin", env=env, stdin=password + "\n")
+        for n in range(max(options.users, 1)):  # the warm-up's one user is the first
+            concierge("user", "add", chat_user_name(n), "--role", ROLE, "--password-stdin", env=env,
+                      stdin=password + "\n")
         token = concierge("token", "create", "--user", USER, "--label", "bench/load.py", env=env).strip()
         deployment = deploy(options, folder, env, stack)
         return await measure(options, deployment, password, token, cases, dialogs, source)
