@@ -11,8 +11,8 @@ server, dropped at the end) behind nginx (round-robin, in the foreground from a 
 temporary folder), as docs/deploy.md describes; every client goes through nginx.
 Then, each phase timed from the moment every client is ready:
 
-- chat: N users sign in (each with its own cookie) and each sends K chat requests, reading
-  every event stream to its end. The questions are the eval cases' turns (their own
+- chat: N users sign in (accounts of their own, load-1 .. load-N with the admin role) and each
+  sends K chat requests, reading every event stream to its end. The questions are the eval cases' turns (their own
   conversations, in order); a write that asks for a yes is confirmed, as the eval runner does,
   and the confirmation is one of the K requests;
 - MCP: M clients of the official SDK, with a bearer token from `concierge token create`, each
