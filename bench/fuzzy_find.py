@@ -18,11 +18,12 @@ asserted anywhere now.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+import machine
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "support"))  # the store's values, shared with the tests
@@ -62,13 +63,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=4, choices=range(1, len(PARTICLES) + 1))
     args = parser.parse_args()
     values = many_products()
-    print(f"fuzzy_find: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}; {len(PRODUCTS)} values (anchor) against {len(values)}")
+    print(f"fuzzy_find: {machine.header()}; {len(PRODUCTS)} values (anchor) against {len(values)}")
     warm = Matcher(PRODUCTS, GLOSSES)
     for text in REQUESTS:  # untimed: the reading dictionary's pages for these kanji
         warm.find(text)
     print(f"{'round':>5} {'find':<6} {'n':>3} {'anchor ms p50':>14} {'big ms p50':>11} {'big ms mean':>12} "
-          f"{'big ms max':>11} {'ratio p50':>10}")
+          f"{'big ms max':>11} {'ratio p50':>10} {machine.LOAD}")
     for number in range(1, args.rounds + 1):
         cells = one_round(values, args.repeats)
         for kind, pairs in cells.items():
@@ -76,7 +76,7 @@ def main() -> None:
             a50, b50 = statistics.median(anchors), statistics.median(bigs)
             print(f"{number:>5} {kind:<6} {len(pairs):>3} {a50 * 1000:>14.3f} {b50 * 1000:>11.3f} "
                   f"{statistics.fmean(bigs) * 1000:>12.3f} {max(bigs) * 1000:>11.3f} "
-                  f"{b50 / a50 if a50 else float('nan'):>9.1f}x", flush=True)
+                  f"{b50 / a50 if a50 else float('nan'):>9.1f}x {machine.load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import httpx2
+import machine
 
 from concierge.catalog.loader import parse_catalog
 from concierge.catalog.model import HttpRequest
@@ -111,7 +112,8 @@ def main(n: int = 300) -> None:
         server.terminate()
         server.join(10)
     anchor = got["raw httpx"]
-    print(f"median of {n} calls each, against the SwitchBot simulator on 127.0.0.1 (uvicorn, its own process)")
+    print(f"median of {n} calls each, against the SwitchBot simulator on 127.0.0.1 (uvicorn, its own process); "
+          f"{machine.load_average()} at the start, {machine.load().strip()} at the end")
     for name, ms in got.items():
         print(f"  {name:<18} {ms:7.3f} ms   {ms - anchor:+.3f} ms  {ms / anchor:4.2f}x raw httpx")
 

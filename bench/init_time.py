@@ -30,6 +30,7 @@ import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+import machine
 import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
@@ -281,14 +282,16 @@ def main() -> None:
             print(f"built {kind} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     urls = {"sqlite": f"sqlite:///{sqlite_path}", "postgres": pg_database(args.pg_url)}
     out = io.StringIO()
+    print(machine.header(), file=out)
     print(f"{'database':<10} {'tables':>6} {'rows':>11} {'init median s':>14} {'init range s':>14} "
-          f"{'introspect s':>13} {'start-up s':>11} {'check s':>8}  check says", file=out)
+          f"{'introspect s':>13} {'start-up s':>11} {'check s':>8} {machine.LOAD}  check says", file=out)
     for kind in kinds:
         r = measure(kind, urls[kind], args.runs)
         spread = f"{min(r['init']):.2f}-{max(r['init']):.2f}"
         intro = f"{r['introspect']:.2f}" if r["introspect"] is not None else "n/a"
         print(f"{kind:<10} {r['tables']:>6} {r['rows']:>11,} {statistics.median(r['init']):>14.2f} {spread:>14} "
-              f"{intro:>13} {r['startup']:>11.2f} {r['check']:>8.2f}  exit {r['check_rc']}: {r['check_last']}",
+              f"{intro:>13} {r['startup']:>11.2f} {r['check']:>8.2f} {machine.load()}  "
+              f"exit {r['check_rc']}: {r['check_last']}",
               file=out)
     print(out.getvalue(), end="")
 

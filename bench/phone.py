@@ -36,6 +36,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "support"))  # the scripted caller and the wire-format server
 
@@ -178,14 +180,15 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(title: str, samples: dict[str, list[float]]) -> None:
-    print(f"\n{title}")
-    print(f"  {'phase':<26} {'n':>5} {'p50 ms':>9} {'p95 ms':>9}")
+    print(f"\n{title}; {machine.load_average()}")
+    print(f"  {'phase':<26} {'n':>5} {'p50 ms':>9} {'p95 ms':>9} {machine.LOAD}")
     order = ["decide", *sorted(k for k in samples if k.startswith("tool ")), "first text", "turn total",
              "prompt->text", "caller first", "caller last"]
     for name in order:
         values = samples.get(name)
         if values:
-            print(f"  {name:<26} {len(values):>5} {percentile(values, 50):>9.1f} {percentile(values, 95):>9.1f}")
+            print(f"  {name:<26} {len(values):>5} {percentile(values, 50):>9.1f} {percentile(values, 95):>9.1f} "
+                  f"{machine.load()}")
 
 
 def main() -> None:

@@ -26,13 +26,14 @@ import math
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import date
 from pathlib import Path
+
+import machine
 
 from concierge.demo.bootstrap import open_pipeline
 from concierge.pipeline.pipeline import Pipeline
@@ -126,17 +127,19 @@ def print_round(number: int, catalog: Catalog, rows: dict[str, list[tuple[int, f
     anchor = statistics.median(a for cells in rows.values() for _, _, a in cells)
     print(f"\nround {number}, {catalog.name}: anchor {catalog.anchor!r} ({len(catalog.anchor)} chars) "
           f"p50 {anchor * 1000:.2f} ms")
-    print(f"  {'kind':<14} {'chars':>6} {'ms':>10} {'anchor ms':>10} {'µs/char':>9} {'x anchor':>9} {'growth':>7}")
+    print(f"  {'kind':<14} {'chars':>6} {'ms':>10} {'anchor ms':>10} {'µs/char':>9} {'x anchor':>9} {'growth':>7} "
+          f"{machine.LOAD}")
     for kind, cells in rows.items():
         previous: tuple[int, float] | None = None
         for n, seconds, before in cells:
             if seconds is None:
-                print(f"  {kind:<14} {n:>6} {'skipped':>10} {before * 1000:>10.2f}")
+                print(f"  {kind:<14} {n:>6} {'skipped':>10} {before * 1000:>10.2f} {'':>9} {'':>9} {'':>7} "
+                      f"{machine.load()}")
                 continue
             growth = (f"{math.log(seconds / previous[1]) / math.log(n / previous[0]):>7.2f}"
                       if previous and previous[1] > 0 else f"{'':>7}")
             print(f"  {kind:<14} {n:>6} {seconds * 1000:>10.1f} {before * 1000:>10.2f} {seconds / n * 1e6:>9.1f} "
-                  f"{seconds / before:>9.0f} {growth}")
+                  f"{seconds / before:>9.0f} {growth} {machine.load()}")
             previous = (n, seconds)
 
 
@@ -150,8 +153,7 @@ def main() -> None:
                         help="skip the longer lengths of a kind once one took longer than this (the old planner)")
     args = parser.parse_args()
     lengths = [int(n) for n in args.lengths.split(",")]
-    print(f"planner_length: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"planner_length: {machine.header()}")
     with tempfile.TemporaryDirectory() as folder, opened(args.catalog or list(CATALOGS), Path(folder)) as catalogs:
         for catalog in catalogs:  # untimed warm-up: the reading dictionary, the matchers, the regexes
             catalog.seconds(catalog.anchor)

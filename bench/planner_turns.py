@@ -20,6 +20,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import machine  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -36,16 +39,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     sets = sorted(p for p in ROOT.glob("tests/**/*.jsonl") if not (p.parent / "concierge.toml").exists())
+    print(machine.header())
     print(f"{'set':32} {'round':>5} {'planner p50 now':>16} {'anchor':>8} {'turn p50 now':>13} {'anchor':>8} "
-          f"{'passed now':>11} {'anchor':>7} {'planner ratio':>14}")
+          f"{'passed now':>11} {'anchor':>7} {'planner ratio':>14} {machine.LOAD}")
     for rnd in range(1, args.rounds + 1):
         for cases in sets:
             now, before = _run(cases, ROOT / "src"), _run(cases, args.before / "src")
             ratio = now["provider_ms_p50"] / before["provider_ms_p50"] if before["provider_ms_p50"] else float("nan")
             print(f"{cases.name:32} {rnd:>5} {now['provider_ms_p50']:>14.2f}ms {before['provider_ms_p50']:>6.2f}ms "
                   f"{now['turn_ms_p50']:>11.2f}ms {before['turn_ms_p50']:>6.2f}ms "
-                  f"{now['turns_passed']:>5}/{now['turns']:<5} {before['turns_passed']:>7} {ratio:>13.2f}x",
-                  flush=True)
+                  f"{now['turns_passed']:>5}/{now['turns']:<5} {before['turns_passed']:>7} {ratio:>13.2f}x "
+                  f"{machine.load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/scale.py --rows 10000 --rows 1000000 --rows 10000000 [--db sqlite --db postgres]
     .venv/bin/python bench/scale.py --rows 1000000 --db sqlite --db postgres --db duckdb --db mariadb
+    .venv/bin/python bench/scale.py --rows 1000000 --anchors duckdb   # without the Polars anchor
     .venv/bin/python bench/scale.py --rows 10000000 --explain     # the query plans instead
 
 Builds the data it lacks (see bench/scale_data.py), then for each size and
@@ -23,13 +24,23 @@ ways, each in its own process so that its peak memory can be read:
   need, text as categories, dates parsed at load), then every question
   answered from that frame in memory.
 
-Printed per question and engine: the cold call (a freshly opened pipeline's
-first call, which also reads the enum values and date ranges the guard needs;
-for careful pandas the load plus the first question), p50 and p95 of the calls
-after it, the data rows the answers cover, how many answers equal careful
-pandas' for the same arguments (any difference fails the run), pandas' peak
-RSS, careful and naive pandas' p50 divided by the engine's, and the engine's p50
-divided by its own hand-written SQL's.
+Two anchors a data person would pick, in this process beside the engines:
+DuckDB's own table (this size's DuckDB file, the question written in DuckDB
+SQL) and Polars (the CSV export read once into a DataFrame, the question as a
+Polars expression); `--anchors` chooses them.
+
+Every contender in this process makes the same warm calls twice: taking turns
+call by call (A, B, C, A, B, C ...), then in blocks (all of A's, then all of
+B's ...). Printed per question and contender: the cold call (a freshly opened
+pipeline's first call, which also reads the enum values and date ranges the
+guard needs; for careful pandas and Polars the load plus the first question),
+p50 and p95 taking turns, p50 in its block, the median CPU time of this
+process per call in both orders, the data rows the answers cover,
+how many answers equal careful pandas' for the same arguments (any difference,
+or a block answer unlike its turn's, fails the run), pandas' peak RSS, careful
+and naive pandas' p50 divided by the engine's, the engine's p50 divided by its
+own hand-written SQL's, every p50 divided by DuckDB's own table's (taking
+turns, and in blocks), and the 1-minute load average when its calls ended.
 
 DuckDB and MariaDB have no rollup (concierge keeps rollups with triggers on
 SQLite and PostgreSQL only): their rollup row says so. Their pipelines keep
@@ -40,6 +51,7 @@ before MySQL support), a line says so and only its hand-written SQL is timed.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -52,8 +64,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import machine
 
 from concierge.demo.bootstrap import open_pipeline
 
@@ -63,6 +78,8 @@ except ImportError:  # without pandas only --pandas-runs 0 runs (main says so)
     pd = None
 
 if TYPE_CHECKING:  # the pandas worker process imports none of these, so its memory is pandas' own
+    import duckdb
+    import polars as pl
     import scale_data
     import sqlalchemy as sa
 
@@ -93,14 +110,28 @@ class Query:
 @dataclass
 class Timing:
     cold_ms: float
-    times_ms: list[float]  # the warm calls, 1..n
+    times_ms: list[float]  # the warm calls, 1..n, the contenders taking turns call by call
     answers: list[dict]  # per call number, cold included
     rows: list[int | None] = field(default_factory=list)  # data rows each answer covers, where known
     peak_mb: float | None = None
+    block_ms: list[float] = field(default_factory=list)  # the same warm calls again, all of this contender's in a row
+    block_answers: list[dict] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)  # this process's CPU time per warm call, taking turns
+    block_cpu_ms: list[float] = field(default_factory=list)  # and in its block
+    load: float | None = None  # the 1-minute load average when its last call ended
 
     @property
     def p50(self) -> float:
         return statistics.median(self.times_ms)
+
+    @property
+    def block_p50(self) -> float | None:
+        return statistics.median(self.block_ms) if self.block_ms else None
+
+    @property
+    def cpu_p50s(self) -> tuple[float, float] | None:
+        """The median CPU time per call of this process, taking turns and in the block, where measured."""
+        return (statistics.median(self.cpu_ms), statistics.median(self.block_cpu_ms)) if self.block_cpu_ms else None
 
     @property
     def p95(self) -> float:
@@ -192,7 +223,13 @@ PANDAS_ANSWER = {"sales": pandas_sales, "compare": pandas_compare}
 
 
 def rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    """This process's peak resident memory. Linux's VmHWM is this program's own: `getrusage`'s ru_maxrss keeps,
+    across exec, the peak of the process that started it (here the bench, its engines and Polars frames)."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:  # no /proc: ru_maxrss, an upper bound
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (1024 if sys.platform != "darwin" else 1024**2)
+    return int(re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)[1]) / 1024
 
 
 def pandas_worker() -> None:
@@ -236,7 +273,7 @@ def time_pandas(ds: scale_data.Dataset, todo: list[Query], way: str, calls: int)
         for q in mine:
             r = report["results"][q.label]
             out[q.label] = Timing(report["load_ms"] + r["times"][0], r["times"][1:] or r["times"], r["answers"],
-                                  r["rows"], report["peak_mb"])
+                                  r["rows"], report["peak_mb"], load=os.getloadavg()[0])
     return out
 
 
@@ -254,10 +291,12 @@ class Engine:
 _REPORTED: set[str] = set()  # the engines whose pipeline could not open, said once per run
 
 
-def time_engines(engines: list[Engine], query: Query, runs: int) -> dict[str, Timing]:
-    """A fresh pipeline per engine for the cold call, then the same calls on every engine, taking turns
-    call by call so that all see the same machine load. With `query.raw`, also the statement the pipeline
-    runs (the rollup's or the base table's) sent by the driver itself, the way hand-written SQL is."""
+def time_engines(engines: list[Engine], query: Query, runs: int, anchors: Anchors) -> dict[str, Timing]:
+    """A fresh pipeline per engine for the cold call, then the same warm calls on every contender twice: first
+    taking turns call by call (A, B, C, A, B, C ...: all see the same machine load), then in blocks (all of A's,
+    then all of B's ...: each runs with no other engine between its calls). With `query.raw`, the statement
+    the pipeline runs (the rollup's or the base table's) sent by each engine's driver, the way hand-written
+    SQL is; and the anchors (DuckDB's own table, Polars) asked the same question."""
 
     catalogs = ["farm", "pos"] if query.pipeline == "demo" else [STORE_CATALOG]
     pipelines = {e.kind: p for e in engines if (p := _open(e, catalogs, query)) is not None}
@@ -268,31 +307,58 @@ def time_engines(engines: list[Engine], query: Query, runs: int) -> dict[str, Ti
             caller, conn = anchor(engine.url, _statement(pipelines.get(engine.kind), query))
             callers[f"{engine.kind} SQL"] = caller
             raws.append(conn)
+    callers.update(anchors.callers(query))
     try:
-        timings = {}
-        for kind, call in list(callers.items()):
-            started = time.perf_counter()
-            try:
-                answer = call(query.args[0])
-            except (SystemExit, Exception) as err:
-                if kind not in STATE_APART:
-                    raise
-                print(f"  {kind}: the pipeline's call of {query.tool} failed on this engine: {err}", flush=True)
-                del callers[kind]
-                continue
-            timings[kind] = Timing((time.perf_counter() - started) * 1000, [], [answer])
+        timings = _cold(callers, query, anchors)
         for i in range(1, runs + 1):
             for kind, call in callers.items():
-                started = time.perf_counter()
-                answer = call(query.args[i])
-                timings[kind].times_ms.append((time.perf_counter() - started) * 1000)
-                timings[kind].answers.append(answer)
+                _timed(call, query.args[i], timings[kind])
+        for kind, call in callers.items():
+            for i in range(1, runs + 1):
+                _timed(call, query.args[i], timings[kind], block=True)
+            timings[kind].load = os.getloadavg()[0]
         return timings
     finally:
         for p in pipelines.values():
             p.close()
         for conn in raws:
             conn.close()
+
+
+def _cold(callers: dict[str, Callable[[dict], dict]], query: Query, anchors: Anchors) -> dict[str, Timing]:
+    """Each contender's first call (for Polars, its load too); a pipeline that fails on an engine concierge
+    opens but cannot run this tool on is said and left out."""
+    timings = {}
+    for kind, call in list(callers.items()):
+        t = Timing(0.0, [], [])
+        try:
+            _timed(call, query.args[0], t)
+        except (SystemExit, Exception) as err:
+            if kind not in STATE_APART:
+                raise
+            print(f"  {kind}: the pipeline's call of {query.tool} failed on this engine: {err}", flush=True)
+            del callers[kind]
+            continue
+        t.cold_ms = t.times_ms.pop() + anchors.load_ms(kind, query)
+        t.cpu_ms.clear()
+        timings[kind] = t
+    return timings
+
+
+def _timed(call: Callable[[dict], dict], args: dict, t: Timing, block: bool = False) -> None:
+    """One call: its wall time, this process's CPU time (all its threads; a server's own is not in it), its
+    answer."""
+    started, cpu = time.perf_counter(), time.process_time()
+    answer = call(args)
+    wall, used = (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
+    if block:
+        t.block_ms.append(wall)
+        t.block_cpu_ms.append(used)
+        t.block_answers.append(answer)
+    else:
+        t.times_ms.append(wall)
+        t.cpu_ms.append(used)
+        t.answers.append(answer)
 
 
 def _open(engine: Engine, catalogs: list[str], query: Query) -> Pipeline | None:
@@ -386,14 +452,19 @@ def _postgres_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], obj
     return run, conn
 
 
-def _duckdb_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], object]:
+def _duckdb_connect(path: str) -> duckdb.DuckDBPyConnection:
+    """DuckDB's own read-only connection to the file. DuckDB shares one database per file in a process, and
+    only between connections of the same configuration: that of the pipeline's (duckdb-engine names itself
+    in it)."""
     import duckdb
     import duckdb_engine
 
-    # DuckDB shares one database per file in a process, and only between connections of the same
-    # configuration: that of the pipeline's connections (duckdb-engine names itself in it)
     agent = f"duckdb_engine/{duckdb_engine.__version__}(sqlalchemy/{duckdb_engine.sqlalchemy_version})"
-    conn = duckdb.connect(url.database, read_only=True, config={"custom_user_agent": agent})
+    return duckdb.connect(path, read_only=True, config={"custom_user_agent": agent})
+
+
+def _duckdb_anchor(url: sa.URL, sql: str) -> tuple[Callable[[dict], list], object]:
+    conn = _duckdb_connect(url.database)
     text = _PARAM.sub(r"$\1", sql)
 
     def run(args: dict) -> list[tuple]:
@@ -433,10 +504,105 @@ _ANCHORS = {"sqlite": _sqlite_anchor, "postgresql": _postgres_anchor, "duckdb": 
             "mysql": _mariadb_anchor}
 
 
+# --- the anchors: the same question the way a data person would ask it ------------------------------------
+OWN_DUCKDB, POLARS = "duckdb own", "polars"
+ANCHORS = ("duckdb", "polars")
+_DUCKDB_SALES = ("SELECT count(*), coalesce(sum(price), 0) FROM farm_sales "
+                 "WHERE customer_code = $customer AND sale_date BETWEEN $first AND $last")
+_DUCKDB_COMPARE = ("SELECT coalesce(sum(amount) FILTER (WHERE sale_date BETWEEN $cur_start AND $cur_end), 0), "
+                   "coalesce(sum(amount) FILTER (WHERE sale_date BETWEEN $prev_start AND $prev_end), 0) "
+                   "FROM pos_sales WHERE sale_date BETWEEN $prev_start AND $cur_end")
+_PERIODS = ("cur_start", "cur_end", "prev_start", "prev_end")
+
+
+class Anchors:
+    """What a data person would pick for the same questions on the same data, open for one size:
+    `duckdb own`, DuckDB's own table (this size's DuckDB file) asked in DuckDB SQL; `polars`, the CSV export
+    read once into a Polars DataFrame (only the columns the questions need), asked by a Polars expression."""
+
+    def __init__(self, ds: scale_data.Dataset, which: list[str], csvs: list[str]) -> None:
+        self._duckdb = _duckdb_connect(str(ds.duckdb_path)) if "duckdb" in which else None
+        self._frames: dict[str, pl.DataFrame] = {}
+        self._load_ms: dict[str, float] = {}
+        for csv in csvs if "polars" in which else []:
+            started = time.perf_counter()
+            self._frames[csv] = polars_load(ds.file(csv), csv)
+            self._load_ms[csv] = (time.perf_counter() - started) * 1000
+            print(f"  polars on {csv}: loaded once in {self._load_ms[csv]:.0f} ms", flush=True)
+
+    def callers(self, query: Query) -> dict[str, Callable[[dict], dict]]:
+        out: dict[str, Callable[[dict], dict]] = {}
+        if self._duckdb is not None:
+            out[OWN_DUCKDB] = partial(duckdb_answer, self._duckdb)
+        if query.csv in self._frames:
+            out[POLARS] = partial(POLARS_ANSWER[query.kind], self._frames[query.csv])
+        return out
+
+    def load_ms(self, kind: str, query: Query) -> float:
+        """What a contender's cold call adds to its first question: for Polars, reading the export."""
+        return self._load_ms[query.csv] if kind == POLARS else 0.0
+
+    def close(self) -> None:
+        if self._duckdb is not None:
+            self._duckdb.close()
+        self._frames.clear()
+
+
+def duckdb_answer(conn: duckdb.DuckDBPyConnection, args: dict) -> dict:
+    if "code_customer" in args:
+        count, price = conn.execute(_DUCKDB_SALES, {
+            "customer": args["code_customer"], "first": date.fromisoformat(args["date_sales_begin_str"]),
+            "last": date.fromisoformat(args["date_sales_end_str"])}).fetchone()
+        return {"count": count, "price": int(price)}
+    params = {k: date.fromisoformat(args[k]) for k in _PERIODS}
+    sql = _DUCKDB_COMPARE
+    if "store" in args:
+        params["store"], sql = args["store"], sql + " AND store = $store"
+    current, previous = conn.execute(sql, params).fetchone()
+    return {"current_total": int(current), "previous_total": int(previous), "change": int(current - previous)}
+
+
+def polars_load(path: Path, csv: str) -> pl.DataFrame:
+    """Dates as dates, codes as text (customer 0016 stays 0016)."""
+    import polars as pl
+
+    if csv == "pos":
+        types = {"日付": pl.Date, "店舗": pl.String, "売上金額": pl.Int64}
+    else:
+        types = {"顧客コード": pl.String, "販売日": pl.Date, "金額": pl.Int64}
+    return pl.read_csv(path, columns=list(types), schema_overrides=types)
+
+
+def polars_sales(df: pl.DataFrame, args: dict) -> dict:
+    import polars as pl
+
+    day = pl.col("販売日")
+    count, price = df.filter((pl.col("顧客コード") == args["code_customer"]) & day.is_between(
+        date.fromisoformat(args["date_sales_begin_str"]), date.fromisoformat(args["date_sales_end_str"]))).select(
+        pl.len(), pl.col("金額").sum()).row(0)
+    return {"count": count, "price": price}
+
+
+def polars_compare(df: pl.DataFrame, args: dict) -> dict:
+    import polars as pl
+
+    cur_start, cur_end, prev_start, prev_end = (date.fromisoformat(args[k]) for k in _PERIODS)
+    day, amount = pl.col("日付"), pl.col("売上金額")
+    where = day.is_between(prev_start, cur_end) & (pl.col("店舗") == args["store"] if "store" in args else pl.lit(True))
+    current, previous = df.filter(where).select(
+        amount.filter(day.is_between(cur_start, cur_end)).sum().alias("current"),
+        amount.filter(day.is_between(prev_start, prev_end)).sum().alias("previous")).row(0)
+    return {"current_total": current, "previous_total": previous, "change": current - previous}
+
+
+POLARS_ANSWER = {"sales": polars_sales, "compare": polars_compare}
+
+
 # --- comparing and printing ------------------------------------------------------------------------------
 def check(engines: dict[str, Timing]) -> tuple[dict[str, str], list[str]]:
-    """Each engine's answers against the reference's (careful pandas, else the first engine) call by call;
-    engines that do not say how many rows they cover take the reference's count for the same call."""
+    """Each engine's answers against the reference's (careful pandas, else the first engine) call by call, and
+    its block's answers against its own turns' for the same calls; engines that do not say how many rows they
+    cover take the reference's count for the same call."""
     reference = engines.get(CAREFUL) or next(iter(engines.values()))
     same, differences = {}, []
     for kind, t in engines.items():
@@ -445,11 +611,19 @@ def check(engines: dict[str, Timing]) -> tuple[dict[str, str], list[str]]:
         same[kind] = f"{equal}/{len(pairs)}"
         differences += [f"{kind}, call {i}: {mine} != {theirs}" for i, (mine, theirs) in enumerate(pairs)
                         if mine != theirs][:3]
+        differences += [f"{kind}, call {i} in its block: {mine} != {theirs} taking turns" for i, (mine, theirs)
+                        in enumerate(zip(t.block_answers, t.answers[1:], strict=False), 1) if mine != theirs][:3]
         if not t.rows:
             t.rows = [a.get("count") for a in t.answers]
         t.rows = [r if r is not None else (reference.rows[i] if i < len(reference.rows) else None)
                   for i, r in enumerate(t.rows)]
     return same, differences
+
+
+HEADER = (f"{'question':40} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'block p50':>9} {'cpu ms':>7} "
+          f"{'blk cpu':>7} {'rows':>8} "
+          f"{'same':>7} {'peak MB':>8} {'careful/us':>11} {'naive/us':>10} {'/SQL':>7} {'/duckdb':>8} "
+          f"{'blk/duckdb':>10} {machine.LOAD}")
 
 
 def row_line(label: str, kind: str, t: Timing, same: str, engines: dict[str, Timing]) -> str:
@@ -459,8 +633,14 @@ def row_line(label: str, kind: str, t: Timing, same: str, engines: dict[str, Tim
     ratios = [f"{engines[way].p50 / t.p50:.1f}x" if way in engines and not kind.startswith("pandas") else ""
               for way in (CAREFUL, NAIVE)]
     own_sql = f"{t.p50 / engines[f'{kind} SQL'].p50:.2f}x" if f"{kind} SQL" in engines else ""
-    return (f"{label:40} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {rows:>8} {same:>7} {peak:>8} "
-            f"{ratios[0]:>11} {ratios[1]:>10} {own_sql:>7}")
+    duck = engines.get(OWN_DUCKDB)
+    to_duckdb = f"{t.p50 / duck.p50:.2f}x" if duck else ""
+    block = f"{t.block_p50:9.2f}" if t.block_p50 is not None else f"{'':9}"
+    cpu = " ".join(f"{ms:7.2f}" for ms in t.cpu_p50s) if t.cpu_p50s else f"{'':15}"
+    block_to_duckdb = f"{t.block_p50 / duck.block_p50:.2f}x" if duck and duck.block_p50 and t.block_p50 else ""
+    load = f"{t.load:5.1f}" if t.load is not None else f"{'':5}"
+    return (f"{label:40} {kind:15} {t.cold_ms:9.1f} {t.p50:9.2f} {t.p95:9.2f} {block} {cpu} {rows:>8} {same:>7} "
+            f"{peak:>8} {ratios[0]:>11} {ratios[1]:>10} {own_sql:>7} {to_duckdb:>8} {block_to_duckdb:>10} {load}")
 
 
 def missing_lines(label: str, kinds: list[str], engines: dict[str, Timing], rollup: bool) -> list[str]:
@@ -476,24 +656,30 @@ def missing_lines(label: str, kinds: list[str], engines: dict[str, Timing], roll
 
 
 def run_size(ds: scale_data.Dataset, databases: list[str], admin_url: str, runs: int, pandas_runs: int,
-             mariadb_url: str) -> bool:
+             mariadb_url: str, anchors: list[str]) -> bool:
     import scale_data
 
     urls = scale_data.ensure(ds, databases, admin_url, mariadb_url)
+    if "duckdb" in anchors:  # DuckDB's own table: this size's DuckDB file, built if missing
+        scale_data.ensure(ds, ["duckdb"], admin_url, mariadb_url)
     engines = [Engine(kind, url, ds.state_url(kind) if kind in STATE_APART else None) for kind, url in urls.items()]
     todo = queries(ds, runs + 1)
     print(f"\n== {ds.label}: farm {ds.rows:,} sales of {ds.customers:,} customers; pos {ds.rows:,} rows = "
-          f"{ds.stores:,} store(s) x 20 products x {scale_data.POS_DAYS} days; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores ==", flush=True)
-    results = {q.label: time_engines([e for e in engines if not q.raw or not q.rollups or e.kind in ROLLUP_ENGINES],
-                                     q, runs) for q in todo}
+          f"{ds.stores:,} store(s) x 20 products x {scale_data.POS_DAYS} days; {machine.header()} ==", flush=True)
+    opened = Anchors(ds, anchors, list(dict.fromkeys(q.csv for q in todo)))
+    try:
+        results = {q.label: time_engines(
+            [e for e in engines if not q.raw or not q.rollups or e.kind in ROLLUP_ENGINES], q, runs, opened)
+            for q in todo}
+    finally:
+        opened.close()
     if pandas_runs:
         for label, timing in time_pandas(ds, todo, "careful", runs + 1).items():
             results[label][CAREFUL] = timing
         for label, timing in time_pandas(ds, todo, "naive", pandas_runs).items():
             results[label][NAIVE] = timing
-    print(f"{'question':40} {'engine':15} {'cold ms':>9} {'p50 ms':>9} {'p95 ms':>9} {'rows':>8} {'same':>7} "
-          f"{'peak MB':>8} {'careful/us':>11} {'naive/us':>10} {'/SQL':>7}")
+    print(f"  timed: {machine.load_average()}")
+    print(HEADER)
     failed = []
     for q in todo:
         same, differences = check(results[q.label])
@@ -563,17 +749,24 @@ def main() -> None:
                         help="warm calls per question and database, and for careful pandas")
     parser.add_argument("--pandas-runs", type=int, default=3,
                         help="naive pandas calls per question, cold one included (0: skip both pandas ways)")
+    parser.add_argument("--anchors", default=",".join(ANCHORS),
+                        help="comma-separated: duckdb (its own table), polars; empty for none (default %(default)s)")
     parser.add_argument("--explain", action="store_true", help="print the query plans instead of timing")
     args = parser.parse_args()
     if args.pandas_runs and pd is None:
         raise SystemExit("the scale benchmark compares against pandas: pip install -e '.[bench]' (or --pandas-runs 0)")
+    anchors = [a for a in args.anchors.split(",") if a]
+    if unknown := set(anchors) - set(ANCHORS):
+        raise SystemExit(f"--anchors: unknown {', '.join(sorted(unknown))}; known: {', '.join(ANCHORS)}")
+    if "polars" in anchors and importlib.util.find_spec("polars") is None:
+        raise SystemExit("the Polars anchor needs polars: pip install -e '.[bench]' (or --anchors duckdb)")
     ok = True
     databases = args.db or scale_data.DEFAULT_ENGINES
     for ds in scale_data.datasets(args):
         if args.explain:  # the plans of SQLite and PostgreSQL only
             explain(ds, databases, args.pg_url)
         else:
-            ok = run_size(ds, databases, args.pg_url, args.runs, args.pandas_runs, args.mariadb_url) and ok
+            ok = run_size(ds, databases, args.pg_url, args.runs, args.pandas_runs, args.mariadb_url, anchors) and ok
     if not ok:
         raise SystemExit("some answers differ from pandas'")
 

@@ -52,6 +52,7 @@ import scale_load_mariadb  # noqa: E402
 DEFAULT_DIR = Path("/tmp/concierge-bench")
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEFAULT_MARIADB = "mysql+pymysql://root@127.0.0.1:3306/"
+DEFAULT_PREFIX = "concierge_bench"
 ENGINES = ["sqlite", "postgres", "duckdb", "mariadb"]
 DEFAULT_ENGINES = ["sqlite", "postgres"]
 SEED = 7
@@ -73,10 +74,12 @@ _PLACES = ("東京都八王子市", "神奈川県相模原市", "埼玉県川越
 
 @dataclass(frozen=True)
 class Dataset:
-    """One size of scaled data: its files under `folder` and its PostgreSQL database name."""
+    """One size of scaled data: its files under `folder`, its PostgreSQL and MariaDB databases named
+    `<prefix>_<label>`."""
 
     rows: int
     folder: Path
+    prefix: str = DEFAULT_PREFIX
 
     @property
     def label(self) -> str:
@@ -103,7 +106,7 @@ class Dataset:
         return f"duckdb:///{self.duckdb_path}"
 
     def mariadb_url(self, server_url: str) -> str:
-        url = make_url(server_url).set(database=f"concierge_bench_{self.label}")
+        url = make_url(server_url).set(database=f"{self.prefix}_{self.label}")
         return url.render_as_string(hide_password=False)
 
     def state_url(self, kind: str) -> str:
@@ -111,7 +114,7 @@ class Dataset:
         return f"sqlite:///{self.folder / f'state_{kind}_{self.label}.db'}"
 
     def postgres_url(self, admin_url: str) -> str:
-        url = make_url(admin_url).set(drivername="postgresql+psycopg", database=f"concierge_bench_{self.label}")
+        url = make_url(admin_url).set(drivername="postgresql+psycopg", database=f"{self.prefix}_{self.label}")
         return url.render_as_string(hide_password=False)
 
     @property
@@ -221,44 +224,71 @@ def _pos_lines(ds: Dataset) -> Iterator[str]:
 
 def ensure(ds: Dataset, databases: list[str], admin_url: str = DEFAULT_PG,
            mariadb_url: str = DEFAULT_MARIADB) -> dict[str, str]:
-    """Generate and load whatever of this size is missing; returns the database URL per kind."""
+    """Generate and load whatever of this size is missing; returns the database URL per kind. Tables that lack
+    a key or an index of concierge.schema are built again; if a build leaves them lacking one, the run stops
+    there, so that no figure is ever taken on them."""
     urls = {}
     for kind in databases:
-        if kind in ("duckdb", "mariadb"):
-            urls[kind] = _ensure_without_rollups(ds, kind, mariadb_url)
-            continue
-        url = ds.sqlite_url if kind == "sqlite" else ds.postgres_url(admin_url)
-        for demo in scale_load.LOADS:
-            if kind == "postgres" or ds.sqlite_path.exists():
-                try:
-                    if scale_load.is_loaded(url, demo, ds.rows):
-                        scale_load.add_missing_indexes(url, demo)
-                        scale_load.ensure_rollups(url, demo)
-                        continue
-                except (DatabaseError, sa.exc.OperationalError):  # no such database yet
-                    pass
+        url = _url(ds, kind, admin_url, mariadb_url)
+        for demo in scale_load.DEMOS:
+            if _ready(ds, kind, url, demo):
+                continue
             print(f"{ds.label}: building {demo} on {kind}", flush=True)
             write_exports(ds)
-            if kind == "sqlite":
-                scale_load.load_sqlite(ds.sqlite_path, ds.file, demo, ds.rows)
-            else:
-                scale_load.load_postgres(url, admin_url, ds.file, demo, ds.rows)
+            _load(ds, kind, url, admin_url, demo)
+            if missing := lacking(ds, kind, url, demo):
+                raise SystemExit(f"{ds.label}: {demo} on {kind} lacks {', '.join(missing)} after its build; "
+                                 "nothing is timed on such tables")
         urls[kind] = url
     return urls
 
 
-def _ensure_without_rollups(ds: Dataset, kind: str, mariadb_url: str) -> str:
+def _url(ds: Dataset, kind: str, admin_url: str, mariadb_url: str) -> str:
+    return {"sqlite": ds.sqlite_url, "postgres": ds.postgres_url(admin_url), "duckdb": ds.duckdb_url,
+            "mariadb": ds.mariadb_url(mariadb_url)}[kind]
+
+
+def _ready(ds: Dataset, kind: str, url: str, demo: str) -> bool:
+    """Loaded at this size, keys and indexes complete; on SQLite and PostgreSQL an index or rollup that joined
+    concierge.schema since the build is added here."""
+    if not _loaded(ds, kind, url, demo):
+        return False
+    if kind in ("sqlite", "postgres"):
+        scale_load.add_missing_indexes(url, demo)
+        scale_load.ensure_rollups(url, demo)
+    if missing := lacking(ds, kind, url, demo):
+        print(f"{ds.label}: {demo} on {kind} lacks {', '.join(missing)}: building it again", flush=True)
+    return not missing
+
+
+def _loaded(ds: Dataset, kind: str, url: str, demo: str) -> bool:
     if kind == "duckdb":
-        url, where, module = ds.duckdb_url, ds.duckdb_path, scale_load_duckdb
+        return scale_load_duckdb.is_loaded(ds.duckdb_path, demo, ds.rows)
+    if kind == "mariadb":
+        return scale_load_mariadb.is_loaded(url, demo, ds.rows)
+    if kind == "sqlite" and not ds.sqlite_path.exists():
+        return False
+    try:
+        return scale_load.is_loaded(url, demo, ds.rows)
+    except (DatabaseError, sa.exc.OperationalError):  # no such database yet
+        return False
+
+
+def _load(ds: Dataset, kind: str, url: str, admin_url: str, demo: str) -> None:
+    if kind == "sqlite":
+        scale_load.load_sqlite(ds.sqlite_path, ds.file, demo, ds.rows)
+    elif kind == "postgres":
+        scale_load.load_postgres(url, admin_url, ds.file, demo, ds.rows)
+    elif kind == "duckdb":
+        scale_load_duckdb.load(ds.duckdb_path, ds.file, demo, ds.rows)
     else:
-        url, where, module = ds.mariadb_url(mariadb_url), ds.mariadb_url(mariadb_url), scale_load_mariadb
-    for demo in scale_load.LOADS:
-        if module.is_loaded(where, demo, ds.rows):
-            continue
-        print(f"{ds.label}: building {demo} on {kind}", flush=True)
-        write_exports(ds)
-        module.load(where, ds.file, demo, ds.rows)
-    return url
+        scale_load_mariadb.load(url, ds.file, demo, ds.rows)
+
+
+def lacking(ds: Dataset, kind: str, url: str, demo: str) -> list[str]:
+    """What `demo`'s tables on this engine lack of concierge.schema's keys and indexes, in words."""
+    found = scale_load_duckdb.structure(ds.duckdb_path, demo) if kind == "duckdb" else scale_load.structure(url, demo)
+    return scale_load.lacking(found, demo)
 
 
 def drop(ds: Dataset, admin_url: str, mariadb_url: str = DEFAULT_MARIADB) -> None:
@@ -283,6 +313,8 @@ def arg_parser(description: str | None = None) -> argparse.ArgumentParser:
                         help="a PostgreSQL server URL; one database per size is created on it")
     parser.add_argument("--mariadb-url", default=DEFAULT_MARIADB,
                         help="a MariaDB/MySQL server URL; one database per size is created on it")
+    parser.add_argument("--db-prefix", default=DEFAULT_PREFIX,
+                        help="the PostgreSQL and MariaDB databases are named <prefix>_<size> (default %(default)s)")
     parser.add_argument("--drop", action="store_true", help="remove the data of these sizes and stop")
     return parser
 
@@ -292,7 +324,7 @@ def datasets(args: argparse.Namespace) -> list[Dataset]:
     bad = [n for n in sizes if n % ROWS_PER_STORE]
     if bad:
         raise SystemExit(f"--rows must be multiples of {ROWS_PER_STORE:,}: {bad}")
-    return [Dataset(n, args.dir) for n in sizes]
+    return [Dataset(n, args.dir, args.db_prefix) for n in sizes]
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import csv
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -32,13 +33,69 @@ FARM_CUSTOMER_COLUMNS = {"顧客コード": "code", "氏名": "name", "住所": 
                          "担当": "assigned_to"}
 FARM_SALES_COLUMNS = {"販売番号": "sales_number", "顧客コード": "customer_code", "販売日": "sale_date",
                       "商品": "products", "金額": "price"}
-LOADS = {  # demo -> (table, CSV name, columns) in load order
+_LOADS = {  # demo -> (table of concierge.schema, CSV name, columns) in load order
     "farm": [(farm_tables.farm_customers, "farm_customers", FARM_CUSTOMER_COLUMNS),
              (farm_tables.farm_sales, "farm_sales", FARM_SALES_COLUMNS)],
     "pos": [(pos_tables.pos_sales, "pos", pos_import.COLUMNS)],
 }
+DEMOS = tuple(_LOADS)
+Load = tuple[sa.Table, str, dict[str, str]]  # a table, the CSV export it is loaded from, CSV header -> column
 _MARKER = sa.Table("bench_dataset", sa.MetaData(), sa.Column("demo", sa.String(10), primary_key=True),
                    sa.Column("rows", sa.BigInteger, nullable=False))
+
+
+def loads(demo: str) -> list[Load]:
+    """`demo`'s tables in load order, as fresh copies of concierge.schema's, one set per load. DDL changes the
+    tables it is compiled from (`AddConstraint` keeps its constraint out of every later CREATE TABLE of that
+    table), so a load must never compile from the tables another load, or concierge, creates from."""
+    metadata = sa.MetaData()
+    return [(table.to_metadata(metadata), name, columns) for table, name, columns in _LOADS[demo]]
+
+
+@dataclass(frozen=True)
+class Structure:
+    """A table's primary key columns, index names and number of foreign keys."""
+
+    primary_key: tuple[str, ...]
+    indexes: frozenset[str]
+    foreign_keys: int
+
+
+def expected(demo: str) -> dict[str, Structure]:
+    """What every engine's copy of `demo`'s tables must have: concierge.schema's keys and indexes."""
+    return {table.name: Structure(tuple(c.name for c in table.primary_key.columns),
+                                  frozenset(ix.name for ix in table.indexes if ix.name),
+                                  len(table.foreign_key_constraints))
+            for table, _, _ in _LOADS[demo]}
+
+
+def lacking(found: dict[str, Structure], demo: str) -> list[str]:
+    """What the tables `found` lack of `demo`'s schema, in words; empty when nothing."""
+    said = []
+    for name, want in expected(demo).items():
+        have = found.get(name)
+        if have is None:
+            said.append(f"{name} itself")
+            continue
+        if have.primary_key != want.primary_key:
+            said.append(f"{name}'s primary key ({', '.join(want.primary_key)})")
+        said += [f"{name}'s index {ix}" for ix in sorted(want.indexes - have.indexes)]
+        if have.foreign_keys < want.foreign_keys:
+            said.append(f"{name}'s foreign keys")
+    return said
+
+
+def structure(url: str, demo: str) -> dict[str, Structure]:
+    """The keys and indexes `demo`'s tables have on the database `url` (SQLite, PostgreSQL, MariaDB)."""
+    engine = sa.create_engine(url)
+    try:
+        inspector = sa.inspect(engine)
+        return {name: Structure(tuple(inspector.get_pk_constraint(name)["constrained_columns"]),
+                                frozenset(ix["name"] for ix in inspector.get_indexes(name) if ix["name"]),
+                                len(inspector.get_foreign_keys(name)))
+                for name in expected(demo) if inspector.has_table(name)}
+    finally:
+        engine.dispose()
 
 
 def is_loaded(url: str, demo: str, rows: int) -> bool:
@@ -55,12 +112,13 @@ def is_loaded(url: str, demo: str, rows: int) -> bool:
 def load_sqlite(path: Path, files: Callable[[str], Path], demo: str, rows: int) -> None:
     """Load `demo`'s CSV exports (`files(name)`) into the SQLite file at `path`."""
     url = f"sqlite:///{path}"
-    _recreate_tables(url, demo)
+    tables = loads(demo)
+    _recreate_tables(url, demo, [t for t, _, _ in tables])
     raw = sqlite3.connect(path, isolation_level=None)
     try:
         for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -524288", "temp_store = MEMORY"):
             raw.execute(f"PRAGMA {pragma}")
-        for table, name, columns in LOADS[demo]:
+        for table, name, columns in tables:
             started = time.perf_counter()
             sql = f"INSERT INTO {table.name} ({', '.join(columns.values())}) VALUES ({', '.join('?' * len(columns))})"
             for batch in _csv_batches(files(name), 200_000):
@@ -95,7 +153,9 @@ def load_postgres(url: str, admin_url: str, files: Callable[[str], Path], demo: 
     """Load `demo`'s CSV exports (`files(name)`) into the PostgreSQL database `url`, creating it on the
     server of `admin_url` when missing."""
     _create_database(admin_url, make_url(url).database)
-    tables = _recreate_tables(url, demo)
+    plan = loads(demo)
+    tables = [t for t, _, _ in plan]
+    _recreate_tables(url, demo, tables)
     conninfo = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         for table in reversed(tables):
@@ -105,7 +165,7 @@ def load_postgres(url: str, admin_url: str, files: Callable[[str], Path], demo: 
             for index in table.indexes:
                 conn.execute(f"DROP INDEX {index.name}")
         conn.execute("SET maintenance_work_mem = '512MB'")
-        for table, name, columns in LOADS[demo]:
+        for table, name, columns in plan:
             started = time.perf_counter()
             copy_sql = f"COPY {table.name} ({', '.join(columns.values())}) FROM STDIN (FORMAT csv, HEADER true)"
             with conn.cursor().copy(copy_sql) as copy, files(name).open("rb") as handle:
@@ -130,8 +190,7 @@ def _create_database(admin_url: str, name: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def _recreate_tables(url: str, demo: str) -> list[sa.Table]:
-    tables = [t for t, _, _ in LOADS[demo]]
+def _recreate_tables(url: str, demo: str, tables: list[sa.Table]) -> None:
     db = Database(url)
     try:
         ensure_state(db)
@@ -146,15 +205,15 @@ def _recreate_tables(url: str, demo: str) -> list[sa.Table]:
                         index.drop(conn)
     finally:
         db.dispose()
-    return tables
 
 
 def add_missing_indexes(url: str, demo: str) -> None:
     """Data loaded before an index joined concierge.schema gets it now."""
     db = Database(url)
     try:
-        have = {(t.name, ix["name"]) for t, _, _ in LOADS[demo] for ix in sa.inspect(db.engine).get_indexes(t.name)}
-        missing = [ix for t, _, _ in LOADS[demo] for ix in t.indexes if (t.name, ix.name) not in have]
+        tables = [t for t, _, _ in loads(demo)]
+        have = {(t.name, ix["name"]) for t in tables for ix in sa.inspect(db.engine).get_indexes(t.name)}
+        missing = [ix for t in tables for ix in t.indexes if (t.name, ix.name) not in have]
         for index in missing:
             started = time.perf_counter()
             with db.write() as conn:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pymysql
 import sqlalchemy as sa
-from scale_load import LOADS
+from scale_load import loads
 from sqlalchemy.dialects import mysql
 from sqlalchemy.engine import make_url
 
@@ -51,14 +51,14 @@ def load(url: str, files: Callable[[str], Path], demo: str, rows: int) -> None:
     name = make_url(url).database
     with connect(url, database=False) as server, server.cursor() as cur:
         cur.execute(f"CREATE DATABASE IF NOT EXISTS `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
-    dialect = mysql.dialect()
+    dialect, tables = mysql.dialect(), loads(demo)
     with connect(url, local_infile=True, autocommit=True) as conn, conn.cursor() as cur:
         cur.execute("SET foreign_key_checks = 0, unique_checks = 0")
         cur.execute(MARKER)
         cur.execute("DELETE FROM bench_dataset WHERE demo = %s", (demo,))
-        for table, _, _ in reversed(LOADS[demo]):
+        for table, _, _ in reversed(tables):
             cur.execute(f"DROP TABLE IF EXISTS {table.name}")
-        for table, csv_name, columns in LOADS[demo]:
+        for table, csv_name, columns in tables:
             started = time.perf_counter()
             cur.execute(str(sa.schema.CreateTable(table).compile(dialect=dialect)))
             variables = ", ".join(f"@c{i}" for i in range(len(columns)))

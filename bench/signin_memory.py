@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import httpx2
+import machine
 import psutil
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -175,16 +176,18 @@ def main() -> None:
     args = parser.parse_args()
     from concierge.storage import passwords
 
-    print(f"{args.users} simultaneous sign-ins x {args.waves} waves; CPUs {os.cpu_count()}; "
+    print(f"{args.users} simultaneous sign-ins x {args.waves} waves; {machine.load_average()}; "
           f"now: {passwords.PARAMETERS.memory_cost // 1024} MiB t={passwords.PARAMETERS.time_cost} "
           f"p={passwords.PARAMETERS.parallelism}, at most {passwords.CONCURRENT_CHECKS} checks at once")
-    print(f"{'case':<8} {'idle MB':>8} {'warm MB':>8} {'peak MB':>8} {'after MB':>9}  per wave: peak MB / s / ok")
+    print(f"{'case':<8} {'idle MB':>8} {'warm MB':>8} {'peak MB':>8} {'after MB':>9} {machine.LOAD}  "
+          "per wave: peak MB / s / ok")
     for case in args.case or ["old", "new", "upgrade"]:
         r = run_case(case, args.users, args.waves)
         waves = "  ".join(f"{_mb(w['peak'])} / {w['seconds']:.2f} / {w['ok']}" + ("" if w["codes"] == [200] else
                           f" {w['codes']}") for w in r["waves"])
         peak = max(w["peak"] for w in r["waves"])
-        print(f"{case:<8} {_mb(r['idle']):>8} {_mb(r['before']):>8} {_mb(peak):>8} {_mb(r['after']):>9}  {waves}",
+        print(f"{case:<8} {_mb(r['idle']):>8} {_mb(r['before']):>8} {_mb(peak):>8} {_mb(r['after']):>9} "
+              f"{machine.load()}  {waves}",
               flush=True)
 
 

@@ -78,6 +78,11 @@ class DatabaseError(ConciergeError):
     pass
 
 
+class ConnectionLost(DatabaseError):
+    """A statement's connection turned out to have been dropped (a server restart, a cut): the pool makes
+    new connections from then on, and a read may run again on one."""
+
+
 class WriteOutcomeUnknown(DatabaseError):
     """The connection was lost while a write committed: it may have been written. The person is told so,
     with how to check, never that nothing happened (re-entering it could write it twice)."""

@@ -217,6 +217,14 @@ def _check_rollup(spec: CatalogFile, tool: Tool, key: str, problem):
     known = set(tool.params) | set(IDENTITY_PARAMS)
     for used in sorted(set(SQL_PARAM.findall(tool.rollup.sql)) - known):
         yield problem(f"{where}.sql", f":{used} is not a declared parameter")
+    for name, allowed in tool.rollup.only.items():
+        param = tool.params.get(name)
+        if param is None:
+            yield problem(f"{where}.only.{name}", f"{name!r} is not a parameter of the tool")
+        elif param.enum is not None and param.enum.values and set(allowed) - set(param.enum.values):
+            unknown = ", ".join(sorted(set(allowed) - set(param.enum.values)))
+            yield problem(f"{where}.only.{name}", f"{unknown}: not among the values of {name} "
+                                                 f"({', '.join(param.enum.values)})")
 
 
 def _check_mode(tool: Tool, key: str, problem):

@@ -437,10 +437,12 @@ class Rollup(Strict):
 
 class ToolRollup(Strict):
     """A read tool's statement over one of the catalog's rollups, used instead of `sql` when every parameter
-    it leaves out (the grain it cannot answer) is null and the rollup is current."""
+    it leaves out (the grain it cannot answer) is null, every parameter under `only` takes one of the values
+    listed (a summary by product, not by store), and the rollup is current."""
 
     table: str
     sql: str
+    only: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class AiInstruction(Strict):

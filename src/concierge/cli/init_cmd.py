@@ -17,11 +17,14 @@ import click
 import sqlalchemy as sa
 
 from concierge.errors import ConfigError
-from concierge.onboarding.draft import draft_catalog, write_draft
+from concierge.onboarding.draft import Draft, draft_catalog, write_draft
 from concierge.onboarding.introspect import Schema, introspect
 from concierge.onboarding.naming import Noun, slug
+from concierge.onboarding.rights import SUMMARY_MIN_ROWS
 from concierge.storage import file_import
 from concierge.storage.database import Database, normalise_url
+
+INTROSPECT_TIMEOUT_S = 600.0  # reading a schema counts every table's rows: minutes on tables of 10^8 rows
 
 
 def register(main: click.Group) -> None:
@@ -49,7 +52,7 @@ def init(url: str | None, files: tuple[Path, ...], folder: Path, name: str | Non
         url, name = _load_files(folder, files), name or files[0].stem
     assert url is not None
     database_url = settings_url(url)
-    db = Database(url)
+    db = Database(url, read_timeout_s=INTROSPECT_TIMEOUT_S)
     try:
         schema = introspect(db)
     finally:
@@ -75,15 +78,37 @@ def init(url: str | None, files: tuple[Path, ...], folder: Path, name: str | Non
             click.echo(f"Kept {written.kept} as you edited it; the new draft is {written.path} (compare the two).")
         else:
             click.echo(f"Wrote {written.path} ({written.action}).")
+    _say_rollups(schema, draft)
     if sa.make_url(normalise_url(url)).password:
         click.echo("The password is not written to concierge.toml: set PGPASSWORD (or CONCIERGE_DATABASE to the "
                    "full URL) where concierge runs.")
     click.echo("\nNext:")
     click.echo(f"  cd {folder}")
+    if draft.rollups:
+        click.echo("  concierge db refresh                     # build the summary tables of the large tables")
     click.echo("  concierge catalog check                  # every drafted tool against the live database")
     click.echo("  concierge user add NAME --role staff     # roles: admin, staff")
     click.echo(f'  concierge ask "{example_question(schema, lang)}"')
     click.echo("  concierge serve                          # web chat and /mcp")
+
+
+def _say_rollups(schema: Schema, draft: Draft) -> None:
+    """The summary tables drafted for the large tables, and the large tables that get none because this user may
+    not make them."""
+    for kept in draft.rollups:
+        rows = schema.table(kept.table).row_count  # type: ignore[union-attr]
+        click.echo(f"Drafted a summary table for {kept.table} ({rows:,} rows): {kept.name}, by "
+                   f"{', '.join(kept.columns)}, at most {kept.rows:,} rows. Its summary and comparison tools read "
+                   f"it once `concierge db refresh` has built it (triggers on {kept.table} keep it current); until "
+                   f"then they read {kept.table} itself.")
+    drafted = {k.table for k in draft.rollups}
+    for table in schema.tables:
+        if (schema.dialect in ("sqlite", "postgresql") and not table.is_view and table.row_count >= SUMMARY_MIN_ROWS
+                and table.name not in schema.summarisable and table.name not in drafted):
+            click.echo(f"{table.name} has {table.row_count:,} rows, and this database user may not create a "
+                       f"table and triggers beside it, so its summaries read the whole table on every call. "
+                       f"Run `concierge init` as the owner of {table.name} to draft a summary table kept current "
+                       f"by triggers (docs/catalog.md, \"Rollups\").")
 
 
 def _load_files(folder: Path, files: tuple[Path, ...]) -> str:

@@ -41,7 +41,7 @@ from concierge.errors import CatalogError, CatalogProblem
 from concierge.language.dates import as_date
 from concierge.onboarding.duckdb_schema import DuckDBInspector
 from concierge.sources.sql.bind import bind, sql_values
-from concierge.storage import duckdb_file
+from concierge.storage import duckdb_file, rollups
 from concierge.storage.database import Database, first_line
 
 CHECK_USER = "concierge-check"
@@ -102,14 +102,31 @@ def check_catalogs(refs: list[str], db: Database, *, today: date | None = None) 
                     f"install them with: concierge db init --catalog {catalog.spec.demo} --database URL"))
                 continue
             clock = today or catalog.demo_today or date.today()
+            built = _rollups(db, catalog, report)
             for tool in catalog.tools.values():
                 if tool.http is not None:  # a web API's tool runs no statement on this database
                     report.notes.append(CatalogProblem(catalog.file, f"tools.{tool.name}",
                                                        "calls a web API: not checked against the database"))
                     continue
-                for kind, finding in _ToolCheck(db, catalog, tool, columns, clock).run():
+                for kind, finding in _ToolCheck(db, catalog, tool, columns, clock, built).run():
                     (report.problems if kind == "problem" else report.notes).append(finding)
     return report
+
+
+def _rollups(db: Database, catalog: Catalog, report: Report) -> frozenset[str]:
+    """Which of the catalog's rollups tools read now; the others are noted, with what to do."""
+    declared = catalog.spec.rollups
+    if not declared or db.engine.dialect.name not in ("sqlite", "postgresql"):
+        return frozenset()  # MySQL, MariaDB and DuckDB keep no rollups: `db refresh` says so and what to do
+    with db.read() as conn:
+        built = rollups.current(conn, declared)
+    for name, rollup in declared.items():
+        if name not in built:
+            readers = ", ".join(t.name for t in catalog.tools.values() if t.rollup and t.rollup.table == name)
+            report.notes.append(CatalogProblem(
+                catalog.file, f"rollups.{name}", f"not built or not current: {readers} read {rollup.table} itself "
+                "on every call; build it with: concierge db refresh"))
+    return built
 
 
 # --- one tool -------------------------------------------------------------------------------------------
@@ -118,8 +135,10 @@ class _RolledBack(Exception):
 
 
 class _ToolCheck:
-    def __init__(self, db: Database, catalog: Catalog, tool: Tool, columns: _Columns, today: date):
+    def __init__(self, db: Database, catalog: Catalog, tool: Tool, columns: _Columns, today: date,
+                 built: frozenset[str] = frozenset()):
         self.db, self.catalog, self.tool, self.columns, self.today = db, catalog, tool, columns, today
+        self.built = built  # the rollups that are current: their statements are prepared too
         self.key = f"tools.{tool.name}"
         self.found: list[tuple[str, CatalogProblem]] = []
         self.enum_values: dict[str, list[str]] = {}
@@ -133,6 +152,8 @@ class _ToolCheck:
 
     def statements(self) -> dict[str, str]:
         texts = {f"{self.key}.sql": self.tool.sql}
+        if self.tool.rollup is not None and self.tool.rollup.table in self.built:
+            texts[f"{self.key}.rollup.sql"] = self.tool.rollup.sql
         if self.tool.preview_sql:
             texts[f"{self.key}.preview_sql"] = self.tool.preview_sql
         for i, check in enumerate(self.tool.checks):

@@ -120,9 +120,9 @@ class Dialect:
         c, t = self.q(col.name), self.q(table)
         if self.mysql:
             return self._mysql_year_bounds(t, c, col)
-        if self.sqlite:
-            return (f"SELECT substr(MIN({c}), 1, 4) || '-01-01', "
-                    f"MAX(substr(MAX({c}), 1, 4), strftime('%Y', 'now', '+1 year')) || '-12-31' FROM {t}")
+        if self.sqlite:  # MIN and MAX alone in a subquery: SQLite reads them from an index, not every row
+            return (f"SELECT substr((SELECT MIN({c}) FROM {t}), 1, 4) || '-01-01', "
+                    f"MAX(substr((SELECT MAX({c}) FROM {t}), 1, 4), strftime('%Y', 'now', '+1 year')) || '-12-31'")
         if col.stored_as_text:
             next_year = self._formatted("CURRENT_DATE + INTERVAL '1 year'", "YYYY")
             return (f"SELECT SUBSTR(MIN({c}), 1, 4) || '-01-01', "

@@ -21,7 +21,9 @@ from typing import Literal
 import sqlalchemy as sa
 
 from concierge.errors import DatabaseError
+from concierge.onboarding import rights
 from concierge.onboarding.duckdb_schema import DuckDBInspector
+from concierge.onboarding.rights import SUMMARY_MIN_ROWS
 from concierge.storage.database import Database
 
 ENUM_MAX_VALUES = 30  # a text column with at most this many distinct values (and far fewer than rows) is an enum
@@ -93,6 +95,8 @@ class Schema:
     dialect: str  # sqlite | postgresql | duckdb
     database: str  # the database's name (PostgreSQL) or the file's stem (SQLite)
     tables: tuple[Table, ...]
+    # large tables whose owner this user is, so that summary tables and their triggers may be made beside them
+    summarisable: frozenset[str] = frozenset()
 
     def table(self, name: str) -> Table | None:
         return next((t for t in self.tables if t.name == name), None)
@@ -115,9 +119,11 @@ def introspect(db: Database) -> Schema:
                 if name in state or name.startswith(("sqlite_", "alembic_", "concierge_")):
                     continue
                 tables.append(_table(conn, inspector, name, is_view))
+            large = [t.name for t in tables if not t.is_view and t.row_count >= SUMMARY_MIN_ROWS]
+            summarisable = rights.summarisable(conn, engine.url, large) if large else frozenset()
     except sa.exc.SQLAlchemyError as err:
         raise DatabaseError(f"could not read the schema of {db}: {err.__class__.__name__}: {err}") from None
-    return Schema(engine.dialect.name, _database_name(engine.url), tuple(tables))
+    return Schema(engine.dialect.name, _database_name(engine.url), tuple(tables), summarisable)
 
 
 def _state_tables() -> set[str]:
@@ -149,7 +155,8 @@ def _table(conn: sa.Connection, inspector, name: str, is_view: bool) -> Table:
     table = sa.table(name)
     rows = int(conn.scalar(sa.select(sa.func.count()).select_from(table)) or 0)
     fk_columns = {c for fk in fks for c in fk.columns}
-    columns = [_column(conn, table, col, rows, primary=col["name"] in pk, foreign=col["name"] in fk_columns)
+    columns = [_column(conn, table, col, rows, primary=col["name"] in pk, foreign=col["name"] in fk_columns,
+                       sole_key=len(pk) == 1)
                for col in inspector.get_columns(name)]
     return Table(name, is_view, tuple(columns), pk, fks, indexes, rows, comment or None)
 
@@ -173,7 +180,7 @@ def _kind(type_: sa.types.TypeEngine) -> Kind:
 
 
 def _column(conn: sa.Connection, table: sa.TableClause, info: dict, rows: int, *, primary: bool,
-            foreign: bool) -> Column:
+            foreign: bool, sole_key: bool = True) -> Column:
     type_ = info["type"]
     dialect = conn.dialect.name
     kind = _kind(type_)
@@ -204,7 +211,7 @@ def _column(conn: sa.Connection, table: sa.TableClause, info: dict, rows: int, *
         return replace(base, first=_iso(low), last=_iso(high), nulls=rows - int(present or 0))
     if kind == "text":
         values = None
-        if not primary and not foreign:
+        if not (primary and sole_key) and not foreign:  # a part of a key of several columns (a store) is a value
             found = [str(v) for v in conn.scalars(present.distinct().limit(ENUM_MAX_VALUES + 1))]
             if 0 < len(found) <= ENUM_MAX_VALUES and len(found) * 2 <= rows:
                 values = tuple(sorted(found))

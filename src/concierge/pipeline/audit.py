@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +35,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from concierge.errors import DatabaseError
+from concierge.sources.result import new_result_id
 from concierge.storage import clients
 from concierge.storage import state as schema
 from concierge.storage.database import Database
@@ -76,7 +76,7 @@ class CallLine:
     args: Any
     source: str | None
     started: float
-    result_id: str = field(default_factory=lambda: "r_" + secrets.token_hex(5))
+    result_id: str = field(default_factory=new_result_id)
     written: bool = False
 
     def elapsed_ms(self) -> float:
@@ -97,7 +97,7 @@ def refusal(db: Database, *, user: str, tool: str, code: str, message: str, args
     """The audit line of a request refused before the pipeline ran it; returns its result id.
 
     `tool`: the tool asked for, or what was asked (``tools/call``, ``[sql]``) when no tool was named."""
-    result_id = result_id or "r_" + secrets.token_hex(5)
+    result_id = result_id or new_result_id()
     record(db, user=user, tool=tool, args=args if args is not None else {}, decision=f"refused:{code}",
            result_id=result_id, rows=0, ms=0.0, message=message, source=source)
     return result_id
@@ -252,7 +252,7 @@ def stranger(db: Database, *, kind: str, user: str, tool: str, decision: str, me
         return
     if written:
         record(db, user=user, tool=tool, args=args if args is not None else {}, decision=decision,
-               result_id="r_" + secrets.token_hex(5), rows=0, ms=0.0, message=message, source=source)
+               result_id=new_result_id(), rows=0, ms=0.0, message=message, source=source)
 
 
 @dataclass(frozen=True)
@@ -317,7 +317,7 @@ def _summarised(conn: sa.Connection, window: _Window, kind: str, decision: str, 
     message = (f"and {more} more like this from {window.source} since {window.start:%H:%M:%S} UTC "
                f"(the first {NOISE_LINES} of each {_minutes(NOISE_WINDOW)} are written one by one)")
     if window.summary_id is None:
-        entry = _entry(user="?", tool=kind, args=args, decision=decision, result_id="r_" + secrets.token_hex(5),
+        entry = _entry(user="?", tool=kind, args=args, decision=decision, result_id=new_result_id(),
                        rows=0, ms=0.0, message=message, source=window.source)
         return conn.execute(_INSERT.returning(schema.audit.c.id), entry).scalar_one()
     table = schema.audit

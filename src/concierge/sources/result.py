@@ -21,8 +21,9 @@ which are amounts of money and how many decimals they are shown with, and `Rows.
 from __future__ import annotations
 
 import copy
-import secrets
-from collections.abc import Callable
+import os
+import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -33,6 +34,7 @@ from pydantic import (
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    SkipValidation,
     TypeAdapter,
     field_validator,
     model_serializer,
@@ -44,8 +46,18 @@ from concierge.errors import ResultCode
 Status = Literal["ok", "refused", "error", "confirm"]
 
 
+_IDS = random.Random()  # seeded by the OS, once per process (and again in a forked child): no system call per id
+os.register_at_fork(after_in_child=_IDS.seed)
+
+
 def new_result_id() -> str:
-    return "r_" + secrets.token_hex(5)
+    """The id of a call's result and audit line, to find one from the other: 40 random bits, never a secret."""
+    return f"r_{_IDS.getrandbits(40):010x}"
+
+
+# The rows of a result, taken as given: shaping makes them JSON-ready dicts, and stored results are our own JSON
+# (validating each row again cost a read of a few rows as much as the rest of its result).
+RowList = SkipValidation[list[dict[str, Any]]]
 
 
 _ASK_AGAIN_JA = "もう一度依頼して、表示された内容を確かめてから確定してください。"
@@ -197,7 +209,7 @@ class Rows(BaseResult):
 
     status: Literal["ok"] = "ok"
     columns: list[str] = Field(default_factory=list)
-    rows: list[dict[str, Any]] = Field(default_factory=list)
+    rows: RowList = Field(default_factory=list)
     row_count: int = 0
     truncated: bool = False
     totals: dict[str, Any] = Field(default_factory=dict)
@@ -287,7 +299,7 @@ class Failure(_Unsuccessful):
 
     status: Literal["error"] = "error"
     columns: list[str] = Field(default_factory=list)
-    rows: list[dict[str, Any]] = Field(default_factory=list)
+    rows: RowList = Field(default_factory=list)
     row_count: int = 0
 
     def any_rows(self) -> list[dict[str, Any]]:
@@ -345,6 +357,14 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     return str(value)
+
+
+_AS_IS = frozenset({str, bool, int, float, type(None)})  # the types whose values `plain` hands back unchanged
+
+
+def plain_rows(columns: list[str], rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
+    """Database rows as dicts of JSON-ready values (`plain`); a row of such values only is taken as it is."""
+    return [dict(zip(columns, r if _AS_IS.issuperset(map(type, r)) else map(plain, r), strict=True)) for r in rows]
 
 
 def plain_args(args: dict[str, Any]) -> dict[str, Any]:

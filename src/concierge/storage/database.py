@@ -2,7 +2,10 @@
 
 Reads run in read-only transactions with a statement timeout, on connections
 of their own that are set up so once, when made (no statement per read sets
-them); each write runs in one transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
+them). A pooled connection of reads or audit lines is checked before use only when it sat
+idle (`IDLE_PING_S`): one that a statement finds dropped makes the pool connect
+anew, and a tool's read runs once more (`again_if_lost`). Each write runs in one
+transaction of its own (``BEGIN IMMEDIATE`` on SQLite, so two
 writers queue instead of failing half-way). On SQLite this process's writers also
 queue on a lock of their own: SQLite's busy handler would sleep 1-100 ms between
 retries while another of our threads holds the write lock.
@@ -29,12 +32,13 @@ from sqlalchemy import event
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.pool import StaticPool
 
-from concierge.errors import ConfigError, DatabaseError
+from concierge.errors import ConfigError, ConnectionLost, DatabaseError
 from concierge.storage import duckdb_file
 
 T = TypeVar("T")
 ENV_DATABASE = "CONCIERGE_DATABASE"
 READ_TIMEOUT_S = 10.0
+IDLE_PING_S = 1.0  # a pooled connection of reads or audit lines idle longer than this is checked before use
 
 
 def default_url() -> str:
@@ -106,11 +110,15 @@ class Database:
         elif duckdb_file.is_duckdb(self.engine.url):
             self.refuses_writes = duckdb_file.WRITES_REFUSED  # its connections are read-only: one pool
         else:
+            dialect = self.engine.dialect
             self._readers = self.engine.pool.recreate()
-            reader = _mysql_reader if is_mysql(self.engine.dialect) else _pg_reader
-            event.listen(self._readers, "connect", reader(self.engine.dialect, read_timeout_s))
+            reader = _mysql_reader if is_mysql(dialect) else _pg_reader
+            event.listen(self._readers, "connect", reader(dialect, read_timeout_s))
             self._appender = self.engine.pool.recreate()
-            event.listen(self._appender, "connect", _autocommit(self.engine.dialect))
+            event.listen(self._appender, "connect", _autocommit(dialect))
+            _ping_after_idle(self._readers, dialect, IDLE_PING_S)
+            _ping_after_idle(self._appender, dialect, IDLE_PING_S)
+            _ping_after_idle(self.engine.pool, dialect, 0.0)  # a write is not run again: check each connection
 
     def __repr__(self) -> str:
         return f"Database({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -201,14 +209,33 @@ class Database:
     def insert(self, statement: sa.Insert, row: dict) -> None:
         """One row, committed before this returns, run by the driver itself. On PostgreSQL the statement is
         a transaction of its own on an autocommit connection: one round trip, where BEGIN, INSERT and COMMIT
-        take three."""
+        take three. A line sent on a connection found dropped is sent again on a new one: a cut between
+        the commit and its answer would leave the line twice, where not sending it again would lose it."""
         if self._appender is None:
+            if self._lone_insert(statement, row):
+                return
             with self.write() as conn, self._driver(conn, statement, row):
                 return
-        with _translate_errors(self.engine.url):
-            conn = sa.Connection(self.engine, connection=_checkout(self._appender, self.engine.dialect))
-        with conn, _translate_errors(), self._driver(conn, statement, row):
-            return
+        appender = self._appender
+
+        def append() -> None:
+            with self._pooled(appender) as conn, self._driver(conn, statement, row):
+                return
+
+        again_if_lost(append)
+
+    def _lone_insert(self, statement: sa.Insert, row: dict) -> bool:
+        """On a SQLite file, the row inserted by a lone INSERT on the writers' connection: a transaction of its
+        own, where BEGIN IMMEDIATE and COMMIT cost it as much again. False when that connection is not open or
+        is in a transaction (then `write` makes one)."""
+        if not self.is_sqlite or self._readers is None:
+            return False
+        with self._writer:
+            conn = self._write_conn
+            if conn is None or conn.closed or conn.invalidated or conn.in_transaction():
+                return False
+            with _translate_errors(), self._driver(conn, statement, row):
+                return True
 
     def lookup(self, statement: sa.Select, values: dict) -> dict[str, Any] | None:
         """The first row of one read by key, or None: one statement where a read transaction sends three
@@ -218,11 +245,34 @@ class Database:
             with self.read() as shared:
                 found = shared.execute(statement, values).mappings().first()
             return None if found is None else dict(found)
+        pooled = pool
+
+        def look() -> dict[str, Any] | None:
+            with self._pooled(pooled) as conn, self._driver(conn, statement, values) as cursor:
+                row = cursor.fetchone()
+                return None if row is None else dict(zip([d[0] for d in cursor.description], row, strict=True))
+
+        return again_if_lost(look)
+
+    def _renew(self) -> None:
+        """Make every pool connect anew for each connection it made so far, at its next checkout: a connection
+        found dropped means the server dropped the others too (SQLAlchemy's engine does so for its own pool)."""
+        for pool in (self.engine.pool, self._readers, self._appender):
+            if pool is not None:
+                pool._invalidate(cast(sa.pool.PoolProxiedConnection, None), _checkin=False)
+
+    @contextmanager
+    def _pooled(self, pool: sa.pool.Pool) -> Iterator[sa.Connection]:
+        """A connection of the engine from `pool`, for one statement outside a transaction; its errors translated,
+        and the pools renewed when the connection turns out to have been dropped."""
         with _translate_errors(self.engine.url):
             conn = sa.Connection(self.engine, connection=_checkout(pool, self.engine.dialect))
-        with conn, _translate_errors(), self._driver(conn, statement, values) as cursor:
-            row = cursor.fetchone()
-            return None if row is None else dict(zip([d[0] for d in cursor.description], row, strict=True))
+        try:
+            with conn, _translate_errors():
+                yield conn
+        except ConnectionLost:
+            self._renew()
+            raise
 
     @contextmanager
     def _driver(self, conn: sa.Connection, statement: sa.TextClause | sa.Insert | sa.Select,
@@ -243,9 +293,11 @@ class Database:
             conn.dispatch.after_cursor_execute(conn, cursor, sql, params, None, False)
             yield cursor
         except dialect.loaded_dbapi.Error as err:
-            if dialect.is_disconnect(err, conn.connection.dbapi_connection, cursor):
+            lost = dialect.is_disconnect(err, conn.connection.dbapi_connection, cursor)
+            if lost:
                 conn.invalidate(err)
-            raise sa.exc.DBAPIError.instance(sql, params, err, dialect.loaded_dbapi.Error, dialect=dialect) from err
+            raise sa.exc.DBAPIError.instance(sql, params, err, dialect.loaded_dbapi.Error, dialect=dialect,
+                                             connection_invalidated=lost) from err
         finally:
             cursor.close()
 
@@ -259,6 +311,9 @@ class Database:
         self._mode.write = write
         try:
             yield conn
+        except ConnectionLost:
+            self._renew()
+            raise
         finally:
             conn.close()
 
@@ -355,6 +410,38 @@ def _autocommit(dialect: sa.Dialect):
     return on_connect
 
 
+def _ping_after_idle(pool: sa.pool.Pool, dialect: sa.Dialect, idle_s: float) -> None:
+    """Check a connection of `pool` before it is handed out when it sat idle longer than `idle_s` (0: every
+    time, as SQLAlchemy's pre-ping does); one that fails is made anew. A connection in steady use is not
+    checked: the round trip would cost a small read a third of its time."""
+
+    @event.listens_for(pool, "checkin")
+    def _idle_from(_dbapi_conn, record) -> None:
+        record.info["idle_from"] = time.monotonic()
+
+    @event.listens_for(pool, "checkout")
+    def _check(dbapi_conn, record, _proxy) -> None:
+        since = record.info.pop("idle_from", None)
+        if since is None or time.monotonic() - since <= idle_s:
+            return
+        try:
+            dialect.do_ping(dbapi_conn)
+        except dialect.loaded_dbapi.Error as err:
+            if dialect.is_disconnect(err, dbapi_conn, None):
+                raise sa.exc.DisconnectionError() from err  # the pool connects anew and hands that out
+            raise
+
+
+def again_if_lost(work: Callable[[], T]) -> T:
+    """`work`, run once more when its connection turned out to have been dropped (`ConnectionLost`; its pool
+    then connects anew), so a restarted server costs the call that meets it a retry, not an error. Only for
+    work that may run twice."""
+    try:
+        return work()
+    except ConnectionLost:
+        return work()
+
+
 def _checkout(pool: sa.pool.Pool, dialect: sa.Dialect) -> sa.pool.PoolProxiedConnection:
     """A connection of `pool`; a failure to connect raised as the engine would have raised it."""
     base = dialect.loaded_dbapi.Error
@@ -414,7 +501,7 @@ def _create_engine(url: str, read_timeout_s: float = READ_TIMEOUT_S) -> sa.Engin
         mysql = is_mysql(parsed.get_backend_name())
         if mysql and "charset" not in parsed.query:
             connect_args["charset"] = "utf8mb4"  # every character: 𠮷 and emoji need 4 bytes, MySQL's utf8 has 3
-        engine = sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=30,
+        engine = sa.create_engine(url, pool_size=10, max_overflow=20, pool_timeout=30,
                                   connect_args=connect_args)
         if mysql:  # first (the dialect then reads the mode), and before the pools of reads and appends are made
             event.listen(engine, "connect", _standard_strings, insert=True)
@@ -559,15 +646,20 @@ def _connect_failure(err: Exception, url: sa.URL | None) -> str | None:
 
 @contextmanager
 def _translate_errors(url: sa.URL | None = None) -> Iterator[None]:
-    """Driver errors as DatabaseError; given the URL, a failed connection says what to do."""
+    """Driver errors as DatabaseError (a connection a statement found dropped: ConnectionLost); given the URL,
+    a failed connection says what to do."""
     try:
         yield
     except sa.exc.OperationalError as err:
         known = _connect_failure(err, url)
         if known:
             raise DatabaseError(known) from err
+        if err.connection_invalidated:
+            raise ConnectionLost(f"the database connection was lost: {first_line(err)}") from err
         raise DatabaseError(f"database error (unavailable, timed out or refused): {first_line(err)}") from err
     except sa.exc.InterfaceError as err:
+        if err.connection_invalidated:
+            raise ConnectionLost(f"the database connection was lost: {first_line(err)}") from err
         raise DatabaseError(f"the database connection failed: {first_line(err)}") from err
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import secrets
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,6 +44,7 @@ from concierge import threads
 from concierge.errors import ConfigError, UnknownUser
 from concierge.pipeline import audit
 from concierge.settings import EmbedSettings, public_part
+from concierge.sources.result import new_result_id
 from concierge.storage import sessions
 from concierge.storage import state as schema
 from concierge.storage.insert_once import insert_once
@@ -184,7 +184,7 @@ class Embedding:
         session_id = sessions.start(web.pipeline.state, name, sessions.EMBEDDED, source=where,
                                     max_age=timedelta(seconds=self.settings.session_s))
         audit.record(web.pipeline.state, user=name, tool=TOOL, args={"origin": origin, "issuer": claims["iss"]},
-                     decision="signed_in", result_id="r_" + secrets.token_hex(5), rows=0, ms=0.0,
+                     decision="signed_in", result_id=new_result_id(), rows=0, ms=0.0,
                      message=f"signed in by the host app's token, in a page of {origin}", source=where)
         return name, session_id
 

@@ -38,7 +38,6 @@ import hashlib
 import hmac
 import html
 import re
-import secrets
 import time
 from datetime import timedelta
 from typing import Any
@@ -62,6 +61,7 @@ from concierge.errors import ConfigError
 from concierge.language.detect import Lang
 from concierge.pipeline import audit
 from concierge.settings import OidcSettings
+from concierge.sources.result import new_result_id
 from concierge.storage import sessions, users
 from concierge.web import auth
 from concierge.web.pages import request_lang, small_page
@@ -329,7 +329,7 @@ class Oidc:
         session_id = sessions.start(state, name, sessions.PROVIDER, source=where,
                                     max_age=timedelta(seconds=settings.session_s))
         audit.record(state, user=name, tool=TOOL, args={"issuer": claims["iss"], "sub": claims["sub"], "role": role},
-                     decision="signed_in", result_id="r_" + secrets.token_hex(5), rows=0, ms=0.0,
+                     decision="signed_in", result_id=new_result_id(), rows=0, ms=0.0,
                      message=f"signed in through the company's provider {self.issuer} as {name} (role {role}){note}",
                      source=where)
         return name, session_id

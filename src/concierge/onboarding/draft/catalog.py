@@ -13,6 +13,7 @@ from concierge.onboarding.draft.context import Context
 from concierge.onboarding.draft.filters import name_searches
 from concierge.onboarding.draft.paths import paths
 from concierge.onboarding.draft.read_tool import read_tool
+from concierge.onboarding.draft.rollup import Grain, grain
 from concierge.onboarding.draft.summary_tool import summary_tool
 from concierge.onboarding.draft.writing import dump
 from concierge.onboarding.introspect import Schema
@@ -26,6 +27,7 @@ class Draft:
     tools: tuple[str, ...]
     review: tuple[str, ...]
     left_out: tuple[str, ...] = ()  # tables and columns SQLite SQL cannot name (``table``, ``table.column``)
+    rollups: tuple[Grain, ...] = ()  # the summary tables drafted for large tables: `concierge db refresh` builds them
 
     @property
     def digest(self) -> str:
@@ -41,12 +43,17 @@ def draft_catalog(schema: Schema, name: str | None = None) -> Draft:
         if searches:
             ctx.name_params[table.name] = searches[0][0]
     routes: list[str] = []
+    rollups: dict[str, Grain] = {}
     for table in ctx.schema.tables:
         tools[ctx.tool_names[table.name]] = read_tool(ctx, table)
-        summary = summary_tool(ctx, table)
+        kept = grain(ctx.schema, table)
+        summary = summary_tool(ctx, table, kept)
         if summary is not None:
             tools[ctx.summary_names[table.name]] = summary
-        tools.update(compare_tools(ctx, table))
+        compared = compare_tools(ctx, table, kept)
+        tools.update(compared)
+        if kept is not None and any("rollup" in t for t in [summary or {}, *compared.values()]):
+            rollups[kept.name] = kept
         routes += paths(ctx, table).left_out
     tables = ctx.schema.tables
     ja_listed = "、".join(Noun.of(t.name, t.comment).ja for t in tables)
@@ -57,11 +64,13 @@ def draft_catalog(schema: Schema, name: str | None = None) -> Draft:
             "en": f"Look up the {ctx.name} database: {', '.join(t.name for t in tables)}.",
         },
         "roles": {"admin": {"all_rows": True}, "staff": {"all_rows": True}},
+        **({"rollups": {name: g.declaration() for name, g in rollups.items()}} if rollups else {}),
         "tools": tools,
         "review": ctx.review,
     }
     text = _header(ctx, len(tools), routes) + dump(body)
-    return Draft(slug(ctx.name, "business"), text, tuple(tools), tuple(ctx.review), ctx.left_out)
+    return Draft(slug(ctx.name, "business"), text, tuple(tools), tuple(ctx.review), ctx.left_out,
+                 tuple(rollups.values()))
 
 
 def _header(ctx: Context, n_tools: int, routes: list[str]) -> str:

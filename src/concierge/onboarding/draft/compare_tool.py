@@ -20,6 +20,7 @@ from concierge.onboarding.draft.dated import period_date
 from concierge.onboarding.draft.intents import sales_money
 from concierge.onboarding.draft.labels import column_label
 from concierge.onboarding.draft.paths import Join, Paths, paths
+from concierge.onboarding.draft.rollup import Grain
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import Noun, concept_words, slug
 
@@ -96,8 +97,9 @@ def _amount(table: Table) -> Column | None:
     return (money or found or [None])[0]  # type: ignore[list-item]
 
 
-def compare_tools(ctx: Context, table: Table) -> dict[str, dict[str, Any]]:
-    """The comparisons of `table` by name (the module docstring); none where it has no such shape."""
+def compare_tools(ctx: Context, table: Table, kept: Grain | None = None) -> dict[str, dict[str, Any]]:
+    """The comparisons of `table` by name (the module docstring); none where it has no such shape. Each reads
+    the rollup `kept` where that keeps its items."""
     reached = paths(ctx, table, depth=2)
     dated = period_date(table, list(reached.direct))
     amount = _amount(table)
@@ -108,7 +110,7 @@ def compare_tools(ctx: Context, table: Table) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for n, item in enumerate(_items(ctx, table, reached, date_join)):
         name = _name(ctx, table, "" if n == 0 else f"_by_{item.word}")
-        out[name] = _compare(ctx, table, name, (alias, dcol, dtable), date_join, amount, item)
+        out[name] = _compare(ctx, table, name, (alias, dcol, dtable), date_join, amount, item, kept)
     return out
 
 
@@ -120,7 +122,7 @@ def _name(ctx: Context, table: Table, by: str) -> str:
 
 
 def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Table], date_join: Join | None,
-             amount: Column, item: _Item) -> dict[str, Any]:
+             amount: Column, item: _Item, kept: Grain | None) -> dict[str, Any]:
     sql, q = ctx.sql, ctx.sql.q
     alias, dcol, dtable = dated
     item_sql, item_label, grouped = item.sql, item.label, item.grouped
@@ -145,15 +147,21 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
                         "description": {"ja": f"{ja}（{dnoun.ja}）", "en": f"{en} ({dnoun.one}), YYYY-MM-DD"},
                         "extract": extract}
     cur, prev = within("cur_start", "cur_end"), within("prev_start", "prev_end")
-    lines = [f"SELECT {item_sql} AS item,",
-             f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) AS cur_amount,",
-             f"       SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END) AS prev_amount,",
-             f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
-             f" AS {q('change')}",  # a word MySQL reserves
-             f"FROM {q(table.name)} t", *joins,
-             f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
-             f"GROUP BY {grouped}",
-             "ORDER BY 4, 1"]
+
+    def statement(source: str) -> str:
+        return "\n".join([
+            f"SELECT {item_sql} AS item,",
+            f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) AS cur_amount,",
+            f"       SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END) AS prev_amount,",
+            f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
+            f" AS {q('change')}",  # a word MySQL reserves
+            f"FROM {q(source)} t", *joins,
+            f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
+            f"GROUP BY {grouped}",
+            "ORDER BY 4, 1"]) + "\n"
+
+    rolled = (kept is not None and alias == "t" and not joins and amount.name in kept.sums
+              and kept.keeps(item_sql) and kept.keeps(grouped))
     key = f"tools.{name}"
     ctx.review += [f"{key}.description", *(f"{key}.params.{p}.{k}" for p in params for k in ("description", "extract")),
                    f"{key}.intents", f"{key}.result.labels"]
@@ -170,7 +178,8 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
         "roles": ["admin", "staff"],
         "params": params,
         "ordered": [["cur_start", "cur_end"], ["prev_start", "prev_end"]],
-        "sql": "\n".join(lines) + "\n",
+        "sql": statement(table.name),
+        **({"rollup": {"table": kept.name, "sql": statement(kept.name)}} if rolled and kept else {}),
         "result": {
             "max_rows": COMPARE_MAX_ROWS,
             "summary": {"kind": "change", "key": "item", "current": "cur_amount", "previous": "prev_amount",

@@ -24,6 +24,7 @@ from concierge.onboarding.draft.paths import Join, Link
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.measures import event_date
 from concierge.onboarding.naming import Noun, slug
+from concierge.onboarding.rights import SUMMARY_MIN_ROWS
 
 # A referenced table of at most this many rows is also filtered by its names, read from the data (an enum the
 # planner finds said in a request: AC/DC); any table is filtered by its key, found from a name by a lookup.
@@ -220,8 +221,20 @@ def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, 
 
 
 def enum_query(ctx: Context, table: Table, col: Column) -> str:
-    c = ctx.sql.text(ctx.sql.q(col.name), col)
-    return f"SELECT DISTINCT {c} FROM {ctx.sql.q(table.name)} WHERE {ctx.sql.q(col.name)} IS NOT NULL ORDER BY 1"
+    """The distinct values of a column. On a large table whose index begins with the column, one index probe per
+    value (a loose index scan) instead of reading every row: milliseconds, not seconds, at 10^7 rows."""
+    c, t = ctx.sql.q(col.name), ctx.sql.q(table.name)
+    if table.row_count >= SUMMARY_MIN_ROWS and ctx.schema.dialect in ("sqlite", "postgresql") and _leads(table, col):
+        return (f"WITH RECURSIVE v(x) AS (SELECT MIN({c}) FROM {t} UNION ALL "
+                f"SELECT (SELECT MIN({c}) FROM {t} WHERE {c} > v.x) FROM v WHERE v.x IS NOT NULL) "
+                f"SELECT {ctx.sql.text('x', col)} FROM v WHERE x IS NOT NULL ORDER BY 1")
+    return f"SELECT DISTINCT {ctx.sql.text(c, col)} FROM {t} WHERE {c} IS NOT NULL ORDER BY 1"
+
+
+def _leads(table: Table, col: Column) -> bool:
+    """Whether an index of the table (its primary key too) begins with the column."""
+    firsts = [ix.columns[0] for ix in table.indexes if ix.columns] + list(table.primary_key[:1])
+    return col.name in firsts
 
 
 def shared_names_query(ctx: Context, table: Table, display: Display, key: str) -> str:

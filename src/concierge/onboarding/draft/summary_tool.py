@@ -30,12 +30,14 @@ from concierge.onboarding.draft.intents import (
 )
 from concierge.onboarding.draft.labels import column_label, count_label, in_words
 from concierge.onboarding.draft.paths import Join, Paths, paths
+from concierge.onboarding.draft.rollup import Grain, statement_where
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import Noun, concept_words, slug
 
 
-def summary_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
-    """The summary of `table` (the module docstring), or None where it has neither a date nor a group."""
+def summary_tool(ctx: Context, table: Table, kept: Grain | None = None) -> dict[str, Any] | None:
+    """The summary of `table` (the module docstring), or None where it has neither a date nor a group; read from
+    the rollup `kept` where that can answer it."""
     sql, q = ctx.sql, ctx.sql.q
     reached = paths(ctx, table)
     dated = period_date(table, list(reached.direct))
@@ -78,7 +80,11 @@ def summary_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
         out["ordered"] = tool.ordered
     if tool.checks:
         out["checks"] = tool.checks
-    out["sql"] = _sql(ctx, table, tool, found, summed, joins, ranks, count_col, dated=dated is not None)
+    out["sql"] = _sql(ctx, table.name, tool.where, found, summed, joins, ranks, count_col, dated=dated is not None)
+    if kept is not None and dated is not None and dated[0] == "t":
+        rolled = _over_rollup(ctx, kept, tool.where, found, summed, ranks, count_col)
+        if rolled is not None:
+            out["rollup"] = rolled
     out["result"] = {"max_rows": SUMMARY_MAX_ROWS,
                      "totals": {count_col: "sum", **{m.name: "sum" for m in summed}},
                      "labels": {"group_value": {"ja": "区分", "en": "group"}, count_col: count_label(noun),
@@ -88,21 +94,41 @@ def summary_tool(ctx: Context, table: Table) -> dict[str, Any] | None:
     return out
 
 
-def _sql(ctx: Context, table: Table, tool: ToolDraft, found: dict[str, Group], summed: list[Measure],
-         joins: list[Join], ranks: list[str], count_col: str, *, dated: bool) -> str:
+def _over_rollup(ctx: Context, kept: Grain, where: list[str], found: dict[str, Group], summed: list[Measure],
+                 ranks: list[str], count_col: str) -> dict[str, Any] | None:
+    """The summary's statement over its table's rollup: the groups and conditions the rollup keeps, its rows
+    counted by `source_rows`; None where a figure is not a sum the rollup keeps or it keeps no group."""
+    q = ctx.sql.q
+    if not summed or any(m.alias != "t" or m.sql != f"SUM(t.{q(m.source[1].name)})"
+                         or m.source[1].name not in kept.sums for m in summed):
+        return None
+    groups = {v: g for v, g in found.items() if not g.joins and kept.keeps(g.expr) and kept.keeps(g.shown or "")}
+    conditions = statement_where(kept, where)
+    if not groups or conditions is None:
+        return None
+    sql = _sql(ctx, kept.name, conditions, groups, summed, [], ranks, count_col, dated=True,
+               count="SUM(t.source_rows)")
+    out: dict[str, Any] = {"table": kept.name, "sql": sql}
+    if len(groups) < len(found):
+        out["only"] = {"group_by": list(groups)}
+    return out
+
+
+def _sql(ctx: Context, source: str, where: list[str], found: dict[str, Group], summed: list[Measure],
+         joins: list[Join], ranks: list[str], count_col: str, *, dated: bool, count: str = "COUNT(*)") -> str:
     q = ctx.sql.q
     shown = "\n".join(f"            WHEN '{v}' THEN {g.shown or g.expr}" for v, g in found.items())
     keyed = "\n".join(f"            WHEN '{v}' THEN {g.expr}" for v, g in found.items())
-    figures = {ranks[0]: "COUNT(*)", **{m.name: m.sql for m in summed}}
+    figures = {ranks[0]: count, **{m.name: m.sql for m in summed}}
     rank = "\n".join(f"              WHEN :rank_by = '{v}' THEN -COALESCE({f}, 0)" for v, f in figures.items())
     sums = "".join(f", {m.sql} AS {q(m.name)}" for m in summed)
     lines = [f"SELECT MIN(CASE :group_by\n{shown}\n       END) AS group_value,",
-             f"       COUNT(*) AS {q(count_col)}{sums}",
-             f"FROM {q(table.name)} t", *(j.sql(q) for j in joins)]
-    lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(tool.where)]
+             f"       {count} AS {q(count_col)}{sums}",
+             f"FROM {q(source)} t", *(j.sql(q) for j in joins)]
+    lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(where)]
     in_order = (f"CASE WHEN :rank_by IS NULL AND :top_n >= {SUMMARY_MAX_ROWS} AND :group_by IN ('day', 'month') "
                 "THEN 0\n" if dated else "CASE\n")
-    first = summed[0].sql if summed else "COUNT(*)"
+    first = summed[0].sql if summed else count
     lines += [f"GROUP BY CASE :group_by\n{keyed}\n       END",
               f"ORDER BY {in_order}{rank}\n              ELSE -COALESCE({first}, 0) END, 1",
               "LIMIT :top_n"]

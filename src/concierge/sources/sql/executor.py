@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -18,7 +19,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from concierge.catalog.loader import Catalog
-from concierge.catalog.model import SQL_PARAM, Tool
+from concierge.catalog.model import SQL_PARAM, Tool, ToolRollup
 from concierge.errors import CatalogError, CatalogProblem, DatabaseError, ResultCode
 from concierge.language.dates import as_date
 from concierge.sources.executor import Executor, Shown, WriteStep
@@ -30,16 +31,18 @@ from concierge.sources.result import (
     needs_every_row,
     plain,
     plain_args,
+    plain_rows,
     shaped,
     totals_sql,
 )
 from concierge.sources.sql.bind import bind, sql_values
 from concierge.storage import rollups
-from concierge.storage.database import Database, first_line, mysql_errno, overtaken
+from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
 from concierge.storage.replicas import Reader, Replicas
 
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
+ROLLUP_LOOK_S = 30.0  # how often a rollup not built yet is looked for
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class DataFacts:
     enum_shared: dict[str, dict[str, list[str]]]  # `EnumSource.key` -> a value naming several rows -> their keys
     # the catalog's rollups that are built; whether one may be read is asked by each read (storage.rollups)
     rollups: dict[str, rollups.ReadCheck] = field(default_factory=dict)
+    # when each rollup not built then was last looked for (a first `db refresh` while serving)
+    unbuilt: dict[str, float] = field(default_factory=dict)
 
 
 class SqlExecutor(Executor):
@@ -89,30 +94,31 @@ class SqlExecutor(Executor):
         facts = self._facts.get(catalog.name)
         if facts is None:
             enums, ranges, synonyms, shared = {}, {}, {}, {}
+            for p in (p for t in catalog.tools.values() for p in t.params.values()):
+                if p.enum and p.enum.query and p.enum.query not in enums:
+                    enums[p.enum.query] = [str(r[0]) for r in self._data(p.enum.query) if r[0] is not None]
+                if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
+                    rows = self._data(p.enum.synonyms_query)
+                    synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
+                if p.enum and p.enum.shared_query and p.enum.key not in shared:
+                    shared[p.enum.key] = _keys_by_value(self._data(p.enum.shared_query))
+                if p.bounds and p.bounds.query and p.bounds.query not in ranges:
+                    (low, high), = self._data(p.bounds.query)
+                    if low is not None:
+                        ranges[p.bounds.query] = (as_date(low), as_date(high))
             with self.db.read() as conn:
-                for p in (p for t in catalog.tools.values() for p in t.params.values()):
-                    if p.enum and p.enum.query and p.enum.query not in enums:
-                        enums[p.enum.query] = [str(v) for v in conn.scalars(sa.text(p.enum.query)) if v is not None]
-                    if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
-                        rows = conn.execute(sa.text(p.enum.synonyms_query)).all()
-                        synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
-                    if p.enum and p.enum.shared_query and p.enum.key not in shared:
-                        shared[p.enum.key] = _keys_by_value(conn.execute(sa.text(p.enum.shared_query)).all())
-                    if p.bounds and p.bounds.query and p.bounds.query not in ranges:
-                        low, high = conn.execute(sa.text(p.bounds.query)).one()
-                        if low is not None:
-                            ranges[p.bounds.query] = (as_date(low), as_date(high))
                 readable = rollups.read_checks(conn, catalog.spec.rollups) if self.use_rollups else {}
-            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable)
+            unbuilt = dict.fromkeys(set(catalog.spec.rollups) - set(readable), time.monotonic())
+            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable, unbuilt)
         return facts
 
     # --- reads ---------------------------------------------------------------------
     def read(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
         if self.replicas is None:
-            return self._read(self.db, tool, args, values)
+            return again_if_lost(lambda: self._read(self.db, tool, args, values))
         place = self.replicas.place(_reader(values))
         try:
-            result = self._read(place.db, tool, args, values)
+            result = again_if_lost(lambda: self._read(place.db, tool, args, values))
         except DatabaseError as err:  # a replica that stopped under a read: the primary answers it
             place = self.replicas.after_failure(place, err)
             result = self._read(place.db, tool, args, values)
@@ -133,7 +139,7 @@ class SqlExecutor(Executor):
             # statement itself stops (one round trip, where a server-side cursor took three).
             sql = statement if every or db.is_sqlite else capped_sql(statement, spec)
             columns, fetched = db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
-            rows = [dict(zip(columns, map(plain, r), strict=True)) for r in fetched]
+            rows = plain_rows(columns, fetched)
             failed = None if rows else failed_check(conn, tool, values, implied=True)
             if failed:
                 return failed.model_copy(update={"args": plain_args(args)})
@@ -146,15 +152,35 @@ class SqlExecutor(Executor):
     def statement(self, tool: Tool, values: dict, conn: sa.Connection | None = None) -> str:
         """The tool's SQL, or its rollup statement when the rollup can answer these values and is current as
         the read sees it: asked in the read's transaction `conn` (or in a read of its own), every time."""
-        if tool.rollup is None or any(values.get(p) is not None for p in below_grain(tool.sql, tool.rollup.sql)):
+        if tool.rollup is None or not answers(tool.sql, tool.rollup, values):
             return tool.sql
-        check = self.facts(self._catalog_of[tool.name]).rollups.get(tool.rollup.table)
+        check = self._rollup_check(self._catalog_of[tool.name], tool.rollup.table)
         if check is None:
             return tool.sql
         if conn is None:
             with self.db.read() as own:
                 return tool.rollup.sql if check.holds(self.db, own) else tool.sql
         return tool.rollup.sql if check.holds(self.db, conn) else tool.sql
+
+    def _data(self, sql: str) -> list[sa.Row]:
+        """The rows of one of the guard's data queries, read on its own: a slow one (a DISTINCT over 10^7 rows
+        with no index to read it from) has the whole read timeout to itself."""
+        with self.db.read() as conn:
+            return list(conn.execute(sa.text(sql)).all())
+
+    def _rollup_check(self, catalog: Catalog, name: str) -> rollups.ReadCheck | None:
+        """The read check of rollup `name` where it is built; one not built when the facts were read is looked
+        for again at most every `ROLLUP_LOOK_S`, so that a first `db refresh` needs no restart."""
+        facts = self.facts(catalog)
+        looked = facts.unbuilt.get(name)
+        if looked is not None and time.monotonic() - looked >= ROLLUP_LOOK_S:
+            facts.unbuilt[name] = time.monotonic()
+            with self.db.read() as conn:
+                found = rollups.read_checks(conn, {name: catalog.spec.rollups[name]})
+            if found:
+                facts.rollups.update(found)
+                del facts.unbuilt[name]
+        return facts.rollups.get(name)
 
     # --- writes --------------------------------------------------------------------
     def preview(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult | Shown:
@@ -240,6 +266,14 @@ class SqlExecutor(Executor):
 def _reader(values: dict[str, Any]) -> Reader:
     """Whose writes a read must see: the user and their conversation (`:_user`, `:_session`)."""
     return str(values.get("_user")), str(values.get("_session"))
+
+
+def answers(sql: str, rollup: ToolRollup, values: dict) -> bool:
+    """Whether a tool's rollup statement can answer these values: none below its grain, each under `only` one
+    it lists."""
+    if any(values.get(p) is not None for p in below_grain(sql, rollup.sql)):
+        return False
+    return all(values.get(p) in allowed for p, allowed in rollup.only.items())
 
 
 @lru_cache(maxsize=256)
