@@ -1,15 +1,10 @@
-"""Moments read back from the state database, as aware datetimes in UTC.
-
-Every moment is written in UTC. SQLite and MariaDB give it back naive; a read by `Database.lookup`, which
-skips SQLAlchemy's type processing, gives SQLite's stored text (``2026-12-05 01:02:03.456789``).
-"""
+"""Moments read back from the state database, as aware datetimes in UTC: every moment is written in UTC, and
+SQLite and MariaDB give it back naive."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 
-def aware(value: datetime | str | None) -> datetime | None:
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
+def aware(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value

@@ -62,10 +62,11 @@ def check(db: Database, session_id: str, *, embedded: bool = True) -> str | None
 
 def signed_in(db: Database, session_id: str, *, embedded: bool = True) -> users.UserRecord | None:
     """The user of a live session as the state database has them now (role included), else None, as `check`:
-    one statement, which reads the user's row with the session."""
+    one read, of the user's row with the session."""
     if not session_id or len(session_id) > 100:
         return None
-    row = db.lookup(_CHECK, {"id_hash": _hash(session_id)})  # no transaction
+    with db.read() as conn:
+        row = conn.execute(_CHECK, {"id_hash": _hash(session_id)}).mappings().first()
     if row is None:
         return None
     expires = aware(row["expires_at"])

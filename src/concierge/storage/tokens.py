@@ -80,7 +80,8 @@ def check(db: Database, token: str) -> Check:
     if not token.startswith(PREFIX) or len(token) > 200:
         return Check(None, "token_unknown")
     tokens, digest = schema.api_tokens, _hash(token)
-    row = db.lookup(_CHECK, {"token_hash": digest})  # one statement, no transaction
+    with db.read() as conn:
+        row = conn.execute(_CHECK, {"token_hash": digest}).mappings().first()
     if row is None:
         return Check(None, "token_unknown")
     now, token_id = datetime.now(UTC), digest[:ID_LENGTH]
