@@ -11,8 +11,8 @@ server, dropped at the end) behind nginx (round-robin, in the foreground from a 
 temporary folder), as docs/deploy.md describes; every client goes through nginx.
 Then, each phase timed from the moment every client is ready:
 
-- chat: N users sign in (each with its own cookie) and each sends K chat requests, reading
-  every event stream to its end. The questions are the eval cases' turns (their own
+- chat: N users sign in (accounts of their own, load-1 .. load-N with the admin role) and each
+  sends K chat requests, reading every event stream to its end. The questions are the eval cases' turns (their own
   conversations, in order); a write that asks for a yes is confirmed, as the eval runner does,
   and the confirmation is one of the K requests;
 - MCP: M clients of the official SDK, with a bearer token from `concierge token create`, each
@@ -53,6 +53,7 @@ from mcp.client.streamable_http import streamable_http_client
 ROOT = Path(__file__).resolve().parents[1]
 CASE_FILES = (ROOT / "tests" / "planner" / "dev_cases.jsonl", ROOT / "tests" / "planner" / "cases.jsonl")
 USER = "admin"  # the eval cases' user: may call every tool, so no request is refused for permissions
+ROLE = "admin"  # ... and its role, which each chat user gets: a user may have only two turns in progress at once
 REQUEST_TIMEOUT_S = 30
 GIVE_UP = 3  # failed requests in a row after which a client stops (the server has gone, say)
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -270,11 +271,15 @@ async def read_stream(http: httpx2.AsyncClient, path: str, body: dict | None) ->
     return answer
 
 
+def chat_user_name(n: int) -> str:
+    return f"load-{n + 1}"
+
+
 async def chat_user(n: int, url: str, password: str, dialogs: list[list[str]], turns: int,
                     ready: Callable[[], Awaitable[None]], deadline: float, phase: Phase) -> None:
     async with httpx2.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S) as http:
         async with SIGN_IN:  # one at a time: the sign-in throttle counts parallel attempts of one account as guesses
-            signed_in = await http.post("/api/login", json={"name": USER, "password": password})
+            signed_in = await http.post("/api/login", json={"name": chat_user_name(n), "password": password})
         await ready()
         if signed_in.status_code != 200:
             phase.errors.append(f"sign-in: HTTP {signed_in.status_code}")
@@ -404,13 +409,16 @@ def pct(values: list[float], q: int) -> float:
 
 
 HEADER = (f"{'phase':12}{'clients':10}{'done':>10}{'per s':>9}{'p50 ms':>8}{'p95 ms':>8}{'max ms':>8}"
-          f"{'turn ms':>9}{'errors':>7}   CPU ms per request: server / this client")
+          f"{'turn ms':>9}{'errors':>7}{'load':>6}   CPU ms per request (chat alone: per turn; mcp alone: per "
+          "call): server / this client")
 
 
 def report(label: str, phases: list[Phase], server_cpu_s: float, client_cpu_s: float) -> None:
-    """One row per kind of client; the CPU columns cover every request of the phase."""
+    """One row per kind of client; the CPU columns cover every request of the phase, the load average (1 min)
+    is read at its end."""
     requests = sum(len(p.ms) + len(p.errors) for p in phases)
-    cpu = f"{server_cpu_s * 1000 / requests:.1f} / {client_cpu_s * 1000 / requests:.1f}" if requests else ""
+    cpu = f"{server_cpu_s * 1000 / requests:.2f} / {client_cpu_s * 1000 / requests:.2f}" if requests else ""
+    load = f"{os.getloadavg()[0]:>6.1f}"
     for i, p in enumerate(phases):
         who, unit = ("users", "turns") if p.name == "chat" else ("MCP", "calls")
         done = len(p.ms)
@@ -418,7 +426,8 @@ def report(label: str, phases: list[Phase], server_cpu_s: float, client_cpu_s: f
         turn = f"{pct(p.agent_ms, 50):>9.1f}" if p.agent_ms else f"{'':9}"
         print(f"{label if i == 0 else '':12}{p.clients:>2} {who:7}{done:>4} {unit:5}"
               f"{done / p.wall_s if p.wall_s else 0:>9.1f}{pct(p.ms, 50):>8.1f}{pct(p.ms, 95):>8.1f}"
-              f"{max(p.ms, default=float('nan')):>8.1f}{turn}{len(p.errors):>7}   {cpu if i == 0 else ''}{cut}")
+              f"{max(p.ms, default=float('nan')):>8.1f}{turn}{len(p.errors):>7}{load if i == 0 else '':>6}   "
+              f"{cpu if i == 0 else ''}{cut}")
     for p in phases:
         for message, count in Counter(p.errors).items():
             print(f"    ERROR x{count}: {message}")
@@ -440,7 +449,9 @@ async def main(options: argparse.Namespace) -> int:
         if options.replicas:
             concierge("db", "init", env=env)  # the demo data and users (the embedded default gets them by itself)
         password = secrets.token_urlsafe(12)
-        concierge("user", "set-password", USER, "--password-stdin", env=env, stdin=password + "\n")
+        for n in range(max(options.users, 1)):  # the warm-up's one user is the first
+            concierge("user", "add", chat_user_name(n), "--role", ROLE, "--password-stdin", env=env,
+                      stdin=password + "\n")
         token = concierge("token", "create", "--user", USER, "--label", "bench/load.py", env=env).strip()
         deployment = deploy(options, folder, env, stack)
         return await measure(options, deployment, password, token, cases, dialogs, source)

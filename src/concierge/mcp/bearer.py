@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 from concierge import threads
 from concierge.mcp.oauth import access_token
 from concierge.pipeline import audit
+from concierge.pipeline.access import User
 from concierge.storage import oauth, tokens
 from concierge.storage.database import Database
 
@@ -35,6 +36,15 @@ _MESSAGES = {
     "oauth_token_invalid": "the OAuth access token is unknown, expired or revoked (concierge token list)",
     "oauth_wrong_resource": "the OAuth access token was issued for another server",
 }
+
+
+class TokenUser(AuthenticatedUser):
+    """The SDK's user of a request, with the concierge user (role included) read with its token, so that the
+    request's handlers need no second read to know who calls."""
+
+    def __init__(self, auth_info: AccessToken, user: User):
+        super().__init__(auth_info)
+        self.user = user
 
 
 class TokenBackend(AuthenticationBackend):
@@ -60,7 +70,8 @@ class TokenBackend(AuthenticationBackend):
             await threads.run(self._record, found, f"{self.channel} {client}")
             return None
         access = AccessToken(token=token, client_id=found.user_name, subject=found.user_name, scopes=[])
-        return AuthCredentials([]), AuthenticatedUser(access)
+        user = User(found.user_name, found.role or "", found.display_name or "")
+        return AuthCredentials([]), TokenUser(access, user)
 
     async def _oauth(self, conn: HTTPConnection, token: str):
         found = await threads.run(oauth.check_access, self.db, token)

@@ -28,8 +28,9 @@ from mcp.shared.exceptions import MCPError
 from concierge import threads
 from concierge.errors import ConciergeError
 from concierge.mcp import apps, prompts, resources
+from concierge.mcp.bearer import TokenUser
 from concierge.mcp.rejected import AuditRefusals
-from concierge.mcp.tools import call_result, confirmation_note, declaration, header_schema, split_confirmation
+from concierge.mcp.tools import call_result, confirmation_note, declaration, split_confirmation
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
 
@@ -55,13 +56,12 @@ def instructions(pipeline: Pipeline) -> str:
 def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]:
     """The low-level SDK server over `pipeline`; `user` acts when a request brings no token."""
     handlers = _Handlers(pipeline, user)
-    headers = {name: header_schema(tool) for name, tool in pipeline.tools.items()}
     server: Server[Any] = Server(
         "concierge",
         version=_version(),
         title="concierge",
         instructions=instructions(pipeline),
-        get_tool_input_schema=headers.get,  # the SDK's check of Mcp-Param-* headers, without a tools/list
+        get_tool_input_schema=_no_header_marks,
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
         on_list_resources=handlers.list_resources,
@@ -75,6 +75,13 @@ def build_server(pipeline: Pipeline, *, user: User | None = None) -> Server[Any]
     return server
 
 
+def _no_header_marks(_tool: str) -> None:
+    """The schema the SDK checks a call's `Mcp-Param-*` headers against: none, as no argument of a listed tool
+    carries the ``x-mcp-header`` mark, so no header can contradict one. Without this hook the SDK would run a whole
+    tools/list on every call to look for the marks."""
+    return None
+
+
 class _Handlers:
     """The server's request handlers: each finds its caller, then runs the pipeline off the event loop."""
 
@@ -82,17 +89,28 @@ class _Handlers:
         self.pipeline, self.user = pipeline, user
 
     def caller(self, ctx: ServerRequestContext[Any]) -> User:
+        """Who calls, with the role they have now."""
+        held = self._held(ctx)
+        if held is not self.user:  # read for this request, with its token
+            return held
+        current = self.pipeline.as_now(held)  # the role now, not the one the server started with
+        if current is None:
+            raise MCPError(code=types.INVALID_REQUEST, message=f"user {held.name} no longer exists")
+        return current
+
+    def _held(self, ctx: ServerRequestContext[Any]) -> User:
+        """Who calls as the request says: its token's user (read with the token when it is one of ours), else the
+        server's user as it was started. `Pipeline.invoke` reads the role itself, so a call needs nothing more."""
         request = ctx.request
         authenticated = request.scope.get("user") if request is not None else None
-        if isinstance(authenticated, AuthenticatedUser):
+        if isinstance(authenticated, TokenUser):
+            return authenticated.user
+        if isinstance(authenticated, AuthenticatedUser):  # an OAuth access token: its subject is our user
             token = authenticated.access_token
             return self.pipeline.user(token.subject or token.client_id)
         if self.user is None:
             raise MCPError(code=types.INVALID_REQUEST, message="this request carries no user")
-        current = self.pipeline.as_now(self.user)  # the role now, not the one the server started with
-        if current is None:
-            raise MCPError(code=types.INVALID_REQUEST, message=f"user {self.user.name} no longer exists")
-        return current
+        return self.user
 
     async def list_tools(self, ctx: ServerRequestContext[Any], _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await _in_thread(self._declarations, ctx))
@@ -127,7 +145,7 @@ class _Handlers:
 
     def _invoke(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         args, token = split_confirmation(self.pipeline.tools.get(params.name), params.arguments)
-        result = self.pipeline.invoke(params.name, args, self.caller(ctx), confirmation=token)
+        result = self.pipeline.invoke(params.name, args, self._held(ctx), confirmation=token)
         out = call_result(result)
         return apps.with_view(out, result, self.pipeline) if apps.negotiated(ctx) else out
 

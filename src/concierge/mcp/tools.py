@@ -86,15 +86,6 @@ def declaration(tool: Tool, ctx: GuardContext) -> types.Tool:
     )
 
 
-def header_schema(tool: Tool) -> dict[str, Any]:
-    """The input schema as far as the SDK reads it for `Mcp-Param-*` headers (their ``x-mcp-header``
-    marks), from the catalog alone: no data read, so it can answer on the event loop for every call,
-    where the SDK would otherwise run a whole tools/list. No parameter carries the mark, so a call
-    never needs a header, as with the listed schema."""
-    names = [*tool.params, *([CONFIRMATION_ARG] if tool.confirm else [])]
-    return {"type": "object", "properties": {name: {} for name in names}}
-
-
 def _annotations(tool: Tool) -> types.ToolAnnotations:
     if tool.mode == "read":
         return types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)

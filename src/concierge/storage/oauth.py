@@ -22,6 +22,7 @@ import sqlalchemy as sa
 
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.moments import aware
 
 ACCESS_PREFIX, REFRESH_PREFIX, CODE_PREFIX = "coa_", "cor_", "coc_"
 ACCESS_LIFETIME = timedelta(hours=1)
@@ -33,11 +34,6 @@ MAX_CLIENTS = 10_000  # registrations kept; the oldest unused one goes first
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    """SQLite gives back naive datetimes; they were written in UTC."""
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 @dataclass(frozen=True)
@@ -156,7 +152,7 @@ def load_code(db: Database, code: str) -> Code | None:
             _end_grant(conn, row.grant_id, datetime.now(UTC))
         return None
     consent = Consent(row.client_id, row.client_name, row.user_name, tuple(row.scopes.split()), row.resource)
-    return Code(consent, row.code_challenge, row.redirect_uri, row.redirect_explicit, _aware(row.expires_at) or
+    return Code(consent, row.code_challenge, row.redirect_uri, row.redirect_explicit, aware(row.expires_at) or
                 datetime.now(UTC))
 
 
@@ -213,10 +209,10 @@ def _live(db: Database, token: str, kind: str) -> tuple[sa.Row, Access] | None:
         row = conn.execute(_TOKEN, {"token_hash": _hash(token)}).first()
     now = datetime.now(UTC)
     if (row is None or row.kind != kind or row.revoked_at is not None or row.user_exists is None
-            or (_aware(row.expires_at) or now) <= now):
+            or (aware(row.expires_at) or now) <= now):
         return None
     consent = Consent(row.client_id, row.client_name, row.user_name, tuple(row.scopes.split()), row.resource)
-    return row, Access(row.grant_id, consent, _aware(row.expires_at) or now)
+    return row, Access(row.grant_id, consent, aware(row.expires_at) or now)
 
 
 def check_access(db: Database, token: str) -> Access | None:
@@ -225,7 +221,7 @@ def check_access(db: Database, token: str) -> Access | None:
     if found is None:
         return None
     row, access = found
-    now, last = datetime.now(UTC), _aware(row.last_used_at)
+    now, last = datetime.now(UTC), aware(row.last_used_at)
     if last is None or now - last >= LAST_USE_RESOLUTION:
         with db.write() as conn:
             conn.execute(schema.oauth_grants.update().where(schema.oauth_grants.c.id == access.grant_id)
@@ -286,8 +282,8 @@ def _end_grant(conn: sa.Connection, grant_id: str, now: datetime) -> None:
 
 def _grant(row: sa.Row) -> Grant:
     consent = Consent(row.client_id, row.client_name, row.user_name, tuple(row.scopes.split()), row.resource)
-    return Grant(row.id, consent, _aware(row.created_at) or datetime.now(UTC), _aware(row.last_used_at),
-                 _aware(row.revoked_at))
+    return Grant(row.id, consent, aware(row.created_at) or datetime.now(UTC), aware(row.last_used_at),
+                 aware(row.revoked_at))
 
 
 def list_grants(db: Database, user_name: str | None = None) -> list[Grant]:

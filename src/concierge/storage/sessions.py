@@ -23,9 +23,10 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from concierge.storage import oauth, passwords
+from concierge.storage import oauth, passwords, users
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.moments import aware
 
 MAX_AGE = timedelta(days=7)
 EMBEDDED = "embedded"  # the fingerprint of a session the host app's token started: no hex digest
@@ -35,11 +36,6 @@ _ID_BYTES = 32
 
 def _hash(session_id: str) -> str:
     return hashlib.sha256(session_id.encode()).hexdigest()
-
-
-def _aware(value: datetime) -> datetime:
-    """SQLite gives back naive datetimes; they were written in UTC."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def start(db: Database, user_name: str, fingerprint: str, *, source: str | None = None,
@@ -60,25 +56,34 @@ def start(db: Database, user_name: str, fingerprint: str, *, source: str | None 
 def check(db: Database, session_id: str, *, embedded: bool = True) -> str | None:
     """The user name of a live session, else None (unknown, ended, expired, password changed, user gone; one a
     host app's token started, unless `embedded`)."""
+    found = signed_in(db, session_id, embedded=embedded)
+    return found.name if found is not None else None
+
+
+def signed_in(db: Database, session_id: str, *, embedded: bool = True) -> users.UserRecord | None:
+    """The user of a live session as the state database has them now (role included), else None, as `check`:
+    one read, of the user's row with the session."""
     if not session_id or len(session_id) > 100:
         return None
     with db.read() as conn:
-        row = conn.execute(_CHECK, {"id_hash": _hash(session_id)}).first()
-    if row is None or _aware(row.expires_at) <= datetime.now(UTC):
+        row = conn.execute(_CHECK, {"id_hash": _hash(session_id)}).mappings().first()
+    if row is None:
         return None
-    if row.fingerprint == EMBEDDED:
-        return row.user_name if embedded else None
-    if row.fingerprint == PROVIDER:
-        return row.user_name
-    if row.password_hash is None or passwords.fingerprint(row.password_hash) != row.fingerprint:
+    expires = aware(row["expires_at"])
+    if expires is None or expires <= datetime.now(UTC):
         return None
-    return row.user_name
+    fingerprint, password_hash = row["fingerprint"], row["password_hash"]
+    signed = (embedded if fingerprint == EMBEDDED else fingerprint == PROVIDER or (
+        password_hash is not None and passwords.fingerprint(password_hash) == fingerprint))
+    if not signed:
+        return None
+    return users.UserRecord(row["user_name"], row["role"], row["display_name"], password_hash is not None)
 
 
 # Built once (every request runs it): a statement object keeps its compiled form cached.
 _CHECK = (
     sa.select(schema.web_sessions.c.user_name, schema.web_sessions.c.fingerprint, schema.web_sessions.c.expires_at,
-              schema.users.c.password_hash)
+              schema.users.c.password_hash, schema.users.c.role, schema.users.c.display_name)
     .join(schema.users, schema.users.c.name == schema.web_sessions.c.user_name)
     .where(schema.web_sessions.c.id_hash == sa.bindparam("id_hash"))
 )

@@ -25,6 +25,7 @@ import sqlalchemy as sa
 from concierge.errors import ConfigError
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.moments import aware
 
 PREFIX = "ct_"
 ID_LENGTH = 12
@@ -35,11 +36,6 @@ _DURATION = re.compile(r"^\s*(\d{1,5})\s*([mhdw])\s*$")
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    """SQLite gives back naive datetimes; they were written in UTC."""
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 def parse_duration(text: str) -> timedelta:
@@ -75,6 +71,8 @@ class Check:
     refusal: str | None = None  # token_unknown, token_revoked, token_expired, token_user_removed
     token_id: str | None = None  # when the token is one of ours
     owner: str | None = None  # whose token it is or was, when known
+    role: str | None = None  # the user's role and name as shown, read with the token: no second read per request
+    display_name: str | None = None
 
 
 def check(db: Database, token: str) -> Check:
@@ -83,26 +81,27 @@ def check(db: Database, token: str) -> Check:
         return Check(None, "token_unknown")
     tokens, digest = schema.api_tokens, _hash(token)
     with db.read() as conn:
-        row = conn.execute(_CHECK, {"token_hash": digest}).first()
+        row = conn.execute(_CHECK, {"token_hash": digest}).mappings().first()
     if row is None:
         return Check(None, "token_unknown")
     now, token_id = datetime.now(UTC), digest[:ID_LENGTH]
-    expires, last_used = _aware(row.expires_at), _aware(row.last_used_at)
-    refusal = ("token_revoked" if row.revoked_at is not None else
+    expires, last_used = aware(row["expires_at"]), aware(row["last_used_at"])
+    refusal = ("token_revoked" if row["revoked_at"] is not None else
                "token_expired" if expires is not None and expires <= now else
-               "token_user_removed" if row.user_exists is None else None)
+               "token_user_removed" if row["user_exists"] is None else None)
     if refusal:
-        return Check(None, refusal, token_id, row.user_name)
+        return Check(None, refusal, token_id, row["user_name"])
     if last_used is None or now - last_used >= LAST_USE_RESOLUTION:
         with db.write() as conn:
             conn.execute(tokens.update().where(tokens.c.token_hash == digest).values(last_used_at=now))
-    return Check(row.user_name, None, token_id, row.user_name)
+    return Check(row["user_name"], None, token_id, row["user_name"], row["role"], row["display_name"])
 
 
 # Built once (every request runs it): a statement object keeps its compiled form cached.
 _CHECK = (
     sa.select(schema.api_tokens.c.user_name, schema.api_tokens.c.expires_at, schema.api_tokens.c.revoked_at,
-              schema.api_tokens.c.last_used_at, schema.users.c.name.label("user_exists"))
+              schema.api_tokens.c.last_used_at, schema.users.c.name.label("user_exists"), schema.users.c.role,
+              schema.users.c.display_name)
     .outerjoin(schema.users, schema.api_tokens.c.user_name == schema.users.c.name)
     .where(schema.api_tokens.c.token_hash == sa.bindparam("token_hash"))
 )
@@ -134,8 +133,8 @@ class TokenInfo:
 
 def _info(row: sa.Row) -> TokenInfo:
     created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-    return TokenInfo(row.token_hash[:ID_LENGTH], row.user_name, row.label, created, _aware(row.expires_at),
-                     _aware(row.last_used_at), _aware(row.revoked_at))
+    return TokenInfo(row.token_hash[:ID_LENGTH], row.user_name, row.label, created, aware(row.expires_at),
+                     aware(row.last_used_at), aware(row.revoked_at))
 
 
 def list_tokens(db: Database, user_name: str | None = None) -> list[TokenInfo]:

@@ -32,7 +32,6 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from concierge import threads
-from concierge.errors import UnknownUser
 from concierge.pipeline import audit
 from concierge.pipeline.access import User
 from concierge.storage import passwords, sessions, throttle
@@ -127,13 +126,12 @@ async def current_user(request: Request) -> User:
 
 
 def _check(web, name: str, session_id: str, embedded: bool = True) -> User | None:
-    """The session's user, read now (so an end in any process counts at once), when it is `name`."""
-    if sessions.check(web.pipeline.state, session_id, embedded=embedded) != name:
+    """The session's user, read now with the session (so an end in any process counts at once), when it is
+    `name`."""
+    found = sessions.signed_in(web.pipeline.state, session_id, embedded=embedded)
+    if found is None or found.name != name:
         return None
-    try:
-        return web.pipeline.user(name)
-    except UnknownUser:  # removed since the session was checked
-        return None
+    return User(found.name, found.role, found.display_name)
 
 
 SignedIn = Annotated[User, Depends(current_user)]
