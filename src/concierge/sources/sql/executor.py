@@ -106,9 +106,12 @@ class SqlExecutor(Executor):
                     (low, high), = self._data(p.bounds.query)
                     if low is not None:
                         ranges[p.bounds.query] = (as_date(low), as_date(high))
-            with self.db.read() as conn:
-                readable = rollups.read_checks(conn, catalog.spec.rollups) if self.use_rollups else {}
-            unbuilt = dict.fromkeys(set(catalog.spec.rollups) - set(readable), time.monotonic())
+            readable: dict[str, rollups.ReadCheck] = {}
+            if self.use_rollups:
+                with self.db.read() as conn:
+                    readable = rollups.read_checks(conn, catalog.spec.rollups)
+            unbuilt = dict.fromkeys(set(catalog.spec.rollups) - set(readable) if self.use_rollups else (),
+                                    time.monotonic())
             facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable, unbuilt)
         return facts
 
