@@ -119,7 +119,6 @@ def test_a_table_without_its_primary_key_is_named_and_never_timed(tmp_path):
 
 
 def test_polars_and_duckdb_own_table_answer_as_the_pipeline_does(tmp_path):
-    pytest.importorskip("polars")
     done = subprocess.run(
         [sys.executable, str(BENCH / "scale.py"), "--rows", "10000", "--db", "sqlite", "--runs", "2",
          "--pandas-runs", "0", "--dir", str(tmp_path)],
