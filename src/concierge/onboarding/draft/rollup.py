@@ -15,13 +15,13 @@ from datetime import date
 from math import prod
 from typing import Any
 
+from concierge.catalog.model import SQL_PARAM
 from concierge.onboarding.columns import amount_columns, enum_columns
 from concierge.onboarding.draft.dated import period_date
 from concierge.onboarding.introspect import Column, Schema, Table
 
 SHRINK = 10  # a rollup is worth keeping where it has at most a tenth of the table's rows
 _NAMED = re.compile(r'\b([A-Za-z_]\w*)\.(?:"((?:[^"]|"")+)"|`([^`]+)`|([A-Za-z_]\w*))')
-_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,11 @@ def statement_where(grain: Grain, where: list[str]) -> list[str] | None:
     """The conditions of a tool's statement that its rollup statement keeps: those over the rollup's columns.
     One over other columns is left out only where parameters of its own decide whether it applies (a call that
     gives one reads the table); None where a condition that always applies cannot be kept."""
-    kept = [w for w in where if grain.keeps(w)]
-    left = [w for w in where if not grain.keeps(w)]
-    given = {p for w in left for p in _PARAM.findall(w)}
-    if any(not _PARAM.search(w) for w in left) or given & {p for w in kept for p in _PARAM.findall(w)}:
+    kept: list[str] = []
+    left: list[str] = []
+    for w in where:
+        (kept if grain.keeps(w) else left).append(w)
+    given = {p for w in left for p in SQL_PARAM.findall(w)}
+    if any(not SQL_PARAM.search(w) for w in left) or given & {p for w in kept for p in SQL_PARAM.findall(w)}:
         return None
     return kept
