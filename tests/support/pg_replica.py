@@ -115,7 +115,7 @@ class Streaming:
 
     def wait_replayed(self, timeout: float = 30) -> None:
         """Until the replica has replayed everything the primary has written so far."""
-        target = self.primary.execute("SELECT pg_current_wal_lsn()::text")
+        target = self.primary.execute("SELECT pg_current_wal_insert_lsn()::text")  # what a write's reader waits for
         deadline = time.monotonic() + timeout
         while not self.replica.execute(f"SELECT pg_last_wal_replay_lsn() >= '{target}'::pg_lsn"):
             assert time.monotonic() < deadline, f"the replica did not replay up to {target} in {timeout} s"

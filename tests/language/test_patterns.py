@@ -1,0 +1,39 @@
+"""Token patterns read words: a rule for a counted thing or a verb of changing matches the analyser's tokens, not
+characters that happen to spell them."""
+
+import pytest
+
+from concierge.language.patterns import Pattern
+from concierge.language.tokens import tokenise
+
+COUNT = Pattern.parse([{"is": "numeral"}, {"is": "counter", "op": "?"}])
+CHANGE = Pattern.parse([{"form": ["変える", "変更", "直す"]}, {"is": "ending", "op": "*"}])
+
+
+def spans(pattern, text):
+    return [text[m.start:m.end] for m in pattern.finditer(tokenise(text))]
+
+
+def test_a_count_is_its_numeral_and_counter():
+    assert spans(COUNT, "牛丼3つと親子丼2個") == ["3つ", "2個"]
+
+
+def test_a_verb_of_changing_matches_in_every_form_it_is_said():
+    for said, verb in [("人数を3名に変えて", "変えて"), ("チェックイン日を変更してください", "変更してください"),
+                       ("入庫数を直したい", "直したい")]:
+        assert spans(CHANGE, said) == [verb], said
+
+
+def test_characters_inside_another_word_are_no_match():
+    assert spans(Pattern.parse([{"form": "メン"}]), "ラーメンください") == []
+
+
+def test_optional_and_repeated_slots_give_back_tokens_to_match_what_follows():
+    pattern = Pattern.parse([{"is": "numeral", "op": "+"}, {"is": "numeral"}])
+    assert spans(pattern, "3 4 5") == ["3 4 5"]
+    assert spans(Pattern.parse([{"form": "the", "op": "?"}, {"form": "coke"}]), "make the coke an OJ") == ["the coke"]
+
+
+def test_a_slot_with_a_key_it_does_not_know_is_refused_with_the_keys_it_does():
+    with pytest.raises(ValueError, match="form, surface, lemma"):
+        Pattern.parse([{"lema": "変える"}])
