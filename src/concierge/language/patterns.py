@@ -8,8 +8,8 @@ takes them, so a language file can hold them:
 
 Keys of a slot: `form` (the token's surface, dictionary form or normalised form is one of them), `surface`,
 `lemma`, `pos` (the part of speech begins with these, e.g. "名詞,数詞"), `is` (numeral, counter, verb, auxiliary,
-particle, predicate, ending: what
-inflects a verb, prefix, person_name, number: digits) and `op` ("?" at most one, "*" any, "+" one or more).
+particle, predicate, ending: what inflects
+a verb, prefix, person_name, number: digits) and `op` ("?" at most one, "*" any, "+" one or more).
 """
 
 from __future__ import annotations
