@@ -37,12 +37,12 @@ from concierge.catalog.model import (
 from concierge.language.dates import normalise
 from concierge.language.japanese import subsidiary_verbs
 from concierge.language.tokens import tokenise
-from concierge.planner import leftover, measure, words
+from concierge.planner import comparisons, leftover, measure, words
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import Disjoint, Hit, fold, mask
+from concierge.planner.text import Disjoint, Hit, Phrases, fold, mask
 
 _SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
                   r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
@@ -132,13 +132,16 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         money = asks_money and bool(lexicon.tools[tool].result.money)  # what guests paid: a tool of money
         counted = counts_rows_of(lexicon.tools[tool], slots.cue_text)  # how many visits … of male customers
         changes = asks_change and lexicon.tools[tool].result.summary is not None  # a figure's change, computed
-        return may_call, -_unsaid_noun_words(slots, lexicon, tool), changes, counted, named.count(tool), unfilled, \
-            labelled, money, takes, topics_said(tool), -named.index(tool)
+        asked = not comparisons.unasked(lexicon.tools[tool], slots)  # 東京倉庫の先月の出荷件数: no comparison
+        return may_call, asked, -_unsaid_noun_words(slots, lexicon, tool), changes, counted, named.count(tool), \
+            unfilled, labelled, money, takes, topics_said(tool), -named.index(tool)
 
     def topics_said(tool: str) -> int:
         """How many of the tool's topics are said: two comparisons named by 落ちた, the one by 顧客 is asked by
         先週から売上が落ちたお客様は？"""
-        return sum((tool, TOPIC) in h.value for h in cues)
+        inside = [i for h in cues for i in _topic_phrases(lexicon).find(slots.cue_text[h.start:h.end])
+                  if i.phrase != h.phrase]  # which branch, a grouping's keyword, says the topic branch too
+        return sum((tool, TOPIC) in h.value for h in [*cues, *inside])
 
     asks_change = bool(words.pattern("comparison", "change").search(slots.cue_text))
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
@@ -357,6 +360,8 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
             continue
         if lexicon.tools[name].mode == "write" and not _says_goods_or_money(slots, lexicon, name):
             continue  # a write is chosen by its keyword, or by the goods, sums or counts it records
+        if comparisons.unasked(lexicon.tools[name], slots):
+            continue
         # A write said with no keyword is the first that records what is said (のり弁 3つ: an order, not a change
         # of one; a change or a removal is said with its verb); a read is the one nearest its examples.
         near = similarity(slots.read_text, lexicon.tools[name]) if lexicon.tools[name].mode == "read" else 0
@@ -422,6 +427,13 @@ def _only_written(lexicon: Lexicon, pattern: str) -> bool:
 def _group_said(slots: Slots, group: str) -> bool:
     """Whether a value of the group is said, or a word that names several of them (teas: which one is asked)."""
     return bool(slots.enum_values(group)) or any(u.group == group for u in slots.unsure)
+
+
+@functools.lru_cache(maxsize=8)
+def _topic_phrases(lexicon: Lexicon) -> Phrases[frozenset[tuple[str, str]]]:
+    """The catalogs' topics alone, to find those a longer keyword holds."""
+    return Phrases({phrase: frozenset((t, k) for t, k in value if k == TOPIC)
+                    for phrase, value in lexicon.cues.values.items() if any(k == TOPIC for _, k in value)})
 
 
 def topics(lexicon: Lexicon, text: str) -> list[str]:

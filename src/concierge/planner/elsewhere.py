@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from concierge.catalog.model import Tool
-from concierge.planner import leftover, measure, ranking, words
+from concierge.planner import comparisons, leftover, measure, ranking, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots
@@ -43,7 +43,7 @@ def figure_tool(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[
         labelled = measure.by_name(other, text)
         figure = (labelled or measure.named(other, text)) if (kinds or labelled) else None
         if figure is None or figure.startswith(measure.COUNT_OF) or _has(tool, other, figure) \
-                or (labelled is None and tool.result.money):
+                or (labelled is None and tool.result.money) or comparisons.unasked(other, slots):
             continue  # the tool's own rows show it: an invoice's total, named as money
         takes = sum(p in other.params for p in {*slots.referred, *entity})
         found.append(((labelled is not None, takes, -len(other.params)), other, measure.labels(other, figure)))

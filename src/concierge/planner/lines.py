@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
-from concierge.planner import words
+from concierge.planner import not_meant, words
 from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
@@ -106,7 +106,7 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
     """The edit of the lines the request names: a swap, lines taken out or kept, else a change of what is held."""
     kept, new, unsure = named
     text = slots.cue_text
-    negated = [v for v in kept if v in _not_meant(slots)]  # 春巻きじゃなくて枝豆を, not the coke an oolong tea
+    negated = [v for v in kept if v in not_meant.values(slots)]  # 春巻きじゃなくて枝豆を, not the coke an oolong tea
     kept = [v for v in kept if v not in negated]
     if len(negated) == 1 and len(new) == 1 and not kept:
         kept = negated  # not the coke, an oolong tea: the coke swapped
@@ -284,19 +284,6 @@ def _names_another(slots: Slots) -> bool:
     return any(m.start() not in ends for m in _THE_ONE.finditer(slots.folded) if m.start() > 0)
 
 
-def _not_meant(slots: Slots) -> set[Any]:
-    """The values said in the negative: 春巻きじゃなくて, not the cola."""
-    after, before = words.pattern("lines", "not_after"), _not_before()
-    text = slots.folded
-    return {value for h in slots.enums for _, value in h.value
-            if after.match(text, h.end) or before.search(text, 0, h.start)}
-
-
-@cache
-def _not_before() -> re.Pattern[str]:
-    return re.compile(rf"(?:{words.pattern('lines', 'not_before').pattern})\s+$")
-
-
 def _fewer(held: Held, change: Tool, kept: list[Any], less: int) -> list[Call] | None:
     counted = _count_param(change)
     if counted is None:
@@ -325,7 +312,7 @@ def _options(slots: Slots, lexicon: Lexicon, change: Tool, key: str) -> dict[str
     """The change tool's values of fixed sets said (大盛り), one each; none when one is said twice over, and never
     one said in the negative (大盛りじゃなくて普通で)."""
     out: dict[str, Any] = {}
-    negated = _not_meant(slots)
+    negated = not_meant.values(slots)
     for pname, param in change.params.items():
         if pname == key or param.enum is None:
             continue

@@ -37,12 +37,14 @@ from concierge.language.dates import DateRange, find_dates, resolve
 from concierge.pipeline.guard import ascii_digits
 from concierge.planner import (
     budget,
+    comparisons,
     date_pairs,
     elsewhere,
     focus,
     leftover,
     levels,
     measure,
+    not_meant,
     ranking,
     sold,
     whose,
@@ -611,6 +613,7 @@ def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem |
     for name in dict.fromkeys(named):
         other = ctx.lexicon.tools[name]
         if name != tool.name and name in ctx.offered and other.mode == "read" and other.catalog == tool.catalog \
+                and not comparisons.unasked(other, slots) \
                 and _rows_said(other, tool, slots) and (not counted or ranking.about(other, tool)) \
                 and not unmet(slots, ctx.lexicon, name) and not leftover.left(other, slots, ctx.lexicon, ctx.offered):
             return other, None
@@ -760,7 +763,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
         values = date_pairs.implied(tool, date_pairs.words_of(tool, date_pairs.chosen(tool, slots)), values)
     _note_measure(request, tool, slots, ctx, base)
     unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values) \
-        or _shared(tool, ctx, values)
+        or _shared(tool, ctx, values) or _not_meant(tool, slots, values)
     if unclear:
         return unclear
     _note_understood(request, slots, values)
@@ -881,6 +884,21 @@ def _shared(tool: Tool, ctx: Context, values: dict[str, list[Any]]) -> Problem |
             if keys:
                 return Problem("which_row", tool.name, (enum.shared_param, pname), said=str(value),
                                candidates=tuple(keys))
+    return None
+
+
+def _not_meant(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> Problem | None:
+    """A question's values said in the negative are not what it asks about (into `values`): 郊外店じゃなくて本店の売上
+    is the main store's. One said in the negative alone (郊外店じゃない店舗の売上) cannot be applied: said so, never
+    answered for it or for all."""
+    negated = not_meant.values(slots) if tool.mode == "read" else set()
+    for pname, said in list(values.items()):
+        meant = [v for v in said if v not in negated]
+        if meant:
+            values[pname] = meant
+        elif said and isinstance(tool.params[pname].extract, EnumExtract):
+            words_said = not_meant.said(slots, said[0])
+            return Problem("not_applied", tool.name, said=words_said, candidates=(words_said,))
     return None
 
 

@@ -49,6 +49,13 @@ class _Item:
     grouped: str
     word: str  # the tool's name after _compare_by_ (customer)
     said: tuple[str, ...]  # what a request calls the items (customer, customers, 顧客, お客様): the tool's topics
+    priced: bool = False  # a row with a price of its own: what is sold (a plant, not the branch that sold it)
+
+    def rank(self) -> tuple[bool, bool, str]:
+        """The comparison named `<table>_compare` comes first: of a product (the table's own name, then the rows
+        it names in their order), else of what has a price, else by name."""
+        named = _names_item(self.word, None)
+        return not named, not self.priced, "" if named else self.word
 
 
 def _items(ctx: Context, table: Table, reached: Paths, date_join: Join | None) -> list[_Item]:
@@ -68,15 +75,15 @@ def _items(ctx: Context, table: Table, reached: Paths, date_join: Join | None) -
         if j.depth > 1 and not via_date or j.table is table:
             continue
         display = display_column(j.table)
-        if display is None or display.joined or not _names_item(j.table.name, j.table.comment):
+        if display is None or display.joined:
             continue
         noun = Noun.of(j.table.name, j.table.comment)
         name = f"{j.alias}.{q(display.columns[0].name)}"
         key = f"{j.source}.{q(j.fk.columns[0])}"
         out.append(_Item(_told_apart(ctx, j, display.columns[0].name, key), {"ja": noun.ja, "en": noun.one},
                          tuple(x.sql(q) for x in reached.chain(j)), f"{key}, {name}", slug(noun.one, "item"),
-                         _said(noun)))
-    return out
+                         _said(noun), bool(measures.money_columns(j.table))))
+    return sorted(out, key=_Item.rank)
 
 
 def _told_apart(ctx: Context, j: Join, column: str, key: str) -> str:

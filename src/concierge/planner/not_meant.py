@@ -1,0 +1,32 @@
+"""The values said in the negative: 春巻きじゃなくて, not the cola, 郊外店じゃなくて本店. An order's edit reads them as
+the line a swap replaces (planner/lines.py); a question never reads them as what it is about."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from concierge.planner import words
+from concierge.planner.slots import Slots
+
+
+def values(slots: Slots) -> set[Any]:
+    after, before = words.pattern("lines", "not_after"), _not_before()
+    text = slots.folded
+    return {value for h in slots.enums for _, value in h.value
+            if after.match(text, h.end) or before.search(text, 0, h.start)}
+
+
+def said(slots: Slots, value: Any) -> str:
+    """The words that said `value` in the negative, as said (郊外店じゃなくて)."""
+    for h in slots.enums:
+        if any(v == value for _, v in h.value):
+            m = words.pattern("lines", "not_after").match(slots.folded, h.end)
+            return slots.text[h.start:m.end() if m else h.end]
+    return str(value)
+
+
+@cache
+def _not_before() -> re.Pattern[str]:
+    return re.compile(rf"(?:{words.pattern('lines', 'not_before').pattern})\s+$")
