@@ -8,6 +8,8 @@ the question.
   it knows (植物: the draft calls the plants プラント).
 - 「駅前店の先月の売上は？」 names the branches' comparison by its topic (支店) but asks for one month: the month's
   figure, never a comparison.
+- 「ハーブの先月の売上」 is the sales of the plants of that family: a column of the row a sale names is a filter of
+  the sales too.
 - 「郊外店じゃなくて本店の先月の売上」 is the main store's figure: a value said in the negative is not what a question
   is about; 「郊外店じゃない売上は？」 cannot be applied, and is said so with no figure.
 """
@@ -24,27 +26,28 @@ TODAY = date(2026, 12, 5)  # a Saturday: last week is 23 to 29 November, the wee
 LAST_WEEK, WEEK_BEFORE = ("2026-11-23", "2026-11-29"), ("2026-11-16", "2026-11-22")
 NOVEMBER = "s.sold_on BETWEEN '2026-11-01' AND '2026-11-30'"
 BRANCHES = [(1, "本店"), (2, "駅前店"), (3, "郊外店")]
-PLANTS = [("P01", "ラベンダー", 600), ("P02", "ローズマリー", 500), ("P03", "パキラ", 2800),
-          ("P04", "モンステラ", 3500), ("P05", "サボテン", 900)]
+PLANTS = [("P01", "ラベンダー", "ハーブ", 600), ("P02", "ローズマリー", "ハーブ", 500),
+          ("P03", "パキラ", "観葉植物", 2800), ("P04", "モンステラ", "観葉植物", 3500),
+          ("P05", "サボテン", "多肉植物", 900), ("P06", "バジル", "ハーブ", 300)]
 
 
 def _statements() -> list[str]:
     out = [
         "CREATE TABLE branches (branch_id INTEGER PRIMARY KEY, branch_name VARCHAR(20) NOT NULL)",
         "CREATE TABLE plants (plant_code VARCHAR(8) PRIMARY KEY, plant_name VARCHAR(40) NOT NULL,"
-        " list_price INTEGER NOT NULL)",
+        " family VARCHAR(20) NOT NULL, list_price INTEGER NOT NULL)",
         "CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, sold_on DATE NOT NULL,"
         " branch_id INTEGER NOT NULL REFERENCES branches(branch_id),"
         " plant_code VARCHAR(8) NOT NULL REFERENCES plants(plant_code), pots INTEGER NOT NULL,"
         " line_total INTEGER NOT NULL)",
     ]
     out += [f"INSERT INTO branches VALUES ({i}, '{n}')" for i, n in BRANCHES]
-    out += [f"INSERT INTO plants VALUES ('{c}', '{n}', {p})" for c, n, p in PLANTS]
+    out += [f"INSERT INTO plants VALUES ('{c}', '{n}', '{f}', {p})" for c, n, f, p in PLANTS]
     sale = 1
     for day in range(35):  # 1 November to 5 December 2026, a pattern of its own for each branch and plant
         when = date(2026, 11, 1) + timedelta(days=day)
         for branch, _ in BRANCHES:
-            for n, (code, _, price) in enumerate(PLANTS):
+            for n, (code, _, _, price) in enumerate(PLANTS):
                 if (day * 3 + branch * 5 + n * 7) % 4 == 0 or (n == branch and day < 22):
                     pots = 1 + (day * (n + 1) + branch) % 5
                     out.append(f"INSERT INTO sales VALUES ({sale}, '{when.isoformat()}', {branch}, '{code}', {pots},"
@@ -102,6 +105,15 @@ async def test_one_branchs_month_is_its_figure_never_a_comparison(nursery):
     turn = await ask(nursery.agent, nursery.pipeline, "駅前店の先月の売上は？")
     assert all("compare" not in c.name for c in turn.calls), turn.calls
     assert _total(nursery, f"s.branch_id = 2 AND {NOVEMBER}") in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("family", ["ハーブ", "観葉植物"])
+async def test_a_family_of_plants_is_the_sales_of_its_plants(nursery, family):
+    herbs = _total(nursery, f"s.plant_code IN (SELECT plant_code FROM plants WHERE family = '{family}') AND {NOVEMBER}")
+    turn = await ask(nursery.agent, nursery.pipeline, f"{family}の先月の売上")
+    assert [c.args.get("plant_family") for c in turn.calls] == [family], turn.calls
+    assert herbs in figures(turn.answer), turn.answer
 
 
 @pytest.mark.anyio

@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from concierge.onboarding import glossary
-from concierge.onboarding.columns import Display, display_column, letters_only, name_columns, repeats
-from concierge.onboarding.draft.conditions import event_words
+from concierge.onboarding.columns import Display, display_column, enum_columns, letters_only, name_columns, repeats
+from concierge.onboarding.draft.conditions import event_words, flag_names
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import code_labels, column_label, key_stem, ref_noun
 from concierge.onboarding.draft.paths import Join, Link
@@ -105,9 +105,21 @@ def ref_filters(ctx: Context, tool: ToolDraft, table: Table, j: Join) -> list[st
                              "shared_param": found}
         filters.append(tool.param(slug(key_stem(col.name), "ref"), spec,
                                   f"(:{{p}} IS NULL OR {display.sql(j.alias, sql)} = :{{p}})"))
-    if display_column(ref) is not None:  # the join is in the FROM for its name
+    named = display_column(ref)
+    if named is not None:  # the join is in the FROM for its name
         filters += [code_filter(ctx, tool, ref, code, rnoun, f"{j.alias}.{q(code.name)}") for code in _codes(ctx, ref)]
+        filters += _ref_enums(ctx, tool, j, named, rnoun)
     return filters
+
+
+def _ref_enums(ctx: Context, tool: ToolDraft, j: Join, named: Display, rnoun: Noun) -> list[str]:
+    """The enums of the row a join reaches, as filters of the rows that name it: ハーブの先週の売上 is the sales of the
+    plants of that family. Not of a customer or a company: ドイツのお客様 lists them, it asks for no invoices."""
+    ref = j.table
+    if _party(ref):
+        return []
+    apart = {c.name for c in named.columns} | flag_names(ref, ctx.schema.dialect)
+    return [enum_filter(ctx, tool, ref, c, j.alias, rnoun) for c in enum_columns(ref) if c.name not in apart]
 
 
 def _party(table: Table) -> bool:
@@ -169,17 +181,20 @@ def _names_enum(ctx: Context, ref: Table, display: Display, rnoun: Noun) -> dict
     }
 
 
-def enum_filter(ctx: Context, tool: ToolDraft, table: Table, col: Column, alias: str = "t") -> str:
-    """A low-cardinality column as an enum whose values are read from the data when a call is checked."""
+def enum_filter(ctx: Context, tool: ToolDraft, table: Table, col: Column, alias: str = "t",
+                owner: Noun | None = None) -> str:
+    """A low-cardinality column as an enum whose values are read from the data when a call is checked; of the
+    row a foreign key points at where `owner` is given (the plant's family of a sale)."""
     cnoun = Noun.of(col.name, col.comment, countable=False)
+    ja, en = (f"{owner.ja}の{cnoun.ja}", f"{owner.one}'s {cnoun.one}") if owner else (cnoun.ja, cnoun.one)
     spec = {
         "type": "enum", "nullable": True,
         "enum": {"query": enum_query(ctx, table, col)},
-        "description": {"ja": f"{cnoun.ja}（null なら全て）",
-                        "en": f"{cnoun.one}, one of the values in the data; null for all"},
+        "description": {"ja": f"{ja}（null なら全て）", "en": f"{en}, one of the values in the data; null for all"},
         "extract": {"kind": "enum"},
     }
-    return tool.param(slug(col.name, "value"), spec,
+    name = f"{owner.one} {col.name}" if owner and owner.one not in col.name else col.name
+    return tool.param(slug(name, "value"), spec,
                       f"(:{{p}} IS NULL OR {ctx.sql.text(f'{alias}.{ctx.sql.q(col.name)}', col)} = :{{p}})")
 
 
