@@ -34,7 +34,7 @@ import regex
 from rapidfuzz.distance import Levenshtein
 
 from concierge.language.english import common_words, function_words
-from concierge.language.japanese import final_particles, honorifics, long_particles, particles
+from concierge.language.japanese import after_nouns, final_particles, honorifics, long_particles, particles
 from concierge.language.readings import readings as dictionary_readings
 from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
@@ -49,9 +49,7 @@ _MAX_READINGS = 8  # readings kept per string: 明 alone has eight in the dictio
 _LONGEST_WORD = 12  # the longest dictionary word looked for at a kanji
 _NO_START = set("ぁぃぅぇぉっゃゅょゎゕゖーん")  # never the first sound of a word
 _PARTICLES = long_particles() + particles() + final_particles()
-# What may follow a noun written in hiragana without a particle (おにぎりください).
-_AFTER_NOUN = _PARTICLES + ("です", "でした", "だ", "じゃ", "ください", "くれ", "ちょうだい", "ほしい", "しか",
-                            "すら", "ばかり", "くらい", "ぐらい", "ごと", "ずつ", "について", "なら")
+_AFTER_NOUN = _PARTICLES + after_nouns()  # what may follow a noun written in hiragana (おにぎりください)
 _HONORIFIC_SUFFIXES = honorifics()
 _GLUE = set(_AFTER_NOUN)
 
