@@ -45,7 +45,7 @@ __all__ = ["Candidate", "Found", "Matcher", "candidates", "contains_value", "fol
 
 TIERS = ("exact", "synonym", "reading", "part", "typo")
 _SCORES = {"exact": 1.0, "synonym": 0.95, "reading": 0.9}
-_MAX_READINGS = 8  # readings kept per string: 明 alone has eight in the dictionary
+_MAX_READINGS = 8  # readings kept per string: 生 alone has seven in the dictionary
 _LONGEST_WORD = 12  # the longest dictionary word looked for at a kanji
 _NO_START = set("ぁぃぅぇぉっゃゅょゎゕゖーん")  # never the first sound of a word
 _PARTICLES = long_particles() + particles() + final_particles()
