@@ -66,11 +66,15 @@ def romaji(text: str, *, passport: bool = False) -> str:
     long o or u at a word's end written once and n before b, m and p as m (ハンバーグ弁当 -> hambaagu bento)."""
     if not japanese(text):
         return text
-    words = [_LONG.sub(r"\1\1", str(jaconv.kana2alphabet(w))).replace("cch", "tch")  # っち: tchi
-             for w in _words(text, spelt=True, joined=True)]
+    words = [_spelt(w) if japanese(w) else w for w in _words(text, spelt=True, joined=True)]
     if passport:
         words = [_PASSPORT_N.sub("m", _PASSPORT_END.sub(r"\1", w)) for w in words]
     return " ".join(words)
+
+
+def _spelt(kana: str) -> str:
+    """A word in hiragana in Hepburn romaji: ー as the vowel before it (めにゅー -> menyuu), っち as tchi."""
+    return _LONG.sub(r"\1\1", str(jaconv.kana2alphabet(kana))).replace("cch", "tch")
 
 
 def _words(text: str, *, spelt: bool, joined: bool = False) -> list[str]:
