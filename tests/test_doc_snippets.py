@@ -385,7 +385,7 @@ class DocsRun:
         if os.environ.get("CONCIERGE_DOCS_NO_FORK"):
             return VENV_BIN
         path = str(self.tmp / "fork.sock")
-        preload = ["fastapi", "uvicorn", "mcp.server.lowlevel", "openai", "anthropic", "pykakasi.kanji:Kanwa"]
+        preload = ["fastapi", "uvicorn", "mcp.server.lowlevel", "openai", "anthropic"]
         env = {**self._base_env(self.tmp), **{k: v for k, v in os.environ.items() if k == "DOC_FORK_CPU_LOG"}}
         server = subprocess.Popen([sys.executable, doc_fork.__file__, path, *preload], stdout=subprocess.PIPE,
                                   env=env, start_new_session=True, text=True)

@@ -187,7 +187,7 @@ def test_find_among_a_few_thousand_values_still_finds_the_products():
     matcher = Matcher(many_products(), GLOSSES)
     assert len(matcher.values) > 1800
     for text in FIVE_REQUESTS:
-        matcher.find(text)  # the reading dictionary's pages for these kanji are loaded once
+        matcher.find(text)  # the dictionary readings of these kanji are looked up once
     assert spans(matcher, FIVE_REQUESTS[0] + "ね") == [("しゃけおにぎり", ["鮭おにぎり"])]
     assert spans(matcher, FIVE_REQUESTS[1] + "ね") == [("ハンバーク弁当", ["ハンバーグ弁当"]),
                                                       ("明太子", ["明太子おにぎり"])]

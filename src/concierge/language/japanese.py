@@ -7,8 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["around_values", "aspect_auxiliaries", "final_particles", "honorifics", "kana_counters", "kana_counts",
-           "long_particles", "not_names", "particles", "people_counts", "subsidiary_verbs"]
+__all__ = ["after_nouns", "around_values", "aspect_auxiliaries", "final_particles", "honorifics", "kana_counters",
+           "kana_counts", "long_particles", "not_names", "particles", "people_counts", "subsidiary_verbs"]
 
 
 @cache
@@ -61,6 +61,11 @@ def long_particles() -> tuple[str, ...]:
 def final_particles() -> tuple[str, ...]:
     """か, ね …: particles that end a sentence."""
     return tuple(_table()["words"]["final_particles"])
+
+
+def after_nouns() -> tuple[str, ...]:
+    """です, ください, ずつ …: said right after a noun with no particle between (おにぎりください)."""
+    return tuple(_table()["words"]["after_nouns"])
 
 
 def around_values() -> tuple[str, ...]:

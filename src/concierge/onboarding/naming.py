@@ -6,11 +6,10 @@ concept words (customer, total amount) the drafting rules understand, and its Ja
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
+from concierge.language.readings import romaji
 from concierge.onboarding import glossary
 from concierge.onboarding.glossary import plural, singular
 
@@ -26,17 +25,9 @@ def words(identifier: str) -> list[str]:
     return [w.lower() for w in re.split(r"[^0-9A-Za-z]+", spaced) if w]
 
 
-@functools.lru_cache(maxsize=4096)
 def romanised(text: str) -> str:
     """Japanese in Hepburn romaji, a space between words (施術明細 -> shijutsu meisai); other text as it is."""
-    return " ".join(part["hepburn"] or part["orig"] for part in _kakasi().convert(text))
-
-
-@functools.cache
-def _kakasi() -> Any:
-    import pykakasi  # the reading dictionary the planner uses too; loads on the first Japanese name
-
-    return pykakasi.kakasi()
+    return romaji(text)
 
 
 def concept_words(identifier: str, *, romaji: bool | None = None) -> list[str]:

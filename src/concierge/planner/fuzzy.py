@@ -14,10 +14,10 @@ and every candidate of that tier is returned, so the caller can ask which one wa
 5. ``typo``: an edit distance of 1 for words of 3 to 5 characters, 2 from 6 on, on folded forms
    and readings; only the closest candidates are kept.
 
-A value is cut into units: runs of one script, with kanji cut where the reading dictionary
-(pykakasi's) cuts them. A part is a run of whole units, a katakana unit's head or tail (ブラック,
-コーヒー), or the last kanji of a compound whose reading ends with that kanji's reading (茶 of 麦茶).
-The dictionary loads on the first value or word with a kanji (under a second, once a process).
+A value is cut into units: runs of one script, with kanji cut where the analyser's dictionary (SudachiPy's,
+`language.readings`) has a word, its okurigana with it (唐揚げ). A part is a run of whole units, a katakana unit's
+head or tail (ブラック, コーヒー), or the last kanji of a compound whose reading ends with that kanji's reading (茶 of
+麦茶).
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import regex
 from rapidfuzz.distance import Levenshtein
 
 from concierge.language.english import common_words, function_words
-from concierge.language.japanese import final_particles, honorifics, long_particles, particles
+from concierge.language.japanese import after_nouns, final_particles, honorifics, long_particles, particles
+from concierge.language.readings import readings as dictionary_readings
 from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
 from concierge.planner import budget, words
@@ -45,12 +45,11 @@ __all__ = ["Candidate", "Found", "Matcher", "candidates", "contains_value", "fol
 
 TIERS = ("exact", "synonym", "reading", "part", "typo")
 _SCORES = {"exact": 1.0, "synonym": 0.95, "reading": 0.9}
-_MAX_READINGS = 8  # readings kept per string: 明 alone has eight in the dictionary
+_MAX_READINGS = 8  # readings kept per string: 生 alone has seven in the dictionary
+_LONGEST_WORD = 12  # the longest dictionary word looked for at a kanji
 _NO_START = set("ぁぃぅぇぉっゃゅょゎゕゖーん")  # never the first sound of a word
 _PARTICLES = long_particles() + particles() + final_particles()
-# What may follow a noun written in hiragana without a particle (おにぎりください).
-_AFTER_NOUN = _PARTICLES + ("です", "でした", "だ", "じゃ", "ください", "くれ", "ちょうだい", "ほしい", "しか",
-                            "すら", "ばかり", "くらい", "ぐらい", "ごと", "ずつ", "について", "なら")
+_AFTER_NOUN = _PARTICLES + after_nouns()  # what may follow a noun written in hiragana (おにぎりください)
 _HONORIFIC_SUFFIXES = honorifics()
 _GLUE = set(_AFTER_NOUN)
 
@@ -359,6 +358,7 @@ class _Unit:
 
 _NOT_WORD = re.compile(r"[\W_]+")
 _KANJI = regex.compile(f"[{HAN}]+")
+_OKURIGANA = re.compile("[ぁ-ゖ]{0,2}")
 
 
 def _script(ch: str) -> str:
@@ -419,26 +419,16 @@ def _split_tail(surface: str, readings: tuple[str, ...]) -> list[_Unit]:
 
 
 def _dictionary_reading(text: str, i: int) -> tuple[int, tuple[str, ...]]:
-    """(length, readings) of the longest dictionary word at text[i:]; (1, ()) when there is none."""
-    sizes, words = _dictionary_words(text[i])
-    for size in sizes:
-        entries = words.get(text[i:i + size])
-        if entries:
-            after = text[i + size:i + size + 1]
-            found = [y for y, con in entries if con is None or (after and after in con)]  # hiragana
-            if found:
-                return size, tuple(dict.fromkeys(found))[:4]
+    """(length, readings) of the longest dictionary word at text[i:] of kanji and at most two kana after them
+    (their okurigana: 唐揚げ, 直し); (1, ()) when there is none."""
+    kanji = _KANJI.match(text, i)
+    okurigana = _OKURIGANA.match(text, kanji.end() if kanji else i + 1)
+    end = okurigana.end() if okurigana else i + 1
+    for size in range(min(end - i, _LONGEST_WORD), 0, -1):
+        found = dictionary_readings(text[i:i + size])
+        if found:
+            return size, found[:4]
     return 1, ()
-
-
-@lru_cache(maxsize=4096)
-def _dictionary_words(first: str) -> tuple[list[int], dict[str, list[tuple[str, Any]]]]:
-    """The reading dictionary's words that begin with one kanji, by length (longest first), with
-    every reading of each."""
-    from pykakasi.kanji import Kanwa  # loads the dictionary on first use (about a second)
-
-    words: dict[str, list[tuple[str, Any]]] = Kanwa().load(first) or {}
-    return sorted({len(w) for w in words}, reverse=True), words
 
 
 def _word_runs(gloss: str) -> list[str]:

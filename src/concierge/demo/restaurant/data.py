@@ -6,7 +6,9 @@ and no draft exists at first: every order comes from a conversation.
 
 from __future__ import annotations
 
-from functools import cache
+import jaconv
+
+from concierge.language.readings import reading, romaji
 
 MENU = [  # (code, name, English name, category, price, sold out)
     ("B01", "唐揚げ弁当", "karaage bento", "弁当", 690, False),
@@ -48,18 +50,12 @@ OPTIONS = [  # (category, option, price delta)
 HOURS = {"id": 1, "opens": "11:00", "closes": "21:00", "prep_minutes": 20}
 
 
-@cache
-def _converter():
-    import pykakasi  # the reading dictionary the planner uses too
-
-    return pykakasi.kakasi()
-
-
 def search_text(name: str, english: str) -> str:
-    """The name, its readings (hiragana, katakana, romaji) and the English name, lower-cased, joined."""
-    parts = _converter().convert(name)
-    readings = ["".join(p[key] for p in parts) for key in ("hira", "kana", "hepburn", "passport")]
-    return " ".join(dict.fromkeys([name, *readings, english])).lower()
+    """The name, its readings (hiragana, katakana, Hepburn and passport romaji) and the English name, lower-cased,
+    joined."""
+    kana = list(dict.fromkeys([reading(name), reading(name, spelt=True)]))
+    spelt = ["".join(romaji(name, passport=p).split()) for p in (False, True)]
+    return " ".join(dict.fromkeys([name, *kana, *map(jaconv.hira2kata, kana), *spelt, english])).lower()
 
 
 def menu() -> list[dict]:
