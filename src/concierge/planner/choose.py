@@ -42,14 +42,12 @@ from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import Disjoint, Hit, fold, mask
+from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
 _SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
                   r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
-JOINER = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])", re.IGNORECASE)  # two things asked
-_CHANGE = re.compile(r"削除|消して|消去|消す|抹消|書き換え|改ざん|変更して|修正して"
-                     r"|(?<![a-z])(?:delete|remove|erase|wipe|purge|drop|update|modify|overwrite|edit)(?![a-z])",
-                     re.IGNORECASE)
+JOINER = words.joiners()  # two things asked
+_JOINERS = frozenset(words.said("joiners", "words"))
 
 
 @dataclass(frozen=True)
@@ -93,7 +91,7 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     if writes and not (asks_politely and any(h not in writes for h in hits)):  # 確認お願いします: a read, asked
         then = [h for h in hits if h not in writes and h.start >= writes[-1].end and (
             _te_form(slots, writes[-1].end, h.start) is not None
-            or ((j := _joiner(slots, writes[-1].end, h.start)) is not None and not _values_from(slots, j.end())))]
+            or ((j := _joiner(slots, writes[-1].end, h.start)) is not None and not _values_from(slots, j[1])))]
         # 枝豆やめて|全部でいくら, make the miso soups three and|whats my total: then a read
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
                 for h in writes] + then[:1]
@@ -114,7 +112,7 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         elif end is not None and joined is None:
             groups[-1][1].extend(named)
         else:
-            groups.append((joined.end() if joined else 0, named))
+            groups.append((joined[1] if joined else 0, named))
         end, previous = hit.end, set(named)
 
     # What a tool's rank takes from the request is worked out once per tool, not once per time it is named.
@@ -158,11 +156,13 @@ def _nouns(lexicon: Lexicon) -> frozenset[str]:
     return frozenset(noun(t).many for t in lexicon.tools.values())
 
 
-def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
-    """The と / 、 / and that joins two keywords, said as such: the katakana ト of トップ folds to と, and is none."""
-    for m in JOINER.finditer(slots.cue_text, start, end):
-        if JOINER.fullmatch(slots.text[m.start():m.end()].lower()):
-            return m
+def _joiner(slots: Slots, start: int, end: int) -> tuple[int, int] | None:
+    """Where the word joining two keywords is (と, 、, and: a word of `[joiners]`, outside any code or name read)."""
+    said = tokenise(slots.text)
+    for i in said.starting(start, end):
+        t = said.tokens[i]
+        if t.end <= end and t.surface.lower() in _JOINERS and MASK not in slots.cue_text[t.start:t.end]:
+            return t.start, t.end
     return None
 
 
@@ -262,10 +262,16 @@ def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
         return "sql"
     hits = lexicon.cues.find(slots.cue_text)
     covered = Disjoint((h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value))
-    for m in _CHANGE.finditer(slots.text):
-        if not covered.within(m.start(), m.end()) and not any(s <= m.start() < e for s, e in slots.alone):
+    for start, end in _changes(slots.text):
+        if not covered.within(start, end) and not any(s <= start < e for s, e in slots.alone):
             return "change"
     return None
+
+
+def _changes(text: str) -> list[tuple[int, int]]:
+    """Where a request says to delete or change data (削除, 消して, 変更して, delete): words of `[refusal] change`."""
+    said = tokenise(text)
+    return [(m.start, m.end) for p in words.token_patterns("refusal", "change") for m in p.finditer(said)]
 
 
 def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_tool: str | None,

@@ -7,6 +7,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 
+from concierge.language.patterns import Pattern
 from concierge.planner.text import fold, normalise
 
 
@@ -59,3 +60,23 @@ def value_said(text: str, lead: tuple[str, ...] = ()) -> str:
         if not start and not end:
             return value
         value = END.sub("", value[len(start): len(value) - len(end)].strip())
+
+
+@cache
+def said(section: str, key: str) -> tuple[str, ...]:
+    """One list of questions.toml as written (not folded), for token rules that compare a token's own forms."""
+    return tuple(_table()[section][key])
+
+
+@cache
+def token_patterns(section: str, key: str) -> tuple[Pattern, ...]:
+    """One list of token patterns of questions.toml (language/patterns.py), each a list of slots."""
+    return tuple(Pattern.parse(spec) for spec in _table()[section][key])
+
+
+@cache
+def joiners() -> re.Pattern[str]:
+    """`[joiners] words` as one pattern over text as said: an English word whole, any other anywhere."""
+    parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() and w.isalpha() else re.escape(w)
+             for w in sorted(said("joiners", "words"), key=len, reverse=True)]
+    return re.compile("|".join(parts), re.IGNORECASE)
