@@ -80,3 +80,12 @@ def joiners() -> re.Pattern[str]:
     parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() and w.isalpha() else re.escape(w)
              for w in sorted(said("joiners", "words"), key=len, reverse=True)]
     return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@cache
+def phrases(section: str, key: str) -> tuple[tuple[Pattern, str], ...]:
+    """A table of questions.toml of phrases (words apart by spaces) and what each says, as token patterns, the
+    longest phrase first: `[compare.after]` 以上 = ">=", "より 少ない" = "<"."""
+    table = _table()[section][key]
+    return tuple((Pattern.parse([{"form": w} for w in phrase.split()]), table[phrase])
+                 for phrase in sorted(table, key=lambda p: len(p.split()), reverse=True))
