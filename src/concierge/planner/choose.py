@@ -23,6 +23,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+import regex
+
 from concierge.catalog.model import (
     AmountExtract,
     CodeExtract,
@@ -36,6 +38,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import normalise
 from concierge.language.japanese import subsidiary_verbs
+from concierge.language.scripts import HIRAGANA
 from concierge.language.tokens import tokenise
 from concierge.planner import leftover, measure, words
 from concierge.planner.counting import counts_rows_of
@@ -209,7 +212,11 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
     return tokens[joints[-1]].end
 
 
-_PAUSE = re.compile(r"(?<=[^\x00-\x7f])\s+(?=\S)|(?<=\S)\s+(?=[^\x00-\x7f])")  # a space beside Japanese
+def _pauses(text: str, end: int, start: int) -> list[tuple[int, int]]:
+    """The spaces between `end` and `start` with a Japanese word on either side (のり弁2つ 7時半に)."""
+    tokens = tokenise(text).tokens
+    return [(a.end, b.start) for a, b in zip(tokens, tokens[1:], strict=False)
+            if end <= a.end < b.start < start and not (a.surface.isascii() and b.surface.isascii())]
 
 
 def _pause(slots: Slots, lexicon: Lexicon, between: tuple[int, int], before: Collection[str],
@@ -221,8 +228,7 @@ def _pause(slots: Slots, lexicon: Lexicon, between: tuple[int, int], before: Col
         return any(g in _groups_of(lexicon, t) for t in tools for g, _ in hit.value)
 
     end, start = between
-    for cut, resume in sorted([p.span() for p in _PAUSE.finditer(slots.text, end, start)] + _after_counts(slots, end,
-                                                                                                           start)):
+    for cut, resume in sorted(_pauses(slots.text, end, start) + _after_counts(slots, end, start)):
         said_before = [h for h in slots.enums if end <= h.start < cut]
         said_after = [h for h in slots.enums if resume <= h.start < start]
         if all(taken(h, before) for h in said_before) and all(taken(h, after) for h in said_after):
@@ -386,9 +392,9 @@ def _alternatives(key: str) -> str:
     return "|".join(re.escape(w) for w in sorted(words.words("filler", key), key=len, reverse=True))
 
 
-FILLER = re.compile(rf"(?<![ぁ-ゖ])(?:{_alternatives('interjections')})(?![ぁ-ゖ])|{_alternatives('ja')}"
-                    rf"|(?<![a-z])(?:{_alternatives('en')})(?![a-z])|[\s\x00?？、。,.!！]"
-                    r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
+FILLER = regex.compile(rf"(?<![{HIRAGANA}])(?:{_alternatives('interjections')})(?![{HIRAGANA}])|{_alternatives('ja')}"
+                       rf"|(?<![a-z])(?:{_alternatives('en')})(?![a-z])|[\s\x00?？、。,.!！]"
+                       r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
 
 
 def says_only_values(slots: Slots) -> bool:

@@ -21,9 +21,10 @@ import regex
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.english import determiners, english_words, qualifiers
 from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
-from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import find_times
-from concierge.language.tokens import japanese, tokenise
+from concierge.language.tokens import Token, japanese, tokenise
+from concierge.planner import words
 from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
@@ -40,23 +41,24 @@ _AMOUNT = re.compile(
 )
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
                              r"(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
-_DAYS_OF_WEEK = re.compile(r"土日|週末|平日|祝日|(?:[月火水木金土日]曜日?(?:だけ|のみ|ごと))"
-                           r"|(?<![a-z])(?:weekends?|weekdays?|holidays)(?![a-z])", re.IGNORECASE)
-# A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
-_YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|until|till|by)\s+|年度?)$", re.IGNORECASE)
-_YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")
+_DATE_AFTER = re.compile(r"[-/.]\d{1,2}(?![0-9])")  # 2024-02, 2024/2: a year with its month
 _AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|number\s*|#\s*)?(?P<v>[0-9A-Za-z\-]+)",
                                re.IGNORECASE)
 _AFTER_NAME_LABEL = regex.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
                                rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
+_YEAR_BEFORE = frozenset(words.said("years", "before"))
+_YEAR_AFTER = frozenset(words.said("years", "after"))
 _PARTICLES = "".join(p for p in particles() if p != "や")  # や begins names (やまだ) too often to end one
-_JOINER = re.compile(r"\s*(?:と|、|,|・|及び|および|and|&)\s*", re.IGNORECASE)
+_JOINERS = frozenset(words.said("joiners", "words"))
 _HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
 _NOT_NAMES = not_names()
 _KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
 _KANJI = regex.compile(rf"[{HAN}]")
-_EN_TITLE = re.compile(r"(?<![A-Za-z])(?:Mr|Ms|Mrs|Miss|Dr)\.?\s+(?P<n>[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)")
+_KATAKANA = regex.compile(rf"[{KATAKANA}]")
+_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
+_TITLES = frozenset(words.said("names", "titles"))
+_NAME_WORDS = 2  # the words of a name after a title: Mr. John Smith
 _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
 # A name written as letters joined by a slash, an ampersand or digits (AC/DC, AT&T, U2, B-52s): a proper noun
 # wherever it stands, in an English or a Japanese sentence.
@@ -151,7 +153,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
     slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
-    slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
+    slots.stray += _days_of_week(text, taken)  # 今月の土日: days no tool picks
     alone = _left_alone(slots, taken, lexicon, enum_values, enum_synonyms or {})
     taken += list(alone)
     named = _enums(slots, taken, lexicon, enum_values, enum_synonyms or {})
@@ -222,7 +224,7 @@ def _amounts(text: str) -> list[tuple[int, Span]]:
         digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
         value = int(Decimal(digits.replace(",", "")) * _MULTIPLIER[unit])
         sign = m["sign"]
-        if sign and sign == "ー" and m.start() > 0 and re.match(r"[ァ-ヺ]", text[m.start() - 1]):
+        if sign and sign == "ー" and m.start() > 0 and _KATAKANA.match(text[m.start() - 1]):
             sign = None  # the long vowel mark of a katakana word (ケーキー600円) is not a minus
         start = m.start() if sign else m.start("a") if m["a"] else m.start("b")
         if m["a"]:
@@ -231,9 +233,27 @@ def _amounts(text: str) -> list[tuple[int, Span]]:
     return out
 
 
+def _days_of_week(text: str, taken: list[Span]) -> list[str]:
+    """Days of the week said as a set (土日, 月曜だけ, weekends): `[days]` token patterns, outside what is read."""
+    said = tokenise(text)
+    return [text[m.start:m.end] for p in words.token_patterns("days", "patterns") for m in p.finditer(said)
+            if not overlaps((m.start, m.end), taken)]
+
+
 def _a_year(text: str, start: int, end: int, value: str) -> bool:
     return (value.isdigit() and len(value) == 4 and 1900 <= int(value) <= 2100
-            and bool(_YEAR_BEFORE.search(text[:start]) or _YEAR_AFTER.match(text, end)))
+            and (_said_as_year(text, start, end) or _DATE_AFTER.match(text, end) is not None))
+
+
+def _said_as_year(text: str, start: int, end: int) -> bool:
+    """Whether a word of `[years]` is said right before the number (in 2024, 年度2024) or after it (2024年)."""
+    said = tokenise(text)
+    at = said.starting(start, end)
+    before = said.tokens[at.start - 1] if at and at.start > 0 else None
+    after = said.tokens[at.stop] if at and at.stop < len(said.tokens) else None
+    return (before is not None and before.surface.lower() in _YEAR_BEFORE
+            and (before.end == start or (before.surface.isascii() and text[before.end:start].isspace()))) or (
+        after is not None and after.surface in _YEAR_AFTER and not text[end:after.start].strip())
 
 
 def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> list[tuple[str, Span]]:
@@ -247,12 +267,17 @@ def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> l
         found.append((f"{noun}{m['qty']}{m['counter']}", m.end("noun") - len(noun), m.end()))
     out: list[tuple[str, Span]] = []
     for said, start, end in found:  # キュウリ10本とナス5個 is one list of goods
-        if out and _JOINER.fullmatch(text, out[-1][1][1], start):
+        if out and _joined(text, out[-1][1][1], start):
             joined = out[-1][0] + text[out[-1][1][1] : start].strip() + said
             out[-1] = (joined, (out[-1][1][0], end))
         else:
             out.append((said, (start, end)))
     return out
+
+
+def _joined(text: str, end: int, start: int) -> bool:
+    """Whether only a word of `[joiners]` is said between two values (キュウリ10本とナス5個, 3 pumpkins and 2 eggs)."""
+    return text[end:start].strip().lower() in _JOINERS
 
 
 def _clean_noun(noun: str, glued: bool) -> str:
@@ -284,7 +309,7 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
                    qualified=_qualifier(text, hit.start, taken))
               for hit in lexicon.code_names.find(mask(folded, spans))]
     spans = taken + [(c.start, c.end) for c in found]
-    found += _numbered(mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
+    found += _numbered(text, mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
     spans = taken + [(c.start, c.end) for c in found]
     masked = mask(text, spans)
     for pattern, kind in lexicon.codes.items():
@@ -313,22 +338,52 @@ def _qualifier(text: str, start: int, taken: list[Span]) -> int | None:
     return None
 
 
-_NUMBERED = re.compile(r"(?:(?<![A-Za-z])(?:No|NO|no|Nr)\.?\s*|[#＃№])(?P<a>\d{1,6})(?![0-9])"
-                       r"|(?<![0-9])(?P<b>\d{1,6})\s*番(?=さん|様|さま|の|のお客|目|$|[、。\s])")
+_NUMBER_MARKS = frozenset(words.said("numbered", "before"))
+_AFTER_NUMBERED = frozenset(words.said("numbered", "after"))
+_NUMBERED_DIGITS = 6
 
 
-def _numbered(masked: str, lexicon: Lexicon) -> list[Code]:
+def _numbered(text: str, masked: str, lexicon: Lexicon) -> list[Code]:
     """A number after No. / # or before 番 fitted to a code that names someone (a customer code)."""
     people = [p for p, kind in lexicon.codes.items() if kind.refers]
     found = []
-    for m in _NUMBERED.finditer(masked):
-        digits = m["a"] or m["b"]
+    for digits, span in _numbers_of_people(text, masked):
         for pattern in people:
             value = _fit(digits, pattern)
             if value is not None:
-                found.append(Code(value, pattern, m.start(), m.end(), "#"))
+                found.append(Code(value, pattern, *span, "#"))
                 break
     return found
+
+
+def _numbers_of_people(text: str, masked: str) -> list[tuple[str, Span]]:
+    """Numbers said as someone's number, outside what is read: after a word of `[numbered] before` (No.2, # 12),
+    or before 番 with a word of `after` or nothing next (9番さん, 3番の, ０００３番)."""
+    tokens = tokenise(text).tokens
+    out = []
+    for i, t in enumerate(tokens):
+        if not (t.surface.isdigit() and len(t.surface) <= _NUMBERED_DIGITS) or MASK in masked[t.start:t.end]:
+            continue
+        mark = _number_mark(tokens, i)
+        if mark is not None:
+            out.append((t.surface, (mark.start, t.end)))
+        elif i + 1 < len(tokens) and tokens[i + 1].surface == "番" and _said_alone(text, tokens, i + 2):
+            out.append((t.surface, (t.start, tokens[i + 1].end)))
+    return out
+
+
+def _said_alone(text: str, tokens: tuple[Token, ...], i: int) -> bool:
+    """Whether token `i` ends what is said before it: there is none, a space comes first, or it is a word of
+    `[numbered] after` (番|さん, 番|の)."""
+    return i == len(tokens) or tokens[i].surface in _AFTER_NUMBERED or tokens[i - 1].end < tokens[i].start
+
+
+def _number_mark(tokens: tuple[Token, ...], i: int) -> Token | None:
+    """The No. / # said right before token `i` (No.2, No 2, #12), if one is."""
+    before = tokens[i - 1] if i else None
+    if before is not None and before.surface == "." and i > 1:
+        before = tokens[i - 2]
+    return before if before is not None and before.surface.lower().rstrip(".") in _NUMBER_MARKS else None
 
 
 def _fit(value: str, pattern: str) -> str | None:
@@ -359,9 +414,9 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
                 span = (hit.start, after.start("n") + len(name))
                 out.append((name, span))
                 labelled[span] = hit.value
-    for m in _EN_TITLE.finditer(masked):
-        if not overlaps(m.span(), [s for _, s in out]):
-            out.append((m["n"].removesuffix("'s"), m.span()))
+    for name, span in _titled(text, masked):
+        if not overlaps(span, [s for _, s in out]):
+            out.append((name, span))
     for m in _CAPITALISED.finditer(masked):
         if not overlaps(m.span(), [s for _, s in out]):
             out += _capitalised_name(masked, m, lexicon)
@@ -369,6 +424,32 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
         if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
             out.append((m.group(), m.span()))
     return sorted(out, key=lambda n: n[1][0])
+
+
+def _titled(text: str, masked: str) -> list[tuple[str, Span]]:
+    """Names said after a title (Mr. Brown's, Dr Smith): the capitalised words after a word of `[names] titles`."""
+    said = tokenise(text)
+    tokens = said.tokens
+    out = []
+    for i, title in enumerate(tokens):
+        if title.surface.lower().rstrip(".") not in _TITLES or not title.surface[0].isupper():
+            continue
+        j = i + 1 if i + 1 < len(tokens) and tokens[i + 1].surface == "." else i
+        name: list[Token] = []
+        while len(name) < _NAME_WORDS and j + 1 < len(tokens) and _a_name_word(tokens[j + 1], masked) \
+                and text[tokens[j].end:tokens[j + 1].start].isspace():
+            j += 1
+            name.append(tokens[j])
+        if name:
+            out.append((text[name[0].start:name[-1].end].removesuffix("'s"), (title.start, name[-1].end)))
+    return out
+
+
+def _a_name_word(token: Token, masked: str) -> bool:
+    """A word capitalised, in letters, not masked: a word of an English name."""
+    word = token.surface
+    return word[:1].isupper() and word.isascii() and word.replace("'", "").replace("-", "").isalpha() \
+        and MASK not in masked[token.start:token.end]
 
 
 # A key written as one: capitals, perhaps with digits (ALFKI, BX12); never a word of the catalog.
@@ -405,7 +486,7 @@ def _name_before(text: str, end: int) -> tuple[str, int]:
                                                                 and text[i - 2].isascii() and text[i - 2].isalpha())):
         i -= 1
     if i == end:  # a name in hiragana, perhaps after a family name in kanji: 吉田さくら
-        while i > 0 and "ぁ" <= text[i - 1] <= "ゖ" and text[i - 1] not in _PARTICLES:
+        while i > 0 and _HIRAGANA.match(text[i - 1]) and text[i - 1] not in _PARTICLES:
             i -= 1
         while i > 0 and i < end and _KANJI.match(text[i - 1]):
             i -= 1
@@ -441,14 +522,14 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         m = _number_before(_NUMBER_AT_END, text, hit.start, spaced=False)
         if m and number(m["n"]) and hit.phrase.isascii():
             return number(m["n"])
-    return _ranked_count(text, cues, ones) if ones.values else None
+    return _ranked_count(slots, text, cues, ones) if ones.values else None
 
 
-def _ranked_count(text: str, cues: Phrases[str], ones: Phrases[str]) -> int | None:
+def _ranked_count(slots: Slots, text: str, cues: Phrases[str], ones: Phrases[str]) -> int | None:
     """3位まで, 少ない順に3つ; いちばん, the worst, worst selling dessert -> 1: how many of a ranking."""
-    m = _HOW_MANY_RANKED.search(text)
-    if m:
-        return int(m["n"] or m["n2"] or m["n3"])
+    ranked = _how_many_ranked(slots)
+    if ranked is not None:
+        return ranked
     superlatives = ones.find(text)
     plural = _WHICH_PLURAL.search(text) is not None  # which products sold best: several
     if not plural and not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most
@@ -503,10 +584,19 @@ _COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})(?![0-9.:
                           re.IGNORECASE)
 
 
-# 3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word.
-_HOW_MANY_RANKED = re.compile(r"(?<![0-9])(?P<n>\d{1,2})\s*位(?:まで|以内)"
-                              r"|順に\s*(?P<n2>\d{1,2})\s*(?:つ|品|商品|位|件)"
-                              r"|(?<![0-9])(?P<n3>\d{1,2})\s*(?:つ|品|商品)(?:だけ|のみ|まで)")
+_RANKED_DIGITS = 2
+
+
+def _how_many_ranked(slots: Slots) -> int | None:
+    """3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word (`[ranked]` token patterns), outside what
+    is read."""
+    said = tokenise(slots.text)
+    for pattern in words.token_patterns("ranked", "patterns"):
+        for m in pattern.finditer(said):
+            number = next(t.surface for t in said.tokens[m.first:m.last] if t.surface.isdigit())
+            if len(number) <= _RANKED_DIGITS and MASK not in slots.read_text[m.start:m.end]:
+                return int(number)
+    return None
 _WHICH_PLURAL = re.compile(r"(?<![a-z])(?:which|what)\s+(?:[a-z]+\s+)?(?!was|is|has|does)[a-z]+s(?![a-z])")
 _NOT_NOUNS = english_words("nouns")
 
@@ -540,7 +630,7 @@ def english_item_groups(slots: Slots) -> list[str]:
         parts.append((m.group().strip(), m.start(), m.end()))
     groups: list[str] = []
     for i, (part, start, _) in enumerate(parts):
-        if i and _JOINER.fullmatch(text, parts[i - 1][2], start):
+        if i and _joined(text, parts[i - 1][2], start):
             groups[-1] += text[parts[i - 1][2]:start] + part
         else:
             groups.append(part)
