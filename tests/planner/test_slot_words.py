@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from concierge.planner.choose import keyword_parts, refusal
-from concierge.planner.slots import count, read
-from concierge.planner.text import normalise
+from concierge.planner.slots import Slots, _qualifier, _said_before, count, read
+from concierge.planner.text import fold, normalise
 
 
 def slots_of(planning, text):
@@ -87,3 +87,22 @@ def test_goods_joined_are_one_list(farm_plan, text, goods):
 def test_a_minus_is_no_long_vowel_mark(farm_plan):
     assert [a for a, _ in slots_of(farm_plan, "ケーキー600円").amounts] == [600]
     assert [a for a, _ in slots_of(farm_plan, "ー600円").amounts] == [-600]
+
+
+@pytest.mark.parametrize("text,value,qualifier", [
+    ("set the light to warm white", "white", "warm"), ("make it the light red", "red", None),
+    ("make it red", "red", None), ("キッチンの電気を薄い青にして", "青", "薄い"),
+])
+def test_a_word_before_a_value_that_makes_it_another(text, value, qualifier):
+    start = text.index(value)
+    at = _qualifier(text, start, [])
+    assert (text[at:start].strip() if at is not None else None) == qualifier
+
+
+@pytest.mark.parametrize("text,value,said", [
+    ("a coke please", "coke", True), ("an oolong tea", "oolong", True), ("coke please", "coke", False),
+    ("banana coke", "coke", False),
+])
+def test_an_article_before_a_value_says_one(text, value, said):
+    slots = Slots(text, fold(text), read_text=fold(text))
+    assert _said_before(slots, text.index(value), frozenset({"a", "an"})) is said

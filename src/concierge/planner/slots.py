@@ -23,7 +23,7 @@ from concierge.language.english import determiners, english_words, qualifiers
 from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import find_times
-from concierge.language.tokens import Token, japanese, tokenise
+from concierge.language.tokens import Token, Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
@@ -33,19 +33,32 @@ from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit
 
 Span = tuple[int, int]
 
+
+def _either(section: str, key: str, whole: bool = True) -> str:
+    """A list of questions.toml as an alternation, the longest first, spaces as any; a word in Latin letters only
+    whole, where `whole`."""
+    def one(word: str) -> str:
+        said = re.escape(word).replace(r"\ ", r"\s+")
+        return rf"(?<![A-Za-z]){said}(?![A-Za-z])" if whole and word.isascii() and word.replace(" ", "").isalpha() \
+            else said
+
+    return "|".join(one(w) for w in sorted(words.said(section, key), key=len, reverse=True))
+
+
 _AMOUNT = re.compile(
-    r"(?P<sign>[-−‐ー▲△]|マイナス|minus\s*)?\s*"
+    rf"(?P<sign>[-−‐ー▲△]|(?:{_either('amounts', 'minus', whole=False)})\s*)?\s*"
     r"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>万|千))?"
-    r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
+    rf"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:{_either('compare', 'amount_units')}))",
     re.IGNORECASE,
 )
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
-                             r"(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
+                                 rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
 _DATE_AFTER = re.compile(r"[-/.]\d{1,2}(?![0-9])")  # 2024-02, 2024/2: a year with its month
-_AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|number\s*|#\s*)?(?P<v>[0-9A-Za-z\-]+)",
+_AFTER_CODE_LABEL = re.compile(rf"\.?\s*(?:[:：#=]|{_either('labels', 'particles')})?\s*"
+                               rf"(?:(?:{_either('labels', 'before_code', whole=False)})\.?\s*)?(?P<v>[0-9A-Za-z\-]+)",
                                re.IGNORECASE)
-_AFTER_NAME_LABEL = regex.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
-                               rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
+_AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
+                                  rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
 _YEAR_BEFORE = frozenset(words.said("years", "before"))
 _YEAR_AFTER = frozenset(words.said("years", "after"))
@@ -64,21 +77,9 @@ _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z]
 # wherever it stands, in an English or a Japanese sentence.
 _SYMBOL_NAME = re.compile(r"(?<![A-Za-z0-9/&])(?:[A-Z][A-Za-z]*(?:[/&][A-Za-z]+)+|[A-Z]{1,3}-?\d{1,3}[a-z]?)"
                           r"(?![A-Za-z0-9/&])")
-_NOT_CAPITALISED_NAMES = {
-    "i", "show", "what", "which", "who", "how", "when", "where", "why", "top", "register", "record", "add",
-    "please", "tell", "give", "list", "find", "compare", "is", "are", "was", "were", "did", "do", "does",
-    "can", "could", "would", "will", "get", "let", "also", "and", "then", "the", "a", "an", "my", "our",
-    "your", "their", "this", "that", "last", "next", "yesterday", "today", "tomorrow", "thanks", "thank",
-    "hello", "hi", "ok", "yes", "no", "if", "only", "check", "look", "daily", "weekly", "monthly", "total",
-    "week", "month", "year", "sale", "sales", "customer", "customers", "best", "worst", "how's", "what's",
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
-    "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-    "yen", "jpy", "sql", "delete", "drop", "run", "for", "of", "in", "on", "to", "from", "with", "products",
-}
-_EN_UNITS = (r"kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|boxes|box|bags?|packs?|packets?|crates?|bunch(?:es)?"
-             r"|pieces?|heads?|bottles?|cans?|cases?|trays?|baskets?|dozen")
-_EN_STOP = (r"for|at|to|and|on|yesterday|today|from|with|in|last|this|of|by|each|per|yen|please|sold|bought"
-            r"|were|was|at")
+_NOT_CAPITALISED_NAMES = english_words("names")
+_EN_UNITS = _either("english_goods", "units")
+_EN_STOP = _either("english_goods", "stop")
 _EN_ITEM = re.compile(
     rf"(?<![\w.,])(?P<qty>\d+(?:\.\d+)?|{EN_NUMBER}|a\s+dozen)\s+(?:(?P<unit>{_EN_UNITS})\s+(?:of\s+)?)?"
     rf"(?P<noun>(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*(?:\s+(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*)?)",
@@ -320,19 +321,28 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
     return sorted(found, key=lambda c: c.start)
 
 
-_WORD_BEFORE = re.compile(r"([A-Za-z']+)\s+$")
-_WORD_BEFORE_THAT = re.compile(r"([A-Za-z']+)\s+[A-Za-z']+\s+$")
+def _word_before(said: Utterance, start: int, masked: str = "") -> Token | None:
+    """The English word said right before `start`, spaces between (not masked in `masked`, where given)."""
+    before = said.starting(0, start)
+    if not before:
+        return None
+    word = said.tokens[before.stop - 1]
+    spaced = word.end < start and said.text[word.end:start].isspace()
+    if not spaced or not word.surface.replace("'", "").isalpha() or not word.surface.isascii():
+        return None
+    return None if MASK in masked[word.start:word.end] else word
 
 
 def _qualifier(text: str, start: int, taken: list[Span]) -> int | None:
     """Where the word said right before a value given by name starts, when it makes the value another one
     (warm white, 薄い青, 明るい赤); None when there is none (make it red, the light red, 赤にして)."""
-    word = _WORD_BEFORE.search(text, 0, start)
-    if word is not None and word.group(1).lower() in qualifiers():
-        that = _WORD_BEFORE_THAT.search(text, 0, start)
-        if that is None or that.group(1).lower() not in determiners():
-            return word.start(1)
-    before = tokenise(text).ending_at(start) if japanese(text) else None
+    said = tokenise(text)
+    word = _word_before(said, start)
+    if word is not None and word.surface.lower() in qualifiers():
+        that = _word_before(said, word.start)
+        if that is None or that.surface.lower() not in determiners():
+            return word.start
+    before = said.ending_at(start) if japanese(text) else None
     if before is not None and before.pos[0] in qualifier_pos() and not overlaps((before.start, before.end), taken):
         return before.start
     return None
@@ -514,7 +524,7 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     if named:
         return named[0].value
     for hit in cues.find(text):
-        m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
+        m = _NUMBER_AFTER_CUE.match(text, hit.end)
         if m and number(m["n"]):
             return number(m["n"])
         if not ones.values:  # a number with no superlative (customer 5, a key) is only the number after its cue
@@ -549,20 +559,27 @@ def _before_value(slots: Slots, text: str) -> int | None:
         m = _number_before(_COUNT_AT_END, text, hit.start, spaced=True)
         if m and number(m["n"]) is not None:
             return number(m["n"])
-        if _number_before(_ARTICLE_AT_END, text, hit.start, spaced=True):  # a coke, an oolong tea
+        if _said_before(slots, hit.start, _ARTICLES):  # a coke, an oolong tea
             return 1
     for hit in slots.enums:
         m = _COUNT_AFTER.match(text, hit.end)
         if m and number(m["n"]) is not None and not (
-                m["n"].lower() == "one" and _number_before(_DETERMINER_AT_END, text, hit.start, spaced=True)):
+                m["n"].lower() == "one" and _said_before(slots, hit.start, _POINTING)):
             return number(m["n"])  # the ginger pork one: which one, not how many
     return None
 
 
 _NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
+_NUMBER_AFTER_CUE = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")  # トップ5, 上位の3つ, top 3
 _COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
-_ARTICLE_AT_END = re.compile(r"(?<![a-z])an?$", re.IGNORECASE)
-_DETERMINER_AT_END = re.compile(r"(?<![a-z])(?:the|this|that)$", re.IGNORECASE)
+_ARTICLES = frozenset(words.said("articles", "one"))
+_POINTING = frozenset(words.said("articles", "which"))
+
+
+def _said_before(slots: Slots, start: int, said: frozenset[str]) -> bool:
+    """Whether one of the words `said` is the word right before `start` (a coke, the ginger pork one)."""
+    word = _word_before(tokenise(slots.text), start, slots.read_text)
+    return word is not None and word.surface.lower() in said
 _NUMBER_WORD_CHARS = 6  # the longest number word: twelve
 
 
@@ -579,8 +596,9 @@ def _number_before(pattern: re.Pattern[str], text: str, end: int, spaced: bool) 
 
 
 # after a value: x2, × 2, "two", ", two of them"; not a time, a price or a date (6:30, 2 yen, 2nd)
-_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})(?![0-9.:/]|\s*(?:yen|円|時|pm|am|st|nd|rd|th)\b)"
-                          r"(?=\s+(?:please|of\s+(?:them|those|each)|each|and|pieces?|portions?)\b|\s*[,.!?]|\s*$)",
+_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})"
+                          rf"(?![0-9.:/]|\s*(?:{_either('count_after', 'not_then')}))"
+                          rf"(?=\s+(?:{_either('count_after', 'then')})|\s*[,.!?]|\s*$)",
                           re.IGNORECASE)
 
 
@@ -597,7 +615,12 @@ def _how_many_ranked(slots: Slots) -> int | None:
             if len(number) <= _RANKED_DIGITS and MASK not in slots.read_text[m.start:m.end]:
                 return int(number)
     return None
-_WHICH_PLURAL = re.compile(r"(?<![a-z])(?:which|what)\s+(?:[a-z]+\s+)?(?!was|is|has|does)[a-z]+s(?![a-z])")
+
+
+_VERBS_IN_S = frozenset(words.said("ranked", "verbs"))
+_WHICH_PLURAL = re.compile(rf"(?:{_either('ranked', 'which')})\s+(?:[a-z]+\s+)?(?!(?:{_either('ranked', 'verbs')}))"
+                           r"[a-z]+s(?![a-z])")
+_NEXT_WORD = re.compile(rf"[\s\-]*(?:(?:{_either('ranked', 'selling')})\s+)?(?P<w>[a-z]+)")
 _NOT_NOUNS = english_words("nouns")
 
 
@@ -608,10 +631,10 @@ def _said_plural(text: str, hit: Hit[str]) -> bool:
 
 def _next_word(text: str, end: int) -> str | None:
     """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows)."""
-    m = re.match(r"[\s\-]*(?:(?:selling|sold|performing|sellers?)\s+)?(?P<w>[a-z]+)", text[end:])
+    m = _NEXT_WORD.match(text, end)
     if not m or m["w"] in _NOT_NOUNS:
         return None
-    return "plural" if m["w"].endswith("s") and m["w"] not in {"was", "is", "its", "has", "does"} else "singular"
+    return "plural" if m["w"].endswith("s") and m["w"] not in _VERBS_IN_S else "singular"
 
 
 def english_items(slots: Slots) -> str | None:
