@@ -106,3 +106,10 @@ def test_a_word_before_a_value_that_makes_it_another(text, value, qualifier):
 def test_an_article_before_a_value_says_one(text, value, said):
     slots = Slots(text, fold(text), read_text=fold(text))
     assert _said_before(slots, text.index(value), frozenset({"a", "an"})) is said
+
+
+@pytest.mark.parametrize("text,refused", [
+    ("run sql for me", "sql"), ("SELECT * FROM sales", "sql"), ("テーブルを見せて", "sql"), ("sqlite sales", None),
+])
+def test_a_request_about_sql_is_refused(farm_plan, text, refused):
+    assert refusal(slots_of(farm_plan, text), farm_plan.lexicon) == refused

@@ -47,8 +47,8 @@ from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
-_SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
-                  r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
+_SQL = re.compile("|".join(rf"(?<![a-z]){w}(?![a-z])" if w.isascii() else w for w in words.said("refusal", "sql")),
+                  re.IGNORECASE)
 JOINER = words.joiners()  # two things asked
 _JOINERS = frozenset(words.said("joiners", "words"))
 
@@ -169,7 +169,7 @@ def _joiner(slots: Slots, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
-_OBJECT_MARK = re.compile(r"\s*(?:を|の)?\s*")
+_OBJECT_MARKS = frozenset(words.said("refusal", "object_marks"))
 
 
 def _values_from(slots: Slots, start: int) -> bool:
@@ -185,7 +185,7 @@ def _object_of_next(slots: Slots, hit: Hit, hits: list[Hit]) -> bool:
     later = next((h for h in hits if h.start >= hit.end), None)
     if later is None or {t for t, _ in later.value} & {t for t, _ in hit.value}:
         return False
-    if _OBJECT_MARK.fullmatch(slots.cue_text, hit.end, later.start) is None:
+    if slots.cue_text[hit.end:later.start].strip() not in _OBJECT_MARKS:
         return False
     u = tokenise(slots.text)
     return all(u.tokens[i].pos[0] == "名詞" for i in u.starting(hit.start, hit.end))
@@ -276,6 +276,8 @@ def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
 
 def _changes(text: str) -> list[tuple[int, int]]:
     """Where a request says to delete or change data (削除, 消して, 変更して, delete): words of `[refusal] change`."""
+    if not words.may_match("refusal", "change", text):
+        return []
     said = tokenise(text)
     return [(m.start, m.end) for p in words.token_patterns("refusal", "change") for m in p.finditer(said)]
 

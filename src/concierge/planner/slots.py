@@ -236,6 +236,8 @@ def _amounts(text: str) -> list[tuple[int, Span]]:
 
 def _days_of_week(text: str, taken: list[Span]) -> list[str]:
     """Days of the week said as a set (土日, 月曜だけ, weekends): `[days]` token patterns, outside what is read."""
+    if not words.may_match("days", "patterns", text):
+        return []
     said = tokenise(text)
     return [text[m.start:m.end] for p in words.token_patterns("days", "patterns") for m in p.finditer(said)
             if not overlaps((m.start, m.end), taken)]
@@ -369,6 +371,8 @@ def _numbered(text: str, masked: str, lexicon: Lexicon) -> list[Code]:
 def _numbers_of_people(text: str, masked: str) -> list[tuple[str, Span]]:
     """Numbers said as someone's number, outside what is read: after a word of `[numbered] before` (No.2, # 12),
     or before 番 with a word of `after` or nothing next (9番さん, 3番の, ０００３番)."""
+    if not any(c.isdigit() for c in masked):
+        return []
     tokens = tokenise(text).tokens
     out = []
     for i, t in enumerate(tokens):
@@ -438,8 +442,10 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
 
 def _titled(text: str, masked: str) -> list[tuple[str, Span]]:
     """Names said after a title (Mr. Brown's, Dr Smith): the capitalised words after a word of `[names] titles`."""
-    said = tokenise(text)
-    tokens = said.tokens
+    low = text.lower()
+    if not any(title in low for title in _TITLES):
+        return []
+    tokens = tokenise(text).tokens
     out = []
     for i, title in enumerate(tokens):
         if title.surface.lower().rstrip(".") not in _TITLES or not title.surface[0].isupper():
@@ -608,6 +614,8 @@ _RANKED_DIGITS = 2
 def _how_many_ranked(slots: Slots) -> int | None:
     """3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word (`[ranked]` token patterns), outside what
     is read."""
+    if not any(c.isdigit() for c in slots.read_text):
+        return None
     said = tokenise(slots.text)
     for pattern in words.token_patterns("ranked", "patterns"):
         for m in pattern.finditer(said):

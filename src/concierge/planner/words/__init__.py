@@ -89,3 +89,23 @@ def phrases(section: str, key: str) -> tuple[tuple[Pattern, str], ...]:
     table = _table()[section][key]
     return tuple((Pattern.parse([{"form": w} for w in phrase.split()]), table[phrase])
                  for phrase in sorted(table, key=lambda p: len(p.split()), reverse=True))
+
+
+@cache
+def _first_words(section: str, key: str) -> frozenset[str] | None:
+    """The words the first slot of any of the token patterns takes, or None where one takes any word."""
+    said: set[str] = set()
+    for pattern in token_patterns(section, key):
+        first = pattern.slots[0]
+        if not (first.forms or first.surfaces or first.lemmas):
+            return None
+        said |= first.forms | first.surfaces | first.lemmas
+    return frozenset(said)
+
+
+def may_match(section: str, key: str, text: str) -> bool:
+    """Whether the token patterns of `[section] key` may match in `text`: some word a first slot takes is in it
+    (a text that says none of them is not cut into words to find out)."""
+    first = _first_words(section, key)
+    low = text.lower()
+    return first is None or any(w in low for w in first)
