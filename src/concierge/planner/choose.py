@@ -51,6 +51,8 @@ _SQL = re.compile("|".join(rf"(?<![a-z]){w}(?![a-z])" if w.isascii() else w for 
                   re.IGNORECASE)
 JOINER = words.joiners()  # two things asked
 _JOINERS = frozenset(words.said("joiners", "words"))
+_TE = frozenset(words.said("joiners", "te"))
+_AFTER_COUNT = frozenset(words.said("joiners", "after_count"))
 
 
 @dataclass(frozen=True)
@@ -206,7 +208,7 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
     u = tokenise(slots.text)
     tokens = u.tokens
     joints = [i for i in u.starting(end - 1, start)
-              if tokens[i].pos[:2] == ("助詞", "接続助詞") and tokens[i].surface in ("て", "で")]
+              if tokens[i].pos[:2] == ("助詞", "接続助詞") and tokens[i].surface in _TE]
     if not joints or (joints[-1] + 1 < len(tokens) and tokens[joints[-1] + 1].lemma in subsidiary_verbs()):
         return None  # 取り消してください: one request, said politely
     return tokens[joints[-1]].end
@@ -240,7 +242,7 @@ def _after_counts(slots: Slots, end: int, start: int) -> list[tuple[int, int]]:
     """The で after a count that ends what is ordered (餃子1つで|6時半に取りに行きます), as a pause does."""
     u = tokenise(slots.text)
     tokens = u.tokens
-    return [(t.start, t.end) for i in u.starting(end, start) if i > 0 and (t := tokens[i]).surface == "で"
+    return [(t.start, t.end) for i in u.starting(end, start) if i > 0 and (t := tokens[i]).surface in _AFTER_COUNT
             and t.is_particle and (tokens[i - 1].is_counter or tokens[i - 1].pos[0] == "接尾辞")]
 
 

@@ -352,6 +352,7 @@ def _qualifier(text: str, start: int, taken: list[Span]) -> int | None:
 
 _NUMBER_MARKS = frozenset(words.said("numbered", "before"))
 _AFTER_NUMBERED = frozenset(words.said("numbered", "after"))
+_NUMBER_COUNTERS = frozenset(words.said("numbered", "counters"))
 _NUMBERED_DIGITS = 6
 
 
@@ -381,7 +382,7 @@ def _numbers_of_people(text: str, masked: str) -> list[tuple[str, Span]]:
         mark = _number_mark(tokens, i)
         if mark is not None:
             out.append((t.surface, (mark.start, t.end)))
-        elif i + 1 < len(tokens) and tokens[i + 1].surface == "番" and _said_alone(text, tokens, i + 2):
+        elif i + 1 < len(tokens) and tokens[i + 1].surface in _NUMBER_COUNTERS and _said_alone(text, tokens, i + 2):
             out.append((t.surface, (t.start, tokens[i + 1].end)))
     return out
 
