@@ -23,6 +23,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+import regex
+
 from concierge.catalog.model import (
     AmountExtract,
     CodeExtract,
@@ -36,20 +38,21 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import normalise
 from concierge.language.japanese import subsidiary_verbs
+from concierge.language.scripts import HIRAGANA
 from concierge.language.tokens import tokenise
 from concierge.planner import comparisons, leftover, measure, words
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import Disjoint, Hit, Phrases, fold, mask
+from concierge.planner.text import MASK, Disjoint, Hit, Phrases, fold, mask
 
-_SQL = re.compile(r"(?<![a-z])(?:sql|run_sql|execute_sql|select\s+\*|drop\s+table|truncate|insert\s+into"
-                  r"|update\s+\w+\s+set)(?![a-z])|クエリ|テーブル|スキーマ", re.IGNORECASE)
-JOINER = re.compile(r"と|、|,|・|&|および|及び|(?<![a-z])and(?![a-z])", re.IGNORECASE)  # two things asked
-_CHANGE = re.compile(r"削除|消して|消去|消す|抹消|書き換え|改ざん|変更して|修正して"
-                     r"|(?<![a-z])(?:delete|remove|erase|wipe|purge|drop|update|modify|overwrite|edit)(?![a-z])",
-                     re.IGNORECASE)
+_SQL = re.compile("|".join(rf"(?<![a-z]){w}(?![a-z])" if w.isascii() else w for w in words.said("refusal", "sql")),
+                  re.IGNORECASE)
+JOINER = words.joiners()  # two things asked
+_JOINERS = frozenset(words.said("joiners", "words"))
+_TE = frozenset(words.said("joiners", "te"))
+_AFTER_COUNT = frozenset(words.said("joiners", "after_count"))
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     if writes and not (asks_politely and any(h not in writes for h in hits)):  # 確認お願いします: a read, asked
         then = [h for h in hits if h not in writes and h.start >= writes[-1].end and (
             _te_form(slots, writes[-1].end, h.start) is not None
-            or ((j := _joiner(slots, writes[-1].end, h.start)) is not None and not _values_from(slots, j.end())))]
+            or ((j := _joiner(slots, writes[-1].end, h.start)) is not None and not _values_from(slots, j[1])))]
         # 枝豆やめて|全部でいくら, make the miso soups three and|whats my total: then a read
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "write"))
                 for h in writes] + then[:1]
@@ -114,7 +117,7 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         elif end is not None and joined is None:
             groups[-1][1].extend(named)
         else:
-            groups.append((joined.end() if joined else 0, named))
+            groups.append((joined[1] if joined else 0, named))
         end, previous = hit.end, set(named)
 
     # What a tool's rank takes from the request is worked out once per tool, not once per time it is named.
@@ -161,15 +164,17 @@ def _nouns(lexicon: Lexicon) -> frozenset[str]:
     return frozenset(noun(t).many for t in lexicon.tools.values())
 
 
-def _joiner(slots: Slots, start: int, end: int) -> re.Match[str] | None:
-    """The と / 、 / and that joins two keywords, said as such: the katakana ト of トップ folds to と, and is none."""
-    for m in JOINER.finditer(slots.cue_text, start, end):
-        if JOINER.fullmatch(slots.text[m.start():m.end()].lower()):
-            return m
+def _joiner(slots: Slots, start: int, end: int) -> tuple[int, int] | None:
+    """Where the word joining two keywords is (と, 、, and: a word of `[joiners]`, outside any code or name read)."""
+    said = tokenise(slots.text)
+    for i in said.starting(start, end):
+        t = said.tokens[i]
+        if t.end <= end and t.surface.lower() in _JOINERS and MASK not in slots.cue_text[t.start:t.end]:
+            return t.start, t.end
     return None
 
 
-_OBJECT_MARK = re.compile(r"\s*(?:を|の)?\s*")
+_OBJECT_MARKS = frozenset(words.said("refusal", "object_marks"))
 
 
 def _values_from(slots: Slots, start: int) -> bool:
@@ -185,7 +190,7 @@ def _object_of_next(slots: Slots, hit: Hit, hits: list[Hit]) -> bool:
     later = next((h for h in hits if h.start >= hit.end), None)
     if later is None or {t for t, _ in later.value} & {t for t, _ in hit.value}:
         return False
-    if _OBJECT_MARK.fullmatch(slots.cue_text, hit.end, later.start) is None:
+    if slots.cue_text[hit.end:later.start].strip() not in _OBJECT_MARKS:
         return False
     u = tokenise(slots.text)
     return all(u.tokens[i].pos[0] == "名詞" for i in u.starting(hit.start, hit.end))
@@ -206,13 +211,17 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
     u = tokenise(slots.text)
     tokens = u.tokens
     joints = [i for i in u.starting(end - 1, start)
-              if tokens[i].pos[:2] == ("助詞", "接続助詞") and tokens[i].surface in ("て", "で")]
+              if tokens[i].pos[:2] == ("助詞", "接続助詞") and tokens[i].surface in _TE]
     if not joints or (joints[-1] + 1 < len(tokens) and tokens[joints[-1] + 1].lemma in subsidiary_verbs()):
         return None  # 取り消してください: one request, said politely
     return tokens[joints[-1]].end
 
 
-_PAUSE = re.compile(r"(?<=[^\x00-\x7f])\s+(?=\S)|(?<=\S)\s+(?=[^\x00-\x7f])")  # a space beside Japanese
+def _pauses(text: str, end: int, start: int) -> list[tuple[int, int]]:
+    """The spaces between `end` and `start` with a Japanese word on either side (のり弁2つ 7時半に)."""
+    tokens = tokenise(text).tokens
+    return [(a.end, b.start) for a, b in zip(tokens, tokens[1:], strict=False)
+            if end <= a.end < b.start < start and not (a.surface.isascii() and b.surface.isascii())]
 
 
 def _pause(slots: Slots, lexicon: Lexicon, between: tuple[int, int], before: Collection[str],
@@ -224,8 +233,7 @@ def _pause(slots: Slots, lexicon: Lexicon, between: tuple[int, int], before: Col
         return any(g in _groups_of(lexicon, t) for t in tools for g, _ in hit.value)
 
     end, start = between
-    for cut, resume in sorted([p.span() for p in _PAUSE.finditer(slots.text, end, start)] + _after_counts(slots, end,
-                                                                                                           start)):
+    for cut, resume in sorted(_pauses(slots.text, end, start) + _after_counts(slots, end, start)):
         said_before = [h for h in slots.enums if end <= h.start < cut]
         said_after = [h for h in slots.enums if resume <= h.start < start]
         if all(taken(h, before) for h in said_before) and all(taken(h, after) for h in said_after):
@@ -237,7 +245,7 @@ def _after_counts(slots: Slots, end: int, start: int) -> list[tuple[int, int]]:
     """The で after a count that ends what is ordered (餃子1つで|6時半に取りに行きます), as a pause does."""
     u = tokenise(slots.text)
     tokens = u.tokens
-    return [(t.start, t.end) for i in u.starting(end, start) if i > 0 and (t := tokens[i]).surface == "で"
+    return [(t.start, t.end) for i in u.starting(end, start) if i > 0 and (t := tokens[i]).surface in _AFTER_COUNT
             and t.is_particle and (tokens[i - 1].is_counter or tokens[i - 1].pos[0] == "接尾辞")]
 
 
@@ -265,10 +273,18 @@ def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
         return "sql"
     hits = lexicon.cues.find(slots.cue_text)
     covered = Disjoint((h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value))
-    for m in _CHANGE.finditer(slots.text):
-        if not covered.within(m.start(), m.end()) and not any(s <= m.start() < e for s, e in slots.alone):
+    for start, end in _changes(slots.text):
+        if not covered.within(start, end) and not any(s <= start < e for s, e in slots.alone):
             return "change"
     return None
+
+
+def _changes(text: str) -> list[tuple[int, int]]:
+    """Where a request says to delete or change data (削除, 消して, 変更して, delete): words of `[refusal] change`."""
+    if not words.may_match("refusal", "change", text):
+        return []
+    said = tokenise(text)
+    return [(m.start, m.end) for p in words.token_patterns("refusal", "change") for m in p.finditer(said)]
 
 
 def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_tool: str | None,
@@ -385,9 +401,9 @@ def _alternatives(key: str) -> str:
     return "|".join(re.escape(w) for w in sorted(words.words("filler", key), key=len, reverse=True))
 
 
-FILLER = re.compile(rf"(?<![ぁ-ゖ])(?:{_alternatives('interjections')})(?![ぁ-ゖ])|{_alternatives('ja')}"
-                    rf"|(?<![a-z])(?:{_alternatives('en')})(?![a-z])|[\s\x00?？、。,.!！]"
-                    r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
+FILLER = regex.compile(rf"(?<![{HIRAGANA}])(?:{_alternatives('interjections')})(?![{HIRAGANA}])|{_alternatives('ja')}"
+                       rf"|(?<![a-z])(?:{_alternatives('en')})(?![a-z])|[\s\x00?？、。,.!！]"
+                       r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
 
 
 def says_only_values(slots: Slots) -> bool:

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from concierge.language.tokens import Utterance, tokenise
+from concierge.planner import words
 from concierge.sources.result import Rows, ToolResult
 
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -22,27 +24,24 @@ OPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 SYMBOL = {"==": "=", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 
-_JA_OPS = [("以下", "<="), ("以上", ">="), ("未満", "<"), ("より少な", "<"), ("を下回", "<"),
-           ("より多", ">"), ("を超え", ">"), ("超", ">"), ("を上回", ">")]
-_EN_BEFORE = [("fewer than", "<"), ("less than", "<"), ("under", "<"), ("below", "<"),
-              ("more than", ">"), ("over", ">"), ("above", ">"), ("at least", ">="), ("at most", "<="),
-              ("no more than", "<="), ("no fewer than", ">=")]
-_EN_AFTER = [("or more", ">="), ("or fewer", "<="), ("or less", "<=")]
 _NUMBER = r"(?<![\d,.])(\d[\d,]*)"
 
-# Japanese markers end a condition clause: …の場合、 …なら、 …なければ、
-JA_MARKER = re.compile(r"(?:の場合|場合|ならば|なら|だったら|であれば|でしたら|(?<=な)ければ|(?<=無)ければ"
-                       r"|ときは|時は)(?:は|には|に)?\s*[、,]?\s*")
-EN_PREFIX = re.compile(r"^\s*(?:only\s+)?(?:if|when)\s+", re.IGNORECASE)
-EN_INFIX = re.compile(r"\s+(?:but\s+)?(?:only\s+)?if\s+", re.IGNORECASE)
 
-_NONE_JA = re.compile(r"(?:一件も|1件も|1つも|何も)?(?:ない|無い|なし|無し|ありません|ゼロ|なければ|無ければ)")
-_NONE_EN = re.compile(r"\b(?:no|zero|not\s+any)\s+(?:sales?|purchases?|orders?|records?|rows?|entries)\b"
-                      r"|\b(?:has|have|did)\s*n[o']t\s+(?:bought|purchased|had|ordered|any)\b|\bnothing\b",
-                      re.IGNORECASE)
-_SOME_JA = re.compile(r"(?:ある|あれば|あった)")
-_COUNT_UNIT = r"\s*(?:件|個|回|sales?\b|purchases?\b|orders?\b|records?\b|rows?\b|times?\b)"
-_AMOUNT_UNIT = r"\s*(?:円|yen\b|jpy\b)"
+def _alternatives(words: tuple[str, ...]) -> str:
+    """Words as one alternation, the longest first; a word in Latin letters only whole."""
+    return "|".join(rf"{re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w)
+                    for w in sorted(words, key=len, reverse=True))
+
+
+# Japanese markers end a condition clause: …の場合、 …なら、 …なければ、
+JA_MARKER = re.compile(rf"(?:{_alternatives(words.said('if', 'ja'))})(?:{_alternatives(words.said('if', 'after'))})?"
+                       r"\s*[、,]?\s*")
+EN_PREFIX = re.compile(rf"^\s*(?:(?:{_alternatives(words.said('if', 'en_lead'))})\s+)?"
+                       rf"(?:{_alternatives(words.said('if', 'en'))})\s+", re.IGNORECASE)
+EN_INFIX = re.compile(rf"\s+(?:(?:{_alternatives(words.said('if', 'en_infix_lead'))})\s+){{0,2}}"
+                      rf"(?:{_alternatives(words.said('if', 'en_infix'))})\s+", re.IGNORECASE)
+_FIGURES = {measure: re.compile(rf"{_NUMBER}\s*(?:{_alternatives(words.said('compare', f'{measure}_units'))})",
+                                re.IGNORECASE) for measure in ("amount", "count")}
 
 
 @dataclass(frozen=True)
@@ -59,31 +58,43 @@ class Condition:
 def parse(clause: str) -> Condition | None:
     """The comparison a condition clause states, or None when it states none."""
     text = clause.strip()
-    measures: tuple[tuple[Literal["count", "amount"], str], ...] = (("amount", _AMOUNT_UNIT), ("count", _COUNT_UNIT))
-    for measure, unit in measures:
-        found = _compare(text, unit)
+    measures: tuple[Literal["count", "amount"], ...] = ("amount", "count")
+    for measure in measures:
+        found = _compare(text, _FIGURES[measure])
         if found:
             op, value = found
             return Condition(measure, op, value, text)
-    if _NONE_JA.search(text) or _NONE_EN.search(text):
+    if _says(text, "none"):
         return Condition("count", "==", 0, text)
-    if _SOME_JA.search(text):
+    if _says(text, "some"):
         return Condition("count", ">=", 1, text)
     return None
 
 
-def _compare(text: str, unit: str) -> tuple[str, int] | None:
-    for m in re.finditer(_NUMBER + unit, text, re.IGNORECASE):
-        value = int(m.group(1).replace(",", ""))
-        before, after = text[: m.start()].lower(), text[m.end():].lower()
-        for word, op in _EN_BEFORE:
-            if re.search(rf"\b{word}\s*$", before):
-                return op, value
-        for word, op in _EN_AFTER + _JA_OPS:
-            if after.lstrip().startswith(word):
-                return op, value
-        return "==", value
-    return None
+def _says(text: str, key: str) -> bool:
+    """Whether the clause says there are none (ない, no sales) or some (あれば): `[compare] none` or `some`."""
+    said = tokenise(text)
+    return any(p.search(said) for p in words.token_patterns("compare", key))
+
+
+def _compare(text: str, figure: re.Pattern[str]) -> tuple[str, int] | None:
+    """The operator said around the first figure (fewer than 5 sales, 30件以上) and its value."""
+    m = figure.search(text)
+    if m is None:
+        return None
+    said = tokenise(text)
+    before, after = said.starting(0, m.start()), said.starting(m.end(), len(text))
+    return _operator(said, before.stop, after.start) or "==", int(m.group(1).replace(",", ""))
+
+
+def _operator(said: Utterance, before: int, after: int) -> str | None:
+    """The operator of the words that end at token `before` (at least) or begin at token `after` (以上)."""
+    for pattern, op in words.phrases("compare", "before"):
+        first = before - len(pattern.slots)
+        found = pattern.at(said, first) if first >= 0 else None
+        if found is not None and found.last == before:
+            return op
+    return next((op for pattern, op in words.phrases("compare", "after") if pattern.at(said, after)), None)
 
 
 def measured(condition: Condition, result: ToolResult) -> Any:

@@ -21,9 +21,10 @@ import regex
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.english import determiners, english_words, qualifiers
 from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
-from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import find_times
-from concierge.language.tokens import japanese, tokenise
+from concierge.language.tokens import Token, Utterance, japanese, tokenise
+from concierge.planner import words
 from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
@@ -32,51 +33,53 @@ from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit
 
 Span = tuple[int, int]
 
+
+def _either(section: str, key: str, whole: bool = True) -> str:
+    """A list of questions.toml as an alternation, the longest first, spaces as any; a word in Latin letters only
+    whole, where `whole`."""
+    def one(word: str) -> str:
+        said = re.escape(word).replace(r"\ ", r"\s+")
+        return rf"(?<![A-Za-z]){said}(?![A-Za-z])" if whole and word.isascii() and word.replace(" ", "").isalpha() \
+            else said
+
+    return "|".join(one(w) for w in sorted(words.said(section, key), key=len, reverse=True))
+
+
 _AMOUNT = re.compile(
-    r"(?P<sign>[-−‐ー▲△]|マイナス|minus\s*)?\s*"
+    rf"(?P<sign>[-−‐ー▲△]|(?:{_either('amounts', 'minus', whole=False)})\s*)?\s*"
     r"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>万|千))?"
-    r"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:円|yen(?![a-z])|jpy(?![a-z])))",
+    rf"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:{_either('compare', 'amount_units')}))",
     re.IGNORECASE,
 )
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
-                             r"(?:コード|番号|ナンバー|[Nn]o\.?|ID|code|number)\s*[:：#]?\s*\d+")
-_DAYS_OF_WEEK = re.compile(r"土日|週末|平日|祝日|(?:[月火水木金土日]曜日?(?:だけ|のみ|ごと))"
-                           r"|(?<![a-z])(?:weekends?|weekdays?|holidays)(?![a-z])", re.IGNORECASE)
-# A four-digit number said as a year (in 2024, 2024年, 2024-02-30) is never a code.
-_YEAR_BEFORE = re.compile(r"(?:(?<![a-z])(?:in|for|during|since|from|of|year|until|till|by)\s+|年度?)$", re.IGNORECASE)
-_YEAR_AFTER = re.compile(r"\s*(?:年|[-/.]\d{1,2}(?![0-9]))")
-_AFTER_CODE_LABEL = re.compile(r"\.?\s*(?:[:：#=]|は|が|の)?\s*(?:no\.?\s*|number\s*|#\s*)?(?P<v>[0-9A-Za-z\-]+)",
+                                 rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
+_DATE_AFTER = re.compile(r"[-/.]\d{1,2}(?![0-9])")  # 2024-02, 2024/2: a year with its month
+_AFTER_CODE_LABEL = re.compile(rf"\.?\s*(?:[:：#=]|{_either('labels', 'particles')})?\s*"
+                               rf"(?:(?:{_either('labels', 'before_code', whole=False)})\.?\s*)?(?P<v>[0-9A-Za-z\-]+)",
                                re.IGNORECASE)
-_AFTER_NAME_LABEL = regex.compile(r"\s*(?:is|:|：|が|は|に)?\s*[「\"']?"
-                               rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
+_AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
+                                  rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
+_YEAR_BEFORE = frozenset(words.said("years", "before"))
+_YEAR_AFTER = frozenset(words.said("years", "after"))
 _PARTICLES = "".join(p for p in particles() if p != "や")  # や begins names (やまだ) too often to end one
-_JOINER = re.compile(r"\s*(?:と|、|,|・|及び|および|and|&)\s*", re.IGNORECASE)
+_JOINERS = frozenset(words.said("joiners", "words"))
 _HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
 _NOT_NAMES = not_names()
 _KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
 _KANJI = regex.compile(rf"[{HAN}]")
-_EN_TITLE = re.compile(r"(?<![A-Za-z])(?:Mr|Ms|Mrs|Miss|Dr)\.?\s+(?P<n>[A-Z][A-Za-z'\-]+(?:\s+[A-Z][A-Za-z'\-]+)?)")
+_KATAKANA = regex.compile(rf"[{KATAKANA}]")
+_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
+_TITLES = frozenset(words.said("names", "titles"))
+_NAME_WORDS = 2  # the words of a name after a title: Mr. John Smith
 _CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
 # A name written as letters joined by a slash, an ampersand or digits (AC/DC, AT&T, U2, B-52s): a proper noun
 # wherever it stands, in an English or a Japanese sentence.
 _SYMBOL_NAME = re.compile(r"(?<![A-Za-z0-9/&])(?:[A-Z][A-Za-z]*(?:[/&][A-Za-z]+)+|[A-Z]{1,3}-?\d{1,3}[a-z]?)"
                           r"(?![A-Za-z0-9/&])")
-_NOT_CAPITALISED_NAMES = {
-    "i", "show", "what", "which", "who", "how", "when", "where", "why", "top", "register", "record", "add",
-    "please", "tell", "give", "list", "find", "compare", "is", "are", "was", "were", "did", "do", "does",
-    "can", "could", "would", "will", "get", "let", "also", "and", "then", "the", "a", "an", "my", "our",
-    "your", "their", "this", "that", "last", "next", "yesterday", "today", "tomorrow", "thanks", "thank",
-    "hello", "hi", "ok", "yes", "no", "if", "only", "check", "look", "daily", "weekly", "monthly", "total",
-    "week", "month", "year", "sale", "sales", "customer", "customers", "best", "worst", "how's", "what's",
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
-    "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-    "yen", "jpy", "sql", "delete", "drop", "run", "for", "of", "in", "on", "to", "from", "with", "products",
-}
-_EN_UNITS = (r"kg|kilos?|kilograms?|g|grams?|lbs?|pounds?|boxes|box|bags?|packs?|packets?|crates?|bunch(?:es)?"
-             r"|pieces?|heads?|bottles?|cans?|cases?|trays?|baskets?|dozen")
-_EN_STOP = (r"for|at|to|and|on|yesterday|today|from|with|in|last|this|of|by|each|per|yen|please|sold|bought"
-            r"|were|was|at")
+_NOT_CAPITALISED_NAMES = english_words("names")
+_EN_UNITS = _either("english_goods", "units")
+_EN_STOP = _either("english_goods", "stop")
 _EN_ITEM = re.compile(
     rf"(?<![\w.,])(?P<qty>\d+(?:\.\d+)?|{EN_NUMBER}|a\s+dozen)\s+(?:(?P<unit>{_EN_UNITS})\s+(?:of\s+)?)?"
     rf"(?P<noun>(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*(?:\s+(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*)?)",
@@ -151,7 +154,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
     slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
-    slots.stray += [m.group() for m in _DAYS_OF_WEEK.finditer(mask(text, taken))]  # 今月の土日: days no tool picks
+    slots.stray += _days_of_week(text, taken)  # 今月の土日: days no tool picks
     alone = _left_alone(slots, taken, lexicon, enum_values, enum_synonyms or {})
     taken += list(alone)
     named = _enums(slots, taken, lexicon, enum_values, enum_synonyms or {})
@@ -222,7 +225,7 @@ def _amounts(text: str) -> list[tuple[int, Span]]:
         digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
         value = int(Decimal(digits.replace(",", "")) * _MULTIPLIER[unit])
         sign = m["sign"]
-        if sign and sign == "ー" and m.start() > 0 and re.match(r"[ァ-ヺ]", text[m.start() - 1]):
+        if sign and sign == "ー" and m.start() > 0 and _KATAKANA.match(text[m.start() - 1]):
             sign = None  # the long vowel mark of a katakana word (ケーキー600円) is not a minus
         start = m.start() if sign else m.start("a") if m["a"] else m.start("b")
         if m["a"]:
@@ -231,9 +234,29 @@ def _amounts(text: str) -> list[tuple[int, Span]]:
     return out
 
 
+def _days_of_week(text: str, taken: list[Span]) -> list[str]:
+    """Days of the week said as a set (土日, 月曜だけ, weekends): `[days]` token patterns, outside what is read."""
+    if not words.may_match("days", "patterns", text):
+        return []
+    said = tokenise(text)
+    return [text[m.start:m.end] for p in words.token_patterns("days", "patterns") for m in p.finditer(said)
+            if not overlaps((m.start, m.end), taken)]
+
+
 def _a_year(text: str, start: int, end: int, value: str) -> bool:
     return (value.isdigit() and len(value) == 4 and 1900 <= int(value) <= 2100
-            and bool(_YEAR_BEFORE.search(text[:start]) or _YEAR_AFTER.match(text, end)))
+            and (_said_as_year(text, start, end) or _DATE_AFTER.match(text, end) is not None))
+
+
+def _said_as_year(text: str, start: int, end: int) -> bool:
+    """Whether a word of `[years]` is said right before the number (in 2024, 年度2024) or after it (2024年)."""
+    said = tokenise(text)
+    at = said.starting(start, end)
+    before = said.tokens[at.start - 1] if at and at.start > 0 else None
+    after = said.tokens[at.stop] if at and at.stop < len(said.tokens) else None
+    return (before is not None and before.surface.lower() in _YEAR_BEFORE
+            and (before.end == start or (before.surface.isascii() and text[before.end:start].isspace()))) or (
+        after is not None and after.surface in _YEAR_AFTER and not text[end:after.start].strip())
 
 
 def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> list[tuple[str, Span]]:
@@ -247,12 +270,17 @@ def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> l
         found.append((f"{noun}{m['qty']}{m['counter']}", m.end("noun") - len(noun), m.end()))
     out: list[tuple[str, Span]] = []
     for said, start, end in found:  # キュウリ10本とナス5個 is one list of goods
-        if out and _JOINER.fullmatch(text, out[-1][1][1], start):
+        if out and _joined(text, out[-1][1][1], start):
             joined = out[-1][0] + text[out[-1][1][1] : start].strip() + said
             out[-1] = (joined, (out[-1][1][0], end))
         else:
             out.append((said, (start, end)))
     return out
+
+
+def _joined(text: str, end: int, start: int) -> bool:
+    """Whether only a word of `[joiners]` is said between two values (キュウリ10本とナス5個, 3 pumpkins and 2 eggs)."""
+    return text[end:start].strip().lower() in _JOINERS
 
 
 def _clean_noun(noun: str, glued: bool) -> str:
@@ -284,7 +312,7 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
                    qualified=_qualifier(text, hit.start, taken))
               for hit in lexicon.code_names.find(mask(folded, spans))]
     spans = taken + [(c.start, c.end) for c in found]
-    found += _numbered(mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
+    found += _numbered(text, mask(text, spans), lexicon)  # 9番さん, No.2: a number said as someone's number
     spans = taken + [(c.start, c.end) for c in found]
     masked = mask(text, spans)
     for pattern, kind in lexicon.codes.items():
@@ -295,40 +323,82 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
     return sorted(found, key=lambda c: c.start)
 
 
-_WORD_BEFORE = re.compile(r"([A-Za-z']+)\s+$")
-_WORD_BEFORE_THAT = re.compile(r"([A-Za-z']+)\s+[A-Za-z']+\s+$")
+def _word_before(said: Utterance, start: int, masked: str = "") -> Token | None:
+    """The English word said right before `start`, spaces between (not masked in `masked`, where given)."""
+    before = said.starting(0, start)
+    if not before:
+        return None
+    word = said.tokens[before.stop - 1]
+    spaced = word.end < start and said.text[word.end:start].isspace()
+    if not spaced or not word.surface.replace("'", "").isalpha() or not word.surface.isascii():
+        return None
+    return None if MASK in masked[word.start:word.end] else word
 
 
 def _qualifier(text: str, start: int, taken: list[Span]) -> int | None:
     """Where the word said right before a value given by name starts, when it makes the value another one
     (warm white, 薄い青, 明るい赤); None when there is none (make it red, the light red, 赤にして)."""
-    word = _WORD_BEFORE.search(text, 0, start)
-    if word is not None and word.group(1).lower() in qualifiers():
-        that = _WORD_BEFORE_THAT.search(text, 0, start)
-        if that is None or that.group(1).lower() not in determiners():
-            return word.start(1)
-    before = tokenise(text).ending_at(start) if japanese(text) else None
+    said = tokenise(text)
+    word = _word_before(said, start)
+    if word is not None and word.surface.lower() in qualifiers():
+        that = _word_before(said, word.start)
+        if that is None or that.surface.lower() not in determiners():
+            return word.start
+    before = said.ending_at(start) if japanese(text) else None
     if before is not None and before.pos[0] in qualifier_pos() and not overlaps((before.start, before.end), taken):
         return before.start
     return None
 
 
-_NUMBERED = re.compile(r"(?:(?<![A-Za-z])(?:No|NO|no|Nr)\.?\s*|[#＃№])(?P<a>\d{1,6})(?![0-9])"
-                       r"|(?<![0-9])(?P<b>\d{1,6})\s*番(?=さん|様|さま|の|のお客|目|$|[、。\s])")
+_NUMBER_MARKS = frozenset(words.said("numbered", "before"))
+_AFTER_NUMBERED = frozenset(words.said("numbered", "after"))
+_NUMBER_COUNTERS = frozenset(words.said("numbered", "counters"))
+_NUMBERED_DIGITS = 6
 
 
-def _numbered(masked: str, lexicon: Lexicon) -> list[Code]:
+def _numbered(text: str, masked: str, lexicon: Lexicon) -> list[Code]:
     """A number after No. / # or before 番 fitted to a code that names someone (a customer code)."""
     people = [p for p, kind in lexicon.codes.items() if kind.refers]
     found = []
-    for m in _NUMBERED.finditer(masked):
-        digits = m["a"] or m["b"]
+    for digits, span in _numbers_of_people(text, masked):
         for pattern in people:
             value = _fit(digits, pattern)
             if value is not None:
-                found.append(Code(value, pattern, m.start(), m.end(), "#"))
+                found.append(Code(value, pattern, *span, "#"))
                 break
     return found
+
+
+def _numbers_of_people(text: str, masked: str) -> list[tuple[str, Span]]:
+    """Numbers said as someone's number, outside what is read: after a word of `[numbered] before` (No.2, # 12),
+    or before 番 with a word of `after` or nothing next (9番さん, 3番の, ０００３番)."""
+    if not any(c.isdigit() for c in masked):
+        return []
+    tokens = tokenise(text).tokens
+    out = []
+    for i, t in enumerate(tokens):
+        if not (t.surface.isdigit() and len(t.surface) <= _NUMBERED_DIGITS) or MASK in masked[t.start:t.end]:
+            continue
+        mark = _number_mark(tokens, i)
+        if mark is not None:
+            out.append((t.surface, (mark.start, t.end)))
+        elif i + 1 < len(tokens) and tokens[i + 1].surface in _NUMBER_COUNTERS and _said_alone(text, tokens, i + 2):
+            out.append((t.surface, (t.start, tokens[i + 1].end)))
+    return out
+
+
+def _said_alone(text: str, tokens: tuple[Token, ...], i: int) -> bool:
+    """Whether token `i` ends what is said before it: there is none, a space comes first, or it is a word of
+    `[numbered] after` (番|さん, 番|の)."""
+    return i == len(tokens) or tokens[i].surface in _AFTER_NUMBERED or tokens[i - 1].end < tokens[i].start
+
+
+def _number_mark(tokens: tuple[Token, ...], i: int) -> Token | None:
+    """The No. / # said right before token `i` (No.2, No 2, #12), if one is."""
+    before = tokens[i - 1] if i else None
+    if before is not None and before.surface == "." and i > 1:
+        before = tokens[i - 2]
+    return before if before is not None and before.surface.lower().rstrip(".") in _NUMBER_MARKS else None
 
 
 def _fit(value: str, pattern: str) -> str | None:
@@ -359,9 +429,9 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
                 span = (hit.start, after.start("n") + len(name))
                 out.append((name, span))
                 labelled[span] = hit.value
-    for m in _EN_TITLE.finditer(masked):
-        if not overlaps(m.span(), [s for _, s in out]):
-            out.append((m["n"].removesuffix("'s"), m.span()))
+    for name, span in _titled(text, masked):
+        if not overlaps(span, [s for _, s in out]):
+            out.append((name, span))
     for m in _CAPITALISED.finditer(masked):
         if not overlaps(m.span(), [s for _, s in out]):
             out += _capitalised_name(masked, m, lexicon)
@@ -369,6 +439,34 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
         if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
             out.append((m.group(), m.span()))
     return sorted(out, key=lambda n: n[1][0])
+
+
+def _titled(text: str, masked: str) -> list[tuple[str, Span]]:
+    """Names said after a title (Mr. Brown's, Dr Smith): the capitalised words after a word of `[names] titles`."""
+    low = text.lower()
+    if not any(title in low for title in _TITLES):
+        return []
+    tokens = tokenise(text).tokens
+    out = []
+    for i, title in enumerate(tokens):
+        if title.surface.lower().rstrip(".") not in _TITLES or not title.surface[0].isupper():
+            continue
+        j = i + 1 if i + 1 < len(tokens) and tokens[i + 1].surface == "." else i
+        name: list[Token] = []
+        while len(name) < _NAME_WORDS and j + 1 < len(tokens) and _a_name_word(tokens[j + 1], masked) \
+                and text[tokens[j].end:tokens[j + 1].start].isspace():
+            j += 1
+            name.append(tokens[j])
+        if name:
+            out.append((text[name[0].start:name[-1].end].removesuffix("'s"), (title.start, name[-1].end)))
+    return out
+
+
+def _a_name_word(token: Token, masked: str) -> bool:
+    """A word capitalised, in letters, not masked: a word of an English name."""
+    word = token.surface
+    return word[:1].isupper() and word.isascii() and word.replace("'", "").replace("-", "").isalpha() \
+        and MASK not in masked[token.start:token.end]
 
 
 # A key written as one: capitals, perhaps with digits (ALFKI, BX12); never a word of the catalog.
@@ -405,7 +503,7 @@ def _name_before(text: str, end: int) -> tuple[str, int]:
                                                                 and text[i - 2].isascii() and text[i - 2].isalpha())):
         i -= 1
     if i == end:  # a name in hiragana, perhaps after a family name in kanji: 吉田さくら
-        while i > 0 and "ぁ" <= text[i - 1] <= "ゖ" and text[i - 1] not in _PARTICLES:
+        while i > 0 and _HIRAGANA.match(text[i - 1]) and text[i - 1] not in _PARTICLES:
             i -= 1
         while i > 0 and i < end and _KANJI.match(text[i - 1]):
             i -= 1
@@ -433,7 +531,7 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     if named:
         return named[0].value
     for hit in cues.find(text):
-        m = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])").match(text, hit.end)
+        m = _NUMBER_AFTER_CUE.match(text, hit.end)
         if m and number(m["n"]):
             return number(m["n"])
         if not ones.values:  # a number with no superlative (customer 5, a key) is only the number after its cue
@@ -441,14 +539,14 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         m = _number_before(_NUMBER_AT_END, text, hit.start, spaced=False)
         if m and number(m["n"]) and hit.phrase.isascii():
             return number(m["n"])
-    return _ranked_count(text, cues, ones) if ones.values else None
+    return _ranked_count(slots, text, cues, ones) if ones.values else None
 
 
-def _ranked_count(text: str, cues: Phrases[str], ones: Phrases[str]) -> int | None:
+def _ranked_count(slots: Slots, text: str, cues: Phrases[str], ones: Phrases[str]) -> int | None:
     """3位まで, 少ない順に3つ; いちばん, the worst, worst selling dessert -> 1: how many of a ranking."""
-    m = _HOW_MANY_RANKED.search(text)
-    if m:
-        return int(m["n"] or m["n2"] or m["n3"])
+    ranked = _how_many_ranked(slots)
+    if ranked is not None:
+        return ranked
     superlatives = ones.find(text)
     plural = _WHICH_PLURAL.search(text) is not None  # which products sold best: several
     if not plural and not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most
@@ -468,20 +566,27 @@ def _before_value(slots: Slots, text: str) -> int | None:
         m = _number_before(_COUNT_AT_END, text, hit.start, spaced=True)
         if m and number(m["n"]) is not None:
             return number(m["n"])
-        if _number_before(_ARTICLE_AT_END, text, hit.start, spaced=True):  # a coke, an oolong tea
+        if _said_before(slots, hit.start, _ARTICLES):  # a coke, an oolong tea
             return 1
     for hit in slots.enums:
         m = _COUNT_AFTER.match(text, hit.end)
         if m and number(m["n"]) is not None and not (
-                m["n"].lower() == "one" and _number_before(_DETERMINER_AT_END, text, hit.start, spaced=True)):
+                m["n"].lower() == "one" and _said_before(slots, hit.start, _POINTING)):
             return number(m["n"])  # the ginger pork one: which one, not how many
     return None
 
 
 _NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
+_NUMBER_AFTER_CUE = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")  # トップ5, 上位の3つ, top 3
 _COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
-_ARTICLE_AT_END = re.compile(r"(?<![a-z])an?$", re.IGNORECASE)
-_DETERMINER_AT_END = re.compile(r"(?<![a-z])(?:the|this|that)$", re.IGNORECASE)
+_ARTICLES = frozenset(words.said("articles", "one"))
+_POINTING = frozenset(words.said("articles", "which"))
+
+
+def _said_before(slots: Slots, start: int, said: frozenset[str]) -> bool:
+    """Whether one of the words `said` is the word right before `start` (a coke, the ginger pork one)."""
+    word = _word_before(tokenise(slots.text), start, slots.read_text)
+    return word is not None and word.surface.lower() in said
 _NUMBER_WORD_CHARS = 6  # the longest number word: twelve
 
 
@@ -498,16 +603,33 @@ def _number_before(pattern: re.Pattern[str], text: str, end: int, spaced: bool) 
 
 
 # after a value: x2, × 2, "two", ", two of them"; not a time, a price or a date (6:30, 2 yen, 2nd)
-_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})(?![0-9.:/]|\s*(?:yen|円|時|pm|am|st|nd|rd|th)\b)"
-                          r"(?=\s+(?:please|of\s+(?:them|those|each)|each|and|pieces?|portions?)\b|\s*[,.!?]|\s*$)",
+_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})"
+                          rf"(?![0-9.:/]|\s*(?:{_either('count_after', 'not_then')}))"
+                          rf"(?=\s+(?:{_either('count_after', 'then')})|\s*[,.!?]|\s*$)",
                           re.IGNORECASE)
 
 
-# 3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word.
-_HOW_MANY_RANKED = re.compile(r"(?<![0-9])(?P<n>\d{1,2})\s*位(?:まで|以内)"
-                              r"|順に\s*(?P<n2>\d{1,2})\s*(?:つ|品|商品|位|件)"
-                              r"|(?<![0-9])(?P<n3>\d{1,2})\s*(?:つ|品|商品)(?:だけ|のみ|まで)")
-_WHICH_PLURAL = re.compile(r"(?<![a-z])(?:which|what)\s+(?:[a-z]+\s+)?(?!was|is|has|does)[a-z]+s(?![a-z])")
+_RANKED_DIGITS = 2
+
+
+def _how_many_ranked(slots: Slots) -> int | None:
+    """3位まで, 少ない順に3つ, 5品だけ: how many said without a cue word (`[ranked]` token patterns), outside what
+    is read."""
+    if not any(c.isdigit() for c in slots.read_text):
+        return None
+    said = tokenise(slots.text)
+    for pattern in words.token_patterns("ranked", "patterns"):
+        for m in pattern.finditer(said):
+            number = next(t.surface for t in said.tokens[m.first:m.last] if t.surface.isdigit())
+            if len(number) <= _RANKED_DIGITS and MASK not in slots.read_text[m.start:m.end]:
+                return int(number)
+    return None
+
+
+_VERBS_IN_S = frozenset(words.said("ranked", "verbs"))
+_WHICH_PLURAL = re.compile(rf"(?:{_either('ranked', 'which')})\s+(?:[a-z]+\s+)?(?!(?:{_either('ranked', 'verbs')}))"
+                           r"[a-z]+s(?![a-z])")
+_NEXT_WORD = re.compile(rf"[\s\-]*(?:(?:{_either('ranked', 'selling')})\s+)?(?P<w>[a-z]+)")
 _NOT_NOUNS = english_words("nouns")
 
 
@@ -518,10 +640,10 @@ def _said_plural(text: str, hit: Hit[str]) -> bool:
 
 def _next_word(text: str, end: int) -> str | None:
     """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows)."""
-    m = re.match(r"[\s\-]*(?:(?:selling|sold|performing|sellers?)\s+)?(?P<w>[a-z]+)", text[end:])
+    m = _NEXT_WORD.match(text, end)
     if not m or m["w"] in _NOT_NOUNS:
         return None
-    return "plural" if m["w"].endswith("s") and m["w"] not in {"was", "is", "its", "has", "does"} else "singular"
+    return "plural" if m["w"].endswith("s") and m["w"] not in _VERBS_IN_S else "singular"
 
 
 def english_items(slots: Slots) -> str | None:
@@ -540,7 +662,7 @@ def english_item_groups(slots: Slots) -> list[str]:
         parts.append((m.group().strip(), m.start(), m.end()))
     groups: list[str] = []
     for i, (part, start, _) in enumerate(parts):
-        if i and _JOINER.fullmatch(text, parts[i - 1][2], start):
+        if i and _joined(text, parts[i - 1][2], start):
             groups[-1] += text[parts[i - 1][2]:start] + part
         else:
             groups.append(part)

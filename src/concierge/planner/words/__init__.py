@@ -7,6 +7,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 
+from concierge.language.patterns import Pattern
 from concierge.planner.text import fold, normalise
 
 
@@ -59,3 +60,52 @@ def value_said(text: str, lead: tuple[str, ...] = ()) -> str:
         if not start and not end:
             return value
         value = END.sub("", value[len(start): len(value) - len(end)].strip())
+
+
+@cache
+def said(section: str, key: str) -> tuple[str, ...]:
+    """One list of questions.toml as written (not folded), for token rules that compare a token's own forms."""
+    return tuple(_table()[section][key])
+
+
+@cache
+def token_patterns(section: str, key: str) -> tuple[Pattern, ...]:
+    """One list of token patterns of questions.toml (language/patterns.py), each a list of slots."""
+    return tuple(Pattern.parse(spec) for spec in _table()[section][key])
+
+
+@cache
+def joiners() -> re.Pattern[str]:
+    """`[joiners] words` as one pattern over text as said: an English word whole, any other anywhere."""
+    parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() and w.isalpha() else re.escape(w)
+             for w in sorted(said("joiners", "words"), key=len, reverse=True)]
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+@cache
+def phrases(section: str, key: str) -> tuple[tuple[Pattern, str], ...]:
+    """A table of questions.toml of phrases (words apart by spaces) and what each says, as token patterns, the
+    longest phrase first: `[compare.after]` 以上 = ">=", "より 少ない" = "<"."""
+    table = _table()[section][key]
+    return tuple((Pattern.parse([{"form": w} for w in phrase.split()]), table[phrase])
+                 for phrase in sorted(table, key=lambda p: len(p.split()), reverse=True))
+
+
+@cache
+def _first_words(section: str, key: str) -> frozenset[str] | None:
+    """The words the first slot of any of the token patterns takes, or None where one takes any word."""
+    said: set[str] = set()
+    for pattern in token_patterns(section, key):
+        first = pattern.slots[0]
+        if not (first.forms or first.surfaces or first.lemmas):
+            return None
+        said |= first.forms | first.surfaces | first.lemmas
+    return frozenset(said)
+
+
+def may_match(section: str, key: str, text: str) -> bool:
+    """Whether the token patterns of `[section] key` may match in `text`: some word a first slot takes is in it
+    (a text that says none of them is not cut into words to find out)."""
+    first = _first_words(section, key)
+    low = text.lower()
+    return first is None or any(w in low for w in first)
