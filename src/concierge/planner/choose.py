@@ -202,7 +202,8 @@ def _only_asking(slots: Slots, start: int, end: int) -> bool:
     u = tokenise(slots.text)
     words = [u.tokens[i] for i in u.starting(start, end)]
     return bool(words) and all(t.is_particle or t.is_auxiliary or t.pos[0] == "接頭辞"
-                               or (t.pos[0] in ("動詞", "形容詞") and t.pos[1] == "非自立可能") for t in words)
+                               or (t.pos[0] in ("動詞", "形容詞") and t.pos[1] == "非自立可能"
+                                   and t.lemma in subsidiary_verbs()) for t in words)  # 直して asks a change
 
 
 def _te_form(slots: Slots, end: int, start: int) -> int | None:
@@ -268,13 +269,14 @@ def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
 
 
 def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
-    """"sql" for a request about SQL; "change" for deleting or changing data that no keyword covers."""
+    """"sql" for a request about SQL; "change" for deleting or changing data that no keyword covers, in whole or in
+    part."""
     if _SQL.search(slots.text):
         return "sql"
     hits = lexicon.cues.find(slots.cue_text)
     covered = Disjoint((h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value))
-    for start, end in _changes(slots.text):
-        if not covered.within(start, end) and not any(s <= start < e for s, e in slots.alone):
+    for start, end in _changes(slots.text):  # 入庫数を直|したい: a keyword ends inside the verb, which it covers
+        if covered.free(start, end) and not any(s <= start < e for s, e in slots.alone):
             return "change"
     return None
 

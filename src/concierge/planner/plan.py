@@ -668,9 +668,11 @@ def _beyond_tools(slots: Slots, ctx: Context) -> Problem | None:
     found = out_of_scope(mask(slots.text, values + list(slots.alone)), ctx.today, future=False)
     if found is None:
         return None
-    covered = [(h.start, h.end) for h in ctx.lexicon.cues.find(slots.cue_text)
-               if any(kind == KEYWORD and name in ctx.offered for name, kind in h.value)]
-    if found.kind != "forecast" and any(s <= found.start and found.end <= e for s, e in covered):
+    hits = [h for h in ctx.lexicon.cues.find(slots.cue_text)
+            if any(kind == KEYWORD and name in ctx.offered for name, kind in h.value)]
+    writes = [h for h in hits if any(ctx.lexicon.tools[name].mode == "write" for name, _ in h.value)]
+    if found.kind != "forecast" and (any(h.start <= found.start and found.end <= h.end for h in hits) or any(
+            h.start < found.end and found.start < h.end for h in writes)):  # 入庫数を直|したい: the tool that does it
         return None
     return Problem(_BEYOND.get(found.kind, "out_of_scope"), said=slots.text[found.start:found.end],
                    reason=tuple((lang, found.reason(lang)) for lang in ("ja", "en")))
