@@ -28,6 +28,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.english import english_words
 from concierge.language.other_forms import other_forms
+from concierge.language.readings import reading, readings
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.planner import fuzzy, words
 from concierge.planner.fuzzy import Matcher
@@ -41,6 +42,9 @@ _NONE: Synonyms = {}
 COUNTERS = ["個", "本", "玉", "袋", "箱", "束", "株", "枚", "パック", "kg", "キロ", "g", "グラム", "房", "ケース",
             "匹", "尾", "杯", "缶", "セット", "点", "つ", "台", "冊", "粒", "切れ", "カゴ", "籠", "ケ", "コ", "把",
             "ダース", "L", "リットル", "ml"]
+KANA_FORM_MIN = 3  # a keyword's reading of fewer kana (あき of 空き) is no keyword: too many words hold it
+_HAN = regex.compile(f"[{HAN}]")
+_HIRAGANA_END = regex.compile(f"[{HIRAGANA}]$")
 NOUN_CHARS = f"{HIRAGANA}{KATAKANA}{HAN}A-Za-z"  # a character class of the `regex` package
 DETERMINERS = r"(?:その|この|同じ|当該|上記の?|先ほどの|さっきの|前述の|that|this|the\s+same|same|said)"
 # Values read from the data that are also words any English request uses: never read as that value.
@@ -110,6 +114,7 @@ class Lexicon:
                 elif isinstance(x, ItemsExtract):
                     self.takes_goods = True
                     counters += [c for c in x.counters if c not in counters]
+        _add_kana_forms(cues)  # まちがえてた: the keyword 間違え, written in kana
         self.cues: Phrases[frozenset[tuple[str, str]]] = Phrases({k: frozenset(v) for k, v in cues.items()})
         self.code_labels: Phrases[str] = Phrases({
             label: pattern for pattern, kind in self.codes.items() for label in sorted(kind.labels)})
@@ -251,6 +256,16 @@ def reads_data(param: Param) -> bool:
 def of_fixed_values(param: Param) -> bool:
     """An enum parameter whose values the catalog lists (on and off, up and down): said, it makes the command."""
     return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is not None
+
+
+def _add_kana_forms(cues: dict[str, set[tuple[str, str]]]) -> None:
+    """The phrases written with kanji that end in a whole word (間違え, 変更, 取り消し; not the stem 入庫数を直) are
+    said in hiragana too, their reading: a request typed in kana says them so."""
+    for phrase in list(cues):
+        if _HAN.search(phrase) and (_HIRAGANA_END.search(phrase) or readings(phrase)):
+            kana = reading(phrase)
+            if len(kana) >= KANA_FORM_MIN and kana != phrase:
+                cues.setdefault(kana, set()).update(cues[phrase])
 
 
 def _with_other_forms(values: list[str], declared: Mapping[str, str]) -> dict[str, str]:
