@@ -21,6 +21,7 @@ import regex
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.english import determiners, english_words, qualifiers
 from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
+from concierge.language.patterns import Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import find_times
 from concierge.language.tokens import Token, Utterance, japanese, tokenise
@@ -204,13 +205,22 @@ def _data_values(slots: Slots, lexicon: Lexicon) -> list[Span]:
     return out
 
 
+_COUNTED = Pattern.parse([{"is": "numeral"}, {"is": "counter"}])
+
+
+def _counted(text: str) -> list[Span]:
+    """The numbers said with a counter (10本, 3つ): how many of something, never part of a value said loosely (the
+    room 101 of 10本)."""
+    return [(m.start, m.end) for m in _COUNTED.finditer(tokenise(text))] if japanese(text) else []
+
+
 def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[str, list[str]],
            synonyms: Synonyms) -> list[Span]:
     """The enum values said, exactly or loosely, less the values of the data that are words of the question
     where the sentence does not place them as values (planner/frame.py); the spans of those it names."""
     text, masked = slots.text, mask(slots.folded, taken)
     exact = [h for h in lexicon.enum_phrases(enum_values, synonyms).find(masked) if in_words(text, h.start, h.end)]
-    loose = read_loosely(text, taken, exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
+    loose = read_loosely(text, taken + _counted(text), exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
     placed = place(text, masked, loose.hits, lexicon)
     slots.enums = sorted(placed.hits, key=lambda h: h.start)
     slots.understood = [u for u in loose.understood if u not in placed.dropped]
