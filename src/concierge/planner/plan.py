@@ -672,7 +672,7 @@ def _beyond_tools(slots: Slots, ctx: Context) -> Problem | None:
             if any(kind == KEYWORD and name in ctx.offered for name, kind in h.value)]
     writes = [h for h in hits if any(ctx.lexicon.tools[name].mode == "write" for name, _ in h.value)]
     if found.kind != "forecast" and (any(h.start <= found.start and found.end <= h.end for h in hits) or any(
-            h.start < found.end and found.start < h.end for h in writes)):  # 入庫数を直|したい: the tool that does it
+            h.start <= found.start < h.end for h in writes)):  # 入庫数を直|したい: the tool that does it
         return None
     return Problem(_BEYOND.get(found.kind, "out_of_scope"), said=slots.text[found.start:found.end],
                    reason=tuple((lang, found.reason(lang)) for lang in ("ja", "en")))
