@@ -729,11 +729,15 @@ def _among(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, fi
 MAX_CHOICES = 8  # a missing value of fewer is asked for with every one named (which light: the living room's …)
 
 
-def _choices(tool: Tool, missing: list[str], ctx: Context) -> tuple[str, ...]:
-    """The values a missing parameter read from the data can take, where it is the one missing and they are few."""
+def _choices(tool: Tool, missing: list[str], ctx: Context, slots: Slots | None = None) -> tuple[str, ...]:
+    """The values a missing parameter read from the data can take, where it is the one missing and they are few;
+    of many, those whose name holds a word the request said (食パン1斤: 角食パン, 山型食パン), where they are few."""
     if len(missing) != 1 or not reads_data(tool.params[missing[0]]):
         return ()
     values = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, missing[0])].key, [])
+    if len(values) > MAX_CHOICES and slots is not None:
+        said = {fold(h.phrase) for h in slots.enums} | {fold(w) for w, _ in slots.unknown}
+        values = [v for v in values if any(len(w) > 1 and w in fold(v) for w in said)]
     return tuple(values) if 1 < len(values) <= MAX_CHOICES else ()
 
 
@@ -774,7 +778,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if isinstance(missing, Problem):
         return missing
     if missing:
-        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx))
+        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx, slots))
     for pname, (current, read_args) in copied.items():  # the other light's colour, read first
         values[pname] = [Ref(plan.add(Step(current.tool, read_args)), current.column)]
     paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
