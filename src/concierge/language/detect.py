@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import regex
+
+from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
+
 Lang = Literal["ja", "en"]
 
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+_JAPANESE = regex.compile(rf"[{HIRAGANA}{KATAKANA}{HAN}]")
 
 
 _ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")

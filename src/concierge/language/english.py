@@ -7,7 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["clock_words", "common_words", "english_quantities", "english_shorthand", "english_words", "function_words"]
+__all__ = ["clock_words", "common_words", "day_parts", "english_quantities", "english_shorthand", "english_words",
+           "function_words"]
 
 
 @cache
@@ -52,6 +53,11 @@ def english_shorthand() -> dict[str, str]:
 def clock_words() -> dict[str, dict[str, int]]:
     """hours (seven: 7), minutes (thirty: 30), past (half past: 30) and to (quarter to: 45) of a time said."""
     return _table()["clock"]
+
+
+def day_parts() -> dict[str, list[list[dict[str, Any]]]]:
+    """The token patterns said after an hour that put it in the evening (tonight) or the morning (this morning)."""
+    return _table()["day_parts"]
 
 
 @cache

@@ -17,9 +17,11 @@ from functools import cache
 
 import regex
 
-from concierge.language.english import clock_words
+from concierge.language.english import clock_words, day_parts
+from concierge.language.patterns import Pattern
+from concierge.language.tokens import tokenise
 
-_AFTERNOON = r"午後|夕方|夜|晩|pm|p\.m\."
+_AFTERNOON = r"午後|夕方|夜|晩|pm|p\.m\.|evening"
 _JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2})\s*時(?!間)"
                  r"\s*(?:(?P<half>半)|(?P<m>\d{1,2})\s*分)?")
 _CLOCK = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])\s*(?P<post>am|a\.m\.|pm|p\.m\.)?",
@@ -32,8 +34,6 @@ _DURATION = r"(?:(?P<h>\d{1,2})\s*時間(?P<half>半)?)?\s*(?:(?P<m>\d{1,3})\s*�
 # The `regex` package lets the two ways of saying it name their groups alike.
 _JA_LATER = regex.compile(rf"(?:今から|いまから|あと)\s*{_DURATION}(?:後|ご|したら|で)?"
                           rf"|(?<![\d時:])(?<!時\s){_DURATION}(?:後|したら)")
-_EN_LATER = re.compile(r"(?<![a-z])in\s+(?:about\s+|around\s+)?(?:(?P<half>half\s+an?)|(?P<an>an?)|(?P<n>\d{1,3}))"
-                       r"\s+(?P<unit>hours?|minutes?|mins?)(?![a-z])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,10 @@ def find_times(text: str, now: str | None = None) -> list[TimeMatch]:
             if _overlaps(spans, m.start(), m.end()):
                 continue
             hour, minute = _hour_minute(m)
-            marker = (m.groupdict().get("pre") or m.groupdict().get("post") or "").lower()
+            marker = (m.groupdict().get("pre") or m.groupdict().get("post")
+                      or (pattern is not _JA and _day_part(text, m.end())) or "").lower()
             value = _clock(hour, minute, bool(marker and re.fullmatch(_AFTERNOON, marker)),
-                           marker in ("am", "a.m.", "午前", "朝"))
+                           marker in ("am", "a.m.", "午前", "朝", "morning"))
             if value is not None and not marker and now is not None:
                 value = _next(value, now)
             if value is not None:
@@ -105,11 +106,41 @@ def _later(text: str, now: str) -> list[TimeMatch]:
         if h or minute:
             minutes = int(h or 0) * 60 + (30 if half else 0) + int(minute or 0)
             out.append(TimeMatch(_plus(now, minutes), m.start(), m.end()))
-    for m in _EN_LATER.finditer(text):
+    for m in _en_later().finditer(text):
         each = 60 if m["unit"].lower().startswith("h") else 1
-        amount = 0.5 if m["half"] else 1 if m["an"] else int(m["n"])
+        amount = 0.5 if m["half"] else 1 if m["an"] else int(m["n"]) if m["n"] else _worded_minutes(m["nw"])
         out.append(TimeMatch(_plus(now, round(amount * each)), m.start(), m.end()))
     return out
+
+
+@cache
+def _en_later() -> re.Pattern[str]:
+    """in half an hour, in an hour, in 45 minutes, in thirty minutes."""
+    worded = "|".join(re.escape(w).replace(r"\ ", r"[\s-]+")
+                      for w in sorted(clock_words()["minutes"], key=len, reverse=True))
+    return re.compile(r"(?<![a-z])in\s+(?:about\s+|around\s+)?(?:(?P<half>half\s+an?)|(?P<an>an?)|(?P<n>\d{1,3})"
+                      rf"|(?P<nw>{worded}))\s+(?P<unit>hours?|minutes?|mins?)(?![a-z])", re.IGNORECASE)
+
+
+def _worded_minutes(said: str) -> int:
+    return clock_words()["minutes"][" ".join(said.lower().replace("-", " ").split())]
+
+
+@cache
+def _day_patterns() -> dict[str, tuple[Pattern, ...]]:
+    return {part: tuple(Pattern.parse(p) for p in patterns) for part, patterns in day_parts().items()}
+
+
+def _day_part(text: str, end: int) -> str | None:
+    """evening or morning where the words right after a time say which (at 8 tonight, at 7 tomorrow morning)."""
+    if not text[end:].strip() or text[end:].lstrip()[:1].isdigit():
+        return None
+    utterance = tokenise(text)
+    first = next((i for i, t in enumerate(utterance.tokens) if t.start >= end), None)
+    if first is None:
+        return None
+    return next((part for part, patterns in _day_patterns().items()
+                 if any(p.at(utterance, first) for p in patterns)), None)
 
 
 def _plus(now: str, minutes: int) -> str:

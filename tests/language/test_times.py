@@ -1,0 +1,31 @@
+"""Times said from now or with the part of the day after them (language/times.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from concierge.language.detect import language
+from concierge.language.times import find_times
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("1時間後に予約", "18:00"), ("今から45分くらいで行きます", "17:45"), ("あと30分で", "17:30"),
+    ("1時間半後", "18:30"), ("2時間くらい後", "19:00"), ("in half an hour", "17:30"), ("in an hour", "18:00"),
+    ("in 45 minutes", "17:45"), ("in thirty minutes", "17:30"), ("in forty-five minutes", "17:45"),
+])
+def test_a_time_from_now_is_counted_from_the_clock(said, value):
+    assert [t.value for t in find_times(said, "17:00")] == [value]
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("around 8 tonight", "20:00"), ("at 7 this evening", "19:00"), ("at seven tomorrow night", "19:00"),
+    ("at 7 tomorrow morning", "07:00"), ("at 7 in the morning", "07:00"),
+])
+def test_the_part_of_the_day_said_after_an_hour_says_which_half(said, value):
+    assert [t.value for t in find_times(said)] == [value]
+    assert [t.value for t in find_times(said, "17:00")] == [value]
+
+
+@pytest.mark.parametrize("said", ["ｶﾚｰ", "𠮷田", "﨑", "ひらがな", "カタカナ"])
+def test_any_kana_or_kanji_is_japanese(said):
+    assert language(said) == "ja"
