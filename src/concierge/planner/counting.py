@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 
 from concierge.catalog.model import Tool
+from concierge.planner import words
 from concierge.planner.nouns import noun
 from concierge.planner.text import fold
 
 # Counters said after 何 in a question of how many (アルバムは何枚, 得意先は何社): the answer counts with the same.
-COUNTERS = ("種類", "人", "件", "個", "名", "社", "店", "枚", "冊", "本", "曲", "台", "点", "軒", "回", "品", "つ",
-            "組", "通")
+COUNTERS = words.said("counters", "counting")
+_HOW_MANY = "|".join(words.said("counters", "how_many"))
 COUNTING = re.compile(r"(?<![a-z])(?:how\s+many|(?:number|count)\s+of\s+(?:the\s+|our\s+)?[a-z]+s)(?![a-z])"
-                      rf"|何\s*(?P<counter>{'|'.join(COUNTERS)})|いくつ|幾つ|件数|人数|総数|の数(?!量)|数は",
+                      rf"|何\s*(?P<counter>{'|'.join(COUNTERS)})|{_HOW_MANY}|の数(?!量)",
                       re.IGNORECASE)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, ItemsExtract, Param
@@ -33,7 +34,6 @@ Command = tuple[str, dict[str, Any]]
 _NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?", re.IGNORECASE)  # 5, 5個, 5 pieces
 _NUMBERS = re.compile(r"\d+")
 _NOT_THIS = re.compile(r"(?<![a-z])(?:not|instead of)\s+[¥$]?[\d,]+(?:\s*(?:yen|円|pieces?))?", re.IGNORECASE)
-_LEAD = re.compile(r"^\s*(?:(?:はい|うん|ええ|yes|yeah|ok|okay)[、,\s]*)?(?:でも|けど|but|then)[、,\s]*", re.IGNORECASE)
 
 
 def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed: Command | None) -> Choice | None:
@@ -65,7 +65,7 @@ def instead_text(text: str) -> str:
         if word in said:
             said = said[said.rindex(word) + len(word):]
     said = _NOT_THIS.sub(" ", said)
-    return _LEAD.sub("", said).strip() or text
+    return _lead().sub("", said).strip() or text
 
 
 def adds_another(text: str) -> bool:
@@ -227,3 +227,9 @@ def _group(lexicon: Lexicon, tool: str, pname: str) -> str | None:
         return None
     return lexicon.enum_of[(tool, pname)].key
 
+
+@cache
+def _lead() -> re.Pattern[str]:
+    """はい、でも / yes, but: said before an amended request, no part of it (questions.toml [joining])."""
+    return re.compile(rf"^\s*(?:(?:{words.said_alternation('joining', 'lead_assent')})[、,\s]*)?"
+                      rf"(?:{words.said_alternation('joining', 'lead_but')})[、,\s]*", re.IGNORECASE)

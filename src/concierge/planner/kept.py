@@ -15,8 +15,8 @@ from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 
 Span = tuple[int, int]
-_CLAUSE_END = re.compile(r"[,.!?;、。！？]|\b(?:and|but|then)\b")
-_VERB_PHRASE_END = re.compile(r"[,.!?;、。！？]|\b(?:and|but|then|the|my|our|it|that|this|those|them)\b")
+_CLAUSE_END = re.compile(rf"[,.!?;、。！？]|\b(?:{'|'.join(words.said('joining', 'clause_end'))})\b")
+_VERB_PHRASE_END = re.compile(rf"[,.!?;、。！？]|\b(?:{'|'.join(words.said('joining', 'verb_phrase_end'))})\b")
 
 
 @dataclass(frozen=True)

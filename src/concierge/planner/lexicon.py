@@ -38,18 +38,17 @@ from concierge.planner.text import WORD_LIMIT, Phrases, fold, normalise
 KEYWORD, TOPIC = "keyword", "topic"
 Synonyms = Mapping[str, Mapping[str, str]]  # enum group key -> what is said -> the value (read from the data)
 _NONE: Synonyms = {}
-# Counters that follow a quantity in Japanese; a catalog adds its own with `extract.counters`.
-COUNTERS = ["個", "本", "玉", "袋", "箱", "束", "株", "枚", "パック", "kg", "キロ", "g", "グラム", "房", "ケース",
-            "匹", "尾", "杯", "缶", "セット", "点", "つ", "台", "冊", "粒", "切れ", "カゴ", "籠", "ケ", "コ", "把",
-            "ダース", "L", "リットル", "ml"]
+# Counters that follow a quantity in Japanese (questions.toml); a catalog adds its own with `extract.counters`.
+COUNTERS = list(words.said("counters", "goods"))
 KANA_FORM_MIN = 3  # a keyword's reading of fewer kana (あき of 空き) is no keyword: too many words hold it
 _HAN = regex.compile(f"[{HAN}]")
 _HIRAGANA_END = regex.compile(f"[{HIRAGANA}]$")
 NOUN_CHARS = f"{HIRAGANA}{KATAKANA}{HAN}A-Za-z"  # a character class of the `regex` package
-DETERMINERS = r"(?:その|この|同じ|当該|上記の?|先ほどの|さっきの|前述の|that|this|the\s+same|same|said)"
+DETERMINERS = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                               for w in sorted(words.said("references", "determiners"), key=len, reverse=True)) + ")"
 # Values read from the data that are also words any English request uses: never read as that value.
 _FUNCTION_WORDS = english_words("values")
-PRONOUNS = re.compile(r"(?<![a-z])(?:they|them|their|he|him|his|she|her)(?![a-z])|彼女|彼", re.IGNORECASE)
+PRONOUNS = words.said_pattern("references", "pronouns")
 
 
 @dataclass

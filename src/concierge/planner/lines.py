@@ -281,7 +281,7 @@ def _part_changed(held: Held, change: Tool, name: Any, some: int, options: dict[
 def _names_another(slots: Slots) -> bool:
     """Whether the request names a line by words that are no value read (普通盛りのほう): the one meant is not known."""
     ends = {h.end for h in slots.enums}
-    return any(m.start() not in ends for m in _THE_ONE.finditer(slots.folded) if m.start() > 0)
+    return any(m.start() not in ends for m in words.pattern("lines", "the_one").finditer(slots.folded) if m.start() > 0)
 
 
 def _fewer(held: Held, change: Tool, kept: list[Any], less: int) -> list[Call] | None:
@@ -335,14 +335,28 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     slots = _without_other_values(slots, lexicon, tool, key)
     if _all_counted().search(slots.read_text):
         return None
-    text = _NOT_COUNT.sub(lambda m: MASK * len(m[0]), slots.read_text)  # みっつじゃなくて ふたつ: the second
+    text = _not_count().sub(lambda m: MASK * len(m[0]), slots.read_text)  # みっつじゃなくて ふたつ: the second
     found = count(replace(slots, read_text=text, parts={}), lexicon, tool.name, pname)
     if found is not None:
         return found
     bare = _BARE.search(text)
     said = [n for m in _NUMBER.finditer(text) if (n := number(m["n"])) is not None
-            and not (n == 1 and _DETERMINER.search(text, 0, m.start()))]  # that one: which, not how many
+            and not (n == 1 and _pointing().search(text, 0, m.start()))]  # that one: which, not how many
     return number(bare["n"]) if bare else said[0] if len(said) == 1 else None  # make it two actually
+
+
+@cache
+def _not_count() -> re.Pattern[str]:
+    """A number said in the negative or of the whole a part is taken from (3つじゃなくて, not three, 3つのうち)."""
+    after = f"{words.pattern('lines', 'not_after').pattern}|{words.pattern('lines', 'whole_of').pattern}"
+    return re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*[^\d\s]{{0,2}}?\s*(?:{after})"
+                      rf"|(?<![a-z])not\s+(?:{NUMBER_WORD})(?![a-z0-9])")
+
+
+@cache
+def _pointing() -> re.Pattern[str]:
+    """that, which: said right before "one", it points at a line (that one), it does not count."""
+    return re.compile(rf"(?:{words.pattern('lines', 'pointing').pattern})\s+$")
 
 
 @cache
@@ -393,9 +407,5 @@ def _assents(slots: Slots) -> bool:
 
 _BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
 # A number said in the negative or of the whole a part is taken from (みっつじゃなくて, not three, みっつのうち).
-_NOT_COUNT = re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*[^\d\s]{{0,2}}?\s*"
-                        rf"(?:じゃなく|ではなく|じゃない|ではない|のうち)|(?<![a-z])not\s+(?:{NUMBER_WORD})(?![a-z0-9])")
-_THE_ONE = re.compile(r"の(?:ほう|方)")  # 普通盛りのほう, karaageのほう: the line said just before
-_DETERMINER = re.compile(r"(?<![a-z])(?:that|this|the|which)\s+$")
 _NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
 _NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each

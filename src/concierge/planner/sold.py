@@ -9,7 +9,6 @@ and takes every value the request says (the product, the period). The figure it 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -56,7 +55,8 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
     is the lines of the menu カット, never the menus of the kind カット. A request that counts in 回 / times on a tool
     whose rows have no date goes to a summary of dated rows that takes every value it says."""
     asked = COUNTING.search(slots.text)
-    times = (asked is not None and asked["counter"] == "回") or _TIMES.search(slots.cue_text) is not None
+    times = (asked is not None and asked["counter"] == "回") \
+        or words.said_pattern("counters", "times").search(slots.cue_text) is not None
     if tool.mode != "read" or not times or _dated(tool):
         return None
     for other in ranking.summaries(lexicon, tool.catalog, offered):
@@ -66,7 +66,6 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
     return None
 
 
-_TIMES = re.compile(r"(?<![a-z])how\s+many\s+times(?![a-z])|何回|何度")
 
 
 def _dated(tool: Tool) -> bool:

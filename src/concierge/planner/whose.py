@@ -19,14 +19,12 @@ import regex
 
 from concierge.catalog.model import CodeExtract, NameExtract, Tool
 from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.tokens import tokenise
+from concierge.planner import words
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
 Span = tuple[int, int]
-_OWN_LABELS = {"named", "called", "titled", "名前が", "という"}
-_HAVE = (re.compile(r"(?<![a-z])(?:does|did|do)\s+$", re.IGNORECASE),
-         re.compile(r"^\s+(?:have|has|had|own|owns|make|made|release|released|place|placed|buy|bought)(?![a-z])",
-                    re.IGNORECASE))
 _JA_AFTER_NOUN = regex.compile(rf"^(?:$|[^{HAN}{KATAKANA}A-Za-z]|一覧|数|件数|リスト)")
 
 
@@ -52,8 +50,9 @@ def _labels(tool: Tool, pname: str) -> list[str]:
 
 def _own(tool: Tool, pname: str) -> bool:
     nouns = {fold(t) for t in (tool.intents.topics if tool.intents else [])}
+    own = words.said("owner", "own_labels")
     for label in (fold(w) for w in _labels(tool, pname)):
-        if label in _OWN_LABELS or any(n in label.split() or (not n.isascii() and n in label) for n in nouns):
+        if label in own or any(n in label.split() or (not n.isascii() and n in label) for n in nouns):
             return True
     return False
 
@@ -62,7 +61,7 @@ def _said_as_owner(slots: Slots, span: Span, tool: Tool) -> bool:
     """Whether the sentence says the tool's rows are the named one's: albums of / by / from X, X's albums, X
     albums, does X have, Xのアルバム; not Xの顧客コード or X's phone (a word of the row itself follows)."""
     before, after = fold(slots.text[: span[0]]), fold(slots.text[span[1]:])
-    if _HAVE[0].search(before) and _HAVE[1].match(after):
+    if _asked_if_having(slots.text, span):
         return True
     for n in (fold(t) for t in (tool.intents.topics if tool.intents else [])):
         if n.isascii():
@@ -73,6 +72,15 @@ def _said_as_owner(slots: Slots, span: Span, tool: Tool) -> bool:
         elif after.startswith("の" + n) and _JA_AFTER_NOUN.match(slots.text[span[1] + len(n) + 1:]):
             return True
     return False
+
+
+def _asked_if_having(text: str, span: Span) -> bool:
+    """does X have, did X release: the name between a verb of asking and one of having (questions.toml [owner])."""
+    utterance = tokenise(text)
+    before, after = utterance.starting(0, span[0]), utterance.starting(span[1], len(text) + 1)
+    return bool(before and after and utterance.tokens[before[-1]].end <= span[0]
+                and words.token_pattern("owner", "asking").at(utterance, before[-1])
+                and words.token_pattern("owner", "having").at(utterance, after[0]))
 
 
 def _lookups(tool: Tool, offered: set[str]) -> list[str]:

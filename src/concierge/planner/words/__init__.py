@@ -35,6 +35,37 @@ def pattern(section: str, key: str) -> re.Pattern[str]:
 
 
 @cache
+def said(section: str, key: str) -> tuple[str, ...]:
+    """One list of questions.toml as written (not folded): for text read as said."""
+    return tuple(_table()[section][key])
+
+
+@cache
+def said_pattern(section: str, key: str) -> re.Pattern[str]:
+    """A list of questions.toml as one pattern over text as said: English words whole, in any case, Japanese
+    words anywhere; the longest first."""
+    return re.compile(said_alternation(section, key) or r"(?!)", re.IGNORECASE)
+
+
+@cache
+def said_alternation(section: str, key: str) -> str:
+    """A list of questions.toml as an alternation over text as said: English words whole (any spaces between),
+    Japanese words anywhere; the longest first."""
+    return "|".join(_said_word(w) for w in sorted(said(section, key), key=len, reverse=True))
+
+
+def _said_word(word: str) -> str:
+    spaced = re.escape(word).replace(r"\ ", r"\s+")
+    return rf"(?<![a-z]){spaced}(?![a-z])" if word[:1].isascii() and word[:1].isalpha() else spaced
+
+
+@cache
+def token_pattern(section: str, key: str) -> Pattern:
+    """A token pattern of questions.toml (a list of slots, language/patterns.py)."""
+    return Pattern.parse(_table()[section][key])
+
+
+@cache
 def alternation(said: tuple[str, ...]) -> re.Pattern[str]:
     """Words (folded) as one pattern over folded text: English words whole (with a plural or -ed/-ing ending),
     Japanese words anywhere; the longest first."""

@@ -1,0 +1,79 @@
+"""The planner's rules that read a request's words, with their words as data (planner/words/questions.toml)."""
+
+from __future__ import annotations
+
+import pytest
+
+from concierge.planner import counting, lines, words, writes
+from concierge.planner.focus import instead_text
+from concierge.planner.lexicon import PRONOUNS
+from concierge.planner.whose import _asked_if_having
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("does Miles Davis have any albums", "Miles Davis"), ("Did Miles Davis release albums in 1959", "Miles Davis"),
+    ("do Acme Foods buy rice", "Acme Foods"),
+])
+def test_does_x_have_asks_for_the_rows_x_owns(said, name):
+    start = said.index(name)
+    assert _asked_if_having(said, (start, start + len(name)))
+
+
+@pytest.mark.parametrize(("said", "name"), [
+    ("is Miles Davis have", "Miles Davis"), ("does Miles Davis sing", "Miles Davis"),
+    ("Miles Davis albums", "Miles Davis"),
+])
+def test_a_name_not_between_does_and_have_is_not_asked_as_an_owner(said, name):
+    start = said.index(name)
+    assert not _asked_if_having(said, (start, start + len(name)))
+
+
+@pytest.mark.parametrize(("said", "counter"), [
+    ("アルバムは何枚？", "枚"), ("得意先は何社", "社"), ("来店は何回", "回")])
+def test_how_many_is_read_with_its_counter(said, counter):
+    asked = counting.COUNTING.search(said)
+    assert asked is not None and asked["counter"] == counter
+
+
+@pytest.mark.parametrize("said", ["在庫はいくつ", "件数を教えて", "how many customers", "number of orders"])
+def test_how_many_is_read_without_a_counter(said):
+    assert counting.COUNTING.search(said)
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("They bought rice", True), ("彼女の注文", True), ("the hero sandwich", False), ("their orders", True),
+    ("sheet", False)])
+def test_a_pronoun_is_read_whole_and_in_any_case(said, meant):
+    assert (PRONOUNS.search(said) is not None) == meant
+
+
+@pytest.mark.parametrize(("said", "count"), [("何回来た？", True), ("how many times did she come", True),
+                                             ("how many items", False)])
+def test_how_many_times_is_read(said, count):
+    assert (words.said_pattern("counters", "times").search(said) is not None) == count
+
+
+def test_values_joined_by_a_word_or_a_mark_are_each_one():
+    said = "牛丼と親子丼、rice and miso soup & tea"
+    assert [m.group() for m in writes._JOINER.finditer(said)] == ["と", "、", "and", "&"]
+
+
+def test_a_word_inside_another_does_not_join():
+    assert writes._JOINER.search("brandy") is None
+
+
+@pytest.mark.parametrize(("said", "rest"), [("はい、でも牛丼で", "牛丼で"), ("yes, but two please", "two please"),
+                                            ("then three", "three"), ("butter please", "butter please")])
+def test_the_words_that_lead_an_amendment_are_no_part_of_it(said, rest):
+    assert instead_text(said) == rest
+
+
+@pytest.mark.parametrize(("said", "kept"), [("3つじゃなくて2つ", "2つ"), ("not three, two", "two"),
+                                            ("3つのうち2つ", "2つ")])
+def test_a_count_said_in_the_negative_or_of_the_whole_is_not_the_count(said, kept):
+    assert lines._not_count().sub("", said).strip(" ,") == kept
+
+
+@pytest.mark.parametrize(("said", "pointing"), [("that one", True), ("which one", True), ("just one", False)])
+def test_one_after_that_points_at_a_line(said, pointing):
+    assert (lines._pointing().search(said, 0, said.index("one")) is not None) == pointing
