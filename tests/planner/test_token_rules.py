@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from concierge.planner import counting, lines, words, writes
+from concierge.planner import counting, lines, loose, scope, words, writes
 from concierge.planner.focus import instead_text
 from concierge.planner.lexicon import PRONOUNS
 from concierge.planner.whose import _asked_if_having
@@ -77,3 +77,27 @@ def test_a_count_said_in_the_negative_or_of_the_whole_is_not_the_count(said, kep
 @pytest.mark.parametrize(("said", "pointing"), [("that one", True), ("which one", True), ("just one", False)])
 def test_one_after_that_points_at_a_line(said, pointing):
     assert (lines._pointing().search(said, 0, said.index("one")) is not None) == pointing
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("取消になった受注", "受注"), ("届いた注文", "注文"), ("キャンセルされた注文", "注文"), ("発送してる注文", "注文"),
+    ("来てない注文", "注文"), ("在庫ない商品", "商品")])
+def test_a_verb_right_before_a_value_says_a_clause_of_it(said, value):
+    assert words.said_before(said, said.index(value), "clauses", "before_value")
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("てりやき弁当", "弁当"), ("しゃけおにぎり", "おにぎり"), ("大盛り牛丼", "牛丼")])
+def test_a_word_of_a_longer_name_is_no_clause(said, value):
+    assert not words.said_before(said, said.index(value), "clauses", "before_value")
+
+
+@pytest.mark.parametrize(("said", "word"), [
+    ("ツナマヨある？", "ツナマヨ"), ("ヴァイオリン", "ヴァイオリン"), ("しゃけ", "しゃけ")])
+def test_a_kana_word_is_read_whole(said, word):
+    assert [m.group() for m in loose._STANDALONE.finditer(said)] == [word]
+
+
+@pytest.mark.parametrize(("said", "advice"), [("何かコツある？", True), ("アイデアください", True), ("ポコツ", False)])
+def test_a_katakana_word_of_advice_is_read_whole(said, advice):
+    assert (scope._ADVICE.search(said) is not None) == advice

@@ -24,7 +24,10 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 
+import regex
+
 from concierge.language.japanese import particles
+from concierge.language.scripts import HIRAGANA
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.text import Hit
 
@@ -43,6 +46,7 @@ _PARTICLES = "".join(particles())
 _ENDS = ".!?。！？:：、,"  # what a sentence or a phrase starts after
 _LOOK_BACK = 40  # characters before a word where its label is looked for (no label is longer)
 # What may stand between words of the frame inside one value: 売上の合計, Total Sales.
+_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _BETWEEN = set(" \u3000・-のと")
 
 
@@ -133,7 +137,7 @@ def _capitalised_within(text: str, start: int, end: int) -> bool:
 def _starts_word(folded: str, i: int) -> bool:
     """Whether a word starts at folded[i]: at the start, after a particle, a space or a sign."""
     before = folded[i - 1] if i > 0 else ""
-    return not before or before in _PARTICLES or not (before.isalnum() or "ぁ" <= before <= "ゖ")
+    return not before or before in _PARTICLES or not (before.isalnum() or _HIRAGANA.match(before))
 
 
 def _quoted(text: str, start: int, end: int) -> bool:

@@ -32,8 +32,8 @@ from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 Span = tuple[int, int]
 _NOUN = regex.compile(rf"[{KATAKANA}{HAN}{HIRAGANA}A-Za-z]")
 _STOP = set(particles())  # particles end a word
-_KATAKANA_WORD = re.compile(r"[ァ-ヺ][ァ-ヺー]+")
-_UNKNOWN_WORD = regex.compile(rf"[ァ-ヺ][{KATAKANA}]+[{HAN}]*")  # カップ麺 is one word
+_KATAKANA_WORD = regex.compile(rf"\p{{Katakana}}[{KATAKANA}]+")
+_UNKNOWN_WORD = regex.compile(rf"\p{{Katakana}}[{KATAKANA}]+[{HAN}]*")  # カップ麺 is one word
 _BEFORE_TOPIC = regex.compile(rf"(?P<w>[{KATAKANA}{HAN}]{{2,8}})の")  # 惣菜の売れ筋: a word of the catalog follows
 
 
@@ -146,7 +146,7 @@ def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known
 def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
     """Whether a value found exactly is part of a longer word whose other part is not a known word."""
     before = fold(text[word[0]:hit.start])
-    if _VERB_ENDING.search(before) and not text[hit.end:word[1]]:
+    if before and not text[hit.end:word[1]] and words.said_before(text, hit.start, "clauses", "before_value"):
         return False  # 取消になった|受注: a clause said of the value, not a longer name
     after = fold(text[hit.end:word[1]])
     if not before and text[hit.start:hit.end].isdigit() and after.rstrip(_PARTICLE_CHARS) in _NUMBER_SUFFIXES:
@@ -175,11 +175,9 @@ _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
 _GRAMMAR = re.compile("|".join(sorted(map(re.escape, around_values()), key=len, reverse=True)))
 _PARTICLE_CHARS = "".join(particles() + final_particles())
-# A verb or adjective ending just before a value: the words before it are a clause (なった受注, 届いた注文).
-_VERB_ENDING = re.compile(r"(?:った|んだ|した|いた|えた|れた|きた|ない|ている|てる|する|される|された)$")
 
 
-_STANDALONE = re.compile(r"(?<![ぁ-ゖ])[ぁ-ゖー]{3,}(?![ぁ-ゖ])|[ァ-ヺ][ァ-ヺー]+")
+_STANDALONE = regex.compile(rf"(?<![{HIRAGANA}])[{HIRAGANA}ー]{{3,}}(?![{HIRAGANA}])|\p{{Katakana}}[{KATAKANA}]+")
 
 
 def _contained(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found]]:
@@ -204,7 +202,7 @@ def _whole_word(masked: str, start: int, end: int) -> Span:
     grammar = _grammar_edges(masked.replace(MASK, " "))
     s, e = start, end
     while s > 0 and _NOUN.match(masked[s - 1]) and s not in grammar[1] and not (
-            masked[s - 1] in _STOP and s > 1 and not "ぁ" <= masked[s - 2] <= "ゖ"):  # てりやき|弁当, ツナ|と
+            masked[s - 1] in _STOP and s > 1 and not _HIRAGANA_CHAR.match(masked[s - 2])):  # てりやき|弁当, ツナ|と
         s -= 1
     while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP and e not in grammar[0]:
         e += 1

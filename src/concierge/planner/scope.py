@@ -32,7 +32,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+import regex
+
 from concierge.language.dates import find_dates
+from concierge.language.scripts import KATAKANA
 
 __all__ = ["KINDS", "Kind", "OutOfScope", "out_of_scope"]
 
@@ -83,10 +86,10 @@ class _Words:
     that a text without ASCII letters or digits skips the English ones and an ASCII text the Japanese.
     Both are searched in the `_lower`ed text (faster than case-insensitive patterns)."""
 
-    ja: re.Pattern[str]
+    ja: re.Pattern[str] | regex.Pattern[str]
     en: re.Pattern[str]
 
-    def search(self, text: str) -> re.Match[str] | None:
+    def search(self, text: str) -> re.Match[str] | regex.Match[str] | None:
         m = None if text.isascii() else self.ja.search(text)
         if m is None and _ASCII_WORD.search(text):
             m = self.en.search(text)
@@ -102,7 +105,10 @@ def _words(*alternatives: str) -> _Words:
     ja = [a for a in alternatives if not a.startswith(_EN_START)]
     # \b (ASCII: also between a kana and a letter, as in テーブルをdeleteして) lets the engine skip
     # quickly to the start of a word.
-    return _Words(re.compile("|".join(ja) or _NEVER), re.compile(rf"\b(?:{'|'.join(en) or _NEVER})", re.ASCII))
+    # A script class (\p{Katakana}) needs the `regex` package, slower on these long alternations than `re`.
+    japanese = "|".join(ja) or _NEVER
+    return _Words(regex.compile(japanese) if r"\p{" in japanese else re.compile(japanese),
+                  re.compile(rf"\b(?:{'|'.join(en) or _NEVER})", re.ASCII))
 
 
 _EN_START = r"(?<![a-z])"
@@ -133,7 +139,7 @@ _ADVICE = _words(
     r"(?:発注|仕入れ?)(?:数|量|個数)",  # how many to order: a decision, not a recorded figure
     r"(?:発注|仕入れ?|注文|入荷)?(?:した|た|る|する)(?:方|ほう)が(?:いい|良い|よい|得|まし)",
     r"ど[うおー](?:すれば|したら|すりゃ|しよう|すべき)|(?:する|す)べき",
-    r"アドバイス|あどばいす|助言|戦略|施策|対策|改善策|提案|(?<![ァ-ヶー])(?:コツ|アイデア|アイディア)(?![ァ-ヶー])",
+    rf"アドバイス|あどばいす|助言|戦略|施策|対策|改善策|提案|(?<![{KATAKANA}])(?:コツ|アイデア|アイディア)(?![{KATAKANA}])",
     r"(?:増やす|上げる|伸ばす|改善する|高める|売る|減らす|集める|増やせる|上げられる)には",
     _EN.format(r"should\s+(?:i|we|they|be)|ought\s+to|recommend\w*|advice|advise|suggest\w*|strateg(?:y|ies)"),
     _EN.format(r"what\s+(?:to|should\s+\w+)\s+(?:order|stock|buy|purchase|sell)|tips?\s+(?:for|on|to)"),

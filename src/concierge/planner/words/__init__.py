@@ -8,6 +8,7 @@ from functools import cache
 from importlib import resources
 
 from concierge.language.patterns import Pattern
+from concierge.language.tokens import tokenise
 from concierge.planner.text import fold, normalise
 
 
@@ -63,6 +64,24 @@ def _said_word(word: str) -> str:
 def token_pattern(section: str, key: str) -> Pattern:
     """A token pattern of questions.toml (a list of slots, language/patterns.py)."""
     return Pattern.parse(_table()[section][key])
+
+
+@cache
+def token_patterns(section: str, key: str) -> tuple[Pattern, ...]:
+    """A list of token patterns of questions.toml."""
+    return tuple(Pattern.parse(p) for p in _table()[section][key])
+
+
+def said_before(text: str, offset: int, section: str, key: str, reach: int = 4) -> bool:
+    """Whether one of a list of token patterns ends right at `offset` of `text`, beginning at most `reach`
+    tokens before it."""
+    utterance = tokenise(text)
+    before = utterance.starting(0, offset)
+    if not before or utterance.tokens[before[-1]].end != offset:
+        return False
+    return any((m := p.at(utterance, first)) is not None and m.end == offset
+               for first in range(before[-1], max(-1, before[-1] - reach), -1)
+               for p in token_patterns(section, key))
 
 
 @cache
