@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from concierge.planner import counting, lines, loose, scope, words, writes
+from concierge.planner import counting, lines, loose, nouns, ranking, scope, words, writes
 from concierge.planner.focus import instead_text
 from concierge.planner.lexicon import PRONOUNS
+from concierge.planner.plan import _BARE_AMOUNT
+from concierge.planner.segments import clauses
 from concierge.planner.whose import _asked_if_having
 
 
@@ -101,3 +103,41 @@ def test_a_kana_word_is_read_whole(said, word):
 @pytest.mark.parametrize(("said", "advice"), [("何かコツある？", True), ("アイデアください", True), ("ポコツ", False)])
 def test_a_katakana_word_of_advice_is_read_whole(said, advice):
     assert (scope._ADVICE.search(said) is not None) == advice
+
+
+@pytest.mark.parametrize(("said", "subject"), [
+    ("注文がいちばん多い国は？", "国"), ("一番売れた商品は", "商品"), ("いちばん売れてるメニューって", "メニュー"),
+    ("一番多く稼いだスタッフ", "スタッフ"), ("先月いちばん売れている商品カテゴリは？", "商品カテゴリ"),
+    ("売上が一番多いSKUは", "SKU"), ("一番多いもの", None), ("which customer spent most", "customer"),
+    ("top 3 countries", "countries"), ("the cheapest wine", "wine")])
+def test_the_noun_a_superlative_asks_for_is_read(said, subject):
+    assert ranking._subject(said) == subject
+
+
+@pytest.mark.parametrize(("said", "parts"), [
+    ("牛丼2つ、それから親子丼を1つ", ["牛丼2つ", "親子丼を1つ"]),
+    ("show sales and then list customers", ["show sales", "list customers"]),
+    ("Mr. Sato ordered. show it", ["Mr. Sato ordered", "show it"]), ("あと、ビールも", ["ビールも"]),
+    ("sales by month, and show me the top 3", ["sales by month", "show me the top 3"])])
+def test_a_message_is_cut_into_requests_at_the_words_that_join_them(said, parts):
+    assert [said[c.start:c.end] for c in clauses(said)] == parts
+
+
+@pytest.mark.parametrize(("said", "amount"), [
+    ("sold it for 500", "500"), ("price of 1,200", "1,200"), ("金額は1200", "1200"), ("500で売った", "500"),
+    ("500個", None)])
+def test_an_amount_with_no_unit_is_read_after_its_words(said, amount):
+    m = _BARE_AMOUNT.search(said)
+    assert (m and (m[1] or m[2])) == amount
+
+
+@pytest.mark.parametrize(("keyword", "many"), [("how many albums", "albums"), ("number of visits", "visits")])
+def test_a_keyword_of_how_many_names_the_rows(keyword, many):
+    m = nouns._MANY.match(keyword)
+    assert m is not None and m["n"] == many
+
+
+@pytest.mark.parametrize(("keyword", "ja"), [("顧客一覧", "顧客"), ("来店の件数", "来店")])
+def test_a_japanese_keyword_of_a_list_names_the_rows(keyword, ja):
+    m = nouns._JA.match(keyword)
+    assert m is not None and m["n"] == ja

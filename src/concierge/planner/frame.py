@@ -28,6 +28,7 @@ import regex
 
 from concierge.language.japanese import particles
 from concierge.language.scripts import HIRAGANA
+from concierge.planner import words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.text import Hit
 
@@ -37,9 +38,10 @@ EnumHit = Hit[frozenset[tuple[str, str]]]
 # Marks that set a word apart as said: 『売上』, 「ランキング」, "Total" (not brackets: 売上（合計） is a note).
 QUOTES = {"「": "」", "『": "』", '"': '"', "'": "'", "“": "”", "‘": "’", "【": "】", "《": "》", "〈": "〉"}
 # Said between a value and a label of its values after it: 売上という商品, 売上って商品.
-NAMED_AFTER = ("という", "っていう", "と言う", "といった", "と呼ばれる", "って")
+NAMED_AFTER = words.said("clauses", "named_after")
 # Said between a label of its values and the value after it: 商品名が売上, 商品: 売上, product named Sales.
-NAMED_BEFORE = (r"\s*[:：=]\s*", r"\s+(?:named|called)\s+", r"(?<=名)\s*[がは]\s*")
+_NAMED = "|".join(words.said("clauses", "named_before_en"))
+NAMED_BEFORE = (r"\s*[:：=]\s*", rf"\s+(?:{_NAMED})\s+", r"(?<=名)\s*[がは]\s*")
 # After a word placed as what the question is about: 商品ランキングの売上 (the sales of the product ランキング?).
 OWNED = "の"
 _PARTICLES = "".join(particles())

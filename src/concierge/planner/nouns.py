@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 
 from concierge.catalog.model import Tool
+from concierge.planner import words
 from concierge.planner.text import fold
 
-_MANY = re.compile(r"^(?:how many|list of|number of|count of)\s+(?P<n>[a-z][a-z \-]*)$", re.IGNORECASE)
-_JA = re.compile(r"^(?P<n>[^\sA-Za-z0-9]+?)(?:一覧|の一覧|リスト|の合計|の件数|の数)$")
+_MANY = re.compile(rf"^(?:{'|'.join(words.said('nouns', 'many_before'))})\s+(?P<n>[a-z][a-z \-]*)$", re.IGNORECASE)
+_JA = re.compile(rf"^(?P<n>[^\sA-Za-z0-9]+?)(?:{'|'.join(words.said('nouns', 'ja_after'))})$")
 
 
 @dataclass(frozen=True)

@@ -83,8 +83,10 @@ def _small_talk(key: str) -> str:
 _SMALL_TALK = re.compile(rf"(?P<thanks>{_small_talk('thanks_ja')}|(?<![a-z])(?:{_small_talk('thanks_en')}))"
                          rf"|(?P<greeting>{_small_talk('greeting_ja')}|(?<![a-z])(?:{_small_talk('greeting_en')})(?![a-z]))",
                          re.IGNORECASE)
-_BARE_AMOUNT = re.compile(r"(?:(?<![a-z])(?:for|at|price(?:\s+of)?|total(?:\s+of)?)\s+|金額は?|価格は?)(\d[\d,]*)"
-                          r"|(?<![\d,])(\d[\d,]*)\s*で(?=売|販売|買)", re.IGNORECASE)
+_BARE_AMOUNT = re.compile(rf"(?:(?<![a-z])(?:{words.said_alternation('clauses', 'amount_before_en')})\s+"
+                          rf"|{words.said_alternation('clauses', 'amount_before_ja')})(\d[\d,]*)"
+                          rf"|(?<![\d,])(\d[\d,]*)\s*で(?={words.said_alternation('clauses', 'amount_with')})",
+                          re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ import regex
 
 from concierge.catalog.model import CountExtract, EnumExtract, Tool
 from concierge.language.english import english_words
-from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.scripts import HAN, HIRAGANA
+from concierge.language.tokens import tokenise
 from concierge.planner import measure, verbs, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.nouns import noun
@@ -30,12 +31,9 @@ from concierge.planner.text import fold, normalise
 
 GROUP, TOP = "group_by", "top_n"
 AFFIX = re.compile(r"^(?:by|per|each|top|best|which|どの|多い)\s*|\s*(?:ranking|ランキング|らんきんぐ|別|ごと)$")
-_JA_SUBJECT = regex.compile(r"(?:多い|多く|大きい|高い|少ない|小さい|低い|売れた|売れている|売れてる|稼いだ)"
-                         rf"(?P<w>[{KATAKANA}{HAN}A-Za-z]{{1,12}}?)(?:は|って|を|が|で|\?|？|$)")
-_EN_SUBJECT = re.compile(r"(?<![a-z])(?:which|top\s+\d+|top|the\s+\w+est|biggest|largest|highest|best"
-                         r"|most\s+[a-z]+|least\s+[a-z]+|cheapest|priciest|newest|oldest|latest|earliest"
-                         r"|lowest|smallest|longest|shortest)\s+"
-                         r"(?P<w>[a-z]+)(?![a-z])")
+_EN_SUBJECT = re.compile(r"(?<![a-z])(?:top\s+\d+|the\s+\w+est|most\s+[a-z]+|least\s+[a-z]+"
+                         rf"|{'|'.join(words.said('ranking', 'subject_before_en'))})\s+(?P<w>[a-z]+)(?![a-z])")
+_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _EN_NOT_SUBJECT = english_words("subjects")
 
 
@@ -188,13 +186,33 @@ def about(summary: Tool, tool: Tool) -> bool:
 
 def _subject(text: str) -> str | None:
     """The noun a superlative asks for: いちばん多い|国|は, which |customer|, top 3 |countries|."""
-    m = _JA_SUBJECT.search(text)
-    if m:
-        return m["w"]
+    said = _japanese_subject(text)
+    if said:
+        return said
     for m in _EN_SUBJECT.finditer(text.lower()):
         if m["w"] not in _EN_NOT_SUBJECT:
             return m["w"]
     return None
+
+
+def _japanese_subject(text: str) -> str | None:
+    """The noun after いちばん多い, 一番売れた, where a particle or the end follows it; a noun in kanji,
+    katakana or letters (不明なもの is no subject)."""
+    utterance = tokenise(text)
+    tokens = utterance.tokens
+    before, noun = words.token_pattern("ranking", "subject_before"), words.token_pattern("ranking", "subject")
+    for i in range(len(tokens)):
+        lead = before.at(utterance, i)
+        said = noun.at(utterance, lead.last) if lead else None
+        if said is None or (said.last < len(tokens) and tokens[said.last].surface not in _SUBJECT_AFTER):
+            continue
+        word = text[said.start:said.end]
+        if not _HIRAGANA.search(word):
+            return word
+    return None
+
+
+_SUBJECT_AFTER = frozenset(words.said("ranking", "subject_after"))
 
 
 def _a_time(word: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from concierge.planner import words
 from concierge.planner.conditions import EN_INFIX, EN_PREFIX, JA_MARKER, Condition, parse
 
 
@@ -22,13 +23,20 @@ class Clause:
 
 
 _SENTENCE = re.compile(r"[。！？!?\n;]+|\.(?=\s|$)")
-_ABBREVIATIONS = {"mr", "ms", "mrs", "dr", "no", "st", "vs", "jr", "sr"}
+_ABBREVIATIONS = frozenset(words.said("clauses", "abbreviations"))
+
+
+def _listed(key: str) -> str:
+    """A list of questions.toml [clauses] as an alternation, the longest first."""
+    said = sorted(words.said("clauses", key), key=len, reverse=True)
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in said)
+
+
 _CONNECTOR = re.compile(
-    r"(?:それから|そして|それと|ついでに|その後|次に|加えて|あわせて|併せて)[、,]?"
-    r"|(?<![^\s、,])(?:あと|また|さらに)[、,]"
-    r"|(?:,\s*|\s+)(?:and\s+then|then|and\s+also|also|after\s+that|additionally)\b[,\s]*"
-    r"|,?\s+and\s+(?=(?:please\s+)?(?:show|tell|give|list|find|get|look|check|what|how|who|which"
-    r"|register|record|add|compare|rank)\b)",
+    rf"(?:{_listed('then')})[、,]?"
+    rf"|(?<![^\s、,])(?:{_listed('then_marked')})[、,]"
+    rf"|(?:,\s*|\s+)(?:{_listed('then_en')})\b[,\s]*"
+    rf"|,?\s+and\s+(?=(?:please\s+)?(?:{_listed('asking_en')})\b)",
     re.IGNORECASE,
 )
 

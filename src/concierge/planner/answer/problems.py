@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 
 from concierge.catalog.model import Tool
+from concierge.planner import words
 from concierge.planner.answer.scene import label
 from concierge.planner.answer.sentences import filter_labels, group_labels
 from concierge.planner.answer.texts import phrase
 from concierge.planner.nouns import noun
 from concierge.planner.plan import Problem
 
-_ASKS = re.compile(r"ください|どうぞ|please", re.IGNORECASE)
+_ASKS = words.said_pattern("clauses", "asks")
 # Kinds whose request needs no tool at all: the answer adds what the catalogs can do.
 NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change", "out_of_scope", "cannot_change")
 
