@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from concierge.planner import counting, lines, loose, nouns, ranking, scope, words, writes
+from concierge.planner import counting, leftover, lines, loose, nouns, ranking, scope, words, writes
 from concierge.planner.focus import instead_text
-from concierge.planner.lexicon import PRONOUNS
+from concierge.planner.lexicon import _NAME_SUFFIX, PRONOUNS
 from concierge.planner.plan import _BARE_AMOUNT
 from concierge.planner.segments import clauses
-from concierge.planner.whose import _asked_if_having
+from concierge.planner.whose import _JA_AFTER_NOUN, _asked_if_having
 
 
 @pytest.mark.parametrize(("said", "name"), [
@@ -141,3 +141,50 @@ def test_a_keyword_of_how_many_names_the_rows(keyword, many):
 def test_a_japanese_keyword_of_a_list_names_the_rows(keyword, ja):
     m = nouns._JA.match(keyword)
     assert m is not None and m["n"] == ja
+
+
+@pytest.mark.parametrize(("said", "number"), [
+    ("customer 5", "5"), ("invoice #98", "98"), ("album no. 3", "3"), ("得意先5", "5"), ("customer id 5", "5"),
+    ("5件", None), ("the 3rd", None), ("3 yen", None)])
+def test_a_number_after_a_noun_is_read_and_a_count_or_a_price_is_not(said, number):
+    m = leftover._NUMBER_AFTER_NOUN.search(said)
+    assert (m and m["n"]) == number
+
+
+@pytest.mark.parametrize(("said", "state"), [("orders that are still backordered", "backordered"),
+                                             ("the refunded ones", "refunded")])
+def test_a_state_said_of_the_rows_is_read(said, state):
+    m = leftover._STATE.search(said)
+    assert m is not None and (m["w"] or m["v"]) == state
+
+
+@pytest.mark.parametrize(("said", "group"), [("extras by type", "type"), ("種類別の売上", "種類"), ("店ごと", "店")])
+def test_a_grouping_is_read(said, group):
+    m = leftover._BY.search(said)
+    assert m is not None and (m["w"] or m["j"]) == group
+
+
+@pytest.mark.parametrize(("label", "thing"), [
+    ("顧客の名前", "顧客"), ("顧客名", "顧客"), ("customer's name", "customer"), ("artist names", "artist")])
+def test_a_label_of_a_name_names_the_thing_without_its_suffix(label, thing):
+    assert _NAME_SUFFIX.sub("", label) == thing
+
+
+def test_a_figure_said_in_the_negative_is_not_the_one_given():
+    assert instead_text("not 600 yen but 700") == "700"
+
+
+def test_a_word_before_sales_and_one_after_from_are_read_as_values():
+    assert loose._EN_BEFORE_SALES.search("green tea sales")["w"] == "tea"
+    assert loose._EN_AFTER_PLACE.search("guests from germnay")["w"] == "germnay"
+
+
+@pytest.mark.parametrize(("said", "count"), [("やっぱり3に", "3"), ("make it two!", "two"), ("2で。", "2")])
+def test_a_count_said_alone_is_the_count_asked_for(said, count):
+    m = lines._BARE.search(said)
+    assert m is not None and m["n"] == count
+
+
+@pytest.mark.parametrize(("after", "owner"), [("一覧", True), ("数は？", True), ("", True), ("コード", False)])
+def test_a_word_of_a_list_after_a_noun_keeps_the_name_its_owner(after, owner):
+    assert (_JA_AFTER_NOUN.match(after) is not None) == owner

@@ -33,7 +33,8 @@ __all__ = ["Command", "adds_another", "again", "amended", "instead_text"]
 Command = tuple[str, dict[str, Any]]
 _NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?", re.IGNORECASE)  # 5, 5個, 5 pieces
 _NUMBERS = re.compile(r"\d+")
-_NOT_THIS = re.compile(r"(?<![a-z])(?:not|instead of)\s+[¥$]?[\d,]+(?:\s*(?:yen|円|pieces?))?", re.IGNORECASE)
+_NOT_THIS = re.compile(rf"(?<![a-z])(?:{words.said_alternation('clauses', 'not_this')})\s+[¥$]?[\d,]+"
+                       rf"(?:\s*(?:{words.said_alternation('clauses', 'figure_units')}))?", re.IGNORECASE)
 
 
 def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed: Command | None) -> Choice | None:

@@ -104,6 +104,6 @@ def _clause_start(u: Utterance, at: int) -> int:
     return start
 
 
-_NOUN_PARTS = ("名詞", "代名詞", "接頭辞", "接尾辞")
-_PHRASE_PARTICLES = ("の", "と", "や", "は", "も")
-_TOPIC_PARTICLES = ("は", "も")
+_NOUN_PARTS = words.said("left_alone", "phrase_parts")
+_PHRASE_PARTICLES = words.said("left_alone", "phrase_particles")
+_TOPIC_PARTICLES = words.said("left_alone", "topic_particles")

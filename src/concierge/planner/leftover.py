@@ -38,9 +38,12 @@ from concierge.planner.text import MASK, fold, overlaps
 Span = tuple[int, int]
 
 # A number said after a noun (customer 5, invoice #98, album no. 3, 得意先5); not a count, a price or a date.
+_MARKS = "|".join(rf"{re.escape(w)}\s*" if not w.isalpha() or len(w) < 3 else rf"{w}\s+"
+                  for w in sorted(words.said("clauses", "number_marks"), key=len, reverse=True))
+_UNITS = "|".join(map(re.escape, sorted(words.said("clauses", "number_units"), key=len, reverse=True)))
 _NUMBER_AFTER_NOUN = regex.compile(
-    rf"(?P<w>[a-z][a-z\-]*|[{KATAKANA}{HAN}]{{1,8}})\s*(?:no\.?\s*|number\s+|#\s*|id\s+)?(?P<n>\d{{1,9}})"
-    r"(?![\d.,:/]|\s*(?:[件個人名社台本枚冊曲%円年月日時分位つ]|yen|st|nd|rd|th|pm|am)(?![a-z]))",
+    rf"(?P<w>[a-z][a-z\-]*|[{KATAKANA}{HAN}]{{1,8}})\s*(?:{_MARKS})?(?P<n>\d{{1,9}})"
+    rf"(?![\d.,:/]|\s*(?:{_UNITS})(?![a-z]))",
     re.IGNORECASE)
 
 
@@ -118,8 +121,10 @@ def _conditions(slots: Slots, lexicon: Lexicon) -> list[Said]:
 
 
 # A participle said of the rows: "orders are backordered", "backordered orders", "the refunded ones".
-_STATE = re.compile(r"(?<![a-z'])(?:(?:are|is|were|was|got|get|being)\s+(?:still\s+|already\s+)?(?P<w>[a-z]{3,}ed)"
-                    r"|(?P<v>[a-z]{3,}ed)\s+(?=[a-z]))(?![a-z])")
+_BE = "|".join(words.said("clauses", "state_before"))
+_STILL = "|".join(words.said("clauses", "state_between"))
+_STATE = re.compile(rf"(?<![a-z'])(?:(?:{_BE})\s+(?:(?:{_STILL})\s+)?(?P<w>[a-z]{{3,}}ed)(?![a-z])"
+                    r"|(?P<v>[a-z]{3,}ed)(?=\s+[a-z]))")
 
 
 def _a_state(word: str | None, lexicon: Lexicon) -> bool:
@@ -131,8 +136,8 @@ def _a_state(word: str | None, lexicon: Lexicon) -> bool:
     return not any(s in lexicon.known.words or s in lexicon.catalog_words for s in stems)
 
 
-_BY = regex.compile(rf"(?<![a-z])(?:by|per)\s+(?P<w>[a-z]{{3,}})(?![a-z])"
-                    rf"|(?P<j>[{KATAKANA}{HAN}]{{1,8}})(?:別|ごと|毎)")
+_BY = regex.compile(rf"(?<![a-z])(?:{'|'.join(words.said('clauses', 'group_before'))})\s+(?P<w>[a-z]{{3,}})(?![a-z])"
+                    rf"|(?P<j>[{KATAKANA}{HAN}]{{1,8}})(?:{'|'.join(words.said('clauses', 'group_after'))})")
 
 
 def _groupings(slots: Slots, lexicon: Lexicon) -> list[Said]:

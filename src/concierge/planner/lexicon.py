@@ -349,7 +349,8 @@ def _labels(tool: Tool, pname: str, param: Param) -> set[str]:
 
 
 _NEVER = re.compile(r"(?!)")  # an integer key is read after its labels only
-_NAME_SUFFIX = re.compile(r"(?:の名前|名|'s name|\s+names?)$")
+_NAME_SUFFIX = re.compile("(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(
+    words.said("nouns", "name_after"), key=len, reverse=True)) + ")$")
 
 
 @lru_cache(maxsize=64)  # read once per count parameter, not at every request

@@ -405,7 +405,8 @@ def _assents(slots: Slots) -> bool:
     return bool(words.pattern("lines", "assent").search(slots.read_text)) and not rest.strip(" 、。,.!！")
 
 
-_BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:に|で)?\s*[.。!！]*\s*$")
+_AFTER_COUNT = "|".join(words.said("lines", "after_count"))
+_BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:{_AFTER_COUNT})?\s*[.。!！]*\s*$")
 # A number said in the negative or of the whole a part is taken from (みっつじゃなくて, not three, みっつのうち).
 _NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
 _NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each

@@ -98,12 +98,13 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
     return out
 
 
-_EN_BEFORE_SALES = re.compile(r"(?<![a-z])(?P<w>[a-z][a-z\-]{2,})\s+(?:sales|sale|revenue|sold)(?![a-z])",
-                              re.IGNORECASE)
+_SALES = "|".join(words.said("clauses", "sales_after"))
+_EN_BEFORE_SALES = re.compile(rf"(?<![a-z])(?P<w>[a-z][a-z\-]{{2,}})\s+(?:{_SALES})(?![a-z])", re.IGNORECASE)
 _EN_NOT_VALUES = english_words("loose")
 
 
-_EN_AFTER_PLACE = re.compile(r"(?<![a-z])(?:from|in|at|to)\s+(?P<w>[a-z][a-z\-]{4,})(?![a-z])")
+_EN_AFTER_PLACE = re.compile(rf"(?<![a-z])(?:{'|'.join(words.said('clauses', 'place_before'))})\s+"
+                             r"(?P<w>[a-z][a-z\-]{4,})(?![a-z])")
 
 
 def _misspelt_place(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:

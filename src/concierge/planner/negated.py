@@ -80,7 +80,7 @@ def _left_alone(slots: Slots, at: int) -> bool:
 
 def _holds_it(text: str, start: int, end: int, commands: tuple[str, ...]) -> bool:
     """Whether the negated words are themselves a command's word (いらない, やめません?): not a negation of one."""
-    return any(c in text[start:end + 2] for c in commands if any(n in c for n in ("ない", "なく", "ませ")))
+    return any(c in text[start:end + 2] for c in commands if any(n in c for n in words.said("negation", "in_word")))
 
 
 def _english(slots: Slots, commands: tuple[str, ...]) -> str | None:

@@ -25,7 +25,7 @@ from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
 Span = tuple[int, int]
-_JA_AFTER_NOUN = regex.compile(rf"^(?:$|[^{HAN}{KATAKANA}A-Za-z]|一覧|数|件数|リスト)")
+_JA_AFTER_NOUN = regex.compile(rf"^(?:$|[^{HAN}{KATAKANA}A-Za-z]|{'|'.join(words.said('owner', 'ja_after_noun'))})")
 
 
 def fills(tool: Tool, slots: Slots, span: Span, offered: set[str]) -> list[str]:
