@@ -24,7 +24,7 @@ from concierge.planner.slots import Slots, english_item_groups
 from concierge.planner.text import NUMBER_WORD
 
 # Between two values said, the last of these cuts the message: what follows it belongs to the next one.
-_JOINER = re.compile(rf"、|,|・|{words.said_alternation('joining', 'values')}", re.IGNORECASE)
+_JOINER = words.joiners()
 
 Pairs = list[tuple[dict[str, list[Any]], list[dict[str, str]]]]
 # A count said just before the next value, with no joiner between (one nori bento one salmon bento): where it

@@ -36,12 +36,6 @@ def pattern(section: str, key: str) -> re.Pattern[str]:
 
 
 @cache
-def said(section: str, key: str) -> tuple[str, ...]:
-    """One list of questions.toml as written (not folded): for text read as said."""
-    return tuple(_table()[section][key])
-
-
-@cache
 def said_pattern(section: str, key: str) -> re.Pattern[str]:
     """A list of questions.toml as one pattern over text as said: English words whole, in any case, Japanese
     words anywhere; the longest first."""
@@ -64,12 +58,6 @@ def _said_word(word: str) -> str:
 def token_pattern(section: str, key: str) -> Pattern:
     """A token pattern of questions.toml (a list of slots, language/patterns.py)."""
     return Pattern.parse(_table()[section][key])
-
-
-@cache
-def token_patterns(section: str, key: str) -> tuple[Pattern, ...]:
-    """A list of token patterns of questions.toml."""
-    return tuple(Pattern.parse(p) for p in _table()[section][key])
 
 
 def said_before(text: str, offset: int, section: str, key: str, reach: int = 4) -> bool:
