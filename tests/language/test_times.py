@@ -29,3 +29,13 @@ def test_the_part_of_the_day_said_after_an_hour_says_which_half(said, value):
 @pytest.mark.parametrize("said", ["ｶﾚｰ", "𠮷田", "﨑", "ひらがな", "カタカナ"])
 def test_any_kana_or_kanji_is_japanese(said):
     assert language(said) == "ja"
+
+
+@pytest.mark.parametrize(("said", "value"), [("in about an hour", "18:00"), ("in around 45 minutes", "17:45"),
+                                             ("about eight tonight", "20:00"), ("by 9", "21:00")])
+def test_the_words_before_a_time_are_read(said, value):
+    assert [t.value for t in find_times(said, "17:00")] == [value]
+
+
+def test_about_and_a_number_is_no_time():
+    assert find_times("about 8 people", "17:00") == []

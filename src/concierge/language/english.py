@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["clock_words", "common_words", "day_parts", "english_quantities", "english_shorthand", "english_words",
-           "function_words"]
+           "function_words", "time_leads"]
 
 
 @cache
@@ -53,6 +53,11 @@ def english_shorthand() -> dict[str, str]:
 def clock_words() -> dict[str, dict[str, int]]:
     """hours (seven: 7), minutes (thirty: 30), past (half past: 30) and to (quarter to: 45) of a time said."""
     return _table()["clock"]
+
+
+def time_leads() -> dict[str, list[str]]:
+    """The words said before an hour (at 7, around eight) or a time from now (in about an hour)."""
+    return _table()["time_leads"]
 
 
 def day_parts() -> dict[str, list[list[dict[str, Any]]]]:

@@ -17,7 +17,7 @@ from functools import cache
 
 import regex
 
-from concierge.language.english import clock_words, day_parts
+from concierge.language.english import clock_words, day_parts, time_leads
 from concierge.language.patterns import Pattern
 from concierge.language.tokens import tokenise
 
@@ -27,7 +27,8 @@ _JA = re.compile(r"(?P<pre>午前|午後|夕方|夜|晩|朝|昼)?\s*(?P<h>\d{1,2
 _CLOCK = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2}):(?P<m>\d{2})(?![\d:])\s*(?P<post>am|a\.m\.|pm|p\.m\.)?",
                     re.IGNORECASE)
 _EN = re.compile(r"(?<![\d/.:-])(?P<h>\d{1,2})\s*(?:(?P<post>am|a\.m\.|pm|p\.m\.)|o'?clock)(?![a-z])", re.IGNORECASE)
-_EN_AT = re.compile(r"(?<![a-z])(?:at|around|by)\s+(?P<h>\d{1,2})(?:\s+(?P<m>[0-5]\d)(?![\d:]))?(?![\d:a-z年月日時])",
+_EN_AT = re.compile(rf"(?<![a-z])(?:{'|'.join(time_leads()['digits'])})\s+"
+                    r"(?P<h>\d{1,2})(?:\s+(?P<m>[0-5]\d)(?![\d:]))?(?![\d:a-z年月日時])",
                     re.IGNORECASE)  # at 7, at 7 15
 # A time from now: 1時間後, 1時間半後, 45分後, 今から45分くらいで, あと30分で; in half an hour, in 45 minutes.
 _DURATION = r"(?:(?P<h>\d{1,2})\s*時間(?P<half>半)?)?\s*(?:(?P<m>\d{1,3})\s*分)?\s*(?:くらい|ぐらい|ほど|位)?\s*"
@@ -92,7 +93,7 @@ def _worded() -> re.Pattern[str]:
     def alt(names: dict[str, int]) -> str:
         return "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in sorted(names, key=len, reverse=True))
 
-    return re.compile(rf"(?<![a-z])(?:(?:at|around|by|about)\s+(?P<hw>{alt(words['hours'])})"
+    return re.compile(rf"(?<![a-z])(?:(?:{'|'.join(time_leads()['words'])})\s+(?P<hw>{alt(words['hours'])})"
                       rf"(?:\s+(?P<mw>{alt(words['minutes'])}))?"
                       rf"|(?:(?P<past>{alt(words['past'])})|(?P<to>{alt(words['to'])}))\s+(?P<hw2>{alt(words['hours'])}))"
                       r"(?:\s*(?P<post>am|a\.m\.|pm|p\.m\.)|\s+o'?clock)?(?![a-z])(?!\s+of\b)", re.IGNORECASE)
@@ -118,7 +119,8 @@ def _en_later() -> re.Pattern[str]:
     """in half an hour, in an hour, in 45 minutes, in thirty minutes."""
     worded = "|".join(re.escape(w).replace(r"\ ", r"[\s-]+")
                       for w in sorted(clock_words()["minutes"], key=len, reverse=True))
-    return re.compile(r"(?<![a-z])in\s+(?:about\s+|around\s+)?(?:(?P<half>half\s+an?)|(?P<an>an?)|(?P<n>\d{1,3})"
+    roughly = "|".join(time_leads()["roughly"])
+    return re.compile(rf"(?<![a-z])in\s+(?:(?:{roughly})\s+)?(?:(?P<half>half\s+an?)|(?P<an>an?)|(?P<n>\d{{1,3}})"
                       rf"|(?P<nw>{worded}))\s+(?P<unit>hours?|minutes?|mins?)(?![a-z])", re.IGNORECASE)
 
 
