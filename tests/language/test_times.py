@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from concierge.language.dates import normalise
 from concierge.language.detect import language
 from concierge.language.times import find_times
 
@@ -39,3 +40,16 @@ def test_the_words_before_a_time_are_read(said, value):
 
 def test_about_and_a_number_is_no_time():
     assert find_times("about 8 people", "17:00") == []
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("八時に取りに行きます", "20:00"), ("三十分後に行きます", "17:30"), ("今から四十五分くらいで", "17:45"),
+    ("五時半に", "17:30"), ("十二時十五分に", "12:15"), ("五分後", "17:05"),
+])
+def test_a_time_said_in_kanji_numerals_is_read_as_in_digits(said, value):
+    assert [t.value for t in find_times(normalise(said), "17:00")] == [value]
+
+
+@pytest.mark.parametrize("said", ["十分です", "一時停止して", "一時的に", "三分の一"])
+def test_words_that_hold_a_numeral_before_hours_or_minutes_are_no_time(said):
+    assert find_times(normalise(said), "17:00") == []

@@ -5,7 +5,8 @@
 
 A number is converted only when a counter, date or money unit follows it (月 日 年 週 ヶ月 個 本 円
 件 つ 位 人 …) or a ranking / recent-period word precedes it (上位 下位 トップ ワースト ベスト 直近 過去
-ここ). Words that merely contain a numeral stay as written: 一番, 一緒, 一度, 一部, 十分, 一杯, 一郎, 九州.
+ここ), or an hour or minutes of a time (八時, 三十分後). Words that merely contain a numeral stay as written: 一番,
+一緒, 一度, 一部, 十分, 一時的, 一杯, 一郎, 九州.
 The input is expected to be NFKC-normalised already (ASCII digits).
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ _COUNTERS = (
     "ヶ月|ヵ月|カ月|ケ月|か月|箇月|ヶ所|か所|箇所|週間|日間|年間|時間|種類|番目|人前|パック|ケース|セット|キロ|グラム"
     "|月|日|年|週|個|本|円|件|つ|位|人|名|枚|袋|箱|杯|缶|点|台|回|倍|割|品|種|束|株|玉|房|匹|頭|尾|粒|冊|組|皿|切れ"
     "|歳|才|軒|店|社|kg|g|L|ml"
+    "|時(?!的|期|金|停止|保管|休止|中断)|分(?!の|け|か)"  # 八時, 三十分後; not 一時的, 三分の一, 五分け
 )
 _PREFIXES = "上位|下位|トップ|ワースト|ベスト|直近|過去|ここ"
 # 唯一, 統一, 同一 ...: a numeral glued to these is part of a word, not a count.
@@ -33,6 +35,7 @@ _NUMBER = re.compile(
 _COUNTER = re.compile(_COUNTERS)
 _ANY_KANJI = re.compile(f"[{_KANJI}]")
 # Idioms and place names that only look like counts (六本木 is no 6本).
+_NOT_MINUTES = ("十", "一")  # 十分 (enough), 一分の隙もない: no minutes
 _WORDS = ("一杯", "一日中", "一人一人", "一本化", "三日月", "二日酔", "五月雨", "六本木", "四日市", "十日町", "二日市")
 
 
@@ -62,6 +65,8 @@ def _replace(m: re.Match[str]) -> str:
     if not _ANY_KANJI.search(token) or m.string.startswith(_WORDS, m.start("n")):
         return m.group()
     if not (m["pre"] or _COUNTER.match(m.string, m.end())):
+        return m.group()
+    if token in _NOT_MINUTES and m.string.startswith("分", m.end()):  # 十分: enough, 一分: a little
         return m.group()
     value = _value(token)
     return m.group() if value is None else (m["pre"] or "") + str(value)
