@@ -19,8 +19,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from drafted import BACKENDS, Drafted, ask, figures
-from pg_databases import sqlite_or_postgres
+from drafted import Drafted, ask, figures, schema_fixture
 
 TODAY = date(2025, 6, 10)  # a Tuesday: last week is 2 to 8 June, the week before 26 May to 1 June
 CUSTOMERS = [(1, "佐藤", "東京都"), (2, "佐藤", "神奈川県"), (3, "鈴木 一郎", "東京都"), (4, "高橋 美咲", "大阪府"),
@@ -60,13 +59,7 @@ def _statements() -> list[str]:
     return out
 
 
-@pytest.fixture(params=BACKENDS, scope="module")
-def bakery(request, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("bakery")
-    with sqlite_or_postgres(request.param, request, folder, "bakery") as url:
-        made = Drafted(url, _statements(), folder, "bakery", today=TODAY)
-        yield made
-        made.pipeline.close()
+bakery = schema_fixture("bakery", _statements, TODAY)
 
 
 def _sales(bakery: Drafted, where: str) -> int:

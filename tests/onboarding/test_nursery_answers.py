@@ -19,8 +19,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from drafted import BACKENDS, Drafted, ask, figures
-from pg_databases import sqlite_or_postgres
+from drafted import Drafted, ask, figures, schema_fixture
 
 TODAY = date(2026, 12, 5)  # a Saturday: last week is 23 to 29 November, the week before 16 to 22 November
 LAST_WEEK, WEEK_BEFORE = ("2026-11-23", "2026-11-29"), ("2026-11-16", "2026-11-22")
@@ -56,13 +55,7 @@ def _statements() -> list[str]:
     return out
 
 
-@pytest.fixture(params=BACKENDS, scope="module")
-def nursery(request, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("nursery")
-    with sqlite_or_postgres(request.param, request, folder, "nursery") as url:
-        made = Drafted(url, _statements(), folder, "nursery", today=TODAY)
-        yield made
-        made.pipeline.close()
+nursery = schema_fixture("nursery", _statements, TODAY)
 
 
 def _total(nursery: Drafted, where: str) -> int:

@@ -4,12 +4,14 @@ the offline agent over it, and the figures an answer's prose states."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 
 import pytest
 import sqlalchemy as sa
 import yaml
+from pg_databases import sqlite_or_postgres
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers.offline import OfflineProvider
@@ -97,3 +99,17 @@ class Drafted:
 
     def keywords(self, name: str) -> list[str]:
         return self.tool(name)["intents"]["keywords"]
+
+
+def schema_fixture(name: str, statements: Callable[[], list[str]], today: date):
+    """A test module's fixture: the schema `statements` make, drafted and served, on SQLite and on PostgreSQL."""
+
+    @pytest.fixture(params=BACKENDS, scope="module")
+    def drafted(request, tmp_path_factory):
+        folder = tmp_path_factory.mktemp(name)
+        with sqlite_or_postgres(request.param, request, folder, name) as url:
+            made = Drafted(url, statements(), folder, name, today=today)
+            yield made
+            made.pipeline.close()
+
+    return drafted
