@@ -178,3 +178,12 @@ async def test_a_level_at_the_end_of_its_range_is_said_so_and_nothing_is_sent(ta
     assert [b["parameter"] for b in sent(sim)] == ["12"] and "already 12" in turn.answer and "13" not in turn.answer
     await talk.say("寝室の電気を明るくして")  # read at 100% first: no write, its status answers
     assert [b["command"] for b in sent(sim)] == ["SetChannel"]
+
+
+async def test_a_command_said_for_later_is_made_when_it_is_asked_for_now(talk, sim):
+    await talk.say("寝室の電気つけて")
+    turn = await talk.say("もし寝たら寝室の電気消して")
+    assert sim.device("寝室の電気")["power"] == "on" and "消しました" not in turn.answer
+    turn = await talk.say("今消しちゃって")
+    assert sim.device("寝室の電気")["power"] == "off", turn.answer
+    assert sim.device("リビングの電気")["power"] == "on"  # the light named for later, not another one

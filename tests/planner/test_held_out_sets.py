@@ -25,7 +25,7 @@ FLOORS = {  # turns passed of the set, as measured when it last moved (the note 
     HERE.parent / "restaurant" / "edits_cases.jsonl": 114,
     HERE.parent / "restaurant" / "attack_cases.jsonl": 152,  # a red team's edits meant to trip it
     HERE.parent / "home" / "family_cases.jsonl": 111,
-    HERE.parent / "home" / "household_cases.jsonl": 68,
+    HERE.parent / "home" / "household_cases.jsonl": 69,
 }
 FOLDER_FLOORS = {"inn": 63, "bakery": 76}
 

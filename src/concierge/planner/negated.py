@@ -20,7 +20,7 @@ from concierge.planner import words
 from concierge.planner.lexicon import KEYWORD, Lexicon
 from concierge.planner.slots import Slots
 
-__all__ = ["negated"]
+__all__ = ["hypothetical", "negated"]
 
 _HAN = regex.compile(rf"[{HAN}]")
 _LINES = ("remove", "instead", "fewer", "assent", "correcting")  # the verbs of editing an order, as data
@@ -29,10 +29,10 @@ _LINES = ("remove", "instead", "fewer", "assent", "correcting")  # the verbs of 
 def negated(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
     """The words of a write's command said in the negative, or None."""
     commands = _command_words(lexicon, frozenset(offered))
-    return _hypothetical(slots) or _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
+    return hypothetical(slots) or _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
 
 
-def _hypothetical(slots: Slots) -> str | None:
+def hypothetical(slots: Slots) -> str | None:
     """A word that says the command is of a case that may come (if, もし), said as a word of its own: もしもし
     is a greeting."""
     said = set(words.words("negation", "hypothetical"))

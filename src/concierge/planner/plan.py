@@ -67,7 +67,7 @@ from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
 from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
-from concierge.planner.negated import negated
+from concierge.planner.negated import hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -1091,16 +1091,28 @@ def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[A
     valid = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, pname)].key, [])
     if len(valid) == 1:
         return list(valid)
-    if pname not in ctx.memory.chosen:
-        return []
     if tool.mode == "write" and not coverage(slots, ctx.lexicon, tool.name)[0] \
             and not words.pattern("references", "thing").search(slots.cue_text) \
             and not levels.moves(tool, slots.cue_text):
         return []
+    if pname not in ctx.memory.chosen:
+        return _named_for_later(tool, pname, ctx)
     several = ctx.memory.chosen_all.get(pname, [])
     if len(several) > 1 and words.pattern("references", "several").search(slots.cue_text):
         return several  # make them blue: both lights just switched on
     return [ctx.memory.chosen[pname]]
+
+
+def _named_for_later(tool: Tool, pname: str, ctx: Context) -> list[Any]:
+    """The one value the request before named in a command of a case to come, which nothing was done to: 今消しちゃって
+    after 「もし寝たら寝室の電気消して」 is of the bedroom light."""
+    if not ctx.memory.said:
+        return []
+    before = _read(ctx.memory.said, ctx)
+    if hypothetical(before) is None:
+        return []
+    named = before.enum_values(ctx.lexicon.enum_of[(tool.name, pname)].key)
+    return named if len(named) == 1 else []
 
 
 def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
