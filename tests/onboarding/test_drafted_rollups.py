@@ -106,7 +106,7 @@ def _defaults(spec) -> dict:
 
 def test_the_draft_keeps_a_summary_by_day_colour_and_wine_not_by_shop(wines):
     assert wines.raw["rollups"] == {"concierge_daily_wine_sales": {
-        "table": "wine_sales", "group_by": ["sold_on", "colour", "product"], "sums": ["amount"]}}
+        "table": "wine_sales", "group_by": ["sold_on", "colour", "product"], "sums": ["amount", "bottles"]}}
     summary = wines.tool("wine_sales_summary")["rollup"]
     assert summary["table"] == "concierge_daily_wine_sales"
     assert summary["only"] == {"group_by": ["product", "colour", "day", "month"]}  # not shop: forty are below the grain

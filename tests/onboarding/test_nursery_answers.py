@@ -10,6 +10,8 @@ the question.
   figure, never a comparison.
 - 「ハーブの先月の売上」 is the sales of the plants of that family: a column of the row a sale names is a filter of
   the sales too.
+- 「ラベンダーは先月何鉢売れた？」 is the pots sold: a column of few small counts named by what goods are counted in
+  is a quantity, never a code, and 何鉢 asks for it.
 - 「郊外店じゃなくて本店の先月の売上」 is the main store's figure: a value said in the negative is not what a question
   is about; 「郊外店じゃない売上は？」 cannot be applied, and is said so with no figure.
 """
@@ -107,6 +109,16 @@ async def test_a_family_of_plants_is_the_sales_of_its_plants(nursery, family):
     turn = await ask(nursery.agent, nursery.pipeline, f"{family}の先月の売上")
     assert [c.args.get("plant_family") for c in turn.calls] == [family], turn.calls
     assert herbs in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+async def test_how_many_pots_sold_is_the_pots_summed_not_the_lines(nursery):
+    where = f"s.plant_code = 'P01' AND {NOVEMBER}"
+    pots = int(nursery.scalar(f"SELECT SUM(s.pots) FROM sales s WHERE {where}"))
+    lines = int(nursery.scalar(f"SELECT COUNT(*) FROM sales s WHERE {where}"))
+    assert pots != lines
+    turn = await ask(nursery.agent, nursery.pipeline, "ラベンダーは先月何鉢売れた？")
+    assert pots in figures(turn.answer), turn.answer
 
 
 @pytest.mark.anyio

@@ -47,6 +47,9 @@ _HEADS: dict[str, Role] = {
                      "expenses", "profit", "refund", "refunds", "tip", "tips", "deposit", "withdrawal", "invoiced",
                      "billed", "budget", "value"), "money"),
     **dict.fromkeys(("quantity", "quantities", "qty", "count", "cnt", "pieces", "pcs", "units", "sold"), "quantity"),
+    # what goods are counted in (pots of a nursery's plants, bottles of wine): a count, never a code of few values
+    **dict.fromkeys(("pots", "bottles", "boxes", "packs", "bags", "cans", "cups", "bowls", "trays", "bunches",
+                     "jars", "loaves", "servings", "portions", "dozens"), "quantity"),
     **dict.fromkeys(("price", "prices", "fare"), "unit_price"),
     **dict.fromkeys(("avg", "average", "mean", "median"), "per_unit"),
     **dict.fromkeys(("rate", "rates", "ratio", "percent", "percentage", "pct", "discount", "share", "margin"),
