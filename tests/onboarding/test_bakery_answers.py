@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from drafted import Drafted, ask, figures, schema_fixture
+from drafted import Drafted, ask, assert_compared, figures, schema_fixture
 
 TODAY = date(2025, 6, 10)  # a Tuesday: last week is 2 to 8 June, the week before 26 May to 1 June
 CUSTOMERS = [(1, "佐藤", "東京都"), (2, "佐藤", "神奈川県"), (3, "鈴木 一郎", "東京都"), (4, "高橋 美咲", "大阪府"),
@@ -137,15 +137,7 @@ def _changes(bakery: Drafted, key: str, name: str) -> dict[str, int]:
 ])
 async def test_what_fell_since_last_week_is_each_items_change_over_the_orders_dates(bakery, say, key, name):
     changes = _changes(bakery, key, name)
-    fell = sorted((c, n) for n, c in changes.items() if c < 0)[:3]
-    assert fell and len(set(changes.values())) == len(changes)  # the data gives each item a change of its own
-
     turn = await ask(bakery.agent, bakery.pipeline, say)
-    (call,) = turn.calls
-    assert call.args == {"cur_start": LAST_WEEK[0], "cur_end": LAST_WEEK[1],
-                         "prev_start": WEEK_BEFORE[0], "prev_end": WEEK_BEFORE[1]}, call
-    assert {r["item"]: r["change"] for r in call.result.rows} == changes
-    for change, item in fell:  # the largest falls, each with its own change
-        assert f"{item}（{change:,}）" in turn.answer or f"{item} ({change:,})" in turn.answer, turn.answer
+    assert_compared(turn, changes, LAST_WEEK, WEEK_BEFORE)
     if name == "c.name":  # the two 佐藤 stay two, told apart by their keys
         assert {"佐藤 #1", "佐藤 #2"} <= set(changes)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from drafted import Drafted, ask, figures, schema_fixture
+from drafted import Drafted, ask, assert_compared, figures, schema_fixture
 
 TODAY = date(2026, 12, 5)  # a Saturday: last week is 23 to 29 November, the week before 16 to 22 November
 LAST_WEEK, WEEK_BEFORE = ("2026-11-23", "2026-11-29"), ("2026-11-16", "2026-11-22")
@@ -83,16 +83,8 @@ def _changes(nursery: Drafted, join: str, name: str) -> dict[str, int]:
 ])
 async def test_what_fell_since_last_week_is_each_branchs_or_plants_change(nursery, say, join, name):
     changes = _changes(nursery, join, name)
-    fell = sorted((c, n) for n, c in changes.items() if c < 0)[:3]
-    assert fell and len(set(changes.values())) == len(changes)  # the data gives each row a change of its own
-
     turn = await ask(nursery.agent, nursery.pipeline, say)
-    (call,) = turn.calls
-    assert call.args == {"cur_start": LAST_WEEK[0], "cur_end": LAST_WEEK[1],
-                         "prev_start": WEEK_BEFORE[0], "prev_end": WEEK_BEFORE[1]}, call
-    assert {r["item"]: r["change"] for r in call.result.rows} == changes
-    for change, item in fell:
-        assert f"{item}（{change:,}）" in turn.answer or f"{item} ({change:,})" in turn.answer, turn.answer
+    assert_compared(turn, changes, LAST_WEEK, WEEK_BEFORE)
 
 
 @pytest.mark.anyio

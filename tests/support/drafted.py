@@ -113,3 +113,16 @@ def schema_fixture(name: str, statements: Callable[[], list[str]], today: date):
             made.pipeline.close()
 
     return drafted
+
+
+def assert_compared(turn, changes: dict[str, int], current: tuple[str, str], previous: tuple[str, str]) -> None:
+    """The turn made one comparison of the periods given, its rows' changes are `changes` (by plain SQL), and the
+    answer names the three largest falls, each with its own change."""
+    fell = sorted((c, n) for n, c in changes.items() if c < 0)[:3]
+    assert fell and len(set(changes.values())) == len(changes)  # the data gives each item a change of its own
+    (call,) = turn.calls
+    assert call.args == {"cur_start": current[0], "cur_end": current[1],
+                         "prev_start": previous[0], "prev_end": previous[1]}, call
+    assert {r["item"]: r["change"] for r in call.result.rows} == changes
+    for change, item in fell:
+        assert f"{item}（{change:,}）" in turn.answer or f"{item} ({change:,})" in turn.answer, turn.answer
