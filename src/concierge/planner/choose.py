@@ -142,11 +142,12 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     def topics_said(tool: str) -> int:
         """How many of the tool's topics are said: two comparisons named by 落ちた, the one by 顧客 is asked by
         先週から売上が落ちたお客様は？"""
-        inside = [i for h in cues for i in _topic_phrases(lexicon).find(slots.cue_text[h.start:h.end])
-                  if i.phrase != h.phrase]  # which branch, a grouping's keyword, says the topic branch too
-        return sum((tool, TOPIC) in h.value for h in [*cues, *inside])
+        return sum((tool, TOPIC) in h.value for h in topic_hits)
 
-    asks_change = bool(words.pattern("comparison", "change").search(slots.cue_text))
+    # which branch, a grouping's keyword, says the topic branch too
+    topic_hits = [*cues, *(i for h in cues for i in _topic_phrases(lexicon).find(slots.cue_text[h.start:h.end])
+                           if i.phrase != h.phrase)]
+    asks_change = comparisons.asks_change(slots)
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
         and not words.pattern("measures", "count").search(slots.cue_text)
     parts = [Part(max(dict.fromkeys(named), key=functools.partial(rank, named=named)), start)

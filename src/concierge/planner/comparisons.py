@@ -8,7 +8,11 @@ from concierge.planner import words
 from concierge.planner.slots import Slots
 
 
+def asks_change(slots: Slots) -> bool:
+    """Whether the request asks how a figure changed (落ちた, compared: `[comparison] change`)."""
+    return words.pattern("comparison", "change").search(slots.cue_text) is not None
+
+
 def unasked(tool: Tool, slots: Slots) -> bool:
     """Whether `tool` compares two periods and the request asks no change and names no two periods."""
-    return tool.result.summary is not None and len(slots.dates) < 2 \
-        and not words.pattern("comparison", "change").search(slots.cue_text)
+    return tool.result.summary is not None and len(slots.dates) < 2 and not asks_change(slots)
