@@ -19,11 +19,13 @@ from concierge.agent.providers.interface import ModelReply, ModelRequest, ToolCa
 from concierge.catalog.model import CodeExtract, CountExtract, TimeExtract
 from concierge.language.detect import language
 from concierge.language.tokens import tokenise
+from concierge.pipeline.guard import GuardContext
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, budget, progress, refusals, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
+from concierge.planner.slots import Slots
 from concierge.planner.text import fold, normalise
 
 __all__ = ["Planner"]
@@ -44,8 +46,10 @@ class Planner:
         self.lexicon.enum_phrases(ctx.enum_values, ctx.enum_synonyms)
         self.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
-        self._plans: OrderedDict[tuple, Plan] = OrderedDict()
+        # A plan is kept with the texts it read (its `Slots`): the turn's later steps read none of them again.
+        self._plans: OrderedDict[tuple, tuple[Plan, dict[str, Slots]]] = OrderedDict()
         self._plans_lock = threading.Lock()  # requests are planned in worker threads, several at once
+        self._facts_key: tuple[GuardContext, tuple] | None = None  # the values read from the data, as a key
 
     def plan(self, request: ModelRequest) -> tuple[Plan, int]:
         """The plan for the turn's message, and where that message is in the conversation."""
@@ -53,6 +57,7 @@ class Planner:
         text = request.messages[start].text or "" if start >= 0 else ""
         facts = self.pipeline.guard_context()
         ctx = Context(
+            facts_key=self._key_of_facts(facts),
             lexicon=self.lexicon,
             offered={spec.name for spec in request.tools},
             today=request.today,
@@ -149,18 +154,31 @@ class Planner:
         x = params[0].extract if len(params) == 1 else None
         return f"{x.cues[0]}{answer}" if isinstance(x, CountExtract) and answer.isdigit() else None
 
+    def _key_of_facts(self, facts: GuardContext) -> tuple:
+        """The values read from the data that a plan depends on, as a key: made again only when they are read
+        again (the pipeline keeps one `GuardContext` until then)."""
+        seen = self._facts_key
+        if seen is not None and seen[0] is facts:
+            return seen[1]
+        key = (tuple((k, tuple(v)) for k, v in sorted(facts.enum_values.items())),
+               tuple((k, tuple(sorted(v.items()))) for k, v in sorted(facts.enum_synonyms.items())))
+        self._facts_key = (facts, key)
+        return key
+
     def _built(self, text: str, ctx: Context) -> Plan:
         key = (text, ctx.today, ctx.now, frozenset(ctx.offered), repr(ctx.memory), tuple(sorted(ctx.clocks.items())),
-               tuple((k, tuple(v)) for k, v in sorted(ctx.enum_values.items())),
-               tuple((k, tuple(sorted(v.items()))) for k, v in sorted(ctx.enum_synonyms.items())))
+               ctx.facts_key)
         with self._plans_lock:
-            plan = self._plans.get(key)
-            if plan is not None:
+            kept = self._plans.get(key)
+            if kept is not None:
                 self._plans.move_to_end(key)
-                return plan
+        if kept is not None:
+            for said, slots in kept[1].items():
+                ctx.read.setdefault(said, slots)
+            return kept[0]
         plan = build(normalise(text), ctx)  # outside the lock: another request's plan never waits for this one
         with self._plans_lock:
-            self._plans[key] = plan
+            self._plans[key] = (plan, dict(ctx.read))
             if len(self._plans) > PLANS_KEPT:
                 self._plans.popitem(last=False)
         return plan

@@ -74,8 +74,15 @@ class Found:
 
 
 @lru_cache(maxsize=16)  # one set of known words per catalog set, folded once
+@lru_cache(maxsize=16)
 def _stop_words(known: frozenset[str]) -> frozenset[str]:
     return frozenset(fold_word(k) for k in (*known, *words.words("asking", "words")))
+
+
+@lru_cache(maxsize=64)
+def _said_words(folded: str, stop: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The spans of the known words in a folded request (each value set's matcher reads the same request)."""
+    return tuple(m.span() for m in _known_words(stop).finditer(folded))
 
 
 @lru_cache(maxsize=16)
@@ -229,7 +236,7 @@ class Matcher:
         """
         folded = fold(text)
         stop = _stop_words(known if isinstance(known, frozenset) else frozenset(known))
-        said = Disjoint(m.span() for m in _known_words(stop).finditer(folded))
+        said = Disjoint(_said_words(folded, stop))
         hits: list[tuple[int, int, int, list[Candidate]]] = []  # (start, end, weight, candidates)
         # cached: every value set of the same length bound reads the same request
         for start, end, level in _spans(text, folded, self._longest + 3):

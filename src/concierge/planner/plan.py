@@ -71,8 +71,10 @@ from concierge.planner.negated import hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
+from concierge.language.tokens import tokenise
 from concierge.planner.slots import Code, Slots, count, english_items, read
 from concierge.planner.text import fold, mask, normalise
+from concierge.planner.unplaced import unplaced
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
@@ -199,6 +201,7 @@ class Context:
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
     edits: dict[str, Edit] = field(default_factory=dict)  # and its edit of the order's lines worked out once
+    facts_key: tuple = ()  # the values read from the data, as the key of a plan kept (planner/__init__.py)
 
 
 @dataclass
@@ -216,9 +219,11 @@ def build(text: str, ctx: Context) -> Plan:
     drafts = _drafts(text, ctx)
     if len(drafts) > MAX_REQUESTS_PER_MESSAGE:
         return _too_many_requests(text, len(drafts))
+    read_by_request: list[Slots] = []
     for i, draft in enumerate(drafts):
         budget.check()
         slots = _read("。".join(draft.texts), ctx)
+        read_by_request.append(slots)
         if draft.sibling and not (slots.codes or slots.names):
             said = _read("。".join(drafts[i - 1].texts), ctx)
             slots = replace(slots, codes=said.codes, names=said.names)
@@ -232,7 +237,16 @@ def build(text: str, ctx: Context) -> Plan:
         plan.requests.append(request)
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
-    return _taken_back(plan, text, ctx.memory.held)
+    return _taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held)
+
+
+def _placed(plan: Plan, text: str, read: list[Slots], ctx: Context) -> Plan:
+    """The plan, or none of its calls when a request for a write says a value that no call takes: which is said
+    (planner/unplaced.py), never dropped in silence."""
+    requests = [(slots, [(plan.steps[i].tool, plan.steps[i].args) for i in r.steps])
+                for slots, r in zip(read, plan.requests, strict=True) if r.steps and not r.problems]
+    said = unplaced(requests, (s.args for s in plan.steps), ctx.lexicon, ctx.offered)
+    return plan if said is None else Plan([Request(text, problems=[Problem("unplaced", said=said)])])
 
 
 def _taken_back(plan: Plan, text: str, held: Held | None) -> Plan:
@@ -350,23 +364,59 @@ def _parts(said: str, ctx: Context) -> list[str]:
     cuts = [part.start for previous, part in zip(parts, parts[1:], strict=False) if part.tool != previous.tool]
     lead = _lead_write(said, slots, parts[0].tool, ctx) if parts else None
     cuts = [lead, *cuts] if lead else cuts
+    timed = _time_apart(said, slots, [p.tool for p in parts], ctx)
+    cuts = sorted({*cuts, timed}) if timed else cuts
     bounds = [0, *cuts, len(said)]
     pieces = [said[a:b].strip(" 、,と") for a, b in zip(bounds, bounds[1:], strict=False)]
     return [p for p in pieces if p] or [said]
 
 
 def _lead_write(said: str, slots: Slots, tool: str, ctx: Context) -> int | None:
-    """Where the words before a tool's first keyword end, when they are joined to it by と / and and record a
-    write the tool is not and takes none of (two gyudon and a coke, and I'll pick it up at 7:15); else None."""
+    """Where the words before a tool's first keyword end, when they record a write the tool is not and takes none
+    of: joined to it by と / and (two gyudon and a coke, and I'll pick it up at 7:15), or said right before it
+    and the time it takes (two beef bowls pick up at 7, 生姜焼き弁当ふたつ 6時半に取りに行きます); else None."""
     first = next((h for h in ctx.lexicon.cues.find(slots.cue_text) if (tool, KEYWORD) in h.value), None)
-    joins = list(JOINER.finditer(said, 0, first.start)) if first is not None else []
-    if not joins or not said[: joins[-1].start()].strip():
+    if first is None:
         return None
-    lead = _read(said[: joins[-1].start()], ctx)
-    recorded = recorded_write(lead, ctx.lexicon, ctx.offered)
-    if recorded is None or recorded == tool or coverage(lead, ctx.lexicon, tool)[0]:
-        return None  # 唐揚げ弁当を3つに、のり弁当を2つに変更して: the change takes them
-    return joins[-1].start()
+    joins = list(JOINER.finditer(said, 0, first.start))
+    cuts = [_said_before(said, slots, first.start), joins[-1].start() if joins else None]
+    return next((cut for cut in sorted({c for c in cuts if c}, reverse=True)
+                 if _records_apart(said[:cut], tool, ctx)), None)
+
+
+def _time_apart(said: str, slots: Slots, tools: list[str], ctx: Context) -> int | None:
+    """Where a time of day said last begins, when the request's tools take none and the one write that takes a time
+    is another (鮭弁当ひとつ|7時で: the bento, and the time it is picked up at); else None."""
+    if not slots.times or not tools or any(_takes_time(ctx.lexicon.tools[t]) for t in tools):
+        return None
+    timed = [n for n in sorted(ctx.offered) if n in ctx.lexicon.tools and ctx.lexicon.tools[n].mode == "write"
+             and _takes_time(ctx.lexicon.tools[n])]
+    _, (start, end) = slots.times[-1]
+    start += len(said[start:end]) - len(said[start:end].lstrip())
+    after = _read(said[end:], ctx) if said[end:].strip() else None
+    if len(timed) != 1 or (after is not None and (after.enums or after.items or after.amounts)):
+        return None
+    return start if _records_apart(said[:start], timed[0], ctx) else None
+
+
+def _records_apart(lead: str, tool: str, ctx: Context) -> bool:
+    """Whether words before a tool's keyword record a write of their own that the tool is not and takes none of
+    (唐揚げ弁当を3つに、のり弁当を2つに変更して: the change takes them)."""
+    if not lead.strip():
+        return False
+    slots = _read(lead, ctx)
+    recorded = recorded_write(slots, ctx.lexicon, ctx.offered)
+    return recorded is not None and recorded != tool and not coverage(slots, ctx.lexicon, tool)[0]
+
+
+def _said_before(said: str, slots: Slots, keyword: int) -> int | None:
+    """Where a keyword's request begins when nothing joins it to the words before: at the time said right before
+    the keyword (6時半に|取りに行きます), else at the keyword; only between two words (never inside one)."""
+    times = [start + len(said[start:end]) - len(said[start:end].lstrip()) for _, (start, end) in slots.times
+             if end <= keyword and not said[end:keyword].strip(" にでをは")]
+    cut = min(times, default=keyword)
+    words = tokenise(said)
+    return cut if cut > 0 and (said[cut - 1].isspace() or words.starts_at(cut)) else None
 
 
 def only_values(text: str, ctx: Context) -> bool:
@@ -525,7 +575,23 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     if not choice.tools and first and last is not None and last[0] in ctx.offered \
             and words.pattern("among", "words").search(slots.cue_text):
         return replace(choice, tools=(last[0],))
+    if not choice.tools and not choice.refused and (timed := _timed_write(slots, ctx)) is not None:
+        return replace(choice, tools=(timed,))  # 7時で, said to an order: the time it is picked up at
     return _withheld(slots, ctx, choice, last[0] if last and first else None) or choice
+
+
+def _timed_write(slots: Slots, ctx: Context) -> str | None:
+    """The one write offered that takes a time of day, where a request names no tool and says a time and nothing
+    else (7時で; pick up at 7 said to an order); else None."""
+    if not slots.times or slots.enums or slots.codes or slots.names or slots.amounts or slots.items or slots.unknown:
+        return None
+    timed = [name for name in sorted(ctx.offered) if name in ctx.lexicon.tools
+             and ctx.lexicon.tools[name].mode == "write" and _takes_time(ctx.lexicon.tools[name])]
+    return timed[0] if len(timed) == 1 else None
+
+
+def _takes_time(tool: Tool) -> bool:
+    return any(isinstance(p.extract, TimeExtract) for p in tool.params.values())
 
 
 def _amended(slots: Slots, ctx: Context) -> Choice | None:

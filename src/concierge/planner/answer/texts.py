@@ -53,6 +53,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "unknown_value": "『{said}』に当たる{label}が見つかりません。{label}をもう一度教えてください。",
         "near": "近いもの: {values}。",
         "negated": "『{said}』とのことなので、まだ何も変えていません。どれをどうするか、もう一度教えてください。",
+        "unplaced": ("『{said}』をどうするのか分からなかったため、まだ何も変えていません。"
+                     "{said}をどうするかも含めて、もう一度教えてください。"),
         "every": "あるのは{values}です。",
         "not_placed": ("『{said}』をどの項目に入れるかわからないため、何も書き込んでいません。"
                        "「5個にして」「750円にして」のように、変えたい所を一つずつお伝えください。"),
@@ -130,6 +132,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "unknown_value": 'I cannot find a {label} matching "{said}". Please tell me the {label} again.',
         "near": "Close ones: {values}.",
         "negated": 'You said "{said}", so I have changed nothing yet. Please tell me again what to change, and how.',
+        "unplaced": ('I could not tell what to do with "{said}", so I have changed nothing yet. Please say it again, '
+                     'with what to do with {said} too.'),
         "every": "There are: {values}.",
         "not_placed": ('I could not tell where "{said}" goes, so nothing was written. Please say each change on '
                        'its own, such as "make it 5" or "700 yen".'),

@@ -1,0 +1,64 @@
+"""Values a request for a write says that none of the message's calls takes: never dropped in silence.
+
+「ハンバーグ弁当2つと枝豆で 7時半受け取り」 read as two bentos and a pickup time leaves the edamame out of the order;
+"two beef bowls pick up at 7" read as a pickup time alone leaves the bowls out. A write made so is a wrong write,
+whatever else it gets right. `unplaced` finds the first such value: a value of the data a write offered takes
+(a product, a light), or a time of day where a tool takes one, that no call of the message uses, and that the
+request did not say to leave alone (寝室はそのままで, 餃子だけ残して) or say in the negative (コーラじゃなくて).
+The planner then makes none of the message's calls and says which words it could not place (planner/plan.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from concierge.catalog.model import TimeExtract
+from concierge.planner import not_meant, words
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.slots import Slots
+
+__all__ = ["unplaced"]
+
+
+def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]]]],
+             every_call: Iterable[dict[str, Any]], lexicon: Lexicon, offered: set[str]) -> str | None:
+    """The words of the first value said in a request that makes a write and that no call uses, else None.
+    `requests`: each request's words read and its calls (tool, arguments); `every_call`: the arguments of all
+    the message's calls."""
+    used = {str(v) for args in every_call for v in _flat(args.values())}
+    groups = _write_groups(lexicon, offered)
+    timed = any(lexicon.tools[t].mode == "write" and _takes_time(lexicon, t) for t in offered if t in lexicon.tools)
+    for slots, calls in requests:
+        if not any(lexicon.tools[name].mode == "write" for name, _ in calls) \
+                or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
+            continue
+        left = slots.kept | not_meant.values(slots)
+        for hit in slots.enums:
+            values = [v for key, v in hit.value if key in groups]
+            if values and not any(str(v) in used or v in left for v in values):
+                return slots.text[hit.start:hit.end]
+        if timed:
+            for value, (start, end) in slots.times:
+                if str(value) not in used:
+                    return slots.text[start:end].strip()
+    return None
+
+
+def _write_groups(lexicon: Lexicon, offered: set[str]) -> set[str]:
+    """The enum groups read from the data that a write offered takes (products, lights)."""
+    return {p.enum.key for name in offered if name in lexicon.tools and lexicon.tools[name].mode == "write"
+            for p in lexicon.tools[name].params.values()
+            if p.enum is not None and p.enum.key not in lexicon.static_values}
+
+
+def _takes_time(lexicon: Lexicon, name: str) -> bool:
+    return any(isinstance(p.extract, TimeExtract) for p in lexicon.tools[name].params.values())
+
+
+def _flat(values: Iterable[Any]) -> Iterable[Any]:
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            yield from v
+        elif v is not None:
+            yield v
