@@ -80,3 +80,10 @@ def test_every_time_of_a_request_is_read_in_order():
 def test_words_of_hours_and_minutes_alone_are_no_time(said):
     assert find_times(said, "17:00") == []
     assert find_times(normalise(said), "17:00") == []
+
+
+@pytest.mark.parametrize(("said", "values"), [
+    ("3時限目", []), ("118時", []), ("1.5時間後", []), ("8時半額セール", ["20:00"]), ("今夜9時半", ["21:30"]),
+])
+def test_a_time_is_read_from_the_words_the_analyser_sees(said, values):
+    assert [t.value for t in find_times(said, "17:00")] == values
