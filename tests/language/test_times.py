@@ -53,3 +53,37 @@ def test_a_time_said_in_kanji_numerals_is_read_as_in_digits(said, value):
 @pytest.mark.parametrize("said", ["十分です", "一時停止して", "一時的に", "三分の一"])
 def test_words_that_hold_a_numeral_before_hours_or_minutes_are_no_time(said):
     assert find_times(normalise(said), "17:00") == []
+
+
+@pytest.mark.parametrize(("said", "value", "span"), [
+    ("7時半に取りに行きます", "19:30", (0, 3)), ("夜8時ごろ", "20:00", (0, 3)), ("午後3時に", "15:00", (0, 4)),
+    ("朝7時に", "07:00", (0, 3)), ("晩9時", "21:00", (0, 3)), ("夕方5時半", "17:30", (0, 5)),
+    ("午前10時15分", "10:15", (0, 8)), ("昼12時", "12:00", (0, 4)), ("午後 3 時 20 分", "15:20", (0, 11)),
+    ("18時45分で", "18:45", (0, 6)), ("19:30", "19:30", (0, 5)), ("at 7pm", "19:00", (3, 6)),
+    ("around 8 tonight", "20:00", (0, 8)), ("6:30 a.m.", "06:30", (0, 9)), ("at 7 o'clock", "19:00", (3, 12)),
+    ("今から45分くらいで", "17:45", (0, 10)), ("1時間後", "18:00", (0, 4)), ("あと30分で", "17:30", (0, 6)),
+    ("2時間半後に", "19:30", (0, 5)), ("20分くらいしたら", "17:20", (0, 9)), ("1時間したら", "18:00", (0, 6)),
+    ("いまから20分で", "17:20", (0, 8)), ("今から15分位で", "17:15", (0, 8)), ("あと5分ご", "17:05", (0, 5)),
+    ("あと1時間半くらいで", "18:30", (0, 10)), ("15分ほど後", "17:15", (0, 6)), ("in half an hour", "17:30", (0, 15)),
+    ("8時30分後", "20:30", (0, 5)),
+])
+def test_a_time_is_read_as_people_type_it(said, value, span):
+    assert [(t.value, (t.start, t.end)) for t in find_times(said, "17:00")] == [(value, span)]
+
+
+def test_every_time_of_a_request_is_read_in_order():
+    assert [t.value for t in find_times("6時の予約を7時に変更", "17:00")] == ["18:00", "19:00"]
+    assert [t.value for t in find_times("8時から9時半まで")] == ["08:00", "09:30"]
+
+
+@pytest.mark.parametrize("said", ["十分です", "一時的に", "8時間勤務", "30分", "あと", "今から", "1時間半", "半分"])
+def test_words_of_hours_and_minutes_alone_are_no_time(said):
+    assert find_times(said, "17:00") == []
+    assert find_times(normalise(said), "17:00") == []
+
+
+@pytest.mark.parametrize(("said", "values"), [
+    ("3時限目", []), ("118時", []), ("1.5時間後", []), ("8時半額セール", ["20:00"]), ("今夜9時半", ["21:30"]),
+])
+def test_a_time_is_read_from_the_words_the_analyser_sees(said, values):
+    assert [t.value for t in find_times(said, "17:00")] == values

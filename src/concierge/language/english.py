@@ -7,8 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["clock_words", "common_words", "day_parts", "english_quantities", "english_shorthand", "english_words",
-           "function_words", "time_leads"]
+__all__ = ["clock_marks", "clock_words", "common_words", "day_parts", "english_quantities", "english_shorthand",
+           "english_words", "from_now_units", "function_words", "time_leads"]
 
 
 @cache
@@ -58,6 +58,17 @@ def clock_words() -> dict[str, dict[str, int]]:
 def time_leads() -> dict[str, list[str]]:
     """The words said before an hour (at 7, around eight) or a time from now (in about an hour)."""
     return _table()["time_leads"]
+
+
+def clock_marks() -> dict[str, Any]:
+    """pm, am, o'clock …: said right after an hour, the half of the day it is in (or only that it is an hour); and
+    the half of the day each day part (day_parts) is in."""
+    return _table()["clock_marks"]
+
+
+def from_now_units() -> dict[str, list[str]]:
+    """in, half an, hours, minutes …: the words of a time from now (in half an hour)."""
+    return _table()["from_now"]
 
 
 def day_parts() -> dict[str, list[list[dict[str, Any]]]]:

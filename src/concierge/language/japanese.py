@@ -7,8 +7,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["after_nouns", "around_values", "aspect_auxiliaries", "final_particles", "honorifics", "kana_counters",
-           "kana_counts", "long_particles", "not_names", "particles", "people_counts", "subsidiary_verbs"]
+__all__ = ["after_nouns", "around_values", "aspect_auxiliaries", "counts_written", "final_particles",
+           "from_now_words", "honorifics", "kana_aspect", "kana_counters", "kana_counts", "long_particles",
+           "not_names", "particles", "people_counts", "subsidiary_verbs", "time_words"]
 
 
 @cache
@@ -26,6 +27,11 @@ def people_counts() -> dict[str, int]:
     return _table()["counts"]["people"]
 
 
+def counts_written() -> dict[str, str]:
+    """kana: つ, people: 人: the counter each of kana_counts and people_counts is written with after its digits."""
+    return _table()["counts_written"]
+
+
 def kana_counters() -> dict[str, str]:
     """こ: 個, ほん: 本 …: a counter said in kana after digits, as written."""
     return _table()["counts"]["counters"]
@@ -35,6 +41,22 @@ def kana_counters() -> dict[str, str]:
 def aspect_auxiliaries() -> frozenset[str]:
     """とく, ちゃう …: said between a verb and its て, they leave its meaning (消しといて is 消して)."""
     return frozenset(_table()["verbs"]["aspect"])
+
+
+def kana_aspect() -> dict[str, list[str]]:
+    """The auxiliaries of aspect as said after a verb written in kana (けしといて), the sounds its stem ends in
+    and the て or た after them; and the て, で, た, だ a verb's auxiliaries of aspect come before."""
+    return _table()["kana_aspect"]
+
+
+def time_words() -> dict[str, list[str]]:
+    """時, 分, 半 of a time of day (18時半), and the parts of the day said before its hour (午後, 朝, 昼)."""
+    return _table()["clock"]
+
+
+def from_now_words() -> dict[str, Any]:
+    """時間 and くらい of a time from now (1時間くらい後), and the token patterns said around it (今から, 後)."""
+    return _table()["from_now"]
 
 
 @cache

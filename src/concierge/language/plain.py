@@ -24,7 +24,14 @@ from functools import cache, lru_cache
 import regex
 
 from concierge.language.english import english_quantities, english_shorthand
-from concierge.language.japanese import aspect_auxiliaries, kana_counters, kana_counts, people_counts
+from concierge.language.japanese import (
+    aspect_auxiliaries,
+    counts_written,
+    kana_aspect,
+    kana_counters,
+    kana_counts,
+    people_counts,
+)
 from concierge.language.tokens import Utterance, japanese, tokenise
 
 __all__ = ["plain"]
@@ -41,13 +48,20 @@ def plain(text: str) -> str:
     edits = [*_kana_counts(utterance), *_kana_counters(utterance), *_before_katakana(utterance), *_aspect(utterance)]
     for start, end, said in sorted(edits, reverse=True):
         text = text[:start] + said + text[end:]
-    return _KANA_ASPECT.sub("", text)
+    return _kana_aspect().sub("", text)
 
 
-# The same auxiliaries after a verb written in kana, which the analyser reads as nouns (けしといて, つけちゃって):
-# after the sound a verb's て-form stem ends in, before its て or た.
-_KANA_ASPECT = regex.compile(
-    r"(?<=\p{Hiragana}[しけきちにみりいえべめれせてねげじび])(?:とい|どい|とっ|ちゃっ|じゃっ)(?=[てた])")
+@cache
+def _kana_aspect() -> regex.Pattern:
+    """The auxiliaries of aspect after a verb written in kana, which the analyser reads as a noun (けしといて,
+    つけちゃって): after the sound a verb's stem ends in, before its て or た."""
+    said = kana_aspect()
+    return regex.compile(rf"(?<=\p{{Hiragana}}(?:{_alternatives(said['stem_ends'])}))(?:{_alternatives(said['said'])})"
+                         rf"(?=(?:{_alternatives(said['before'])}))")
+
+
+def _alternatives(words: list[str]) -> str:
+    return "|".join(regex.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 def _english_quantities(text: str) -> str:
@@ -69,8 +83,9 @@ def _quantities() -> regex.Pattern:
 
 
 def _kana_counts(u: Utterance) -> list[tuple[int, int, str]]:
-    counts = [(word, f"{n}つ") for word, n in kana_counts().items()]
-    counts += [(word, f"{n}人") for word, n in people_counts().items()]  # ふたり: 2人
+    written = counts_written()
+    counts = [(word, f"{n}{written['kana']}") for word, n in kana_counts().items()]
+    counts += [(word, f"{n}{written['people']}") for word, n in people_counts().items()]
     edits = []
     for t in u.tokens:
         for word, said in counts:
@@ -96,7 +111,7 @@ def _before_katakana(u: Utterance) -> list[tuple[int, int, str]]:
 
 
 def _aspect(u: Utterance) -> list[tuple[int, int, str]]:
-    aspect = aspect_auxiliaries()
+    aspect, te_ta = aspect_auxiliaries(), frozenset(kana_aspect()["te_ta"])
     edits = []
     for i, t in enumerate(u.tokens):
         if not t.is_verb:
@@ -104,7 +119,7 @@ def _aspect(u: Utterance) -> list[tuple[int, int, str]]:
         j = i + 1
         while j < len(u.tokens) and u.tokens[j].lemma in aspect and u.tokens[j].is_auxiliary:
             j += 1
-        if j > i + 1 and j < len(u.tokens) and u.tokens[j].surface[:1] in ("て", "で", "た", "だ"):
+        if j > i + 1 and j < len(u.tokens) and u.tokens[j].surface[:1] in te_ta:
             edits.append((t.end, u.tokens[j].start, ""))
     return edits
 
