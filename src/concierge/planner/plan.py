@@ -34,6 +34,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
+from concierge.language.tokens import tokenise
 from concierge.pipeline.guard import ascii_digits
 from concierge.planner import (
     budget,
@@ -71,7 +72,6 @@ from concierge.planner.negated import hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
-from concierge.language.tokens import tokenise
 from concierge.planner.slots import Code, Slots, count, english_items, read
 from concierge.planner.text import fold, mask, normalise
 from concierge.planner.unplaced import unplaced
