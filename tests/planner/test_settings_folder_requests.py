@@ -4,7 +4,10 @@ tests/planner/bakery), each said as staff or a caller says it:
 - a verb of changing goes to the catalog's tool that does it, however it is typed: in kanji, in kana
   (まちがえてた), or with the keyword cut by the count (入庫数を10本に直して); the generic "nothing can be changed
   here" is for catalogs with no such tool;
-- a word naming several of many items (食パン of 角食パン, 山型食パン) is asked about with those items.
+- a word naming several of many items (食パン of 角食パン, 山型食パン) is asked about with those items;
+- goods and the day and time they are picked up, said in one breath with no comma, are both taken; a bare hour
+  on a later day is a shop's hour (明日8時半: 08:30, tomorrow at 6: 18:00), and a product said where no call takes
+  it is named, with nothing written.
 """
 
 from __future__ import annotations
@@ -33,6 +36,14 @@ CASES = [
                                     "answer_contains": ["10本"]}]),
     ("bakery", "loaf", "2026-12-17", [{"say": "食パン1斤ください", "calls": [],
                                        "answer_contains": ["角食パン", "山型食パン"], "answer_lacks": ["メロンパン"]}]),
+    ("bakery", "breath", "2026-12-18", [{"say": "クロワッサン4つ 明日8時半に取りに行きます", "calls": [
+        {"tool": "put_in_basket", "args": {"product": "クロワッサン", "qty": 4}},
+        {"tool": "pickup_at", "args": {"day": "2026-12-19", "at": "08:30"}}], "answer_contains": ["08:30"]}]),
+    ("bakery", "six", "2026-12-18", [
+        {"say": "クロワッサン2つ", "calls": [{"tool": "put_in_basket", "args": {"product": "クロワッサン", "qty": 2}}]},
+        {"say": "tomorrow at 6", "calls": [{"tool": "pickup_at", "args": {"day": "2026-12-19", "at": "18:00"}}]}]),
+    ("bakery", "unplaced", "2026-12-18", [{"say": "明日8時半に取りに行きます メロンパンも", "calls": [],
+                                           "answer_contains": ["メロンパン"], "answer_lacks": ["08:30"]}]),
 ]
 
 

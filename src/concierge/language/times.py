@@ -25,6 +25,10 @@ from concierge.language.japanese import from_now_words, time_words
 from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Token, Utterance, japanese, tokenise
 
+# The clock a bare hour on a later day is read against (明日8時半, tomorrow at 6): a day's hours begin at 7, so 7 to
+# 11 are the morning's and 1 to 6 the afternoon's. A time from now has no meaning on a later day.
+LATER_DAY_CLOCK = "06:59"
+
 
 @dataclass(frozen=True)
 class TimeMatch:

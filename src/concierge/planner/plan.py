@@ -409,12 +409,15 @@ def _records_apart(lead: str, tool: str, ctx: Context) -> bool:
     return recorded is not None and recorded != tool and not coverage(slots, ctx.lexicon, tool)[0]
 
 
+
 def _said_before(said: str, slots: Slots, keyword: int) -> int | None:
-    """Where a keyword's request begins when nothing joins it to the words before: at the time said right before
-    the keyword (6時半に|取りに行きます), else at the keyword; only between two words (never inside one)."""
-    times = [start + len(said[start:end]) - len(said[start:end].lstrip()) for _, (start, end) in slots.times
-             if end <= keyword and not said[end:keyword].strip(" にでをは")]
-    cut = min(times, default=keyword)
+    """Where a keyword's request begins when nothing joins it to the words before: at the time and the day said
+    right before the keyword (明日8時半に|取りに行きます), else at the keyword; only between two words."""
+    spans = [s for _, s in slots.times] + [(d.start_index, d.end_index) for d in slots.dates]
+    cut = keyword
+    for start, end in sorted(spans, reverse=True):  # 7|時に is one time; 明日 8時半 one moment
+        if start < cut and (end >= cut or not said[end:cut].strip(" にのでをは")):
+            cut = start + len(said[start:end]) - len(said[start:end].lstrip())
     words = tokenise(said)
     return cut if cut > 0 and (said[cut - 1].isspace() or words.starts_at(cut)) else None
 

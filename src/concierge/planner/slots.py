@@ -23,7 +23,7 @@ from concierge.language.english import determiners, english_words, qualifiers
 from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
 from concierge.language.patterns import Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
-from concierge.language.times import find_times
+from concierge.language.times import LATER_DAY_CLOCK, find_times
 from concierge.language.tokens import Token, Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.frame import Twofold, place
@@ -143,7 +143,8 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.impossible = impossible_dates(text, today)
     taken: list[Span] = [(d.start_index, d.end_index) for d in slots.dates] + [
         (bad.start, bad.end) for bad in slots.impossible]
-    slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken), now)] \
+    clock = LATER_DAY_CLOCK if any(d.range.start > today for d in slots.dates) else now  # 明日8時半, tomorrow at 6
+    slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken), clock)] \
         if lexicon.takes_times else []
     taken += [s for _, s in slots.times]
     slots.amounts = _amounts(mask(text, taken))

@@ -3,7 +3,7 @@
 「ハンバーグ弁当2つと枝豆で 7時半受け取り」 read as two bentos and a pickup time leaves the edamame out of the order;
 "two beef bowls pick up at 7" read as a pickup time alone leaves the bowls out. A write made so is a wrong write,
 whatever else it gets right. `unplaced` finds the first such value: a value of the data a write offered takes
-(a product, a light), or a time of day where a tool takes one, that no call of the message uses, and that the
+(a product, a light), or a time of day or a day where a write takes one, that no call of the message uses, and that the
 request did not say to leave alone (寝室はそのままで, 餃子だけ残して) or say in the negative (コーラじゃなくて).
 The planner then makes none of the message's calls and says which words it could not place (planner/plan.py).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from concierge.catalog.model import TimeExtract
+from concierge.catalog.model import DateExtract, TimeExtract
 from concierge.planner import not_meant, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots
@@ -28,7 +28,10 @@ def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]
     the message's calls."""
     used = {str(v) for args in every_call for v in _flat(args.values())}
     groups = _write_groups(lexicon, offered)
-    timed = any(lexicon.tools[t].mode == "write" and _takes_time(lexicon, t) for t in offered if t in lexicon.tools)
+    timed = any(lexicon.tools[t].mode == "write" and _takes(lexicon, t, TimeExtract) for t in offered
+                if t in lexicon.tools)
+    dated = any(lexicon.tools[t].mode == "write" and _takes(lexicon, t, DateExtract) for t in offered
+                if t in lexicon.tools)
     for slots, calls in requests:
         if not any(lexicon.tools[name].mode == "write" for name, _ in calls) \
                 or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
@@ -42,6 +45,10 @@ def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]
             for value, (start, end) in slots.times:
                 if str(value) not in used:
                     return slots.text[start:end].strip()
+        if dated:
+            for d in slots.dates:
+                if not {d.range.start.isoformat(), d.range.end.isoformat()} & used:
+                    return slots.text[d.start_index:d.end_index].strip()
     return None
 
 
@@ -52,8 +59,8 @@ def _write_groups(lexicon: Lexicon, offered: set[str]) -> set[str]:
             if p.enum is not None and p.enum.key not in lexicon.static_values}
 
 
-def _takes_time(lexicon: Lexicon, name: str) -> bool:
-    return any(isinstance(p.extract, TimeExtract) for p in lexicon.tools[name].params.values())
+def _takes(lexicon: Lexicon, name: str, kind: type) -> bool:
+    return any(isinstance(p.extract, kind) for p in lexicon.tools[name].params.values())
 
 
 def _flat(values: Iterable[Any]) -> Iterable[Any]:
