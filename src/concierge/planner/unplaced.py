@@ -11,6 +11,7 @@ The planner then makes none of the message's calls and says which words it could
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from concierge.catalog.model import DateExtract, TimeExtract
@@ -18,44 +19,70 @@ from concierge.planner import not_meant, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots
 
-__all__ = ["unplaced"]
+__all__ = ["Unplaced", "unplaced"]
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    """Words no call takes; `unknown`: they look like a value of `param` of `tool` and name none (カレー said to
+    change a bento, where no curry is on the menu)."""
+
+    said: str
+    tool: str | None = None
+    param: str | None = None
 
 
 def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]]]],
-             every_call: Iterable[dict[str, Any]], lexicon: Lexicon, offered: set[str]) -> str | None:
-    """The words of the first value said in a request that makes a write and that no call uses, else None.
-    `requests`: each request's words read and its calls (tool, arguments); `every_call`: the arguments of all
-    the message's calls."""
+             every_call: Iterable[dict[str, Any]], lexicon: Lexicon, offered: set[str]) -> Unplaced | None:
+    """The first value said in a request that makes a write and that no call uses, else None. `requests`: each
+    request's words read and its calls (tool, arguments); `every_call`: the arguments of all the message's calls."""
     used = {str(v) for args in every_call for v in _flat(args.values())}
-    groups = _write_groups(lexicon, offered)
-    timed = any(lexicon.tools[t].mode == "write" and _takes(lexicon, t, TimeExtract) for t in offered
-                if t in lexicon.tools)
-    dated = any(lexicon.tools[t].mode == "write" and _takes(lexicon, t, DateExtract) for t in offered
-                if t in lexicon.tools)
+    writes = [t for t in sorted(offered) if t in lexicon.tools and lexicon.tools[t].mode == "write"]
     for slots, calls in requests:
-        if not any(lexicon.tools[name].mode == "write" for name, _ in calls) \
-                or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
+        made = [name for name, _ in calls if lexicon.tools[name].mode == "write"]
+        if not made or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
             continue
-        left = slots.kept | not_meant.values(slots)
-        for hit in slots.enums:
-            values = [v for key, v in hit.value if key in groups]
-            if values and not any(str(v) in used or v in left for v in values):
-                return slots.text[hit.start:hit.end]
-        if timed:
-            for value, (start, end) in slots.times:
-                if str(value) not in used:
-                    return slots.text[start:end].strip()
-        if dated:
-            for d in slots.dates:
-                if not {d.range.start.isoformat(), d.range.end.isoformat()} & used:
-                    return slots.text[d.start_index:d.end_index].strip()
+        found = _value_left(slots, used, _write_groups(lexicon, writes)) or _moment_left(slots, used, lexicon, writes) \
+            or _unknown_left(slots, lexicon, made[0])
+        if found is not None:
+            return found
     return None
 
 
-def _write_groups(lexicon: Lexicon, offered: set[str]) -> set[str]:
-    """The enum groups read from the data that a write offered takes (products, lights)."""
-    return {p.enum.key for name in offered if name in lexicon.tools and lexicon.tools[name].mode == "write"
-            for p in lexicon.tools[name].params.values()
+def _value_left(slots: Slots, used: set[str], groups: set[str]) -> Unplaced | None:
+    left = slots.kept | not_meant.values(slots)
+    for hit in slots.enums:
+        values = [v for key, v in hit.value if key in groups]
+        if values and not any(str(v) in used or v in left for v in values):
+            return Unplaced(slots.text[hit.start:hit.end])
+    return None
+
+
+def _moment_left(slots: Slots, used: set[str], lexicon: Lexicon, writes: list[str]) -> Unplaced | None:
+    """A time of day or a day said that no call takes, where a write offered takes one."""
+    if any(_takes(lexicon, t, TimeExtract) for t in writes):
+        for value, (start, end) in slots.times:
+            if str(value) not in used:
+                return Unplaced(slots.text[start:end].strip())
+    if any(_takes(lexicon, t, DateExtract) for t in writes):
+        for d in slots.dates:
+            if not {d.range.start.isoformat(), d.range.end.isoformat()} & used:
+                return Unplaced(slots.text[d.start_index:d.end_index].strip())
+    return None
+
+
+def _unknown_left(slots: Slots, lexicon: Lexicon, tool: str) -> Unplaced | None:
+    """A word that looks like a value of the write's data and names none (カレー, not on the menu)."""
+    param = next((n for n, p in lexicon.tools[tool].params.items()
+                  if p.enum is not None and p.enum.key not in lexicon.static_values), None)
+    if param is None or not slots.unknown:
+        return None
+    return Unplaced(slots.unknown[0][0], tool, param)
+
+
+def _write_groups(lexicon: Lexicon, writes: list[str]) -> set[str]:
+    """The enum groups read from the data that the writes offered take (products, lights)."""
+    return {p.enum.key for name in writes for p in lexicon.tools[name].params.values()
             if p.enum is not None and p.enum.key not in lexicon.static_values}
 
 
