@@ -328,3 +328,8 @@ def test_a_slot_may_name_a_list_of_words():
 def test_a_slot_naming_a_list_that_is_not_there_is_refused():
     with pytest.raises(ValueError):
         scope._read('[correction]\npatterns = [[{ form = "@nouns" }]]\n')
+
+
+def test_a_list_of_words_holds_only_words():
+    with pytest.raises(ValueError):
+        scope._read("[words]\nnouns = [1, 2]\n")

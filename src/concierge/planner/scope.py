@@ -85,8 +85,8 @@ class OutOfScope:
         return texts.get(lang, texts["en"])
 
 
-_SECTIONS = {"words": {"data_ja", "data_en", "business"}, "what_is": {"ja", "en", "en_role", "role"},
-             **{kind: {"patterns", "followed", "kana"} for kind in (*KINDS, "write")}}
+_SECTIONS = {"what_is": {"ja", "en", "en_role", "role"},
+             **{kind: {"patterns", "followed", "kana"} for kind in (*KINDS, "write")}}  # and [words]: named lists
 _FOLLOWED = {"said", "then", "not_then", "within"}
 _NAMED = ("form", "surface", "lemma")  # slot keys whose words may be "@name", a list of [words]
 _TERM_JA = re.compile(r"[^\dの、。,\s\x00]{1,15}")  # what a Japanese term asked about may be: a few characters
@@ -98,15 +98,18 @@ def _read(text: str) -> dict[str, Any]:
     """The tables of a words file of this module (scope.toml), its "@name" words in place; an unknown table or
     key is refused."""
     table = tomllib.loads(text)
+    words = table.get("words", {})
+    if not all(isinstance(w, list) and all(isinstance(x, str) for x in w) for w in words.values()):
+        raise ValueError("scope.toml: every key of [words] is a list of words")
     for section, entries in table.items():
-        allowed = _SECTIONS.get(section)
-        if allowed is None or set(entries) - allowed:
-            raise ValueError(f"scope.toml: unknown table or keys in [{section}]: use {sorted(_SECTIONS)} and "
-                             f"their keys {sorted(allowed or ())}")
+        allowed = _SECTIONS.get(section, set()) if section != "words" else set(entries)
+        if section not in (*_SECTIONS, "words") or set(entries) - allowed:
+            raise ValueError(f"scope.toml: unknown table or keys in [{section}]: the tables are [words] and "
+                             f"{sorted(_SECTIONS)}, and [{section}] takes {sorted(allowed)}")
         for followed in entries.get("followed", ()):
             if set(followed) - _FOLLOWED:
                 raise ValueError(f"scope.toml: a [[{section}.followed]] takes only {sorted(_FOLLOWED)}")
-    return _named(table, table.get("words", {}))
+    return _named(table, words)
 
 
 def _named(value: Any, words: dict[str, list[str]]) -> Any:
