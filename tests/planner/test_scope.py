@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from concierge.language.dates import normalise
+from concierge.planner import scope
 from concierge.planner.scope import KINDS, OutOfScope, out_of_scope
 from concierge.planner.text import mask
 
@@ -27,7 +28,7 @@ def kind_and_words(text: str, future: bool = False, today: date = FARM_TODAY) ->
 @pytest.mark.parametrize("text,words", [
     ("来月の売上予測", "予測"),
     ("来週のおにぎりの売れ行きを予想して", "予想"),
-    ("今月の売上の見込みを教えてください", "見込"),
+    ("今月の売上の見込みを教えてください", "見込み"),
     ("月末の売上はどうなる？", "どうなる"),
     ("明日のお客さんは何人来そう？", "来そう"),
     ("来週はプリンどのくらい売れる？", "どのくらい売れる"),
@@ -84,7 +85,7 @@ def test_a_period_not_all_ahead_is_not_a_forecast(text):
     ("売上を上げるにはどうしたらいい？", "上げるには"),
     ("どおすればいい？", "どおすれば"),
     ("どうすればいいでしょうか。", "どうすれば"),
-    ("弁当を増やした方がいい？", "した方がいい"),
+    ("弁当を増やした方がいい？", "増やした方がいい"),
     ("発注量のアドバイスください", "発注量"),
     ("デザートの販売戦略を考えて", "戦略"),
     ("Should I order more pumpkins?", "Should I"),
@@ -265,3 +266,70 @@ def test_every_kind_gives_one_plain_sentence_in_each_language(kind):
 def test_a_correction_says_registered_sales_cannot_be_changed():
     hit = found("さっきの販売を取り消して")
     assert hit is not None and "登録済みの販売" in hit.reason("ja") and "変更" in hit.reason("ja")
+
+
+@pytest.mark.parametrize("text,kind,words", [
+    ("顧客0003のデータ消しといて", "delete", "消して"),
+    ("その記録は消したい", "delete", "消したい"),
+    ("さっきの販売を取り消して", "correction", "取り消し"),  # a verb of its own, not 消して
+    ("販売番号S20250422101931を取消して", "correction", "取消し"),
+    ("数量を直してください", "correction", "直して"),
+    ("登録を直したい", "correction", "直したい"),
+    ("何を仕入れるべき？", "advice", "仕入れるべき"),
+    ("明日はお客さんが来てくれそう？", "forecast", "てくれそう"),
+    ("テーブルをdeleteして", "delete", "delete"),
+])
+def test_rules_read_words_not_characters(text, kind, words):
+    assert kind_and_words(text) == (kind, words)
+
+
+@pytest.mark.parametrize("text", [
+    "消費税込みの売上は？",  # 消 inside another word
+    "今月の消費量を見せて",
+    "先週の売上を見直して",  # 見直す and やり直す are not 直す
+    "もう一度やり直して",
+    "消しゴムの売上",
+    "remove the filter",
+    "remove the condition",
+    "キャンセル済の注文は？",
+    "キャンセル率を見せて",
+    "間違いない？",
+    "予想以上に売れた商品は？",
+    "出来そうな商品は？",
+    "何時に来ますか？",
+])
+def test_words_that_only_look_alike_are_left_alone(text):
+    assert found(text) is None
+
+
+def test_the_word_lists_load_from_data():
+    table = scope._table()
+    assert set(table) == {*KINDS, "write", "words", "what_is"}
+    for section in (*KINDS, "write"):
+        assert scope._words(section).rules
+    assert "価格" in table["words"]["data_ja"] and "price" in table["words"]["data_en"]
+
+
+@pytest.mark.parametrize("text", [
+    "[delete]\nwords = []\n",  # an unknown key
+    "[deletes]\npatterns = []\n",  # an unknown table
+    "[[delete.followed]]\nsaid = [{ form = \"x\" }]\nafter = []\n",
+])
+def test_an_unknown_table_or_key_of_the_data_is_refused(text):
+    with pytest.raises(ValueError):
+        scope._read(text)
+
+
+def test_a_slot_may_name_a_list_of_words():
+    table = scope._read('[words]\ndata_ja = ["価格"]\n[correction]\npatterns = [[{ form = "@data_ja" }]]\n')
+    assert table["correction"]["patterns"] == [[{"form": ["価格"]}]]
+
+
+def test_a_slot_naming_a_list_that_is_not_there_is_refused():
+    with pytest.raises(ValueError):
+        scope._read('[correction]\npatterns = [[{ form = "@nouns" }]]\n')
+
+
+def test_a_list_of_words_holds_only_words():
+    with pytest.raises(ValueError):
+        scope._read("[words]\nnouns = [1, 2]\n")

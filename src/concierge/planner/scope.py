@@ -18,7 +18,9 @@ Kinds, tried in this order (the first that matches is the answer):
    question whose periods all lie after today (``future``): 来週の売上は？ asks for figures not yet
    recorded. A write for a future day (来週の月曜に登録して) is not a forecast.
 
-The words are generic (no product, customer or catalog names); ordinary questions about recorded
+The words are data (planner/words/scope.toml), read from the request's tokens (language/tokens.py):
+消して and 消したい are a delete, 取り消して a correction, 消費税 neither. They are generic (no product,
+customer or catalog names); ordinary questions about recorded
 figures (先週から売上が落ちた商品は？, 売上を増やした商品, Which products dropped in sales) match none.
 Values read from the data can hold such words (a product named 本日のおすすめ弁当): pass the text
 with them masked (`concierge.planner.text.mask`, same length) and they count for nothing. Leave the
@@ -28,14 +30,17 @@ dates unmasked: the span of a forecast by ``future`` is the first period after t
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
-
-import regex
+from functools import cache, cached_property
+from importlib import resources
+from typing import Any, Literal
 
 from concierge.language.dates import find_dates
-from concierge.language.scripts import KATAKANA
+from concierge.language.patterns import Match, Pattern
+from concierge.language.tokens import Token, Utterance, tokenise
 
 __all__ = ["KINDS", "Kind", "OutOfScope", "out_of_scope"]
 
@@ -80,114 +85,164 @@ class OutOfScope:
         return texts.get(lang, texts["en"])
 
 
+_SECTIONS = {"what_is": {"ja", "en", "en_role", "role"},
+             **{kind: {"patterns", "followed", "kana"} for kind in (*KINDS, "write")}}  # and [words]: named lists
+_FOLLOWED = {"said", "then", "not_then", "within"}
+_NAMED = ("form", "surface", "lemma")  # slot keys whose words may be "@name", a list of [words]
+_TERM_JA = re.compile(r"[^\dの、。,\s\x00]{1,15}")  # what a Japanese term asked about may be: a few characters
+_STOPS = frozenset("?？.。!！")
+_WHAT_TERM = re.compile(r"[a-z][a-z'-]*")
+
+
+def _read(text: str) -> dict[str, Any]:
+    """The tables of a words file of this module (scope.toml), its "@name" words in place; an unknown table or
+    key is refused."""
+    table = tomllib.loads(text)
+    words = table.get("words", {})
+    if not all(isinstance(w, list) and all(isinstance(x, str) for x in w) for w in words.values()):
+        raise ValueError("scope.toml: every key of [words] is a list of words")
+    for section, entries in table.items():
+        allowed = _SECTIONS.get(section, set()) if section != "words" else set(entries)
+        if section not in (*_SECTIONS, "words") or set(entries) - allowed:
+            raise ValueError(f"scope.toml: unknown table or keys in [{section}]: the tables are [words] and "
+                             f"{sorted(_SECTIONS)}, and [{section}] takes {sorted(allowed)}")
+        for followed in entries.get("followed", ()):
+            if set(followed) - _FOLLOWED:
+                raise ValueError(f"scope.toml: a [[{section}.followed]] takes only {sorted(_FOLLOWED)}")
+    return _named(table, words)
+
+
+def _named(value: Any, words: dict[str, list[str]]) -> Any:
+    """`value` with every slot word "@name" replaced by the list `name` of [words]."""
+    if isinstance(value, list):
+        return [_named(v, words) for v in value]
+    if not isinstance(value, dict):
+        return value
+    named = {k: _named(v, words) for k, v in value.items()}
+    for key in _NAMED:
+        said = named.get(key)
+        if isinstance(said, str) and said.startswith("@"):
+            if said[1:] not in words:
+                raise ValueError(f"scope.toml: no list {said[1:]!r} in [words]")
+            named[key] = words[said[1:]]
+    return named
+
+
+@cache
+def _table() -> dict[str, Any]:
+    return _read(resources.files("concierge.planner.words").joinpath("scope.toml").read_text("utf-8"))
+
+
 @dataclass(frozen=True)
-class _Words:
-    """One kind's words: Japanese ones, and English ones (whole words, also numbers), searched apart so
-    that a text without ASCII letters or digits skips the English ones and an ASCII text the Japanese.
-    Both are searched in the `_lower`ed text (faster than case-insensitive patterns)."""
+class _Rule:
+    """Words that say a kind (`said`), what must (`then`, one of them; None: the end of the request) or must
+    not (`not_then`) come right after them, and how many characters they may span at most (`within`)."""
 
-    ja: re.Pattern[str] | regex.Pattern[str]
-    en: re.Pattern[str]
+    said: Pattern
+    then: tuple[Pattern | None, ...] = ()
+    not_then: tuple[Pattern, ...] = ()
+    within: int | None = None
 
-    def search(self, text: str) -> re.Match[str] | regex.Match[str] | None:
-        m = None if text.isascii() else self.ja.search(text)
-        if m is None and _ASCII_WORD.search(text):
-            m = self.en.search(text)
+    def at(self, utterance: Utterance, first: int) -> Match | None:
+        m = self.said.at(utterance, first)
+        if m is None or (self.within is not None and m.end - m.start > self.within):
+            return None
+        if self.then and not any(_follows(p, utterance, m.last) for p in self.then):
+            return None
+        if any(_follows(p, utterance, m.last) for p in self.not_then):
+            return None
         return m
 
+    @cached_property
+    def needs(self) -> tuple[frozenset[str], ...]:
+        """For each slot that must be there and says its words: a request must say one of them to match."""
+        return tuple(said for slot in self.said.slots
+                     if (said := slot.forms | slot.surfaces | slot.lemmas) and slot.least > 0)
 
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]")
-_NEVER = r"(?!)"
+    @cached_property
+    def first(self) -> frozenset[str] | None:
+        """The words the rule's first token must be one of, or None where it may be any."""
+        slot = self.said.slots[0]
+        said = slot.forms | slot.surfaces | slot.lemmas
+        return said if said and slot.least > 0 else None
+
+    @classmethod
+    def parse(cls, spec: dict[str, Any]) -> _Rule:
+        return cls(Pattern.parse(spec["said"]),
+                   tuple(Pattern.parse(p) if p else None for p in spec.get("then", ())),
+                   tuple(Pattern.parse(p) for p in spec.get("not_then", ())), spec.get("within"))
 
 
-def _words(*alternatives: str) -> _Words:
-    en = [a for a in alternatives if a.startswith(_EN_START)]
-    ja = [a for a in alternatives if not a.startswith(_EN_START)]
-    # \b (ASCII: also between a kana and a letter, as in テーブルをdeleteして) lets the engine skip
-    # quickly to the start of a word.
-    # A script class (\p{Katakana}) needs the `regex` package, slower on these long alternations than `re`.
-    japanese = "|".join(ja) or _NEVER
-    return _Words(regex.compile(japanese) if r"\p{" in japanese else re.compile(japanese),
-                  re.compile(rf"\b(?:{'|'.join(en) or _NEVER})", re.ASCII))
+def _follows(pattern: Pattern | None, utterance: Utterance, i: int) -> bool:
+    if pattern is None:
+        return i == len(utterance.tokens)
+    return i < len(utterance.tokens) and pattern.at(utterance, i) is not None
 
 
-_EN_START = r"(?<![a-z])"
-_EN = _EN_START + r"(?:{})(?![a-z])"  # an English alternative (a whole word), or one with digits
-_DATA = (r"価格|金額|値段|単価|日付|日にち|数量|個数|本数|顧客|お客様|販売|売上|登録|データ|記録|内容|住所|電話")
-_DATA_EN = r"price|amount|date|quantity|customer|sale|record|entry|address|phone|product|item|goods"
+@dataclass(frozen=True)
+class _Words:
+    """One kind's words: rules over tokens, tried at each token from the first (at one token, the rules in
+    order), and kana spellings the analyser cuts apart, found where a token begins."""
 
-_DELETE = _words(
-    r"削除|さくじょ|消去|抹消|(?<!取り)(?<!取)消(?:して|しといて|しておいて|したい|す(?!ぎ))",
-    _EN.format(r"delete|deleting|erase|wipe|purge"),
-    _EN.format(r"remove(?!\s+(?:the\s+)?(?:filter|condition|limit))"),
-    r"(?<![a-z])drop(?=\s*(?:し|する|して))",
-    _EN.format(r"drop(?=\s+(?:the|all|this|that|these|those|it|everything|table|tables|data|my|our)(?![a-z]))"),
-)
-_CORRECTION = _words(
-    r"訂正|ていせい|修正|しゅうせい|(?<!見)(?<!やり)直して|(?<!見)(?<!やり)直したい|なおして|取り?消し|とりけし|取消|(?:キャンセル|きゃんせる)(?!され|済|分|率|数)",
-    r"間違え[たて]|間違っ[たて]|間違い(?!な)|まちがえ[たて]|まちがっ[たて]|入力ミス|登録ミス|打ち間違|差し替え|書き換え|返品(?:し|処理|扱い|に)|返金",
-    rf"(?:{_DATA})[をのはが]?.{{0,24}}?(?:変更|変え)(?:て|たい|する|し|でき|られ)|(?:{_DATA})が?(?:違[うっい]|ちが[うっ])",
-    _EN.format(r"cancel(?:l?ing)?(?!l?ed\s)|undo|amend\w*|revert|roll\s+back|modify\w*|overwrite|refund\w*"),
-    _EN.format(r"correction|mistake|typo"),
-    _EN.format(r"(?:correct|fix|edit)(?=\s+(?:the|that|this|it|my|a|an|its|their|his|her)(?![a-z]))"),
-    _EN.format(rf"(?:change|update|edit|correct|fix)\s+(?:\w+\s+){{0,2}}?(?:{_DATA_EN})s?"),
-    _EN.format(rf"wrong\s+(?:\w+\s+)?(?:{_DATA_EN})s?|(?:{_DATA_EN})s?\s+(?:is|was|are|were)\s+wrong"),
-)
-_ADVICE = _words(
-    r"お(?:すすめ|ススメ|勧め|薦め|奨め)|オススメ|(?<!お)(?:勧め|薦め)|推奨",
-    r"(?:発注|仕入れ?|注文|入荷)(?:すれば|したら|する?べき|れば|たら|るべき|る?と(?:いい|良い|よい))",
-    r"(?:発注|仕入れ?)(?:数|量|個数)",  # how many to order: a decision, not a recorded figure
-    r"(?:発注|仕入れ?|注文|入荷)?(?:した|た|る|する)(?:方|ほう)が(?:いい|良い|よい|得|まし)",
-    r"ど[うおー](?:すれば|したら|すりゃ|しよう|すべき)|(?:する|す)べき",
-    rf"アドバイス|あどばいす|助言|戦略|施策|対策|改善策|提案|(?<![{KATAKANA}])(?:コツ|アイデア|アイディア)(?![{KATAKANA}])",
-    r"(?:増やす|上げる|伸ばす|改善する|高める|売る|減らす|集める|増やせる|上げられる)には",
-    _EN.format(r"should\s+(?:i|we|they|be)|ought\s+to|recommend\w*|advice|advise|suggest\w*|strateg(?:y|ies)"),
-    _EN.format(r"what\s+(?:to|should\s+\w+)\s+(?:order|stock|buy|purchase|sell)|tips?\s+(?:for|on|to)"),
-    _EN.format(r"how\s+(?:can|could|do|should|might)\s+(?:i|we)\s+(?:increase|improve|boost|grow|raise|get|sell"
-               r"|attract|reduce|cut)|is\s+it\s+(?:better|worth|wise)|would\s+it\s+be\s+better|better\s+to"),
-)
-_ARITHMETIC = (r"(?:\d+\s*[+×✕÷*]\s*\d+|\d+\s*(?:足す|たす|引く|ひく|掛ける|かける|割る|わる)\s*\d+"
-               r"|\d+\s*[-/]\s*\d+\s*=)")  # 1+1, 12×3, 5足す3, 10-4=; not 4/10 or 2025-05-06
-_GENERAL = _words(
-    r"天気|天候|気温|気象|てんき|晴れ(?:る|ます|そう)|[雨雪](?:が|は)?降|台風",
-    r"ニュース|にゅーす|株価|為替|首都|人口|大統領|総理|首相|翻訳|英訳|和訳|訳して|英語で(?:何|なん)て",
-    r"ジョーク|冗談|笑い話|面白い話|なぞなぞ|しりとり|占い|星座|歌って|詩を(?:書|作)|レシピ|作り方|今(?:何時|なんじ)",
-    r"意味(?:は|を教え|って)|^[^\dの、。,\s\x00]{1,15}?(?:とは(?:何|なに|なん)?|って(?:何|なに|なん))(?:です|でしょう)?か?[？?。!！]*$",
-    _EN_START + _ARITHMETIC,
-    _EN.format(r"weather|temperature|rain(?:s|ing)?|snow(?:s|ing)?|news|headlines|stock\s+price|exchange\s+rate"),
-    _EN.format(r"(?:capital|population|president)\s+of|prime\s+minister|translat\w+|how\s+do\s+you\s+say"),
-    _EN.format(r"jokes?|riddles?|poem|sing\s+(?:a|me)|recipes?|horoscope|what\s+time\s+is\s+it|meaning\s+of"),
-    _EN.format(r"define|definition|what\s+does\s+[\w-]+\s+(?:mean|stand\s+for)|who\s+(?:invented|wrote|discovered"
-               r"|painted|founded|won)"),
-    _EN.format(r"\d+\s*(?:plus|minus|times|divided\s+by|multiplied\s+by)\s*\d+"),
-)
-# "what is MCP?": the whole request asks what a term of one to four plain words is ("who is" only
-# for a role: "who is the president of ..."; a name may be a customer's).
-_WHAT_IS = re.compile(r"^\s*(?:what(?:'s|\s+is|\s+are)|who(?:'s|\s+is)(?=\s+the\s))\s+"
-                      r"(?P<term>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})\s*[?.!]*\s*$")
-_BUSINESS_WORDS = (
-    "customer customers client clients product products item items sale sales selling seller sellers sold price "
-    "prices order orders shop store category categories code phone number address revenue total amount rank "
-    "ranking top best worst most least buyer buyers purchase purchases stock inventory staff my our your this "
-    "that these those last today yesterday week month year it them there date")
-_BUSINESS = frozenset(_BUSINESS_WORDS.split())
-_FORECAST = _words(
-    r"予測|予想(?!以上|外|より|を上回|を下回|通り|どおり)|見込(?!客)|見通し|よそく|よそう|みこみ|みとおし",
-    r"(?:今後|将来|この先)の?(?:売上|販売|需要|来客|動向|推移|数字|伸び)|今後(?:どう|は)?(?:伸び|増え|減)",
-    r"(?:売れ|買い|買われ|伸び|増え|減り|落ち|なり|上がり|下がり|(?<!出)来)そう|(?:て|で)くれそう|このまま(?:いく|行く|だと|のペース|続)",
-    r"(?:どの|どれ)(?:くらい|ぐらい|位)売れる|(?:いくつ|何個|何本|いくら)売れる|売れる(?:か|と思|でしょう|だろう)",
-    r"どう(?:なる|なりそう)(?=か|と思|でしょう|だろう|の|[？?]|$)|来る(?:か|と思|でしょう|だろう)",
-    _EN.format(r"forecast\w*|predict\w*|projection\w*|projected|outlook|anticipat\w*"),
-    _EN.format(r"expect(?:ed|ing)?\s+(?:to\s+)?(?:sell|sales|buy|revenue|demand|order|come)"),
-    _EN.format(r"(?:will|gonna|going\s+to)\s+(?:[\w']+\s+){0,4}?(?:sell|buy|order|come|visit|spend|purchase"
-               r"|increase|decrease|drop|grow|rise|fall|go\s+(?:up|down)|be\s+(?:busy|sold))"),
-    _EN.format(r"likely\s+to\s+(?:sell|buy|come|order)|estimate\s+(?:next|future|the\s+coming|upcoming)"),
-)
-_BY_KIND: dict[Kind, _Words] = {"delete": _DELETE, "correction": _CORRECTION, "advice": _ADVICE, "general": _GENERAL,
-            "forecast": _FORECAST}
-# A request that registers something is a write, also for a future day: not a forecast.
-_WRITE = _words(r"登録|売った|販売した|買った|買われた|納品した",
-                _EN.format(r"register\w*|sold|bought|add\s+a\s+sale|record\s+a\s+sale"))
+    rules: tuple[_Rule, ...]
+    kana: re.Pattern[str] | None
+    by_word: dict[str, tuple[int, ...]]  # the rules a request that says a word may match
+    always: tuple[int, ...]  # the rules any request may match
+
+    def search(self, utterance: Utterance, said: dict[str, list[int]]) -> tuple[int, int] | None:
+        """The first words of `utterance` that say the kind; `said`: the tokens of each form, lower-cased."""
+        found = self._tokens(utterance, said)
+        spelt = self._kana(utterance, found[0] if found else len(utterance.text))
+        return spelt or found
+
+    def _tokens(self, utterance: Utterance, said: dict[str, list[int]]) -> tuple[int, int] | None:
+        tries = sorted((i, r) for r in self._viable(said) for i in _starts(self.rules[r], utterance, said))
+        for i, r in tries:
+            if (m := self.rules[r].at(utterance, i)) is not None:
+                return m.start, m.end
+        return None
+
+    def _viable(self, said: dict[str, list[int]]) -> set[int]:
+        """The rules all of whose words that must be there are said."""
+        maybe = {r for w in said if w in self.by_word for r in self.by_word[w]}.union(self.always)
+        return {r for r in maybe if all(not need.isdisjoint(said) for need in self.rules[r].needs)}
+
+    def _kana(self, utterance: Utterance, before: int) -> tuple[int, int] | None:
+        if self.kana is None:
+            return None
+        for m in self.kana.finditer(utterance.text, 0, before):
+            if utterance.starts_at(m.start()):
+                return m.start(), m.end()
+        return None
+
+
+@cache
+def _words(section: str) -> _Words:
+    """The words of one table of scope.toml: `followed` rules first, then `patterns`."""
+    entries = _table()[section]
+    rules = (*(_Rule.parse(f) for f in entries.get("followed", ())),
+             *(_Rule(Pattern.parse(p)) for p in entries.get("patterns", ())))
+    by_word: dict[str, list[int]] = {}
+    always = []
+    for r, rule in enumerate(rules):
+        needs = rule.needs
+        if not needs:
+            always.append(r)
+        for w in needs[0] if needs else ():
+            by_word.setdefault(w, []).append(r)
+    kana = sorted(entries.get("kana", ()), key=len, reverse=True)
+    return _Words(rules, re.compile("|".join(map(re.escape, kana))) if kana else None,
+                  {w: tuple(rs) for w, rs in by_word.items()}, tuple(always))
+
+
+@cache
+def _patterns(section: str, key: str) -> tuple[Pattern, ...]:
+    return tuple(Pattern.parse(p) for p in _table()[section][key])
+
+
+@cache
+def _listed(section: str, key: str) -> frozenset[str]:
+    return frozenset(_table()[section][key])
 
 
 def out_of_scope(text: str, today: date, future: bool) -> OutOfScope | None:
@@ -196,31 +251,85 @@ def out_of_scope(text: str, today: date, future: bool) -> OutOfScope | None:
     `future` is True when every period the request names lies after `today` (the caller computes it
     from the dates it read); a read question about such a period is a forecast.
     """
-    lowered = _lower(text)
+    utterance = tokenise(text)
+    said = _said(utterance)
     for kind in KINDS:
-        m = _BY_KIND[kind].search(lowered)
-        if m is not None:
-            return OutOfScope(kind, m.start(), m.end())
-        if kind == "general" and (asked := _what_is(lowered)) is not None:
+        found = _words(kind).search(utterance, said)
+        if found is not None:
+            return OutOfScope(kind, *found)
+        if kind == "general" and (asked := _what_is(utterance)) is not None:
             return asked
-    if future and not _WRITE.search(lowered):
+    if future and _words("write").search(utterance, said) is None:
         return _future_period(text, today)  # as typed: "in May" is a month only capitalised
     return None
 
 
-def _lower(text: str) -> str:
-    """`text` lower-cased, one character for one (a character whose lower case is longer stays)."""
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+def _said(utterance: Utterance) -> dict[str, list[int]]:
+    """The tokens of `utterance` (indices) by each of their forms (surface, dictionary and normalised form),
+    lower-cased."""
+    said: dict[str, list[int]] = {}
+    for i, t in enumerate(utterance.tokens):
+        for w in (t.surface, t.lemma, t.normal):
+            said.setdefault(w.lower(), []).append(i)
+    return said
 
 
-def _what_is(text: str) -> OutOfScope | None:
-    m = _WHAT_IS.match(text) if text.isascii() else None
-    if m is None or _BUSINESS.intersection(m["term"].split()):
+def _starts(rule: _Rule, utterance: Utterance, said: dict[str, list[int]]) -> Iterable[int]:
+    """The tokens `rule` may begin at."""
+    first = rule.first
+    if first is None:
+        return range(len(utterance.tokens))
+    return {i for w in first if w in said for i in said[w]}
+
+
+def _what_is(utterance: Utterance) -> OutOfScope | None:
+    """A whole request that asks what a term is (MCPとは？, what is MCP?), as a general question."""
+    if utterance.text.isascii():
+        return _what_is_en(utterance)
+    return _what_is_ja(utterance)
+
+
+def _what_is_ja(utterance: Utterance) -> OutOfScope | None:
+    tokens = utterance.tokens
+    for i in range(1, len(tokens)):
+        if not _TERM_JA.fullmatch(utterance.text, tokens[0].start, tokens[i].start):
+            return None
+        for p in _patterns("what_is", "ja"):
+            m = p.at(utterance, i)
+            if m is not None and _stops(tokens[m.last:]):
+                return OutOfScope("general", tokens[0].start, len(utterance.text.rstrip()))
+    return None
+
+
+def _what_is_en(utterance: Utterance) -> OutOfScope | None:
+    tokens = utterance.tokens
+    first = _term_start(utterance)
+    if first is None:
         return None
-    return OutOfScope("general", m.start("term"), m.end("term"))
+    last = first
+    while last < len(tokens) and _WHAT_TERM.fullmatch(tokens[last].lemma):
+        last += 1
+    term = {t.lemma for t in tokens[first:last]}
+    if not 1 <= last - first <= 4 or not _stops(tokens[last:]) or term & _listed("words", "business"):
+        return None
+    return OutOfScope("general", tokens[first].start, tokens[last - 1].end)
+
+
+def _term_start(utterance: Utterance) -> int | None:
+    """The token after "what is" (or after "who is", before the word of a role) that begins a request."""
+    for p in _patterns("what_is", "en"):
+        if (m := p.at(utterance, 0)) is not None:
+            return m.last
+    for p in _patterns("what_is", "en_role"):
+        m = p.at(utterance, 0)
+        if (m is not None and m.last < len(utterance.tokens)
+                and utterance.tokens[m.last].lemma in _listed("what_is", "role")):
+            return m.last
+    return None
+
+
+def _stops(tokens: tuple[Token, ...]) -> bool:
+    return all(t.surface in _STOPS for t in tokens)
 
 
 def _future_period(text: str, today: date) -> OutOfScope:
