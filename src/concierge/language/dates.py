@@ -124,6 +124,7 @@ class Impossible:
         return f"{calendar.month_name[self.month]} {self.year} has only {last} days"
 
 
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """NFKC-normalise (full-width digits and punctuation to ASCII, half-width kana to full-width), write
     colloquial forms plainly (ふたつ → 2つ, 消しといて → 消して: language/plain.py), then kanji numerals that

@@ -239,7 +239,10 @@ class Matcher:
         said = Disjoint(_said_words(folded, stop))
         hits: list[tuple[int, int, int, list[Candidate]]] = []  # (start, end, weight, candidates)
         # cached: every value set of the same length bound reads the same request
-        for start, end, level in _spans(text, folded, self._longest + 3):
+        longest = self._longest + 3
+        for start, end, level, size in _spans(text, folded, -(-longest // _SPAN_BUCKET) * _SPAN_BUCKET):
+            if size > longest:
+                continue
             key = folded[start:end]
             if " " in key or "\u3000" in key:
                 key = "".join(key.split())
@@ -526,14 +529,18 @@ def _kana_pieces(word: str) -> list[str]:
 WEAK, GLUED, CLEAN = 0, 1, 2  # how far a span is read: looked up / read and stripped / also measured
 
 
+_SPAN_BUCKET = 16  # the value sets of one catalog read the same spans of a request, cut at a bound they share
+
+
 @lru_cache(maxsize=512)
-def _spans(text: str, folded: str, longest: int) -> tuple[tuple[int, int, int], ...]:
+def _spans(text: str, folded: str, longest: int) -> tuple[tuple[int, int, int, int], ...]:
     """(start, end, level) of every stretch that may be a word, of at most `longest` letters (spaces not
     counted: no value is longer). A span is WEAK when an end falls inside a run of kanji or katakana (only
     looked up), GLUED when it holds a particle standing between words (鮭のおにぎり: read, stripped, never
-    measured), else CLEAN. Bounded in length, the spans of a request grow with its length, not its square."""
+    measured), else CLEAN; and the letters each holds. Bounded in length, the spans of a request grow with its
+    length, not its square."""
     letters = list(itertools.accumulate((not ch.isspace() for ch in text), initial=0))  # letters before each
-    spans: list[tuple[int, int, int]] = []
+    spans: list[tuple[int, int, int, int]] = []
     for m in _WORD.finditer(text):
         cuts = _cuts(text, folded, m.start(), m.end())
         glue = _glue(folded, cuts)
@@ -547,7 +554,7 @@ def _spans(text: str, folded: str, longest: int) -> tuple[tuple[int, int, int], 
                 if text[j - 1].isspace() or (j - i == 1 and not (strong and _is_kanji(text[i]))):
                     continue  # one kanji may name a value when it stands alone (茶の売上), one kana never
                 level = WEAK if not strong else GLUED if _holds(glue, glue_starts, i, j) else CLEAN
-                spans.append((i, j, level))
+                spans.append((i, j, level, letters[j] - letters[i]))
     return tuple(spans)
 
 

@@ -385,7 +385,18 @@ def _lead_write(said: str, slots: Slots, tool: str, ctx: Context) -> int | None:
     joins = list(JOINER.finditer(said, 0, first.start))
     cuts = [_said_before(said, slots, first.start), joins[-1].start() if joins else None]
     return next((cut for cut in sorted({c for c in cuts if c}, reverse=True)
-                 if _records_apart(said[:cut], tool, ctx)), None)
+                 if _others_before(slots, cut, ctx.lexicon.tools[tool]) and _records_apart(said[:cut], tool, ctx)),
+                None)
+
+
+def _others_before(slots: Slots, cut: int, tool: Tool) -> bool:
+    """Whether values the tool does not take are said before `cut` (goods before a pickup time's keyword)."""
+    groups = {p.enum.key for p in tool.params.values() if p.enum is not None}
+    kinds = {type(p.extract) for p in tool.params.values()}
+    spans = [(h.start, h.end) for h in slots.enums if not {k for k, _ in h.value} & groups]
+    spans += [] if ItemsExtract in kinds else [s for _, s in slots.items]
+    spans += [] if AmountExtract in kinds else [s for _, s in slots.amounts]
+    return any(end <= cut for _, end in spans)
 
 
 def _time_apart(said: str, slots: Slots, tools: list[str], ctx: Context) -> int | None:
