@@ -144,3 +144,21 @@ async def test_a_line_put_in_and_taken_back_in_one_breath_changes_nothing(call):
     turn = await call.say("味噌汁 もうひとつ…いや やっぱいらないです")
     assert turn.calls == []
     assert call.order() == {("生姜焼き弁当", None): 1, ("味噌汁", None): 1}
+
+
+async def test_a_change_to_an_item_not_on_the_menu_names_it_and_changes_nothing(call):
+    await call.say("鮭弁当 ふたつ お願いします")
+    turn = await call.say("鮭弁当ひとつ カレーに変えてもらえる？")
+    assert call.order() == {("鮭弁当", None): 2}  # never one salmon bento less, the curry dropped
+    assert "カレー" in turn.answer and not turn.calls
+
+
+@pytest.mark.parametrize(("said", "lines"), [
+    ("牛丼 3つで", {("牛丼", None): 3}),  # the count the line is to have
+    ("牛丼もう3つで", {("牛丼", None): 5}),  # more of it
+    ("actually no more than one gyudon", {("牛丼", None): 1}),  # never the line taken out
+])
+async def test_a_count_said_of_a_line_held_sets_it_or_adds_to_it_as_said(call, said, lines):
+    await call.say("牛丼ふたつください")
+    await call.say(said)
+    assert call.order() == lines

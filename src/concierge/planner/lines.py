@@ -6,6 +6,8 @@ the turn began (`ModelRequest.state`), never by guessing what earlier calls left
 
 - a line held, named with an option and no new count (「karaageのほうは大盛りで」, 「ラーメンはふたつとも大盛りで」):
   that line changes; another is not added;
+- a line held, named with a count said as its new one (「牛丼 3つで」, "no more than two cokes"), and no word of
+  another (もう3つ, あと2つ): that line is set to the count;
 - a line held, named with a word of lessening (「幕の内を一つ減らして」, "one less gyoza"): it is set to what it
   holds less the count said (one when none is), and taken out at zero;
 - one line held and one value not held, with a word of putting one in place of another (「コーラをオレンジジュース
@@ -27,6 +29,7 @@ from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
+from concierge.language.tokens import tokenise
 from concierge.planner import not_meant, words
 from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
@@ -121,8 +124,9 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if kept and held.remove and words.pattern("lines", "keep").search(text):
         return [(held.remove, {held.key: name}) for name in held.names() if name not in kept]  # 餃子だけ残して
-    if new or unsure or words.pattern("lines", "new").search(text) or words.pattern("lines", "asking").search(text):
-        return None  # あと味噌汁: another line; 牛丼って大盛りだといくら: a question
+    another = words.pattern("lines", "new").search(text) and not words.pattern("lines", "at_most").search(text)
+    if new or unsure or another or words.pattern("lines", "asking").search(text):
+        return None  # あと味噌汁: another line (but no more than two: a count); 牛丼って大盛りだといくら: a question
     return _taken_out(slots, lexicon, held, change, kept) or _edit_held(slots, lexicon, offered, held, change, kept,
                                                                        last_lines)
 
@@ -130,8 +134,9 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
 def _taken_out(slots: Slots, lexicon: Lexicon, held: Held, change: Tool, kept: list[Any]) -> list[Call] | None:
     """Lines taken out: those named with a verb of taking out (scratch the coffee; 味噌汁 2つ取り消して: two of
     them)."""
-    if not kept or not held.remove or _options(slots, lexicon, change, held.key) or not _removes(slots, slots.cue_text):
-        return None
+    if not kept or not held.remove or _options(slots, lexicon, change, held.key) \
+            or not _removes(slots, slots.cue_text) or words.pattern("lines", "at_most").search(slots.cue_text):
+        return None  # no more than two cokes: two of them, never none
     some = _count(slots, lexicon, change, held.key)
     if some is not None and len(kept) > 1:
         return None  # make the beef bowl two and drop the coke: each of its own, read apart
@@ -171,11 +176,21 @@ def _kept_changed(slots: Slots, lexicon: Lexicon, offered: Collection[str], chan
     if extra and not options and (len(kept) == 1 or each) and (
             _says("instead", text, slots, lexicon, offered, change.name)
             or words.pattern("lines", "correcting").search(text)
-            or words.pattern("references", "thing").search(text)):
+            or words.pattern("references", "thing").search(text) or _sets_count(slots)):
         return [(change.name, {held.key: name, **extra}) for name in kept]
     if not options or (extra and not _every(text)):
         return None  # 唐揚げ弁当を大盛りで1つ: another, large
     return [(change.name, {held.key: name, **options}) for name in kept]
+
+
+def _sets_count(slots: Slots) -> bool:
+    """A count said as the line's new one (牛丼 3つで, no more than two cokes), with no word of another (もう3つ)."""
+    if words.pattern("lines", "at_most").search(slots.cue_text):
+        return True
+    said, more = tokenise(slots.text), set(words.words("lines", "more_before"))
+    found = [m for p in words.token_patterns("lines", "sets_count") for m in p.finditer(said)]
+    return bool(found) and not words.pattern("lines", "new").search(slots.cue_text) and not any(
+        m.first > 0 and said.tokens[m.first - 1].surface in more for m in found)
 
 
 def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool,
