@@ -162,3 +162,9 @@ async def test_a_count_said_of_a_line_held_sets_it_or_adds_to_it_as_said(call, s
     await call.say("牛丼ふたつください")
     await call.say(said)
     assert call.order() == lines
+
+
+async def test_the_other_one_is_the_line_not_left_alone(call):
+    await call.say("かけうどんと きつねうどん ひとつずつください")
+    await call.say("きつねは そのままで もう一つのほうを大盛りに")
+    assert call.order() == {("かけうどん", "大盛り"): 1, ("きつねうどん", None): 1}

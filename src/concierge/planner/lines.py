@@ -8,6 +8,7 @@ the turn began (`ModelRequest.state`), never by guessing what earlier calls left
   that line changes; another is not added;
 - a line held, named with a count said as its new one (「牛丼 3つで」, "no more than two cokes"), and no word of
   another (もう3つ, あと2つ): that line is set to the count;
+- "the other one" (もう一つのほう, もう一方) with one line named or left alone and two held: the other line;
 - a line held, named with a word of lessening (「幕の内を一つ減らして」, "one less gyoza"): it is set to what it
   holds less the count said (one when none is), and taken out at zero;
 - one line held and one value not held, with a word of putting one in place of another (「コーラをオレンジジュース
@@ -124,6 +125,10 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
         return _swap(held, lexicon, change, kept[0], new[0], some) if len(new) == 1 else None
     if kept and held.remove and words.pattern("lines", "keep").search(text):
         return [(held.remove, {held.key: name}) for name in held.names() if name not in kept]  # 餃子だけ残して
+    other = _the_other(slots, held, kept) if not new else None
+    if other is not None:  # its 1つ names the line, it is no count
+        said = _masked(slots, words.pattern("lines", "other_one"))
+        return _edit_held(said, lexicon, offered, held, change, [other], last_lines)
     another = words.pattern("lines", "new").search(text) and not words.pattern("lines", "at_most").search(text)
     if new or unsure or another or words.pattern("lines", "asking").search(text):
         return None  # あと味噌汁: another line (but no more than two: a count); 牛丼って大盛りだといくら: a question
@@ -181,6 +186,21 @@ def _kept_changed(slots: Slots, lexicon: Lexicon, offered: Collection[str], chan
     if not options or (extra and not _every(text)):
         return None  # 唐揚げ弁当を大盛りで1つ: another, large
     return [(change.name, {held.key: name, **options}) for name in kept]
+
+
+def _the_other(slots: Slots, held: Held, named: list[Any]) -> Any | None:
+    """The one line held that "the other one" means: not named, not left alone (きつねはそのままで もう一つのほう)."""
+    if not words.pattern("lines", "other_one").search(slots.cue_text):
+        return None
+    others = [n for n in held.names() if n not in named and n not in slots.kept]
+    return others[0] if len(others) == 1 else None
+
+
+def _masked(slots: Slots, said: re.Pattern[str]) -> Slots:
+    """The request with the words `said` masked where its values and keywords are read."""
+    def hide(text: str) -> str:
+        return mask(text, [m.span() for m in said.finditer(text)])
+    return replace(slots, read_text=hide(slots.read_text), cue_text=hide(slots.cue_text), parts={})
 
 
 def _sets_count(slots: Slots) -> bool:
