@@ -168,3 +168,10 @@ async def test_the_other_one_is_the_line_not_left_alone(call):
     await call.say("かけうどんと きつねうどん ひとつずつください")
     await call.say("きつねは そのままで もう一つのほうを大盛りに")
     assert call.order() == {("かけうどん", "大盛り"): 1, ("きつねうどん", None): 1}
+
+
+async def test_and_also_an_item_after_the_total_was_read_is_another_line(call):
+    await call.say("生姜焼き弁当ふたつ お願いします")
+    await call.say("全部でいくらですか")
+    await call.say("はい、あと味噌汁も")
+    assert call.order() == {("生姜焼き弁当", None): 2, ("味噌汁", None): 1}

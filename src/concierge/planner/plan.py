@@ -583,7 +583,8 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
 def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     """The tools the request asks for; of those, how many … with no keyword: the previous call's."""
     last, held = ctx.memory.last_call, ctx.memory.held
-    if held is not None and adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command):
+    if held is not None and (adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command)
+                             or _another_line(slots, ctx, held)):
         return Choice((held.add,))
     followed = (_amended(slots, ctx) or focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
                                                      ctx.memory.command_refused)) if first else None
@@ -610,6 +611,16 @@ def _timed_write(slots: Slots, ctx: Context) -> str | None:
 
 def _takes_time(tool: Tool) -> bool:
     return any(isinstance(p.extract, TimeExtract) for p in tool.params.values())
+
+
+def _another_line(slots: Slots, ctx: Context, held: Held) -> bool:
+    """Whether the request names items with a word of another and nothing else (はい、あと味噌汁も; and a miso soup
+    too): a new line of the order, never a question about the item."""
+    if held.add not in ctx.offered or keyword_tools(slots, ctx.lexicon, ctx.offered) \
+            or not words.pattern("lines", "new").search(slots.cue_text) \
+            or words.pattern("lines", "asking").search(slots.cue_text):
+        return False
+    return bool(slots.enum_values(ctx.lexicon.enum_of[(held.add, held.key)].key))
 
 
 def _amended(slots: Slots, ctx: Context) -> Choice | None:
