@@ -17,8 +17,20 @@ def test_a_request_is_cut_into_words_with_their_spans_forms_and_parts_of_speech(
     assert [t.surface for t in u.tokens] == ["山﨑", "さん", "が", "消し", "ちゃっ", "た"]
     name, suffix, particle, verb = u.tokens[:4]
     assert name.is_person_name and (name.start, name.end) == (0, 2)
-    assert suffix.pos[0] == "接尾辞" and particle.is_particle
+    assert suffix.is_suffix and particle.is_particle
     assert verb.is_verb and verb.lemma == "消す" and u.tokens[4].is_auxiliary
+
+
+def test_a_token_says_its_part_of_speech():
+    assert all(t.is_noun for t in tokenise("鮭弁当").tokens)
+    assert tokenise("田中さん").tokens[1].is_suffix and not tokenise("田中さん").tokens[0].is_suffix
+    verb, te, asks = tokenise("消してください").tokens
+    assert te.is_conjunctive_particle and not verb.is_conjunctive_particle
+    assert asks.may_be_subsidiary and tokenise("見てほしい").tokens[-1].may_be_subsidiary
+    assert not verb.may_be_subsidiary and not tokenise("弁当").tokens[0].may_be_subsidiary
+    filler, _, adverb = tokenise("えっと、やっぱり").tokens
+    assert filler.is_interjection and adverb.is_adverb and not adverb.is_interjection
+    assert not tokenise("弁当").tokens[0].is_adverb and not tokenise("sales").tokens[0].is_noun
 
 
 def test_normalised_forms_come_from_the_dictionary():

@@ -7,9 +7,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["after_nouns", "around_values", "aspect_auxiliaries", "counts_written", "final_particles",
-           "from_now_words", "honorifics", "kana_aspect", "kana_counters", "kana_counts", "long_particles",
-           "not_names", "particles", "people_counts", "subsidiary_verbs", "time_words"]
+__all__ = ["after_nouns", "and_particle", "around_values", "aspect_auxiliaries", "counts_written", "final_particles",
+           "from_now_words", "honorific_prefixes", "honorifics", "kana_aspect", "kana_counters", "kana_counts",
+           "long_particles", "multipliers", "not_name_ends", "not_names", "of_particle", "particles", "people_counts",
+           "subsidiary_verbs", "time_words"]
 
 
 @cache
@@ -30,6 +31,11 @@ def people_counts() -> dict[str, int]:
 def counts_written() -> dict[str, str]:
     """kana: つ, people: 人: the counter each of kana_counts and people_counts is written with after its digits."""
     return _table()["counts_written"]
+
+
+def multipliers() -> dict[str, int]:
+    """万: 10000, 千: 1000: said right after digits, what they multiply them by."""
+    return _table()["counts"]["multipliers"]
 
 
 def kana_counters() -> dict[str, str]:
@@ -70,6 +76,21 @@ def honorifics() -> tuple[str, ...]:
     return tuple(_table()["words"]["honorifics"])
 
 
+def honorific_prefixes() -> tuple[str, ...]:
+    """お, ご: said politely before a word (お茶, ご注文)."""
+    return tuple(_table()["words"]["honorific_prefixes"])
+
+
+def of_particle() -> str:
+    """の: between two nouns, the first says which of the second (鮭のおにぎり)."""
+    return _table()["words"]["of"]
+
+
+def and_particle() -> str:
+    """と: joins nouns said together (海鮮丼と生姜焼き弁当)."""
+    return _table()["words"]["and"]
+
+
 def particles() -> tuple[str, ...]:
     """の, を, が …: particles of one character, each of which ends a noun."""
     return tuple(_table()["words"]["particles"])
@@ -99,6 +120,11 @@ def around_values() -> tuple[str, ...]:
 def not_names() -> frozenset[str]:
     """お客, 皆, 店長 …: said before an honorific, no one's name."""
     return frozenset(_table()["words"]["not_names"])
+
+
+def not_name_ends() -> tuple[str, ...]:
+    """お客 …: a word said before an honorific that ends in one is no one's name (そのお客さん)."""
+    return tuple(_table()["words"]["not_name_ends"])
 
 
 @cache

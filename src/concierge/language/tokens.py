@@ -65,6 +65,30 @@ class Token:
     def is_person_name(self) -> bool:
         return self.pos[:3] == ("名詞", "固有名詞", "人名")
 
+    @property
+    def is_noun(self) -> bool:  # 弁当, 注文, 田中
+        return self.pos[0] == "名詞"
+
+    @property
+    def is_suffix(self) -> bool:  # さん of 田中さん, 目 of 3つ目
+        return self.pos[0] == "接尾辞"
+
+    @property
+    def is_conjunctive_particle(self) -> bool:  # て of つけて, ので
+        return self.pos[:2] == ("助詞", "接続助詞")
+
+    @property
+    def may_be_subsidiary(self) -> bool:  # ください, ほしい, つけ: a verb or adjective that may help the one before it
+        return self.pos[0] in ("動詞", "形容詞") and self.pos[1] == "非自立可能"
+
+    @property
+    def is_adverb(self) -> bool:  # やっぱり, もう
+        return self.pos[0] == "副詞"
+
+    @property
+    def is_interjection(self) -> bool:  # えっと, はい
+        return self.pos[0] == "感動詞"
+
 
 @dataclass(frozen=True)
 class Utterance:

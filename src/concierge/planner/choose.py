@@ -194,7 +194,7 @@ def _object_of_next(slots: Slots, hit: Hit, hits: list[Hit]) -> bool:
     if slots.cue_text[hit.end:later.start].strip() not in _OBJECT_MARKS:
         return False
     u = tokenise(slots.text)
-    return all(u.tokens[i].pos[0] == "名詞" for i in u.starting(hit.start, hit.end))
+    return all(u.tokens[i].is_noun for i in u.starting(hit.start, hit.end))
 
 
 def _only_asking(slots: Slots, start: int, end: int) -> bool:
@@ -202,9 +202,8 @@ def _only_asking(slots: Slots, start: int, end: int) -> bool:
     help another, auxiliaries, particles, prefixes; no word of what is asked."""
     u = tokenise(slots.text)
     words = [u.tokens[i] for i in u.starting(start, end)]
-    return bool(words) and all(t.is_particle or t.is_auxiliary or t.pos[0] == "接頭辞"
-                               or (t.pos[0] in ("動詞", "形容詞") and t.pos[1] == "非自立可能"
-                                   and t.lemma in subsidiary_verbs()) for t in words)  # 直して asks a change
+    return bool(words) and all(t.is_particle or t.is_auxiliary or t.is_prefix  # 直して asks a change
+                               or (t.may_be_subsidiary and t.lemma in subsidiary_verbs()) for t in words)
 
 
 def _te_form(slots: Slots, end: int, start: int) -> int | None:
@@ -213,7 +212,7 @@ def _te_form(slots: Slots, end: int, start: int) -> int | None:
     u = tokenise(slots.text)
     tokens = u.tokens
     joints = [i for i in u.starting(end - 1, start)
-              if tokens[i].pos[:2] == ("助詞", "接続助詞") and tokens[i].surface in _TE]
+              if tokens[i].is_conjunctive_particle and tokens[i].surface in _TE]
     if not joints or (joints[-1] + 1 < len(tokens) and tokens[joints[-1] + 1].lemma in subsidiary_verbs()):
         return None  # 取り消してください: one request, said politely
     return tokens[joints[-1]].end
@@ -248,7 +247,7 @@ def _after_counts(slots: Slots, end: int, start: int) -> list[tuple[int, int]]:
     u = tokenise(slots.text)
     tokens = u.tokens
     return [(t.start, t.end) for i in u.starting(end, start) if i > 0 and (t := tokens[i]).surface in _AFTER_COUNT
-            and t.is_particle and (tokens[i - 1].is_counter or tokens[i - 1].pos[0] == "接尾辞")]
+            and t.is_particle and (tokens[i - 1].is_counter or tokens[i - 1].is_suffix)]
 
 
 def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import regex
 
-from concierge.language.japanese import particles
+from concierge.language.japanese import and_particle, of_particle, particles
 from concierge.language.scripts import HIRAGANA
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon
@@ -41,15 +41,17 @@ QUOTES = {"「": "」", "『": "』", '"': '"', "'": "'", "“": "”", "‘": "
 NAMED_AFTER = words.said("clauses", "named_after")
 # Said between a label of its values and the value after it: 商品名が売上, 商品: 売上, product named Sales.
 _NAMED = "|".join(words.said("clauses", "named_before_en"))
-NAMED_BEFORE = (r"\s*[:：=]\s*", rf"\s+(?:{_NAMED})\s+", r"(?<=名)\s*[がは]\s*")
+_LABEL_ENDS = "|".join(rf"(?<={re.escape(w)})" for w in words.said("clauses", "label_ends_ja"))
+_NAMED_JA = "|".join(map(re.escape, words.said("clauses", "named_before_ja")))
+NAMED_BEFORE = (r"\s*[:：=]\s*", rf"\s+(?:{_NAMED})\s+", rf"(?:{_LABEL_ENDS})\s*(?:{_NAMED_JA})\s*")
 # After a word placed as what the question is about: 商品ランキングの売上 (the sales of the product ランキング?).
-OWNED = "の"
+OWNED = of_particle()
 _PARTICLES = "".join(particles())
 _ENDS = ".!?。！？:：、,"  # what a sentence or a phrase starts after
 _LOOK_BACK = 40  # characters before a word where its label is looked for (no label is longer)
 # What may stand between words of the frame inside one value: 売上の合計, Total Sales.
 _HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
-_BETWEEN = set(" \u3000・-のと")
+_BETWEEN = set(" \u3000・-" + of_particle() + and_particle())
 
 
 class Placement(Enum):

@@ -34,7 +34,15 @@ import regex
 from rapidfuzz.distance import Levenshtein
 
 from concierge.language.english import common_words, function_words
-from concierge.language.japanese import after_nouns, final_particles, honorifics, long_particles, particles
+from concierge.language.japanese import (
+    after_nouns,
+    final_particles,
+    honorific_prefixes,
+    honorifics,
+    long_particles,
+    of_particle,
+    particles,
+)
 from concierge.language.readings import readings as dictionary_readings
 from concierge.language.scripts import HAN
 from concierge.language.tokens import tokenise
@@ -51,6 +59,8 @@ _NO_START = set("ぁぃぅぇぉっゃゅょゎゕゖーん")  # never the first
 _PARTICLES = long_particles() + particles() + final_particles()
 _AFTER_NOUN = _PARTICLES + after_nouns()  # what may follow a noun written in hiragana (おにぎりください)
 _HONORIFIC_SUFFIXES = honorifics()
+_HONORIFIC_PREFIXES = honorific_prefixes()
+_OF = of_particle()
 _GLUE = set(_AFTER_NOUN)
 
 
@@ -346,12 +356,12 @@ def _english_forms(w: str) -> list[str]:
 def _variants(w: str) -> list[str]:
     """The word without an honorific (お茶, 佐藤さん) or a の between nouns (鮭のおにぎり)."""
     out: list[str] = []
-    if len(w) >= 2 and w[0] in "おご" and _is_kanji(w[1]):
+    if len(w) >= 2 and w[0] in _HONORIFIC_PREFIXES and _is_kanji(w[1]):
         out.append(w[1:])
     for suffix in _HONORIFIC_SUFFIXES:
         if w.endswith(suffix) and len(w) > len(suffix):
             out.append(w[:-len(suffix)])
-    bare = "".join(ch for i, ch in enumerate(w) if not (ch == "の" and 0 < i < len(w) - 1 and not _is_hira(w[i - 1])))
+    bare = "".join(ch for i, ch in enumerate(w) if not (ch == _OF and 0 < i < len(w) - 1 and not _is_hira(w[i - 1])))
     if bare != w:
         out.append(bare)
     return out
@@ -459,7 +469,7 @@ def _word_parts(value: str) -> tuple[str, ...]:
     words = tokenise(unicodedata.normalize("NFKC", value)).tokens
     if len(words) < 2:
         return ()
-    forms = {f for t in words for f in (fold(t.surface), fold(t.reading)) if len(f) >= 2 and t.pos[0] == "名詞"}
+    forms = {f for t in words for f in (fold(t.surface), fold(t.reading)) if len(f) >= 2 and t.is_noun}
     return tuple(sorted(forms))
 
 

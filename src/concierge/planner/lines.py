@@ -30,6 +30,7 @@ from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
+from concierge.language.japanese import and_particle
 from concierge.language.tokens import tokenise
 from concierge.planner import not_meant, words
 from concierge.planner.choose import FILLER, keyword_tools
@@ -271,7 +272,7 @@ def pointed(text: str, held: Held | None, values: tuple[Any, ...]) -> str:
         return text  # one of those, after several: which is not known
     names = [str(v) for v in values]
     if not m.group().isascii():
-        return text[: m.start()] + "と".join(names) + text[m.end():]
+        return text[: m.start()] + and_particle().join(names) + text[m.end():]
     n = _NUMBER_BEFORE.search(text, 0, m.start())
     if n is None:
         return text

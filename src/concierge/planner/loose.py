@@ -22,7 +22,7 @@ from functools import lru_cache
 import regex
 
 from concierge.language.english import english_words
-from concierge.language.japanese import around_values, final_particles, particles
+from concierge.language.japanese import around_values, final_particles, of_particle, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import tokenise
 from concierge.planner import words
@@ -34,7 +34,8 @@ _NOUN = regex.compile(rf"[{KATAKANA}{HAN}{HIRAGANA}A-Za-z]")
 _STOP = set(particles())  # particles end a word
 _KATAKANA_WORD = regex.compile(rf"\p{{Katakana}}[{KATAKANA}]+")
 _UNKNOWN_WORD = regex.compile(rf"\p{{Katakana}}[{KATAKANA}]+[{HAN}]*")  # カップ麺 is one word
-_BEFORE_TOPIC = regex.compile(rf"(?P<w>[{KATAKANA}{HAN}]{{2,8}})の")  # 惣菜の売れ筋: a word of the catalog follows
+# 惣菜の売れ筋: a word of the catalog follows
+_BEFORE_TOPIC = regex.compile(rf"(?P<w>[{KATAKANA}{HAN}]{{2,8}}){regex.escape(of_particle())}")
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def _another_value(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher]
 def _only_adverbs(words: str) -> bool:
     """Whether words are adverbs or interjections only (やっぱり, えっと), by the analyser."""
     tokens = tokenise(words).tokens
-    return bool(tokens) and all(t.pos[0] in ("副詞", "感動詞") for t in tokens)
+    return bool(tokens) and all(t.is_adverb or t.is_interjection for t in tokens)
 
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))

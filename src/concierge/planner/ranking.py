@@ -21,6 +21,7 @@ import regex
 
 from concierge.catalog.model import CountExtract, EnumExtract, Tool
 from concierge.language.english import english_words
+from concierge.language.japanese import of_particle
 from concierge.language.scripts import HAN, HIRAGANA
 from concierge.language.tokens import tokenise
 from concierge.planner import measure, verbs, words
@@ -30,11 +31,15 @@ from concierge.planner.slots import Slots, count
 from concierge.planner.text import fold, normalise
 
 GROUP, TOP = "group_by", "top_n"
-AFFIX = re.compile(r"^(?:by|per|each|top|best|which|どの|多い)\s*|\s*(?:ranking|ランキング|らんきんぐ|別|ごと)$")
+AFFIX = re.compile(rf"^(?:{'|'.join(map(re.escape, words.said('ranking', 'affix_before')))})\s*"
+                   rf"|\s*(?:{'|'.join(map(re.escape, words.said('ranking', 'affix_after')))})$")
 _EN_SUBJECT = re.compile(r"(?<![a-z])(?:top\s+\d+|the\s+\w+est|most\s+[a-z]+|least\s+[a-z]+"
                          rf"|{'|'.join(words.said('ranking', 'subject_before_en'))})\s+(?P<w>[a-z]+)(?![a-z])")
 _HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _EN_NOT_SUBJECT = english_words("subjects")
+_OF = re.escape(of_particle())
+_COUNTS_AFTER = "|".join(map(re.escape, words.said("ranking", "counts_after")))
+_ONE_CHAR_NOUN_BEFORE = "".join(regex.escape(w[0]) for w in words.said("ranking", "one_char_noun_before"))
 
 
 @dataclass(frozen=True)
@@ -163,7 +168,7 @@ def _counted(candidates: list[Tool], text: str) -> list[Tool]:
         n = noun(t)
         ja, en = fold(n.ja), n.many.lower()
         head = en.split()[-1] if en else ""  # number of orders: the sales orders
-        if (ja and re.search(rf"{re.escape(ja)}(?:の)?(?:件数|数)", text)) or (
+        if (ja and re.search(rf"{re.escape(ja)}(?:{_OF})?(?:{_COUNTS_AFTER})", text)) or (
                 en and re.search(rf"number of (?:{re.escape(en)}|{re.escape(head)})\b", text.lower())):
             out.append(t)
     return out
@@ -223,7 +228,7 @@ def _find(n: str, text: str) -> re.Match[str] | None:
     if n.isascii():
         return re.search(rf"(?<![a-z]){re.escape(n)}(?:s|es)?(?![a-z])", text)
     if len(n) == 1:  # 国 alone, not 中国
-        return regex.search(rf"(?<![{HAN}a-z]){re.escape(n)}(?=[はがのをでごと別?？]|$)", text)
+        return regex.search(rf"(?<![{HAN}a-z]){re.escape(n)}(?=[{_ONE_CHAR_NOUN_BEFORE}]|$)", text)
     return re.search(re.escape(n), text)
 
 
@@ -252,8 +257,8 @@ def _forms(base: str) -> Iterable[str]:
             yield base[:-3] + "y"
         elif base.endswith("s"):
             yield base[:-1]
-    elif "の" in base:
-        yield base.rsplit("の", 1)[1]
+    elif of_particle() in base:
+        yield base.rsplit(of_particle(), 1)[1]
 
 
 def _nouns(tool: Tool) -> dict[str, frozenset[str]]:

@@ -20,7 +20,15 @@ import regex
 
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.english import determiners, english_words, qualifiers
-from concierge.language.japanese import honorifics, not_names, particles, qualifier_pos
+from concierge.language.japanese import (
+    honorifics,
+    multipliers,
+    not_name_ends,
+    not_names,
+    of_particle,
+    particles,
+    qualifier_pos,
+)
 from concierge.language.patterns import Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import LATER_DAY_CLOCK, find_times
@@ -46,10 +54,12 @@ def _either(section: str, key: str, whole: bool = True) -> str:
     return "|".join(one(w) for w in sorted(words.said(section, key), key=len, reverse=True))
 
 
+_MULTIPLIER = multipliers()
+_MULTIPLIED = "|".join(map(re.escape, _MULTIPLIER))
 _AMOUNT = re.compile(
     rf"(?P<sign>[-−‐ー▲△]|(?:{_either('amounts', 'minus', whole=False)})\s*)?\s*"
-    r"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>万|千))?"
-    rf"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>万|千)?\s*(?:{_either('compare', 'amount_units')}))",
+    rf"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>{_MULTIPLIED}))?"
+    rf"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>{_MULTIPLIED})?\s*(?:{_either('compare', 'amount_units')}))",
     re.IGNORECASE,
 )
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
@@ -60,13 +70,14 @@ _AFTER_CODE_LABEL = re.compile(rf"\.?\s*(?:[:：#=]|{_either('labels', 'particle
                                re.IGNORECASE)
 _AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
                                   rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
-_MULTIPLIER = {"万": 10_000, "千": 1_000, None: 1}
 _YEAR_BEFORE = frozenset(words.said("years", "before"))
 _YEAR_AFTER = frozenset(words.said("years", "after"))
-_PARTICLES = "".join(p for p in particles() if p != "や")  # や begins names (やまだ) too often to end one
+_PARTICLES = "".join(p for p in particles() if p not in words.said("names", "particles_within"))
 _JOINERS = frozenset(words.said("joiners", "words"))
 _HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
 _NOT_NAMES = not_names()
+_NOT_NAME_ENDS = not_name_ends()
+_BEFORE_COUNT = "".join(words.said("counters", "before_count"))
 _KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
 _KANJI = regex.compile(rf"[{HAN}]")
 _KATAKANA = regex.compile(rf"[{KATAKANA}]")
@@ -234,7 +245,7 @@ def _amounts(text: str) -> list[tuple[int, Span]]:
     out = []
     for m in _AMOUNT.finditer(text):
         digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
-        value = int(Decimal(digits.replace(",", "")) * _MULTIPLIER[unit])
+        value = int(Decimal(digits.replace(",", "")) * (_MULTIPLIER[unit] if unit else 1))
         sign = m["sign"]
         if sign and sign == "ー" and m.start() > 0 and _KATAKANA.match(text[m.start() - 1]):
             sign = None  # the long vowel mark of a katakana word (ケーキー600円) is not a minus
@@ -275,7 +286,7 @@ def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> l
     for m in item.finditer(text):
         before = text[m.start() - 1] if m.start() else ""
         glued = before == MASK or before.isdigit() or bool(found and found[-1][2] == m.start())
-        noun = _clean_noun(m["noun"].rstrip("をが"), glued)
+        noun = _clean_noun(m["noun"].rstrip(_BEFORE_COUNT), glued)
         if not noun or any(fold(noun).rstrip(_PARTICLES).endswith(word) for word in vocabulary):
             continue  # 売上上位3つ is a count, not goods
         found.append((f"{noun}{m['qty']}{m['counter']}", m.end("noun") - len(noun), m.end()))
@@ -430,7 +441,7 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     out: list[tuple[str, Span]] = []
     for m in _HONORIFIC.finditer(masked):
         name, start = _name_before(masked, m.start())
-        if name and name not in _NOT_NAMES and not name.endswith("お客"):
+        if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS):
             out.append((name, (start, m.end())))
     for hit in lexicon.name_labels.find(mask(folded, taken)):
         after = _AFTER_NAME_LABEL.match(masked, hit.end)
@@ -588,7 +599,8 @@ def _before_value(slots: Slots, text: str) -> int | None:
 
 
 _NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
-_NUMBER_AFTER_CUE = re.compile(rf"\s*(?:の\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")  # トップ5, 上位の3つ, top 3
+_NUMBER_AFTER_CUE = re.compile(  # トップ5, 上位の3つ, top 3
+    rf"\s*(?:{re.escape(of_particle())}\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")
 _COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
 _ARTICLES = frozenset(words.said("articles", "one"))
 _POINTING = frozenset(words.said("articles", "which"))
