@@ -245,7 +245,7 @@ def _placed(plan: Plan, text: str, read: list[Slots], ctx: Context) -> Plan:
     (planner/unplaced.py), never dropped in silence."""
     requests = [(slots, [(plan.steps[i].tool, plan.steps[i].args) for i in r.steps])
                 for slots, r in zip(read, plan.requests, strict=True) if r.steps and not r.problems]
-    left = unplaced(requests, (s.args for s in plan.steps), ctx.lexicon, ctx.offered)
+    left = unplaced(requests, [(s.tool, s.args) for s in plan.steps], ctx.lexicon, ctx.offered)
     if left is None:
         return plan
     problem = Problem("unknown_value", left.tool, (left.param,), said=left.said) if left.tool and left.param \

@@ -33,41 +33,44 @@ class Unplaced:
 
 
 def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]]]],
-             every_call: Iterable[dict[str, Any]], lexicon: Lexicon, offered: set[str]) -> Unplaced | None:
+             every_call: Sequence[tuple[str, dict[str, Any]]], lexicon: Lexicon, offered: set[str]) -> Unplaced | None:
     """The first value said in a request that makes a write and that no call uses, else None. `requests`: each
-    request's words read and its calls (tool, arguments); `every_call`: the arguments of all the message's calls."""
-    used = {str(v) for args in every_call for v in _flat(args.values())}
+    request's words read and its calls (tool, arguments); `every_call`: all the message's calls."""
+    used = {str(v) for _, args in every_call for v in _flat(args.values())}
+    dated = any(isinstance(lexicon.tools[name].params[p].extract, DateExtract) for name, args in every_call
+                for p, v in args.items() if v is not None and p in lexicon.tools[name].params)
     writes = [t for t in sorted(offered) if t in lexicon.tools and lexicon.tools[t].mode == "write"]
     for slots, calls in requests:
         made = [name for name, _ in calls if lexicon.tools[name].mode == "write"]
         if not made or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
             continue
-        found = _value_left(slots, used, _write_groups(lexicon, writes)) or _moment_left(slots, used, lexicon, writes) \
-            or _unknown_left(slots, lexicon, made[0])
+        found = _value_left(slots, used, _write_groups(lexicon, writes)) \
+            or _moment_left(slots, used, dated, lexicon, writes) or _unknown_left(slots, lexicon, made[0])
         if found is not None:
             return found
     return None
 
 
 def _value_left(slots: Slots, used: set[str], groups: set[str]) -> Unplaced | None:
+    """A value of the data said that no argument is or holds (キャベツ is in the goods キャベツ2玉)."""
     left = slots.kept | not_meant.values(slots)
     for hit in slots.enums:
         values = [v for key, v in hit.value if key in groups]
-        if values and not any(str(v) in used or v in left for v in values):
+        if values and not any(v in left or any(str(v) in arg for arg in used) for v in values):
             return Unplaced(slots.text[hit.start:hit.end])
     return None
 
 
-def _moment_left(slots: Slots, used: set[str], lexicon: Lexicon, writes: list[str]) -> Unplaced | None:
-    """A time of day or a day said that no call takes, where a write offered takes one."""
+def _moment_left(slots: Slots, used: set[str], dated: bool, lexicon: Lexicon, writes: list[str]) -> Unplaced | None:
+    """A time of day that no call takes, or a day said where no call takes one (a day is read against the clock of
+    its tool's catalog), where a write offered takes one."""
     if any(_takes(lexicon, t, TimeExtract) for t in writes):
         for value, (start, end) in slots.times:
             if str(value) not in used:
                 return Unplaced(slots.text[start:end].strip())
-    if any(_takes(lexicon, t, DateExtract) for t in writes):
-        for d in slots.dates:
-            if not {d.range.start.isoformat(), d.range.end.isoformat()} & used:
-                return Unplaced(slots.text[d.start_index:d.end_index].strip())
+    if slots.dates and not dated and any(_takes(lexicon, t, DateExtract) for t in writes):
+        first = slots.dates[0]
+        return Unplaced(slots.text[first.start_index:first.end_index].strip())
     return None
 
 
