@@ -79,6 +79,8 @@ def test_english_names_are_not_read_as_romaji(identifier):
     ("Track", "track", "tracks", ("曲", "トラック", "楽曲"), False),
     ("Widget", "widget", "widgets", ("ウィジェット",), False),  # unlisted: its katakana guessed
     ("w_sales", "sale", "sales", ("売上", "販売"), False),  # a work table's w_ is an affix
+    ("parts", "part", "parts", ("部品", "パーツ"), False),  # the word staff use, not パート (a part-timer)
+    ("repair_orders", "repair order", "repair orders", ("修理注文", "修理受注"), False),
 ])
 def test_english_table_nouns(identifier, one, many, ja_forms, partial):
     noun = Noun.of(identifier, None)

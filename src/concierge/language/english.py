@@ -21,6 +21,11 @@ def english_quantities() -> dict[str, int]:
     return _table()["quantities"]
 
 
+def english_numbers() -> dict[str, int]:
+    """one: 1 … twelve: 12, numbers said as a word."""
+    return _table()["numbers"]
+
+
 @cache
 def function_words() -> frozenset[str]:
     """a, the, and, with …: words that join the words of a name."""

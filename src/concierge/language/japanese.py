@@ -23,6 +23,11 @@ def kana_counts() -> dict[str, int]:
     return _table()["counts"]["kana"]
 
 
+def kanji_numbers() -> dict[str, int]:
+    """一: 1 … 十: 10, numbers said as one kanji."""
+    return _table()["counts"]["kanji"]
+
+
 def people_counts() -> dict[str, int]:
     """ひとり: 1, ふたり: 2 …: people counted, written with 人."""
     return _table()["counts"]["people"]

@@ -30,7 +30,7 @@ _KINDS: dict[str, Callable[[Token], bool]] = {
     "auxiliary": lambda t: t.is_auxiliary,
     "particle": lambda t: t.is_particle,
     "predicate": lambda t: t.is_predicate,
-    "ending": lambda t: t.is_predicate or t.pos[:2] == ("助詞", "接続助詞"),  # して, てください, たい after a verb
+    "ending": lambda t: t.is_predicate or t.is_conjunctive_particle,  # して, てください, たい after a verb
     "prefix": lambda t: t.is_prefix,
     "person_name": lambda t: t.is_person_name,
 }

@@ -48,6 +48,7 @@ DETERMINERS = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
                                for w in sorted(words.said("references", "determiners"), key=len, reverse=True)) + ")"
 # Values read from the data that are also words any English request uses: never read as that value.
 _FUNCTION_WORDS = english_words("values")
+_BEFORE_COUNT = "".join(words.said("counters", "before_count"))  # トマトを2個
 PRONOUNS = words.said_pattern("references", "pronouns")
 
 
@@ -122,8 +123,8 @@ class Lexicon:
         nouns = "|".join(re.escape(n) for n in sorted(self.refer, key=len, reverse=True))
         self.referring = re.compile(rf"{DETERMINERS}\s*(?P<noun>{nouns})", re.IGNORECASE) if nouns else None
         said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
-        self.goods = regex.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[をが]?\s*(?P<qty>\d+(?:\.\d+)?)"
-                                rf"\s*(?P<counter>{said})(?![A-Za-z])")  # キュウリ10本, トマトを2個
+        self.goods = regex.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[{_BEFORE_COUNT}]?\s*"
+                                   rf"(?P<qty>\d+(?:\.\d+)?)\s*(?P<counter>{said})(?![A-Za-z])")  # トマトを2個
         count_words = {w for t in self.tools.values() for p in t.params.values() if isinstance(p.extract, CountExtract)
                        for w in [*p.extract.cues, *p.extract.one, *p.extract.said]}
         # The single words keywords and topics are made of (customer, invoice, 得意先): a number said after one

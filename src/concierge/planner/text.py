@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from concierge.language.dates import normalise
+from concierge.language.english import english_numbers
+from concierge.language.japanese import kanji_numbers
 
 __all__ = ["EN_NUMBER", "NUMBER_WORD", "WORD_LIMIT", "Disjoint", "Hit", "Phrases", "fold", "mask", "normalise",
            "number", "overlaps"]
@@ -28,9 +30,8 @@ WORD_LIMIT = 40
 
 _KATAKANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
 _ASCII_SUFFIX = r"(?:s|es|ed|d|ing)?"  # "drop" finds drops, dropped is listed on its own
-_EN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-               "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-_JA_NUMBERS = {ch: i + 1 for i, ch in enumerate("一二三四五六七八九十")}
+_EN_NUMBERS = english_numbers()
+_JA_NUMBERS = kanji_numbers()
 
 
 def fold(text: str) -> str:
