@@ -9,8 +9,10 @@ from typing import Any
 
 __all__ = ["after_nouns", "and_particle", "around_values", "aspect_auxiliaries", "counts_written", "final_particles",
            "from_now_words", "honorific_prefixes", "honorifics", "kana_aspect", "kana_counters", "kana_counts",
-           "long_particles", "multipliers", "not_name_ends", "not_names", "of_particle", "particles", "people_counts",
-           "subsidiary_verbs", "time_words"]
+           "long_particles", "multipliers", "not_name_ends", "not_names", "numeral_counters", "numeral_digits",
+           "numeral_idioms", "numeral_large_units", "numeral_not_counters", "numeral_prefixes", "numeral_units",
+           "numerals_glued", "numerals_not_minutes", "of_particle", "particles", "people_counts", "subsidiary_verbs",
+           "time_words"]
 
 
 @cache
@@ -136,3 +138,54 @@ def not_name_ends() -> tuple[str, ...]:
 def qualifier_pos() -> frozenset[str]:
     """形容詞, 形状詞, 接頭辞: a word of these said right before a value given by name (薄い青) makes it another."""
     return frozenset(_table()["words"]["qualifier_pos"])
+
+
+def numeral_digits() -> dict[str, int]:
+    """〇: 0, 一: 1 … 九: 9: the digits of a kanji numeral."""
+    return _table()["numerals"]["digits"]
+
+
+def numeral_units() -> dict[str, int]:
+    """十: 10, 百: 100, 千: 1000: a kanji numeral's units below 万, each said once in a group of four digits."""
+    return _table()["numerals"]["units"]
+
+
+def numeral_large_units() -> dict[str, int]:
+    """万: 10000, 億: 100000000: a kanji numeral's units that multiply the group before them."""
+    return _table()["numerals"]["large_units"]
+
+
+@cache
+def numeral_counters() -> tuple[str, ...]:
+    """個, 円, 月, 時 …: counters, units and date words; a numeral right before one counts, prices or dates it."""
+    return tuple(_table()["numerals"]["counters"])
+
+
+@cache
+def numeral_prefixes() -> tuple[str, ...]:
+    """上位, トップ, 直近, ここ …: said right before a numeral, they rank or count back (上位三つ, ここ三日)."""
+    return tuple(_table()["numerals"]["prefixes"])
+
+
+@cache
+def numeral_not_counters() -> tuple[str, ...]:
+    """時的, 分の …: words that begin like a counter and are none (一時的, 三分の一)."""
+    return tuple(_table()["numerals"]["not_counters"])
+
+
+@cache
+def numeral_idioms() -> tuple[str, ...]:
+    """一杯, 三日月, 六本木 …: a numeral and a counter that count nothing."""
+    return tuple(_table()["numerals"]["idioms"])
+
+
+@cache
+def numerals_not_minutes() -> frozenset[str]:
+    """十分 (enough), 一分 (the least): a numeral and 分 that are no minutes."""
+    return frozenset(_table()["numerals"]["not_minutes"])
+
+
+@cache
+def numerals_glued() -> tuple[str, ...]:
+    """唯, 統, 同 …: a numeral right after one is part of a word (唯一, 統一)."""
+    return tuple(_table()["numerals"]["glued"])

@@ -3,78 +3,153 @@
 四月 → 4月, 十二月二十五日 → 12月25日, 三個 → 3個, 千円 → 1000円, 二千五百円 → 2500円,
 一万二千円 → 12000円, 1万2千円 → 12000円, 上位三つ → 上位3つ, トップ三 → トップ3.
 
-A number is converted only when a counter, date or money unit follows it (月 日 年 週 ヶ月 個 本 円
-件 つ 位 人 …) or a ranking / recent-period word precedes it (上位 下位 トップ ワースト ベスト 直近 過去
-ここ), or an hour or minutes of a time (八時, 三十分後). Words that merely contain a numeral stay as written: 一番,
-一緒, 一度, 一部, 十分, 一時的, 一杯, 一郎, 九州.
+A numeral's digits are the analyser's (language/tokens.py): the normalised form of its numeral token (二千五百 →
+2500). A numeral is written as digits only when a counter, date or money unit follows it (月 日 年 週 ヶ月 個 本 円 件
+つ 位 人 …, and the hour or minutes of a time: 八時, 三十分後) or a ranking / recent-period word ends right before it
+(上位 下位 トップ ワースト ベスト 直近 過去 ここ). Words that merely contain a numeral stay as written: 一番, 一緒,
+一度, 一部, 十分, 一時的, 一杯, 一郎, 九州. The word lists are data, [numerals] of words/ja.toml, and matched on the
+text: the analyser cuts some numerals badly (七|千円, 三|十分で, 一人 kept whole), and those are read by their
+digits and units. Only a request with a numeral that may count is analysed.
 The input is expected to be NFKC-normalised already (ASCII digits).
 """
 from __future__ import annotations
 
 import re
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache, lru_cache
 
-_DIGITS = {**{c: i for i, c in enumerate("〇一二三四五六七八九")}, "零": 0, **{str(i): i for i in range(10)}}
-_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
-_BIG_UNITS = {"万": 10_000, "億": 100_000_000}
-_KANJI = "〇零一二三四五六七八九十百千万億"
-
-_COUNTERS = (
-    "ヶ月|ヵ月|カ月|ケ月|か月|箇月|ヶ所|か所|箇所|週間|日間|年間|時間|種類|番目|人前|パック|ケース|セット|キロ|グラム"
-    "|月|日|年|週|個|本|円|件|つ|位|人|名|枚|袋|箱|杯|缶|点|台|回|倍|割|品|種|束|株|玉|房|匹|頭|尾|粒|冊|組|皿|切れ"
-    "|歳|才|軒|店|社|kg|g|L|ml"
-    "|時(?!的|期|金|停止|保管|休止|中断)|分(?!の|け|か)"  # 八時, 三十分後; not 一時的, 三分の一, 五分け
+from concierge.language.japanese import (
+    numeral_counters,
+    numeral_digits,
+    numeral_idioms,
+    numeral_large_units,
+    numeral_not_counters,
+    numeral_prefixes,
+    numeral_units,
+    numerals_glued,
+    numerals_not_minutes,
 )
-_PREFIXES = "上位|下位|トップ|ワースト|ベスト|直近|過去|ここ"
-# 唯一, 統一, 同一 ...: a numeral glued to these is part of a word, not a count.
-_NUMBER = re.compile(
-    rf"(?P<pre>{_PREFIXES})?(?<![0-9.,{_KANJI}唯統同均随画単])"
-    rf"(?P<n>(?:[0-9]+(?:\.[0-9]+)?)?[{_KANJI}][0-9{_KANJI}]*)"
-)
-_COUNTER = re.compile(_COUNTERS)
-_ANY_KANJI = re.compile(f"[{_KANJI}]")
-# Idioms and place names that only look like counts (六本木 is no 6本).
-_NOT_MINUTES = ("十", "一")  # 十分 (enough), 一分の隙もない: no minutes
-_WORDS = ("一杯", "一日中", "一人一人", "一本化", "三日月", "二日酔", "五月雨", "六本木", "四日市", "十日町", "二日市")
+from concierge.language.tokens import Utterance, tokenise
 
-
-def _value(token: str) -> int | None:
-    """The integer a kanji / mixed numeral spells (二千五百 = 2500, 1万2千 = 12000, 二〇二五 = 2025)."""
-    if token[0] in _BIG_UNITS:
-        return None
-    if not any(c in _SMALL_UNITS or c in _BIG_UNITS for c in token):  # positional: 二〇二五
-        return None if "." in token else int("".join(str(_DIGITS[c]) for c in token))
-    total, group = Decimal(0), Decimal(0)
-    current: str = ""
-    for c in token:
-        if c in _DIGITS or c == ".":
-            current += c if c == "." else str(_DIGITS[c])
-        elif c in _SMALL_UNITS:
-            group += Decimal(current or "1") * _SMALL_UNITS[c]
-            current = ""
-        else:
-            total += (group + Decimal(current or "0") or 1) * _BIG_UNITS[c]
-            group, current = Decimal(0), ""
-    value = total + group + Decimal(current or "0")
-    return int(value) if value == value.to_integral_value() else None
-
-
-def _replace(m: re.Match[str]) -> str:
-    token = m["n"]
-    if not _ANY_KANJI.search(token) or m.string.startswith(_WORDS, m.start("n")):
-        return m.group()
-    if not (m["pre"] or _COUNTER.match(m.string, m.end())):
-        return m.group()
-    if token in _NOT_MINUTES and m.string.startswith("分", m.end()):  # 十分: enough, 一分: a little
-        return m.group()
-    value = _value(token)
-    return m.group() if value is None else (m["pre"] or "") + str(value)
+__all__ = ["kanji_to_digits"]
 
 
 @lru_cache(maxsize=4096)
 def kanji_to_digits(text: str) -> str:
     """`text` with every kanji numeral that counts, dates or prices something written in ASCII digits."""
-    if not _ANY_KANJI.search(text):
+    numerals = _numerals_that_may_count(text)
+    if not numerals:
         return text
-    return _NUMBER.sub(_replace, text)
+    utterance = tokenise(text)
+    edits = [edit for said in numerals if (edit := _as_digits(utterance, said)) is not None]
+    for start, end, digits in reversed(edits):
+        text = text[:start] + digits + text[end:]
+    return text
+
+
+def _numerals_that_may_count(text: str) -> list[re.Match[str]]:
+    """The numerals of `text`, part of no word, said before a counter or after a ranking word: the analyser reads
+    only a request that has one (it costs a hundred times more than this)."""
+    if not _any_kanji().search(text):
+        return []
+    return [said for said in _numerals_said().finditer(text) if _may_count(text, *said.span())]
+
+
+def _may_count(text: str, start: int, end: int) -> bool:
+    """Whether the numeral at [start, end) is part of no word and said before a counter or after a ranking word."""
+    return (_counted(text, end) or text.endswith(numeral_prefixes(), 0, start)) and not _part_of_a_word(text, start)
+
+
+def _as_digits(utterance: Utterance, said: re.Match[str]) -> tuple[int, int, str] | None:
+    """The span of the numeral `said` and its digits, if it counts, dates or prices something."""
+    start, end = said.span()
+    if not (_counted(utterance.text, end) or _ranked(utterance, start)):
+        return None
+    value = _analysed(utterance, start, end)
+    if value is None:
+        value = _value(said.group())
+    return None if value is None else (start, end, str(value))
+
+
+def _analysed(utterance: Utterance, start: int, end: int) -> int | None:
+    """The value the analyser reads for the numeral at [start, end): its numeral token's normalised form."""
+    token = utterance.ending_at(end)
+    if token is None or token.start != start or not token.is_numeral:
+        return None
+    return int(token.normal) if token.normal.isascii() and token.normal.isdigit() else None
+
+
+def _counted(text: str, end: int) -> bool:
+    """Whether a counter, unit or date word begins at `end` (三個, 四月, 八時; not 一時的 or 三分の一)."""
+    return _counter().match(text, end) is not None and not text.startswith(numeral_not_counters(), end)
+
+
+def _ranked(utterance: Utterance, start: int) -> bool:
+    """Whether a ranking or recent-period word ends right at `start` (上位三つ, ここ三日)."""
+    before = utterance.ending_at(start)
+    return before is not None and before.surface in numeral_prefixes()
+
+
+def _part_of_a_word(text: str, start: int) -> bool:
+    """Whether the numeral at `start` is part of a word: one of the idioms (一杯, 六本木, 一人一人) or no minutes
+    (十分) said over it, or a character it is glued to right before it (唯一つ)."""
+    if start > 0 and text[start - 1] in numerals_glued():
+        return True
+    words, longest = _words_with_numerals()
+    return any((said := words.match(text, at)) is not None and said.end() > start
+               for at in range(max(0, start - longest + 1), start + 1))
+
+
+# The analyser cuts some numerals badly in context (七 of 七千円 read as a prefix, 三|十分で, 一万二|千本, 一人 and
+# 三十日 kept whole with their counter, 千 alone read as a name): those are read by their digits and units (data).
+def _value(said: str) -> int | None:
+    """The integer a kanji / mixed numeral spells (二千五百 = 2500, 1万2千 = 12000, 二〇二五 = 2025)."""
+    large = numeral_large_units()
+    if said[0] in large:
+        return None
+    if not any(c in numeral_units() or c in large for c in said):
+        return None if "." in said else int(_digits_of(said))
+    total, group, current = Decimal(0), Decimal(0), ""
+    for c in said:
+        if c in numeral_units():
+            group, current = group + Decimal(current or "1") * numeral_units()[c], ""
+        elif c in large:
+            total, group, current = total + (group + Decimal(current or "0") or 1) * large[c], Decimal(0), ""
+        else:
+            current += _digits_of(c)
+    value = total + group + Decimal(current or "0")
+    return int(value) if value == value.to_integral_value() else None
+
+
+def _digits_of(said: str) -> str:
+    """`said` with its kanji digits as ASCII ones (二〇二五 → 2025)."""
+    digits = numeral_digits()
+    return "".join(str(digits[c]) if c in digits else c for c in said)
+
+
+@cache
+def _kanji() -> str:
+    return "".join((*numeral_digits(), *numeral_units(), *numeral_large_units()))
+
+
+@cache
+def _any_kanji() -> re.Pattern[str]:
+    return re.compile(f"[{_kanji()}]")
+
+
+@cache
+def _numerals_said() -> re.Pattern[str]:
+    """A numeral as written: kanji, maybe after ASCII digits (二千五百, 1万2千, 1.5万), not inside a number."""
+    return re.compile(rf"(?<![0-9.,{_kanji()}])(?:[0-9]+(?:\.[0-9]+)?)?[{_kanji()}][0-9{_kanji()}]*")
+
+
+@cache
+def _words_with_numerals() -> tuple[re.Pattern[str], int]:
+    """Any of the idioms and the words that are no minutes, and the length of the longest."""
+    words = sorted((*numeral_idioms(), *numerals_not_minutes()), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words))), len(words[0])
+
+
+@cache
+def _counter() -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, sorted(numeral_counters(), key=len, reverse=True))))
