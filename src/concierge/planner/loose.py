@@ -298,7 +298,7 @@ def _plausible(found: Found, masked: str) -> bool:
 
 
 def _inside_verb(text: str, start: int, end: int) -> bool:
-    """Whether the analyser reads the words at [start, end) of the request as part of a verb (受け付け of 受け付けた)."""
+    """Whether the analyser reads the words at [start, end) as part of a verb (受け付け of 受け付けた)."""
     return any(t.is_verb and t.start < end and t.end > start for t in tokenise(text).tokens)
 
 
