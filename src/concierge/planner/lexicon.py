@@ -248,6 +248,11 @@ def _said_numbers(said: tuple[tuple[str, int], ...]) -> Phrases[int]:
     return Phrases(dict(said))
 
 
+def takes(tool: Tool, kind: type) -> bool:
+    """Whether a parameter of the tool is read from a request with this kind of extract (a time of day, a day)."""
+    return any(isinstance(p.extract, kind) for p in tool.params.values())
+
+
 def reads_data(param: Param) -> bool:
     """An enum parameter whose values are read from the data (the products, the lights)."""
     return isinstance(param.extract, EnumExtract) and param.enum is not None and param.enum.values is None

@@ -66,7 +66,7 @@ from concierge.planner.choose import (
 )
 from concierge.planner.conditions import Condition
 from concierge.planner.counting import counts_rows_of
-from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes_code, takes_key
+from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes, takes_code, takes_key
 from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
 from concierge.planner.negated import hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
@@ -402,16 +402,15 @@ def _others_before(slots: Slots, cut: int, tool: Tool) -> bool:
 def _time_apart(said: str, slots: Slots, tools: list[str], ctx: Context) -> int | None:
     """Where a time of day said last begins, when the request's tools take none and the one write that takes a time
     is another (鮭弁当ひとつ|7時で: the bento, and the time it is picked up at); else None."""
-    if not slots.times or not tools or any(_takes_time(ctx.lexicon.tools[t]) for t in tools):
+    timed = _the_timed_write(ctx)
+    if not slots.times or not tools or timed is None or any(takes(ctx.lexicon.tools[t], TimeExtract) for t in tools):
         return None
-    timed = [n for n in sorted(ctx.offered) if n in ctx.lexicon.tools and ctx.lexicon.tools[n].mode == "write"
-             and _takes_time(ctx.lexicon.tools[n])]
     _, (start, end) = slots.times[-1]
     start += len(said[start:end]) - len(said[start:end].lstrip())
     after = _read(said[end:], ctx) if said[end:].strip() else None
-    if len(timed) != 1 or (after is not None and (after.enums or after.items or after.amounts)):
+    if after is not None and (after.enums or after.items or after.amounts):
         return None
-    return start if _records_apart(said[:start], timed[0], ctx) else None
+    return start if _records_apart(said[:start], timed, ctx) else None
 
 
 def _records_apart(lead: str, tool: str, ctx: Context) -> bool:
@@ -422,7 +421,6 @@ def _records_apart(lead: str, tool: str, ctx: Context) -> bool:
     slots = _read(lead, ctx)
     recorded = recorded_write(slots, ctx.lexicon, ctx.offered)
     return recorded is not None and recorded != tool and not coverage(slots, ctx.lexicon, tool)[0]
-
 
 
 def _said_before(said: str, slots: Slots, keyword: int) -> int | None:
@@ -604,13 +602,14 @@ def _timed_write(slots: Slots, ctx: Context) -> str | None:
     else (7時で; pick up at 7 said to an order); else None."""
     if not slots.times or slots.enums or slots.codes or slots.names or slots.amounts or slots.items or slots.unknown:
         return None
+    return _the_timed_write(ctx)
+
+
+def _the_timed_write(ctx: Context) -> str | None:
+    """The one write offered that takes a time of day (a pickup time), else None."""
     timed = [name for name in sorted(ctx.offered) if name in ctx.lexicon.tools
-             and ctx.lexicon.tools[name].mode == "write" and _takes_time(ctx.lexicon.tools[name])]
+             and ctx.lexicon.tools[name].mode == "write" and takes(ctx.lexicon.tools[name], TimeExtract)]
     return timed[0] if len(timed) == 1 else None
-
-
-def _takes_time(tool: Tool) -> bool:
-    return any(isinstance(p.extract, TimeExtract) for p in tool.params.values())
 
 
 def _another_line(slots: Slots, ctx: Context, held: Held) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 from concierge.catalog.model import DateExtract, TimeExtract
 from concierge.planner import not_meant, words
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, takes
 from concierge.planner.slots import Slots
 
 __all__ = ["Unplaced", "unplaced"]
@@ -24,8 +24,8 @@ __all__ = ["Unplaced", "unplaced"]
 
 @dataclass(frozen=True)
 class Unplaced:
-    """Words no call takes; `unknown`: they look like a value of `param` of `tool` and name none (カレー said to
-    change a bento, where no curry is on the menu)."""
+    """Words no call takes; with `tool` and `param` where they look like a value of that parameter and name none
+    (カレー said to change a bento, where no curry is on the menu)."""
 
     said: str
     tool: str | None = None
@@ -64,11 +64,11 @@ def _value_left(slots: Slots, used: set[str], groups: set[str]) -> Unplaced | No
 def _moment_left(slots: Slots, used: set[str], dated: bool, lexicon: Lexicon, writes: list[str]) -> Unplaced | None:
     """A time of day that no call takes, or a day said where no call takes one (a day is read against the clock of
     its tool's catalog), where a write offered takes one."""
-    if any(_takes(lexicon, t, TimeExtract) for t in writes):
+    if any(takes(lexicon.tools[t], TimeExtract) for t in writes):
         for value, (start, end) in slots.times:
             if str(value) not in used:
                 return Unplaced(slots.text[start:end].strip())
-    if slots.dates and not dated and any(_takes(lexicon, t, DateExtract) for t in writes):
+    if slots.dates and not dated and any(takes(lexicon.tools[t], DateExtract) for t in writes):
         first = slots.dates[0]
         return Unplaced(slots.text[first.start_index:first.end_index].strip())
     return None
@@ -88,9 +88,6 @@ def _write_groups(lexicon: Lexicon, writes: list[str]) -> set[str]:
     return {p.enum.key for name in writes for p in lexicon.tools[name].params.values()
             if p.enum is not None and p.enum.key not in lexicon.static_values}
 
-
-def _takes(lexicon: Lexicon, name: str, kind: type) -> bool:
-    return any(isinstance(p.extract, kind) for p in lexicon.tools[name].params.values())
 
 
 def _flat(values: Iterable[Any]) -> Iterable[Any]:
