@@ -4,35 +4,14 @@ said, read against the lines it held as each turn began (planner/lines.py, catal
 from __future__ import annotations
 
 import pytest
-
-from concierge.agent.loop import Agent
-from concierge.agent.providers.offline import OfflineProvider
-from concierge.pipeline.access import Session
+from order_call import OrderCall
 
 pytestmark = pytest.mark.anyio
 
 
-class Call:
-    """One phone conversation with the planner, and the order it holds."""
-
-    def __init__(self, restaurant, phone):
-        self.restaurant, self.phone = restaurant, phone
-        self.agent = Agent(restaurant, OfflineProvider(restaurant))
-        self.session_id: str | None = None
-
-    async def say(self, text: str):
-        turn = await self.agent.ask(text, self.phone, session_id=self.session_id, auto_confirm=True)
-        self.session_id = turn.session_id
-        return turn
-
-    def order(self) -> dict[tuple[str, str | None], int]:
-        rows = self.restaurant.invoke("read_order", {}, self.phone, session=Session(self.session_id or "")).rows
-        return {(r["item"], r["option"]): r["quantity"] for r in rows}
-
-
 @pytest.fixture
-def call(restaurant, phone) -> Call:
-    return Call(restaurant, phone)
+def call(restaurant, phone) -> OrderCall:
+    return OrderCall(restaurant, phone)
 
 
 async def test_a_pronoun_changes_the_line_just_ordered_and_adds_nothing(call):

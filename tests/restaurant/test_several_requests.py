@@ -5,34 +5,14 @@ day is never read as a quantity (planner/plan.py `_parts`, planner/unplaced.py).
 from __future__ import annotations
 
 import pytest
-
-from concierge.agent.loop import Agent
-from concierge.agent.providers.offline import OfflineProvider
-from concierge.pipeline.access import Session
+from order_call import OrderCall
 
 pytestmark = pytest.mark.anyio
 
 
-class Call:
-    def __init__(self, restaurant, phone):
-        self.restaurant, self.phone = restaurant, phone
-        self.agent = Agent(restaurant, OfflineProvider(restaurant))
-        self.session_id: str | None = None
-
-    async def say(self, text: str):
-        turn = await self.agent.ask(text, self.phone, session_id=self.session_id, auto_confirm=True)
-        self.session_id = turn.session_id
-        return turn
-
-    def order(self) -> tuple[dict[tuple[str, str | None], int], str | None]:
-        rows = self.restaurant.invoke("read_order", {}, self.phone, session=Session(self.session_id or "")).rows
-        return {(r["item"], r["option"]): r["quantity"] for r in rows if r["item"]}, next(
-            (r["pickup_time"] for r in rows if r.get("pickup_time")), None)
-
-
 @pytest.fixture
-def call(restaurant, phone) -> Call:
-    return Call(restaurant, phone)
+def call(restaurant, phone) -> OrderCall:
+    return OrderCall(restaurant, phone)
 
 
 @pytest.mark.parametrize(("said", "lines", "pickup"), [
@@ -43,13 +23,13 @@ def call(restaurant, phone) -> Call:
 ])
 async def test_items_and_a_pickup_time_said_in_one_breath_are_both_taken(call, said, lines, pickup):
     await call.say(said)
-    assert call.order() == (lines, pickup)
+    assert (call.order(), call.pickup()) == (lines, pickup)
 
 
 async def test_a_time_said_alone_to_an_order_is_its_pickup_time(call):
     await call.say("のり弁当ひとつ")
     turn = await call.say("7時で")
-    assert call.order() == ({("のり弁当", None): 1}, "19:00")
+    assert (call.order(), call.pickup()) == ({("のり弁当", None): 1}, "19:00")
     assert "19:00" in turn.answer
 
 
@@ -62,6 +42,6 @@ async def test_a_time_said_alone_to_an_order_is_its_pickup_time(call):
 async def test_an_item_no_call_would_take_is_named_and_nothing_is_written(call, said, named):
     await call.say("コーラ1本")
     turn = await call.say(said)
-    assert call.order() == ({("コーラ", None): 1}, None)  # no item dropped, no time of day read as a quantity
+    assert (call.order(), call.pickup()) == ({("コーラ", None): 1}, None)  # nothing dropped, no time read as a count
     assert not turn.calls
     assert named in turn.answer
