@@ -95,13 +95,14 @@ class Planner:
         return self.pipeline.now(timed) if timed else None
 
     def _completes(self, plan: Plan, said_before: str, ctx: Context, request: ModelRequest, turn: range) -> bool:
-        """Whether this turn gives what the turn before asked for (it made no call), though it does not read as
-        values alone: a request of the same tool missing what the turn before said (暗くして -> how bright? ->
-        60%で), or words that are part of one of the candidates it offered and nothing else (うどん? -> かけで)."""
-        if plan.steps or any(request.messages[i].tool_calls for i in turn):
-            return False
+        """Whether this turn gives what the turn before asked for, though it does not read as values alone: a call
+        of the very tool asked about (明日の朝 -> what time? -> 8時半くらいで); or, making no call, a request of the
+        same tool missing what the turn before said (暗くして -> how bright? -> 60%で), or words that are part of one
+        of the candidates it offered and nothing else (うどん? -> かけで)."""
         asked = _asked(self._built(said_before, ctx))
-        if asked is None:
+        if asked is not None and asked.kind == "missing" and {s.tool for s in plan.steps} == {asked.tool}:
+            return True  # 明日の朝取りに行きたい -> (what time?) -> 8時半くらいで: the pickup asked for, not another
+        if plan.steps or any(request.messages[i].tool_calls for i in turn) or asked is None:
             return False
         missing = _asked(plan)
         if missing is not None and missing.kind == "missing":
@@ -117,7 +118,8 @@ class Planner:
         """The previous request completed by this turn, when the previous turn asked something and this one
         only gives values: かぼちゃ4個を600円で売った -> (which customer?) -> 0016です; 先週のお茶の売上 ->
         (麦茶 or 緑茶?) -> 麦茶; 商品ランキングの売上 -> (the product ランキング?) -> 『ランキング』です."""
-        asked = _asked(self._built(said_before, ctx))
+        before = self._built(said_before, ctx)
+        asked = _asked(before)
         if asked is None:
             return None
         answer = words.value_said(text)
@@ -128,7 +130,8 @@ class Planner:
         elif asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
             joined_text = _put_in(said_before, asked.said, answer)
         elif asked.kind == "missing":  # 暗くして -> (how bright?) -> 60%で: one request, not two
-            joined_text = f"{words.END.sub('', said_before)} {self._cued(asked, answer) or text}"
+            asking = _asking(before, asked, said_before)
+            joined_text = f"{words.END.sub('', asking)} {self._cued(asked, answer) or text}"
         else:
             joined_text = f"{said_before}。{text}"
         joined = self._built(joined_text, ctx)
@@ -212,6 +215,14 @@ class Planner:
 
 
 _ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value", "which_row")
+
+
+def _asking(plan: Plan, asked: Problem, said: str) -> str:
+    """The words of the request that asked, where the others of its message made their calls (明日の朝取りに行きたい
+    of 明日の朝取りに行きたい クロワッサン4つ…: the basket is filled, the pickup time asked); else all that was said."""
+    asking = next((r for r in plan.requests if asked in r.problems), None)
+    others = [r for r in plan.requests if r is not asking]
+    return asking.text if asking is not None and any(r.steps for r in others) else said
 
 
 def _said(request: ModelRequest) -> str:
