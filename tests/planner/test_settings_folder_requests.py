@@ -47,7 +47,8 @@ CASES = [
     ("bakery", "asked", "2026-12-18", [  # the day said with the pickup that was asked about holds for its time
         {"say": "明日の朝取りに行きたいんですけど クロワッサン4つ お願いできますか",
          "calls": [{"tool": "put_in_basket", "args": {"product": "クロワッサン", "qty": 4}}]},
-        {"say": "えっと 8時半くらいで", "calls": [{"tool": "pickup_at", "args": {"day": "2026-12-19", "at": "08:30"}}]}]),
+        {"say": "えっと 8時半くらいで",
+         "calls": [{"tool": "pickup_at", "args": {"day": "2026-12-19", "at": "08:30"}}]}]),
 ]
 
 
