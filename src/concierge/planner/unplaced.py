@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from concierge.catalog.model import DateExtract, TimeExtract
+from concierge.language.japanese import and_particle
+from concierge.language.tokens import tokenise
 from concierge.planner import not_meant, words
 from concierge.planner.lexicon import Lexicon, takes
 from concierge.planner.slots import Slots
@@ -45,7 +47,8 @@ def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]
         if not made or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
             continue
         found = _value_left(slots, used, _write_groups(lexicon, writes)) \
-            or _moment_left(slots, used, dated, lexicon, writes) or _unknown_left(slots, lexicon, made[0])
+            or _moment_left(slots, used, dated, lexicon, writes) or _unknown_left(slots, lexicon, made[0]) \
+            or _listed_left(slots)
         if found is not None:
             return found
     return None
@@ -81,6 +84,20 @@ def _unknown_left(slots: Slots, lexicon: Lexicon, tool: str) -> Unplaced | None:
     if param is None or not slots.unknown:
         return None
     return Unplaced(slots.unknown[0][0], tool, param)
+
+
+def _listed_left(slots: Slots) -> Unplaced | None:
+    """A noun said in a list after a value read, that no reading took (鮭 of 唐揚げと鮭 ふたつずつ: said as one of the
+    goods, read as nothing): said alone or before its count, never a word of the sentence (唐揚げと一緒に)."""
+    said = tokenise(slots.text).tokens
+    read = [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure] + [s for _, s in slots.unknown]
+    for joiner, noun, after in zip(said, said[1:], [*said[2:], None], strict=False):
+        listed = joiner.surface == and_particle() and any(end == joiner.start for _, end in read)
+        alone = after is None or after.start > noun.end or after.is_numeral
+        if listed and noun.is_noun and not noun.is_numeral and alone \
+                and not any(start < noun.end and noun.start < end for start, end in read):
+            return Unplaced(noun.surface)
+    return None
 
 
 def _write_groups(lexicon: Lexicon, writes: list[str]) -> set[str]:
