@@ -50,6 +50,8 @@ class Planner:
         self._plans: OrderedDict[tuple, tuple[Plan, dict[str, Slots]]] = OrderedDict()
         self._plans_lock = threading.Lock()  # requests are planned in worker threads, several at once
         self._facts_key: tuple[GuardContext, tuple] | None = None  # the values read from the data, as a key
+        # What each answered turn asked, by its words and its answer: the next turn need not plan it again to know.
+        self._asked_turns: OrderedDict[tuple[str, str], Problem | None] = OrderedDict()
 
     def plan(self, request: ModelRequest) -> tuple[Plan, int]:
         """The plan for the turn's message, and where that message is in the conversation."""
@@ -99,10 +101,15 @@ class Planner:
         of the very tool asked about (明日の朝 -> what time? -> 8時半くらいで); or, making no call, a request of the
         same tool missing what the turn before said (暗くして -> how bright? -> 60%で), or words that are part of one
         of the candidates it offered and nothing else (うどん? -> かけで)."""
-        asked = _asked(self._built(said_before, ctx))
-        if asked is not None and asked.kind == "missing" and {s.tool for s in plan.steps} == {asked.tool}:
-            return True  # 明日の朝取りに行きたい -> (what time?) -> 8時半くらいで: the pickup asked for, not another
-        if plan.steps or any(request.messages[i].tool_calls for i in turn) or asked is None:
+        tools = {s.tool for s in plan.steps}
+        made = {call.name for i in turn for call in request.messages[i].tool_calls}
+        if len(tools) == 1 and not tools & made:  # the turn before asked for it, and called it not: what it asked?
+            asked = self._asked_before(said_before, ctx, request, turn)
+            return asked is not None and asked.kind == "missing" and asked.tool in tools
+        if plan.steps or made:
+            return False
+        asked = self._asked_before(said_before, ctx, request, turn)
+        if asked is None:
             return False
         missing = _asked(plan)
         if missing is not None and missing.kind == "missing":
@@ -113,6 +120,21 @@ class Planner:
         if asked.kind == "which_row":  # 佐藤さんの売上 -> (顧客ID 1 or 2?) -> 顧客ID 1のほう
             return _key_of(text, asked.candidates) is not None
         return asked.kind == "which_value" and _one_of(words.value_said(text), asked.candidates) in asked.candidates
+
+    def _asked_before(self, said_before: str, ctx: Context, request: ModelRequest, turn: range) -> Problem | None:
+        """What the turn before asked, as its answer was made (remembered), else as its words are planned now."""
+        answered = next((m.text for m in reversed(request.messages[turn.start:turn.stop])
+                         if m.role == "assistant" and m.text), "")
+        with self._plans_lock:
+            if (said_before, answered) in self._asked_turns:
+                return self._asked_turns[(said_before, answered)]
+        return _asked(self._built(said_before, ctx))
+
+    def _remember_asked(self, said: str, answered: str, plan: Plan) -> None:
+        with self._plans_lock:
+            self._asked_turns[(said, answered)] = _asked(plan)
+            if len(self._asked_turns) > PLANS_KEPT:
+                self._asked_turns.popitem(last=False)
 
     def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
         """The previous request completed by this turn, when the previous turn asked something and this one
@@ -205,9 +227,10 @@ class Planner:
         before = progress.turn_start(request.messages[:start]) if start > 0 else -1
         lang = language(text, request.messages[before].text or "" if before >= 0 else "")  # ch 5 after 電気つけて
         refusals.record(self.pipeline, plan, request)  # what it declines is audited, as a refused call is
-        return ModelReply(text=answer.compose(plan, states, lang, self.pipeline.tools,
-                                              self._capabilities(request, lang),
-                                              today=request.today, clocks=dict(request.clocks)))
+        answered = answer.compose(plan, states, lang, self.pipeline.tools, self._capabilities(request, lang),
+                                  today=request.today, clocks=dict(request.clocks))
+        self._remember_asked(text, answered, plan)
+        return ModelReply(text=answered)
 
     def _capabilities(self, request: ModelRequest, lang: str) -> list[str]:
         offered = {spec.tool.catalog for spec in request.tools}
