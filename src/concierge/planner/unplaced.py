@@ -18,7 +18,7 @@ from concierge.catalog.model import DateExtract, TimeExtract
 from concierge.language.japanese import and_particle
 from concierge.language.tokens import tokenise
 from concierge.planner import not_meant, words
-from concierge.planner.lexicon import Lexicon, takes
+from concierge.planner.lexicon import Lexicon, reads_data, takes
 from concierge.planner.slots import Slots
 
 __all__ = ["Unplaced", "unplaced"]
@@ -38,17 +38,21 @@ def unplaced(requests: Sequence[tuple[Slots, Sequence[tuple[str, dict[str, Any]]
              every_call: Sequence[tuple[str, dict[str, Any]]], lexicon: Lexicon, offered: set[str]) -> Unplaced | None:
     """The first value said in a request that makes a write and that no call uses, else None. `requests`: each
     request's words read and its calls (tool, arguments); `every_call`: all the message's calls."""
+    writing = [(slots, made) for slots, calls in requests
+               if (made := [name for name, _ in calls if lexicon.tools[name].mode == "write"])
+               and not words.pattern("lines", "keep").search(slots.cue_text)]  # 餃子だけ残して: the others go
+    if not writing:
+        return None
     used = {str(v) for _, args in every_call for v in _flat(args.values())}
     dated = any(isinstance(lexicon.tools[name].params[p].extract, DateExtract) for name, args in every_call
                 for p, v in args.items() if v is not None and p in lexicon.tools[name].params)
-    writes = [t for t in sorted(offered) if t in lexicon.tools and lexicon.tools[t].mode == "write"]
-    for slots, calls in requests:
-        made = [name for name, _ in calls if lexicon.tools[name].mode == "write"]
-        if not made or words.pattern("lines", "keep").search(slots.cue_text):  # 餃子だけ残して: the others go
-            continue
-        found = _value_left(slots, used, _write_groups(lexicon, writes)) \
-            or _moment_left(slots, used, dated, lexicon, writes) or _unknown_left(slots, lexicon, made[0]) \
-            or _listed_left(slots)
+    writes = [lexicon.tools[t] for t in sorted(offered) if t in lexicon.tools and lexicon.tools[t].mode == "write"]
+    groups = {p.enum.key for tool in writes for p in tool.params.values() if p.enum is not None and reads_data(p)}
+    timed = any(takes(tool, TimeExtract) for tool in writes)
+    takes_days = any(takes(tool, DateExtract) for tool in writes)
+    for slots, made in writing:
+        found = _value_left(slots, used, groups) or _moment_left(slots, used, timed, takes_days and not dated) \
+            or _unknown_left(slots, lexicon, made[0]) or _listed_left(slots)
         if found is not None:
             return found
     return None
@@ -64,14 +68,14 @@ def _value_left(slots: Slots, used: set[str], groups: set[str]) -> Unplaced | No
     return None
 
 
-def _moment_left(slots: Slots, used: set[str], dated: bool, lexicon: Lexicon, writes: list[str]) -> Unplaced | None:
-    """A time of day that no call takes, or a day said where no call takes one (a day is read against the clock of
-    its tool's catalog), where a write offered takes one."""
-    if any(takes(lexicon.tools[t], TimeExtract) for t in writes):
+def _moment_left(slots: Slots, used: set[str], timed: bool, undated: bool) -> Unplaced | None:
+    """A time of day that no call takes, where a write offered takes one; or a day said where a write offered takes
+    one and no call does (`undated`: a day is read against the clock of its tool's catalog, not compared)."""
+    if timed:
         for value, (start, end) in slots.times:
             if str(value) not in used:
                 return Unplaced(slots.text[start:end].strip())
-    if slots.dates and not dated and any(takes(lexicon.tools[t], DateExtract) for t in writes):
+    if slots.dates and undated:
         first = slots.dates[0]
         return Unplaced(slots.text[first.start_index:first.end_index].strip())
     return None
@@ -79,8 +83,7 @@ def _moment_left(slots: Slots, used: set[str], dated: bool, lexicon: Lexicon, wr
 
 def _unknown_left(slots: Slots, lexicon: Lexicon, tool: str) -> Unplaced | None:
     """A word that looks like a value of the write's data and names none (カレー, not on the menu)."""
-    param = next((n for n, p in lexicon.tools[tool].params.items()
-                  if p.enum is not None and p.enum.key not in lexicon.static_values), None)
+    param = next((n for n, p in lexicon.tools[tool].params.items() if reads_data(p)), None)
     if param is None or not slots.unknown:
         return None
     return Unplaced(slots.unknown[0][0], tool, param)
@@ -98,13 +101,6 @@ def _listed_left(slots: Slots) -> Unplaced | None:
                 and not any(start < noun.end and noun.start < end for start, end in read):
             return Unplaced(noun.surface)
     return None
-
-
-def _write_groups(lexicon: Lexicon, writes: list[str]) -> set[str]:
-    """The enum groups read from the data that the writes offered take (products, lights)."""
-    return {p.enum.key for name in writes for p in lexicon.tools[name].params.values()
-            if p.enum is not None and p.enum.key not in lexicon.static_values}
-
 
 
 def _flat(values: Iterable[Any]) -> Iterable[Any]:
