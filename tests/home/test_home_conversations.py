@@ -187,3 +187,19 @@ async def test_a_command_said_for_later_is_made_when_it_is_asked_for_now(talk, s
     turn = await talk.say("今消しちゃって")
     assert sim.device("寝室の電気")["power"] == "off", turn.answer
     assert sim.device("リビングの電気")["power"] == "on"  # the light named for later, not another one
+
+
+async def test_a_setting_named_with_wa_and_a_value_sets_it_and_without_one_asks_it(talk, sim):
+    await talk.say("リビングの電気つけて")
+    await talk.say("明るさは半分")
+    assert sim.device("リビングの電気")["brightness"] == 50
+    turn = await talk.say("リビングの明るさは？")
+    assert "50%" in turn.answer and len(sent(sim)) == 2  # read, not set
+    await talk.say("寝室の明るさは30で")
+    assert sim.device("寝室の電気")["brightness"] == 30 and sim.device("リビングの電気")["brightness"] == 50
+
+
+async def test_a_room_said_with_no_before_the_setting_is_that_rooms_light(talk, sim):
+    turn = await talk.say("寝室の明るさを20に")
+    assert sim.device("寝室の電気")["brightness"] == 20
+    assert "『寝室』" in turn.answer and "『寝室の』" not in turn.answer

@@ -93,6 +93,11 @@ def of_particle() -> str:
     return _table()["words"]["of"]
 
 
+def topic_particle() -> str:
+    """は: what the sentence is about (明るさは30で: the brightness, 30)."""
+    return _table()["words"]["topic"]
+
+
 def and_particle() -> str:
     """と: joins nouns said together (海鮮丼と生姜焼き弁当)."""
     return _table()["words"]["and"]

@@ -206,7 +206,8 @@ def _whole_word(masked: str, start: int, end: int) -> Span:
     while s > 0 and _NOUN.match(masked[s - 1]) and s not in grammar[1] and not (
             masked[s - 1] in _STOP and s > 1 and not _HIRAGANA_CHAR.match(masked[s - 2])):  # てりやき|弁当, ツナ|と
         s -= 1
-    while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP and e not in grammar[0]:
+    while e < len(masked) and _NOUN.match(masked[e]) and masked[e] not in _STOP and e not in grammar[0] \
+            and not (e == end and e in grammar[1]):  # 寝室の|明るさ: a word ended by its particle
         e += 1
     return s, e
 
@@ -310,6 +311,9 @@ def _verb_in(said: str) -> bool:
 
 def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:
     values = [c.value for c in found.candidates]
+    last = tokenise(said).tokens[-1:] if not said.isascii() else []
+    if last and last[0].is_particle and last[0].start > 0:  # 寝室の of 寝室の明るさ: the word is 寝室
+        said, span = said[:last[0].start], (span[0], span[0] + last[0].start)
     if found.candidates and found.candidates[0].how == "typo" and _sure(list(found.candidates)):
         values = values[:1]  # the one misspelling clearly closest
     if len(values) == 1:

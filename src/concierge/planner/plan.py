@@ -462,7 +462,8 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
     if choice.said is not None:  # 600円じゃなくて700円で: the values are those said in place of others
         slots = _read(choice.said, ctx)
     if choice.tools and all(ctx.lexicon.tools[t].mode == "write" for t in choice.tools) \
-            and words.pattern("lines", "how_much").search(slots.cue_text):  # 1つ何個入ってます？: a question
+            and (words.pattern("lines", "how_much").search(slots.cue_text)  # 1つ何個入ってます？: a question
+                 or _asks_setting(slots.text, choice.tools, ctx)):
         reads = {t for t in ctx.offered if t in ctx.lexicon.tools and ctx.lexicon.tools[t].mode == "read"}
         again = choose(slots, ctx.lexicon, reads, None, reads=True)
         choice = replace(again, tools=tuple(t for t in again.tools if t in reads))
@@ -485,6 +486,18 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(twofold)
         return
     _plan_tools(plan, request, slots, ctx, ahead, choice, first)
+
+
+def _asks_setting(text: str, tools: tuple[str, ...], ctx: Context) -> bool:
+    """リビングの明るさは？: a write's keyword, then only a topic question to the end: what the setting is now."""
+    said = tokenise(text)
+    ends = [m for p in words.token_patterns("lines", "topic_question") for m in p.finditer(said)
+            if m.last == len(said.tokens)]
+    if not ends:
+        return False
+    before = fold(text[:ends[0].start].rstrip())
+    keywords = {fold(k) for t in tools if (intents := ctx.lexicon.tools[t].intents) for k in intents.keywords}
+    return any(before.endswith(k) for k in keywords if k)
 
 
 def _plan_tools(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None, choice: Choice,

@@ -28,6 +28,7 @@ from concierge.language.japanese import (
     of_particle,
     particles,
     qualifier_pos,
+    topic_particle,
 )
 from concierge.language.patterns import Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
@@ -600,7 +601,7 @@ def _before_value(slots: Slots, text: str) -> int | None:
 
 _NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
 _NUMBER_AFTER_CUE = re.compile(  # トップ5, 上位の3つ, top 3
-    rf"\s*(?:{re.escape(of_particle())}\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")
+    rf"\s*(?:[{re.escape(of_particle() + topic_particle())}]\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")
 _COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
 _ARTICLES = frozenset(words.said("articles", "one"))
 _POINTING = frozenset(words.said("articles", "which"))
