@@ -117,8 +117,9 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
         kept = negated  # not the coke, an oolong tea: the coke swapped
     elif negated and not kept and not new:
         return None
-    if not kept and len(new) == 1 and words.pattern("distributive", "part").search(text):
-        kept = _in_focus(held, ())[:1] if len(held.names()) == 1 else []  # みっつのうち ひとつを 鮭弁当に
+    if not kept and len(new) == 1 and (words.pattern("distributive", "part").search(text)
+                                       or words.pattern("lines", "change_to").search(text)):
+        kept = _in_focus(held, ())[:1] if len(held.names()) == 1 else []  # うち ひとつを 鮭弁当に; のり弁に変えて
     if len(kept) == 1 and (new or unsure) and (negated or _says("instead", text, slots, lexicon, offered, change.name)):
         if unsure:  # ラーメンじゃなくてうどんに: which udon
             return Ask(held.add, held.key, unsure[0].said, unsure[0].candidates)
@@ -167,7 +168,7 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
         return _kept_changed(slots, lexicon, offered, change, held, kept, options, extra)
     if not (options or how_many is not None):
         return None
-    targets = _targets(slots, lexicon, offered, held, change, last_lines)
+    targets = _targets(slots, lexicon, offered, held, change, last_lines, only_option=how_many is None)
     if isinstance(targets, Ask):
         return targets
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
@@ -215,15 +216,17 @@ def _sets_count(slots: Slots) -> bool:
 
 
 def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool,
-             last_lines: tuple[Any, ...]) -> list[Any] | Ask:
-    """The lines a change that names none is about: every line (両方とも, all of them), or the one in focus."""
+             last_lines: tuple[Any, ...], only_option: bool = False) -> list[Any] | Ask:
+    """The lines a change that names none is about: every line (両方とも, all of them), or the one in focus; an
+    option said alone (大盛りで, ご飯少なめで) is said of the line in focus, never another line."""
     text = slots.cue_text
     if _every(text):  # 両方とも大盛りに: every line held
         targets = held.names()
         if words.pattern("lines", "both").search(text) and len(targets) != 2:  # both, of three: which two
             return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
         return targets
-    if not (words.pattern("references", "thing").search(text) or words.pattern("lines", "correcting").search(text)
+    if not (only_option or words.pattern("references", "thing").search(text)
+            or words.pattern("lines", "correcting").search(text)
             or keyword_tools(slots, lexicon, offered) == [change.name]):  # それ2つに, やっぱ2つで, make it two
         return []
     targets = _in_focus(held, last_lines)

@@ -21,7 +21,14 @@ from functools import lru_cache
 
 import regex
 
-from concierge.language.english import english_words
+from concierge.language.english import (
+    common_words,
+    determiners,
+    english_numbers,
+    english_words,
+    function_words,
+    qualifiers,
+)
 from concierge.language.japanese import around_values, final_particles, of_particle, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import tokenise
@@ -95,6 +102,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
     _english(out, mask(text, spans), matchers, known)
+    _english_qualified(out, text, exact, known)
     _misspelt_place(out, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
@@ -121,6 +129,28 @@ def _misspelt_place(out: Loose, masked: str, matchers: dict[str, Matcher], known
             (key, value), = found
             out.hits.append(Hit(m.start("w"), m.end("w"), word, frozenset({(key, value)})))
             out.understood.append((word, value))
+
+
+_EN_COUNTED_WORD = re.compile(r"(?<![a-z'])(?:\d+|[a-z]+)\s+(?P<w>[a-z][a-z\-]{2,})\s+$", re.IGNORECASE)
+_EN_SAID_WORDS = function_words() | common_words() | determiners() | qualifiers() | english_words("values") \
+    | english_words("nouns") | english_words("names")
+_EN_COUNTS = frozenset(english_numbers())
+
+
+def _english_qualified(out: Loose, text: str, exact: list[Hit[frozenset[tuple[str, str]]]], known: Known) -> None:
+    """A count, then an English word no reading took, then a value found exactly (2 teriyaki bento, two karage
+    bento): a name that is none, asked about; never dropped for the value after it."""
+    taken = [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
+    for hit in exact:
+        m = _EN_COUNTED_WORD.search(text, 0, hit.start)
+        if m is None or not text[hit.start:hit.end].isascii():
+            continue
+        count = text[m.start():m.start("w")].split()[0].lower()
+        word, span = m["w"].lower(), m.span("w")
+        if not (count.isdigit() or count in _EN_COUNTS) or word in _EN_NOT_VALUES or word in _EN_SAID_WORDS \
+                or word in _EN_COUNTS or word in known.words or any(a < span[1] and span[0] < b for a, b in taken):
+            continue
+        out.unknown.append((text[span[0]:hit.end], (span[0], hit.end)))
 
 
 def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:

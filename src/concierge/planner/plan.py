@@ -34,6 +34,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import DateRange, find_dates, resolve
+from concierge.language.replies import reply
 from concierge.language.tokens import tokenise
 from concierge.pipeline.guard import ascii_digits
 from concierge.planner import (
@@ -186,6 +187,9 @@ class Memory:
     shown: tuple[Any, ...] = ()  # the values of the held lines' key that reads showed since the last write
     last_lines: tuple[Any, ...] = ()  # the lines the last turn that added or changed lines named
     level_of: dict[levels.Key, Any] = field(default_factory=dict)  # the last level known of each device (levels.py)
+    # the write the turn before was refused, with what its result offered instead (Lサイズ for a large cola): a yes
+    # takes the one offered
+    instead: tuple[str, dict[str, Any], tuple[str, ...]] | None = None
 
 
 @dataclass
@@ -213,6 +217,9 @@ class _Draft:
 
 def build(text: str, ctx: Context) -> Plan:
     plan = Plan()
+    taken = _offer_taken(text, ctx)
+    if taken is not None:
+        return taken
     if ctx.memory.previewed is not None and focus.adds_another(text):  # and also 0017: not a change of the card
         ctx = replace(ctx, memory=replace(ctx.memory, previewed=None))
     text = pointed(text, ctx.memory.held, ctx.memory.shown)  # one of each: the items just looked up
@@ -238,6 +245,27 @@ def build(text: str, ctx: Context) -> Plan:
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
     return _taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held)
+
+
+def _offer_taken(text: str, ctx: Context) -> Plan | None:
+    """はい / yes please to a write refused with something offered instead (売り切れ: 親子丼はいかが): the refused call
+    with the one offered; with several offered, which is asked. Never taken for a yes to anything else."""
+    instead = ctx.memory.instead
+    if instead is None or reply(text) != "yes":
+        return None
+    name, args, offered = instead
+    tool = ctx.lexicon.tools.get(name)
+    param = next((p for p in (tool.params if tool else {}) if (group := ctx.lexicon.enum_of.get((name, p)))
+                  and set(offered) <= set(ctx.enum_values.get(group.key, ()))), None)
+    if tool is None or param is None or name not in ctx.offered:
+        return None
+    request = Request(text, tools=(name,))
+    plan = Plan([request])
+    if len(offered) == 1:
+        request.steps.append(plan.add(Step(name, {**args, param: offered[0]})))
+    else:
+        request.problems.append(Problem("missing", name, (param,), candidates=offered))
+    return plan
 
 
 def _placed(plan: Plan, text: str, read: list[Slots], ctx: Context) -> Plan:
@@ -325,8 +353,10 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
             waiting.append(said)
             continue
         waiting = []
-    if waiting:
-        out.append(_Draft(waiting))
+    if waiting:  # no keyword: 唐揚げ弁当3つ 7時半 is the bentos, and the time they are picked up at
+        last = waiting[-1]
+        cut = _time_apart(last, _read(last, ctx), [], ctx)
+        out += [_Draft([*waiting[:-1], last[:cut].strip()]), _Draft([last[cut:]])] if cut else [_Draft(waiting)]
     return out
 
 
@@ -403,7 +433,11 @@ def _time_apart(said: str, slots: Slots, tools: list[str], ctx: Context) -> int 
     """Where a time of day said last begins, when the request's tools take none and the one write that takes a time
     is another (鮭弁当ひとつ|7時で: the bento, and the time it is picked up at); else None."""
     timed = _the_timed_write(ctx)
-    if not slots.times or not tools or timed is None or any(takes(ctx.lexicon.tools[t], TimeExtract) for t in tools):
+    if not slots.times or timed is None:
+        return None
+    recorded = recorded_write(slots, ctx.lexicon, ctx.offered) if not tools else None  # 唐揚げ弁当3つ 7時半
+    tools = tools or ([recorded] if recorded else [])
+    if not tools or any(takes(ctx.lexicon.tools[t], TimeExtract) for t in tools):
         return None
     _, (start, end) = slots.times[-1]
     start += len(said[start:end]) - len(said[start:end].lstrip())
@@ -605,8 +639,10 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     if not choice.tools and first and last is not None and last[0] in ctx.offered \
             and words.pattern("among", "words").search(slots.cue_text):
         return replace(choice, tools=(last[0],))
-    if not choice.tools and not choice.refused and (timed := _timed_write(slots, ctx)) is not None:
-        return replace(choice, tools=(timed,))  # 7時で, said to an order: the time it is picked up at
+    if not choice.refused and (timed := _timed_write(slots, ctx)) is not None and timed not in choice.tools \
+            and all(ctx.lexicon.tools[t].mode == "write" and not takes(ctx.lexicon.tools[t], TimeExtract)
+                    for t in choice.tools):
+        return replace(choice, tools=(timed,))  # 7時で, 7時半に変えて, said to an order: the time it is picked up at
     return _withheld(slots, ctx, choice, last[0] if last and first else None) or choice
 
 

@@ -70,6 +70,7 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
     mem.previewed = _previewed(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
+    mem.instead = _instead(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
     made = calls_made(earlier)
     mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if isinstance(c.result, Rows)], tools)
     for call in made:
@@ -103,6 +104,16 @@ def _previewed(last_turn: list[Made], tools: dict[str, Tool]) -> tuple[str, dict
     if last is None or last.result is None or last.result.status != "confirm" or last.name not in tools:
         return None
     return last.name, dict(last.result.args or last.args)
+
+
+def _instead(last_turn: list[Made], tools: dict[str, Tool]) -> tuple[str, dict[str, Any], tuple[str, ...]] | None:
+    """The write the turn before ended on, refused, and the names its result offered in its place."""
+    last = last_turn[-1] if last_turn else None
+    if last is None or last.result is None or last.result.status not in ("error", "refused") \
+            or last.name not in tools or tools[last.name].mode != "write" or not isinstance(last.result, Failure):
+        return None
+    offered = tuple(dict.fromkeys(str(r["name"]) for r in last.result.rows if r.get("name") is not None))
+    return (last.name, dict(last.result.args or last.args), offered) if offered else None
 
 
 def _data_args(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, ItemsExtract, Tool
+from concierge.language.tokens import tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, english_item_groups
@@ -136,16 +137,29 @@ def _distributed(slots: Slots, end: int) -> int | None:
     return end + m.start() if m else None
 
 
+def _set_apart(text: str, folded: str) -> tuple[int, int] | None:
+    """Where the words that set a part apart are (うち, one of them), else where a count said again with は begins
+    after a first count (ふたつ ひとつは大盛りで): (start, where the part's own words begin)."""
+    m = words.pattern("distributive", "part").search(folded)
+    if m is not None:
+        return m.start(), m.end()
+    said = tokenise(text)
+    numerals = [i for i, t in enumerate(said.tokens) if t.is_numeral]
+    again = [m for p in words.token_patterns("distributive", "part_counted") for m in p.finditer(said)
+             if numerals and m.first > numerals[0]]
+    return (again[0].start, again[0].start) if again else None
+
+
 def _part_apart(tool: Tool, text: str, folded: str, values: dict[str, list[Any]], periods: list[dict[str, str]],
                 said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | None:
     """牛丼3つ、うち1つは大盛り: the quantity said less the part set apart, and the part with what is said of it;
     None where no part is set apart of a quantity said."""
-    m = words.pattern("distributive", "part").search(folded)
     counts = [n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)]
-    if m is None or len(counts) != 1:
+    apart = _set_apart(text, folded)
+    if apart is None or len(counts) != 1:
         return None
     count = counts[0]
-    whole, part = said_in(text[:m.start()]), said_in(text[m.end():])
+    whole, part = said_in(text[:apart[0]]), said_in(text[apart[1]:])
     n, some = (whole.get(count) or [None])[0], (part.get(count) or [1])[0]
     said_of_part = {p: v for p, v in part.items() if p != count}
     if not isinstance(n, int) or not isinstance(some, int) or not 0 < some < n or not said_of_part:

@@ -11,7 +11,7 @@ from concierge.catalog.model import CountExtract, Tool
 from concierge.planner.answer import sentences
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.sentences import GROUP_VALUE
-from concierge.planner.answer.template import compiled, fill
+from concierge.planner.answer.template import compiled, fill, required
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
 from concierge.sources.result import Confirmation, Failure, Refusal, Rows, ToolResult
@@ -179,6 +179,7 @@ def _templated(scene: Scene, status: str) -> str | None:
     text = getattr(tool.answer, status, None) if tool is not None and tool.answer is not None else None
     if text is None:
         return None
+    scene.needs_rows(required(text.get(scene.lang), "rows"))
     filled = fill(text.get(scene.lang), scene.resolve).strip()
     return filled[:1].upper() + filled[1:] if scene.lang == "en" else filled
 

@@ -36,6 +36,7 @@ class Scene:
     measure: str | None = None  # the one figure the request names (a result column), for a drafted summary
     _periods: dict[str, str] | None = field(default=None, repr=False)
     _listed: tuple[str | None] | None = field(default=None, repr=False)
+    every_row: bool = False  # the sentence needs its rows (弁当は{rows}です): all of them, however many
 
     def resolve(self, name: str, fmt: str) -> str | None:
         head, _, rest = name.partition(".")
@@ -57,11 +58,17 @@ class Scene:
             return written(self.rows[0].get(rest), fmt, self.lang, self.today) if self.rows else None
         return written(self.args.get(name), fmt, self.lang, self.today)
 
+    def needs_rows(self, needed: bool) -> None:
+        """The sentence about to be said cannot leave its rows out (弁当は{rows}です)."""
+        if needed != self.every_row:
+            self.every_row, self._listed = needed, None
+
     def listed_rows(self) -> str | None:
         """The rows through the `row` template, joined; None when there is none or too many for a sentence."""
         if self._listed is None:
             row = self._template("row")
-            many = not self.rows or len(self.rows) > ROWS_IN_SENTENCE or self.row_count > len(self.rows)
+            many = not self.rows or (len(self.rows) > ROWS_IN_SENTENCE and not self.every_row) \
+                or self.row_count > len(self.rows)
             self._listed = (None if row is None or many
                             else phrase(self.lang, "list").join(self._one(row, r) for r in self.rows),)
         return self._listed[0]

@@ -30,6 +30,12 @@ def fill(template: str, resolve: Resolve) -> str:
     return "".join(out)
 
 
+def required(template: str, name: str) -> bool:
+    """Whether the template says `{name}` outside any segment: the sentence is not whole without it."""
+    return any(not segment and any(p[0] == "value" and p[1] == name for p in parts)
+               for segment, parts in compiled(template))
+
+
 @lru_cache(maxsize=1024)
 def compiled(template: str) -> tuple[tuple[bool, tuple[Part, ...]], ...]:
     """The template read once: (is a segment, its parts) in order."""

@@ -129,7 +129,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unknown": "I could not check the condition ({cond}), so I did nothing.",
         "measure_count": "{n} row(s)",
         "measure_amount": "{n}",
-        "unknown_value": 'I cannot find a {label} matching "{said}". Please tell me the {label} again.',
+        "unknown_value": 'I cannot find any {label} matching "{said}". Please tell me the {label} again.',
         "near": "Close ones: {values}.",
         "negated": 'You said "{said}", so I have changed nothing yet. Please tell me again what to change, and how.',
         "unplaced": ('I could not tell what to do with "{said}", so I have changed nothing yet. Please say it again, '

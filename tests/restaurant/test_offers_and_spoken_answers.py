@@ -1,0 +1,51 @@
+"""What a caller hears and what a yes does after it: a refused item or option comes with what the shop offers
+instead, and a yes takes the one offered (several offered: which is asked); a list of menu items is said in a
+sentence, however long, with sold-out in words; "how much is that" is the order's total, not the menu."""
+
+from __future__ import annotations
+
+import pytest
+from order_call import OrderCall
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def call(restaurant, phone) -> OrderCall:
+    return OrderCall(restaurant, phone)
+
+
+@pytest.mark.parametrize("yes", ["yes please", "はい、それで", "お願いします"])
+async def test_a_yes_to_the_one_option_offered_instead_takes_it(call, yes):
+    turn = await call.say("a large cola")
+    assert call.order() == {} and "Lサイズ" in turn.answer
+    await call.say(yes)
+    assert call.order() == {("コーラ", "Lサイズ"): 1}
+
+
+async def test_a_yes_to_several_items_offered_asks_which_and_adds_none(call):
+    turn = await call.say("天丼ひとつ")
+    assert "売り切れ" in turn.answer and call.order() == {}
+    turn = await call.say("はい")
+    assert call.order() == {} and all(name in turn.answer for name in ("牛丼", "親子丼", "カツ丼"))
+    await call.say("親子丼で")
+    assert call.order() == {("親子丼", None): 1}
+
+
+async def test_a_yes_after_an_item_added_adds_nothing_more(call):
+    await call.say("牛丼ひとつ")
+    await call.say("はい")
+    assert call.order() == {("牛丼", None): 1}
+
+
+async def test_a_category_of_more_than_five_items_is_said_in_one_sentence(call):
+    turn = await call.say("弁当は何がありますか")
+    assert turn.answer.startswith("弁当は唐揚げ弁当 690円、") and "|" not in turn.answer
+    assert "エビフライ弁当 820円（本日売り切れ）" in turn.answer and "幕の内弁当 880円です。" in turn.answer
+
+
+@pytest.mark.parametrize("said", ["how much is that", "so how much is that all together", "全部でいくら"])
+async def test_how_much_is_that_is_the_orders_total(call, said):
+    await call.say("a beef bowl and a coke")
+    turn = await call.say(said)
+    assert "780" in turn.answer and "唐揚げ弁当" not in turn.answer

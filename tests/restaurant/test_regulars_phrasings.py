@@ -1,0 +1,66 @@
+"""Phrasings of regular callers, from a case set written apart (tests/restaurant/regulars_cases.jsonl), each a wrong
+write before: an option said alone is the line in focus, never another line; a count said again with は sets a part
+apart; a time said with a verb of changing is the pickup time; a time said last after goods with no keyword is taken;
+a change to another item said of part of the only line swaps that part; an English word before a category is asked."""
+
+from __future__ import annotations
+
+import pytest
+from order_call import OrderCall
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def call(restaurant, phone) -> OrderCall:
+    return OrderCall(restaurant, phone)
+
+
+@pytest.mark.parametrize(("said", "option"), [("大盛りで", "大盛り"), ("ご飯少なめで", "小盛り")])
+async def test_an_option_said_alone_changes_the_line_just_ordered(call, said, option):
+    await call.say("ハンバーグ弁当ひとつ")
+    await call.say(said)
+    assert call.order() == {("ハンバーグ弁当", option): 1}
+
+
+async def test_an_option_said_alone_with_two_lines_in_focus_asks_which(call):
+    await call.say("牛丼ひとつとコーラひとつ")
+    turn = await call.say("大盛りで")
+    assert call.order() == {("牛丼", None): 1, ("コーラ", None): 1} and "牛丼" in turn.answer
+
+
+@pytest.mark.parametrize(("said", "lines"), [
+    ("唐揚げ弁当 ふたつ ひとつは大盛りで", {("唐揚げ弁当", None): 1, ("唐揚げ弁当", "大盛り"): 1}),
+    ("牛丼3つ 2つは大盛りで", {("牛丼", None): 1, ("牛丼", "大盛り"): 2}),
+])
+async def test_a_count_said_again_with_wa_is_a_part_set_apart(call, said, lines):
+    await call.say(said)
+    assert call.order() == lines
+
+
+async def test_a_time_said_with_a_verb_of_changing_moves_the_pickup(call):
+    await call.say("枝豆ひとつ")
+    await call.say("6時45分に取りに行きます")
+    await call.say("やっぱり 7時半に変えてください")
+    assert (call.order(), call.pickup()) == ({("枝豆", None): 1}, "19:30")
+
+
+@pytest.mark.parametrize(("said", "lines"), [
+    ("唐揚げ弁当3つ 7時半", {("唐揚げ弁当", None): 3}),
+    ("からあげ弁当の大盛り みっつ 7時半", {("唐揚げ弁当", "大盛り"): 3}),
+])
+async def test_a_time_said_last_after_goods_is_their_pickup_time(call, said, lines):
+    await call.say(said)
+    assert (call.order(), call.pickup()) == (lines, "19:30")
+
+
+async def test_part_of_the_only_line_changed_to_another_item_is_swapped(call):
+    await call.say("しゃけ弁 ふたつ おねがいします")
+    await call.say("すいません ひとつ のり弁に 変えてもらえますか")
+    assert call.order() == {("鮭弁当", None): 1, ("のり弁当", None): 1}
+
+
+@pytest.mark.parametrize("said", ["can i get 2 karage bento and 1 oyako don", "2 teriyaki bento and a coke"])
+async def test_a_word_before_a_category_that_names_no_item_is_asked_and_nothing_is_added(call, said):
+    turn = await call.say(said)
+    assert call.order() == {} and " bento" in turn.answer
