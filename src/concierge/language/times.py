@@ -8,8 +8,9 @@ an hour) is counted from `now`. A time that does not exist (25時, 18:75) is not
 
 A time said in Japanese is read from the analyser's words (language/tokens.py): 8時 is a number before the
 counter 時, so 8時間 or 一時的 say no time; an hour in kana (しちじ) is matched on the text at the analyser's word
-boundaries, which cut it badly (じゅう|にじ), and only with a particle, a half or minutes after it. The words of both languages are data: words/ja.toml ([clock],
-[from_now]) and words/en.toml ([clock], [clock_marks], [from_now], [time_leads], [day_parts]).
+boundaries, which cut it badly (じゅう|にじ), and only with a particle, a half or minutes after it. The words of both
+languages are data: words/ja.toml ([clock], [from_now]) and words/en.toml ([clock], [clock_marks], [from_now],
+[time_leads], [day_parts]).
 """
 
 from __future__ import annotations
