@@ -92,7 +92,7 @@ def test_a_time_is_read_from_the_words_the_analyser_sees(said, values):
 @pytest.mark.parametrize(("said", "now", "value"), [
     ("7時10分前くらいに行きます", "17:00", "18:50"), ("6時15分前", "17:00", "17:45"),
     ("午後7時10分前に", None, "18:50"), ("12時5分前", "09:00", "11:55"), ("7時10分前", None, "06:50"),
-    ("七時十分前に", "17:00", "18:50"),
+    ("七時十分前に", "17:00", "18:50"), ("0時10分前", None, "23:50"),
 ])
 def test_minutes_before_after_an_hour_are_that_many_minutes_before_it(said, now, value):
     assert [t.value for t in find_times(normalise(said), now)] == [value]

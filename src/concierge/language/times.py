@@ -177,7 +177,7 @@ def _clock_at(utterance: Utterance, first: int, floor: int) -> tuple[_Said, int]
     if minute is None and in_kana and not _ends_kana_hour(utterance, i):
         return None
     if minute is not None and minute < 0:  # 7時10分前: ten minutes before 7
-        hour, minute = divmod(hour * 60 + minute, 60)
+        hour, minute = divmod((hour * 60 + minute) % (24 * 60), 60)
     start = tokens[first].start if part else _spaced_start(utterance.text, tokens[first].start, floor)
     end = tokens[i - 1].end if minute is not None else _spaced_end(utterance, i)
     return _Said(hour, minute or 0, start, end, part), i
