@@ -4,7 +4,7 @@ import unicodedata
 
 import pytest
 
-from concierge.language.numerals import kanji_to_digits
+from concierge.language.numerals import in_tenths, kanji_to_digits
 
 
 def digits(text: str) -> str:
@@ -40,6 +40,7 @@ def digits(text: str) -> str:
     ("二人", "2人"),  # one word to the analyser
     ("八時に取りに行きます", "8時に取りに行きます"),
     ("十二時十五分に", "12時15分に"),
+    ("七時十分前に", "7時10分前に"),  # 十分 after an hour is its minutes
     ("三十分後に行きます", "30分後に行きます"),
     ("三十分で", "30分で"),  # the analyser reads 三|十分 here
     ("テレビの音 二つ小さくして", "テレビの音 2つ小さくして"),
@@ -51,7 +52,7 @@ def test_a_numeral_that_counts_is_written_in_digits(said, written):
 @pytest.mark.parametrize("said", [
     "一番売れた商品", "一緒に", "十分です", "一時的に止めて", "一時停止して", "三分の一", "六本木の店", "唯一の",
     "唯一つ", "今月一杯", "三日月", "二日酔い", "一日中", "一度", "一部だけ", "九州", "千葉", "八百屋", "一郎さん",
-    "統一", "万一", "一人一人", "一昨日", "四日市", "五月雨", "一本化", "第一", "一分の隙もない",
+    "統一", "万一", "一人一人", "その時十分に", "一昨日", "四日市", "五月雨", "一本化", "第一", "一分の隙もない",
 ])
 def test_a_word_that_holds_a_numeral_stays(said):
     assert digits(said) == said
@@ -60,3 +61,19 @@ def test_a_word_that_holds_a_numeral_stays(said):
 def test_a_request_without_kanji_numerals_is_as_said():
     assert digits("鮭弁当を3つ") == "鮭弁当を3つ"
     assert digits("the 3 best sellers") == "the 3 best sellers"
+
+
+@pytest.mark.parametrize(("said", "percent"), [
+    ("7割くらいにしといて", 70), ("明るさを七割に", 70), ("10割", 100), ("３割で", 30),
+])
+def test_tenths_said_in_wari_are_a_percent(said, percent):
+    assert in_tenths(digits(said), ["%", "パーセント"]) == percent
+
+
+@pytest.mark.parametrize("said", ["7くらいにして", "割引して", "3割引", "割り勘で", "70%"])
+def test_no_tenths_said_is_no_percent(said):
+    assert in_tenths(digits(said), ["%"]) is None
+
+
+def test_tenths_are_no_count_said_in_other_units():
+    assert in_tenths("7割", ["つ", "個"]) is None

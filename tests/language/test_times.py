@@ -87,3 +87,52 @@ def test_words_of_hours_and_minutes_alone_are_no_time(said):
 ])
 def test_a_time_is_read_from_the_words_the_analyser_sees(said, values):
     assert [t.value for t in find_times(said, "17:00")] == values
+
+
+@pytest.mark.parametrize(("said", "now", "value"), [
+    ("7時10分前くらいに行きます", "17:00", "18:50"), ("6時15分前", "17:00", "17:45"),
+    ("午後7時10分前に", None, "18:50"), ("12時5分前", "09:00", "11:55"), ("7時10分前", None, "06:50"),
+    ("七時十分前に", "17:00", "18:50"), ("0時10分前", None, "23:50"),
+])
+def test_minutes_before_after_an_hour_are_that_many_minutes_before_it(said, now, value):
+    assert [t.value for t in find_times(normalise(said), now)] == [value]
+
+
+@pytest.mark.parametrize(("said", "values"), [
+    ("7時10分前後に", ["19:10"]), ("10分前に着きます", []), ("10分前", []), ("7時半前に", ["19:30"]),
+])
+def test_minutes_before_with_no_hour_or_about_an_hour_stay_as_they_were(said, values):
+    assert [t.value for t in find_times(said, "17:00")] == values
+
+
+def test_minutes_before_an_hour_span_the_word_before():
+    assert [(t.value, t.start, t.end) for t in find_times("7時10分前に", "17:00")] == [("18:50", 0, 6)]
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    ("ten to seven", "18:50"), ("at ten to seven", "18:50"), ("around twenty to eight", "19:40"),
+    ("quarter to eight", "19:45"), ("at a quarter to eight", "19:45"), ("at five past six", "18:05"),
+    ("twenty past six", "18:20"), ("at half past six", "18:30"),
+])
+def test_minutes_to_or_past_an_hour_said_in_words_are_read(said, value):
+    assert [t.value for t in find_times(said, "17:00")] == [value]
+
+
+@pytest.mark.parametrize("said", ["from ten to seven", "between ten to seven"])
+def test_a_range_of_numbers_said_in_words_is_no_time(said):
+    assert [t.value for t in find_times(said, "17:00")] == []
+
+
+@pytest.mark.parametrize(("said", "value", "span"), [
+    ("ろくじはんに行きます", "18:30", (0, 5)), ("しちじに", "19:00", (0, 3)), ("じゅうにじに", "12:00", (0, 5)),
+    ("くじはんごろ", "21:30", (0, 4)), ("ごじはん", "17:30", (0, 4)), ("はちじにいきます", "20:00", (0, 3)),
+    ("ろくじ半で", "18:30", (0, 4)), ("ななじ", "19:00", (0, 3)), ("よじに", "16:00", (0, 2)),
+    ("夜しちじに", "19:00", (0, 4)), ("じゅうはちじ", "18:00", (0, 6)), ("ろくじ10分に", "18:10", (0, 6)),
+])
+def test_an_hour_said_in_kana_is_read_as_in_digits(said, value, span):
+    assert [(t.value, (t.start, t.end)) for t in find_times(normalise(said), "17:00")] == [(value, span)]
+
+
+@pytest.mark.parametrize("said", ["にじがきれい", "ごじがある", "いちじてきに", "じゅうじか", "くじびき", "さんじゅう"])
+def test_kana_that_sound_like_an_hour_in_another_word_are_no_time(said):
+    assert find_times(normalise(said), "17:00") == []

@@ -15,9 +15,12 @@ The input is expected to be NFKC-normalised already (ASCII digits).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from decimal import Decimal
 from functools import cache, lru_cache
+from typing import Any
 
+from concierge.language import japanese
 from concierge.language.japanese import (
     numeral_counters,
     numeral_digits,
@@ -28,10 +31,12 @@ from concierge.language.japanese import (
     numeral_units,
     numerals_glued,
     numerals_not_minutes,
+    time_words,
 )
+from concierge.language.patterns import Pattern
 from concierge.language.tokens import Utterance, tokenise
 
-__all__ = ["kanji_to_digits"]
+__all__ = ["in_tenths", "kanji_to_digits"]
 
 
 @lru_cache(maxsize=4096)
@@ -45,6 +50,23 @@ def kanji_to_digits(text: str) -> str:
     for start, end, digits in reversed(edits):
         text = text[:start] + digits + text[end:]
     return text
+
+
+def in_tenths(text: str, units: Collection[str]) -> int | None:
+    """The percent said in tenths of a whole (7割: 70), where a count's `units` hold the percent sign; else None."""
+    said = _tenths()
+    if said["percent"] not in units:
+        return None
+    utterance = tokenise(text)
+    found = next((m for p in said["patterns"] for m in p.finditer(utterance)), None)
+    return None if found is None else int(utterance.tokens[found.first].surface) * said["tenth"]
+
+
+@cache
+def _tenths() -> dict[str, Any]:
+    table = japanese._table()["numerals"]
+    return {"patterns": tuple(Pattern.parse(p) for p in table["tenths"]), "tenth": table["tenth"],
+            "percent": table["percent"]}
 
 
 def _numerals_that_may_count(text: str) -> list[re.Match[str]]:
@@ -92,12 +114,21 @@ def _ranked(utterance: Utterance, start: int) -> bool:
 
 def _part_of_a_word(text: str, start: int) -> bool:
     """Whether the numeral at `start` is part of a word: one of the idioms (一杯, 六本木, 一人一人) or no minutes
-    (十分) said over it, or a character it is glued to right before it (唯一つ)."""
+    (十分) said over it, or a character it is glued to right before it (唯一つ); never right after an hour (7時十分)."""
+    if _after_an_hour(text, start):
+        return False
     if start > 0 and text[start - 1] in numerals_glued():
         return True
     words, longest = _words_with_numerals()
     return any((said := words.match(text, at)) is not None and said.end() > start
                for at in range(max(0, start - longest + 1), start + 1))
+
+
+def _after_an_hour(text: str, start: int) -> bool:
+    """Whether a number and its hour (7時, 七時) end right at `start`: a numeral there is its minutes."""
+    return any(text.endswith(hour, 0, start) and start > len(hour)
+               and (text[start - len(hour) - 1].isdigit() or text[start - len(hour) - 1] in _kanji())
+               for hour in time_words()["hour"])
 
 
 # The analyser cuts some numerals badly in context (七 of 七千円 read as a prefix, 三|十分で, 一万二|千本, 一人 and

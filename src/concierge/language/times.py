@@ -1,5 +1,5 @@
-"""Times of day said in a request: 18時半, 18時30分, 午後6時, 夕方6時半, 18:30, 6:30 pm, 7pm, at 7 o'clock, at seven
-thirty, half past six.
+"""Times of day said in a request: 18時半, 18時30分, 午後6時, 夕方6時半, ろくじはん, 7時10分前 (6:50), 18:30, 6:30 pm,
+7pm, at 7 o'clock, at seven thirty, half past six, ten to seven.
 
 A time is taken as said: 午後 / 夕方 / 夜 / pm move an hour before 12 to the afternoon. A bare hour
 (6時半, at 8) is the next time it comes round from the clock `now` (18:30 at 17:00, 06:30 at 05:00), as a
@@ -7,8 +7,10 @@ person means it; with no clock it stays as said (06:30). A time from now (1時�
 an hour) is counted from `now`. A time that does not exist (25時, 18:75) is not read as a time.
 
 A time said in Japanese is read from the analyser's words (language/tokens.py): 8時 is a number before the
-counter 時, so 8時間 or 一時的 say no time. The words of both languages are data: words/ja.toml ([clock],
-[from_now]) and words/en.toml ([clock], [clock_marks], [from_now], [time_leads], [day_parts]).
+counter 時, so 8時間 or 一時的 say no time; an hour in kana (しちじ) is matched on the text at the analyser's word
+boundaries, which cut it badly (じゅう|にじ), and only with a particle, a half or minutes after it. The words of both
+languages are data: words/ja.toml ([clock], [from_now]) and words/en.toml ([clock], [clock_marks], [from_now],
+[time_leads], [day_parts]).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, cast
 
 from concierge.language.english import clock_marks, clock_words, day_parts, from_now_units, time_leads
 from concierge.language.japanese import from_now_words, time_words
@@ -119,9 +122,9 @@ def _hour_minute(m: re.Match[str]) -> tuple[int, int]:
     words = clock_words()
     hour = words["hours"][word.lower()]
     if said.get("to"):
-        return hour - 1 if hour > 1 else 12, words["to"][" ".join(said["to"].lower().split())]
+        return hour - 1 if hour > 1 else 12, words["to"][" ".join(said["to"].lower().replace("-", " ").split())]
     if said.get("past"):
-        return hour, words["past"][" ".join(said["past"].lower().split())]
+        return hour, words["past"][" ".join(said["past"].lower().replace("-", " ").split())]
     return hour, words["minutes"].get(" ".join((said.get("mw") or "").lower().replace("-", " ").split()), 0)
 
 
@@ -130,10 +133,11 @@ def _worded() -> re.Pattern[str]:
     """A time said in words: at seven, at seven thirty, half past six, a quarter to eight (pm / o'clock after)."""
     words, marks = clock_words(), clock_marks()
     hours = _alternatives(list(words["hours"]))
-    return re.compile(rf"(?<![a-z])(?:(?:{'|'.join(time_leads()['words'])})\s+(?P<hw>{hours})"
-                      rf"(?:\s+(?P<mw>{_alternatives(list(words['minutes']))}))?"
-                      rf"|(?:(?P<past>{_alternatives(list(words['past']))})|(?P<to>{_alternatives(list(words['to']))}))"
-                      rf"\s+(?P<hw2>{hours}))"
+    lead = "|".join(time_leads()["words"])
+    not_a_range = "".join(rf"(?<!{re.escape(w)}\s)" for w in marks["not_before_to"])
+    return re.compile(rf"(?<![a-z])(?:(?:(?:{lead})\s+)?(?:(?P<past>{_alternatives(list(words['past']))})"
+                      rf"|{not_a_range}(?P<to>{_alternatives(list(words['to']))}))\s+(?P<hw2>{hours})"
+                      rf"|(?:{lead})\s+(?P<hw>{hours})(?:\s+(?P<mw>{_alternatives(list(words['minutes']))}))?)"
                       rf"(?:\s*(?P<post>{_marks()})|\s+(?:{_alternatives(marks['oclock'])}))?(?![a-z])"
                       rf"(?!\s+(?:{_alternatives(marks['not_before'])})\b)", re.IGNORECASE)
 
@@ -155,26 +159,80 @@ def _japanese_clock(text: str) -> Iterator[_Said]:
 
 
 def _may_say_a_time(text: str) -> bool:
-    """Whether `text` is Japanese with a digit: every time said in Japanese has one."""
-    return japanese(text) and any(c.isdigit() for c in text)
+    """Whether `text` is Japanese with a digit or an hour in kana: every time said in Japanese has one."""
+    return japanese(text) and (any(c.isdigit() for c in text) or any(h in text for h in _kana_hours()))
 
 
 def _clock_at(utterance: Utterance, first: int, floor: int) -> tuple[_Said, int] | None:
-    """The time of day said from token `first` (夕方6時半), and the index of the token after it. An hour said
-    with no part of the day before it or minutes after it takes the spaces around it, back to `floor`."""
-    words, tokens = time_words(), utterance.tokens
+    """The time of day said from token `first` (夕方6時半, ろくじはん), and the index of the token after it. An hour
+    said with no part of the day before it or minutes after it takes the spaces around it, back to `floor`."""
+    tokens = utterance.tokens
     part = _day_half(tokens[first].surface)
     i = first + 1 if part else first
-    if not (_number(tokens, i, 2) and _one_of(tokens, i + 1, words["hour"])):
+    said = _hour_at(utterance, i)
+    if said is None:
         return None
-    hour, minute, i = int(tokens[i].surface), None, i + 2
-    if _one_of(tokens, i, words["half"]):
-        minute, i = 30, i + 1
-    elif _number(tokens, i, 2) and _one_of(tokens, i + 1, words["minute"]):
-        minute, i = int(tokens[i].surface), i + 2
+    hour, i, in_kana = said
+    minute, i = _minutes_at(tokens, i)
+    if minute is None and in_kana and not _ends_kana_hour(utterance, i):
+        return None
+    if minute is not None and minute < 0:  # 7時10分前: ten minutes before 7
+        hour, minute = divmod((hour * 60 + minute) % (24 * 60), 60)
     start = tokens[first].start if part else _spaced_start(utterance.text, tokens[first].start, floor)
     end = tokens[i - 1].end if minute is not None else _spaced_end(utterance, i)
     return _Said(hour, minute or 0, start, end, part), i
+
+
+def _hour_at(utterance: Utterance, i: int) -> tuple[int, int, bool] | None:
+    """The hour said from token `i` (6時, ろくじ), the index of the token after it and whether it is said in kana."""
+    tokens = utterance.tokens
+    if _number(tokens, i, 2) and _one_of(tokens, i + 1, time_words()["hour"]):
+        return int(tokens[i].surface), i + 2, False
+    if i >= len(tokens):
+        return None
+    start, text = tokens[i].start, utterance.text
+    for said, hour in _kana_hours().items():
+        end = start + len(said)
+        if text.startswith(said, start) and utterance.ends_at(end):
+            return hour, utterance.starting(end, len(text) + 1).start, True
+    return None
+
+
+def _minutes_at(tokens: Sequence[Token], i: int) -> tuple[int | None, int]:
+    """The minutes said from token `i` after an hour (半, 45分; 10分前: -10), and the index of the token after them."""
+    words = time_words()
+    if _one_of(tokens, i, words["half"]):
+        return 30, i + 1
+    if not (_number(tokens, i, 2) and _one_of(tokens, i + 1, words["minute"])):
+        return None, i
+    minutes = int(tokens[i].surface)
+    if 0 < minutes < 60 and _one_of(tokens, i + 2, words["before"]):
+        return -minutes, i + 3
+    return minutes, i + 2
+
+
+def _ends_kana_hour(utterance: Utterance, i: int) -> bool:
+    """Whether the words from token `i` end an hour said in kana (しちじに, くじごろ): else it is another word
+    (にじが出た, くじびき)."""
+    tokens = utterance.tokens
+    if i >= len(tokens) or tokens[i].start > tokens[i - 1].end:
+        return True
+    return any(p.at(utterance, i) for p in _after_kana_hour())
+
+
+@cache
+def _kana_hours() -> dict[str, int]:
+    """The hours said in kana (ろくじ: 6, じゅうにじ: 12, にじゅうじ: 20), longest first."""
+    words = cast(dict[str, Any], time_words())
+    ones, tens = words["kana_ones"], words["kana_tens"]
+    numbers = {**ones, **tens, **{ten + one: t + n for ten, t in tens.items() for one, n in ones.items()}}
+    hours = {said + hour: n for said, n in numbers.items() for hour in words["kana_hour"]}
+    return dict(sorted(hours.items(), key=lambda h: len(h[0]), reverse=True))
+
+
+@cache
+def _after_kana_hour() -> tuple[Pattern, ...]:
+    return tuple(Pattern.parse(p) for p in cast(dict[str, Any], time_words())["after_kana_hour"])
 
 
 def _day_half(word: str) -> str:

@@ -18,6 +18,7 @@ from decimal import Decimal
 
 import regex
 
+from concierge.catalog.model import CountExtract
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
 from concierge.language.english import determiners, english_words, qualifiers
 from concierge.language.japanese import (
@@ -30,6 +31,7 @@ from concierge.language.japanese import (
     qualifier_pos,
     topic_particle,
 )
+from concierge.language.numerals import in_tenths
 from concierge.language.patterns import Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import LATER_DAY_CLOCK, find_times
@@ -545,9 +547,9 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     cues, ones = lexicon.count_phrases(tool, pname)
     text = slots.read_text
     units = lexicon.count_units(tool, pname)
-    if units is not None:  # 2つ, 30%; or two karaage bento: a number just before a value said
+    if units is not None:  # 2つ, 30%, 7割; or two karaage bento: a number just before a value said
         m = units.search(text)
-        said = int(m["n"]) if m else _before_value(slots, text)
+        said = int(m["n"]) if m else _in_tenths(lexicon, tool, pname, text) or _before_value(slots, text)
         if said is not None:
             return said
     named = lexicon.count_words(tool, pname).find(text)  # 半分, max
@@ -563,6 +565,12 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
         if m and number(m["n"]) and hit.phrase.isascii():
             return number(m["n"])
     return _ranked_count(slots, text, cues, ones) if ones.values else None
+
+
+def _in_tenths(lexicon: Lexicon, tool: str, pname: str, text: str) -> int | None:
+    """7割: 70, where a count is a percent."""
+    x = lexicon.tools[tool].params[pname].extract
+    return in_tenths(text, x.units) if isinstance(x, CountExtract) else None
 
 
 def _ranked_count(slots: Slots, text: str, cues: Phrases[str], ones: Phrases[str]) -> int | None:
