@@ -54,6 +54,11 @@ async def test_a_time_said_last_after_goods_is_their_pickup_time(call, said, lin
     assert (call.order(), call.pickup()) == (lines, "19:30")
 
 
+async def test_an_order_typed_with_full_width_digits_and_no_spaces_is_read_whole(call):
+    await call.say("牛丼２こ大盛り１８時")
+    assert (call.order(), call.pickup()) == ({("牛丼", "大盛り"): 2}, "18:00")
+
+
 async def test_part_of_the_only_line_changed_to_another_item_is_swapped(call):
     await call.say("しゃけ弁 ふたつ おねがいします")
     await call.say("すいません ひとつ のり弁に 変えてもらえますか")

@@ -166,6 +166,13 @@ def numeral_counters() -> tuple[str, ...]:
     return tuple(_table()["numerals"]["counters"])
 
 
+def numeral_tenths() -> dict[str, Any]:
+    """7割: a count of tenths (`tenths`, token patterns), what one is worth (`tenth`) and the unit it is in
+    (`percent`)."""
+    table = _table()["numerals"]
+    return {"tenths": table["tenths"], "tenth": table["tenth"], "percent": table["percent"]}
+
+
 @cache
 def numeral_prefixes() -> tuple[str, ...]:
     """上位, トップ, 直近, ここ …: said right before a numeral, they rank or count back (上位三つ, ここ三日)."""

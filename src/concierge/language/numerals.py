@@ -64,7 +64,7 @@ def in_tenths(text: str, units: Collection[str]) -> int | None:
 
 @cache
 def _tenths() -> dict[str, Any]:
-    table = japanese._table()["numerals"]
+    table = japanese.numeral_tenths()
     return {"patterns": tuple(Pattern.parse(p) for p in table["tenths"]), "tenth": table["tenth"],
             "percent": table["percent"]}
 

@@ -101,7 +101,7 @@ def _kana_counters(u: Utterance) -> list[tuple[int, int, str]]:
     counters = kana_counters()
     return [(t.start, t.end, counters[t.surface]) for before, t in zip(u.tokens, u.tokens[1:], strict=False)
             if t.surface in counters and before.surface.isdigit() and before.end == t.start
-            and (t.is_suffix or t.is_counter)]
+            and (t.is_suffix or t.is_counter or t.is_prefix)]  # 2こ大盛り: こ read as a prefix of 大盛り
 
 
 def _before_katakana(u: Utterance) -> list[tuple[int, int, str]]:
