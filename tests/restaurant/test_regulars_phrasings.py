@@ -69,3 +69,30 @@ async def test_part_of_the_only_line_changed_to_another_item_is_swapped(call):
 async def test_a_word_before_a_category_that_names_no_item_is_asked_and_nothing_is_added(call, said):
     turn = await call.say(said)
     assert call.order() == {} and " bento" in turn.answer
+
+
+@pytest.mark.parametrize("said", ["牛丼と親子丼 両方とも大盛りで", "牛丼と親子丼 全部大盛りで"])
+async def test_items_said_with_an_option_and_no_count_are_ordered_so(call, said):
+    await call.say(said)
+    assert call.order() == {("牛丼", "大盛り"): 1, ("親子丼", "大盛り"): 1}
+
+
+@pytest.mark.parametrize("said", ["is the gyudon big", "牛丼って 大盛りだと いくらになるんですか"])
+async def test_an_option_asked_about_is_never_ordered(call, said):
+    await call.say("牛丼 ひとつ")
+    turn = await call.say(said)
+    assert call.order() == {("牛丼", None): 1} and "read orders" not in turn.answer
+
+
+async def test_a_short_name_the_catalog_describes_as_a_reading_is_read_as_the_item(call):
+    await call.say("唐揚げ弁当ふたつとのり弁当ひとつ")
+    await call.say("あ からあげのほう 大盛りで")
+    assert call.order() == {("唐揚げ弁当", "大盛り"): 2, ("のり弁当", None): 1}
+
+
+@pytest.mark.parametrize("closing", ["that's it", "じゃあ以上で"])
+async def test_a_closing_phrase_places_the_order(call, closing):
+    await call.say("a beef bowl please")
+    await call.say("pick up at 7")
+    turn = await call.say(closing)
+    assert "1" in turn.answer and call.order() == {}  # placed: the draft is empty, a ticket number is said

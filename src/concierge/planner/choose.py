@@ -429,11 +429,35 @@ def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
     if any(p.required and of_fixed_values(p) and slots.enum_values(lexicon.enum_of[(name, n)].key)
            for n, p in params.items()):
         return True  # リビングのlightもoffで: the command's own value (off) is said
+    keyed = any(p.required and reads_data(p) and _group_said(slots, lexicon.enum_of[(name, n)].key)
+                for n, p in params.items())
+    options = [lexicon.enum_of[(name, n)].key for n, p in params.items()
+               if not p.required and (name, n) in lexicon.enum_of]
+    if keyed and any(_only_written_group(lexicon, g) and _ordered_so(slots, g) for g in options) \
+            and not words.pattern("lines", "asking").search(slots.cue_text):
+        return True  # 牛丼と親子丼を大盛りで: an option only an order takes, said of items (is the gyudon big: asked)
     counted = any(isinstance(p.extract, CountExtract) and count(slots, lexicon, name, n) is not None
                   for n, p in params.items())
     return counted and (any(p.required and reads_data(p) and _group_said(slots, lexicon.enum_of[(name, n)].key)
                             for n, p in params.items())
                         or name in topics(lexicon, slots.cue_text))  # R-5015の人数を3名にして: the count of its topic
+
+
+def _ordered_so(slots: Slots, group: str) -> bool:
+    """Whether a value of the group is said last, or right before a word of `[lines] option_after` (大盛りで)."""
+    said = tokenise(slots.text)
+    after = set(words.words("lines", "option_after"))
+    for hit in slots.enums:
+        if any(k == group for k, _ in hit.value):
+            rest = [t for t in said.tokens if t.start >= hit.end and not FILLER.fullmatch(t.surface)]
+            if not rest or rest[0].surface in after:
+                return True
+    return False
+
+
+def _only_written_group(lexicon: Lexicon, group: str) -> bool:
+    """Whether the values of an enum group are only ever written, never read by (大盛り, an option of an order)."""
+    return not any(g.key == group and lexicon.tools[tool].mode == "read" for (tool, _), g in lexicon.enum_of.items())
 
 
 def _only_written(lexicon: Lexicon, pattern: str) -> bool:

@@ -141,8 +141,9 @@ class Lexicon:
         self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
-        self.known = Known.of(self.vocabulary | _described(self.tools.values()) | set(GENERIC_WORDS)
-                              | set(words.words("numbers", "suffixes")))
+        described, examples = _described(self.tools.values())
+        self.known = Known.of(self.vocabulary | described | set(GENERIC_WORDS)
+                              | set(words.words("numbers", "suffixes")), described=examples)
         # The English words the catalog names its columns and parameters with (rating, returned): a participle
         # of one is no unknown state of the rows.
         self.catalog_words = frozenset(w for t in self.tools.values() for p, param in t.params.items()
@@ -333,14 +334,22 @@ GENERIC_WORDS = _words("""
 _GENERIC = frozenset(GENERIC_WORDS)
 
 
-def _described(tools) -> set[str]:
-    """The nouns of the catalog's own descriptions (the store D店, 商品別): never an unknown value."""
+def _described(tools) -> tuple[set[str], set[str]]:
+    """The nouns of the catalog's own descriptions (the store D店, 商品別): never an unknown value; those said in
+    brackets apart, as examples that may be values said another way (読み方が違っても可: からあげ・カラアゲ)."""
     found: set[str] = set()
+    examples: set[str] = set()
     for tool in tools:
         texts = [tool.description.get("ja"), *(p.description.get("ja") for p in tool.params.values())]
         for text in texts:
-            found.update(regex.findall(rf"[A-Za-z0-9]*[{KATAKANA}{HAN}]{{2,}}", text or ""))
-    return {fold(normalise(w)) for w in found}
+            inside = "".join(_BRACKETED.findall(text or ""))
+            examples.update(regex.findall(_DESCRIBED_NOUN, inside))
+            found.update(regex.findall(_DESCRIBED_NOUN, _BRACKETED.sub(" ", text or "")))
+    return {fold(normalise(w)) for w in found}, {fold(normalise(w)) for w in examples}
+
+
+_DESCRIBED_NOUN = rf"[A-Za-z0-9]*[{KATAKANA}{HAN}]{{2,}}"
+_BRACKETED = regex.compile(r"[（(][^）)]*[）)]")
 
 
 def _labels(tool: Tool, pname: str, param: Param) -> set[str]:

@@ -69,11 +69,15 @@ class Known:
 
     words: frozenset[str]
     long: tuple[str, ...]  # those of two characters or more: a word that contains one is known too
+    # those never read as part of a value or a misspelt one: not the catalog's descriptions, which may name values
+    # (読み方が違っても可: からあげ・カラアゲ)
+    stop: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, words: Collection[str]) -> Known:
-        folded = frozenset(fold(w) for w in words)
-        return cls(folded, tuple(sorted(w for w in folded if len(w) > 1)))
+    def of(cls, words: Collection[str], described: Collection[str] = ()) -> Known:
+        stop = frozenset(fold(w) for w in words)
+        folded = stop | {fold(w) for w in described}
+        return cls(folded, tuple(sorted(w for w in folded if len(w) > 1)), stop)
 
 
 def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[str, str]]]],
@@ -275,7 +279,7 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     (シュークリム is シュークリーム misspelt, not シューク and an unknown リム)."""
     found = [(key, Found(m.start(), m.end(), m.group(), tuple(c))) for m in _KATAKANA_WORD.finditer(masked)
              for key, matcher in matchers.items() if _sure(c := matcher.match(m.group()))]
-    found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.words)]
+    found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.stop)]
     chosen: list[tuple[str, Found]] = []
     spans = Disjoint()
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):

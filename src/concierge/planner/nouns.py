@@ -35,9 +35,12 @@ _MADE: dict[int, tuple[Tool, Noun]] = {}  # a tool's noun, read once per loaded 
 _MADE_KEPT = 4096
 
 
+_ANY_JA = "データ"
+
+
 def noun(tool: Tool | None) -> Noun:
     if tool is None:
-        return Noun("result", "results", "データ")
+        return Noun("result", "results", _ANY_JA)
     found = _MADE.get(id(tool))
     if found is not None and found[0] is tool:
         return found[1]
@@ -59,7 +62,7 @@ def _noun(tool: Tool) -> Noun:
         many = base if base.endswith("s") else base + "s"
     one = one or (many[:-1] if many.endswith("s") else many)
     ja = next((m["n"] for k in keywords if (m := _JA.match(k.strip()))), None) or next(
-        (t for t in topics if not t.isascii()), None) or many
+        (t for t in topics if not t.isascii()), None) or _ANY_JA  # never a tool's English name in Japanese
     return Noun(one, many, ja)
 
 
