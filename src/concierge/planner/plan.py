@@ -47,6 +47,7 @@ from concierge.planner import (
     measure,
     not_meant,
     ranking,
+    settings_said,
     sold,
     whose,
     words,
@@ -488,6 +489,20 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
     _plan_tools(plan, request, slots, ctx, ahead, choice, first)
 
 
+def _settings_said(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bool:
+    """Settings said to devices in one breath, each with the devices said before it (planner/settings_said.py)."""
+    said = settings_said.calls(slots, ctx.lexicon, ctx.offered, lambda t: _read(t, ctx)) \
+        if ctx.memory.held is None else None
+    if not said or len(said) > MAX_CALLS_PER_REQUEST or negated(slots, ctx.lexicon, ctx.offered) is not None:
+        return False
+    request.tools = tuple(dict.fromkeys(name for name, _ in said))
+    values = {k: list(dict.fromkeys(a[k] for _, a in said if k in a)) for k in {k for _, a in said for k in a}}
+    _note_understood(request, slots, values)
+    request.values.update(values)
+    request.steps += [plan.add(Step(name, args, gate=request.gate)) for name, args in said]
+    return True
+
+
 def _asks_setting(text: str, tools: tuple[str, ...], ctx: Context) -> bool:
     """リビングの明るさは？: a write's keyword, then only a topic question to the end: what the setting is now."""
     said = tokenise(text)
@@ -502,6 +517,8 @@ def _asks_setting(text: str, tools: tuple[str, ...], ctx: Context) -> bool:
 
 def _plan_tools(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None, choice: Choice,
                 first: bool) -> None:
+    if _settings_said(plan, request, slots, ctx):
+        return
     made = len(plan.steps)
     for name in choice.tools:
         _plan_tool(plan, request, name, slots, ctx, ahead, choice, first)
