@@ -253,3 +253,18 @@ async def test_a_verb_said_with_toite_or_chatte_is_the_verb(talk, sim, said):
     await talk.say("テレビつけて")
     await talk.say(said)
     assert [b["command"] for b in sent(sim)] == ["turnOn", "volumeAdd", "volumeAdd"]
+
+
+async def test_a_device_there_is_not_said_with_one_there_is_leaves_that_one_done(talk, sim):
+    await talk.say("テレビつけて")
+    turn = await talk.say("エアコンとテレビ消して")
+    assert [b["command"] for b in sent(sim)] == ["turnOn", "turnOff"] and "エアコン" in turn.answer
+    turn = await talk.say("リビングとお風呂の電気消して")
+    assert sim.device("リビングの電気")["power"] == "off" and "風呂" in turn.answer
+    turn = await talk.say("お風呂の電気消して")  # alone: asked, nothing switched
+    assert len(sent(sim)) == 3 and "あるのは" in turn.answer
+
+
+async def test_settings_said_in_the_negative_are_none_made(talk, sim):
+    turn = await talk.say("リビングを赤で寝室を青にしないで")
+    assert sent(sim) == [] and "何も変えていません" in turn.answer

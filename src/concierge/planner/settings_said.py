@@ -17,15 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from concierge.catalog.model import CodeExtract, CountExtract
-from concierge.language.tokens import Token, tokenise
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import levels, words
-from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data, takes_code
+from concierge.planner.lexicon import TOPIC, Lexicon, of_fixed_values, reads_data, takes_code
 from concierge.planner.slots import Slots, count
 
-__all__ = ["calls"]
+__all__ = ["calls", "listed_unknown", "negative"]
 
 Call = tuple[str, dict[str, Any]]
 
@@ -76,14 +77,23 @@ def _data_keys(value: frozenset[tuple[str, str]], lexicon: Lexicon) -> set[str]:
 
 
 def _says_more(slots: Slots) -> bool:
-    """Values no setting is (a day, a sum, goods), words naming several devices or none, a device left alone."""
+    """Values no setting is (a day, a sum, goods), words naming several devices or none, a device left alone, or
+    one said as the one copied (リビングと同じ明るさに)."""
     return bool(slots.dates or slots.amounts or slots.items or slots.times or slots.unsure or slots.unknown
-                or slots.kept or slots.every_but or slots.twofold or slots.names or slots.referred)
+                or slots.kept or slots.every_but or slots.twofold or slots.names or slots.referred) \
+        or any(words.pattern("same", key).search(slots.folded) for key in ("after_source", "before_source"))
 
 
 def _asks(slots: Slots) -> bool:
     """A question (リビング今何%?, 明るさは？): what a setting is, never a setting made."""
     return slots.text.rstrip().endswith(("?", "？")) or bool(words.pattern("lines", "how_much").search(slots.cue_text))
+
+
+def negative(slots: Slots) -> str | None:
+    """The verb of settings said in the negative (青に|しない|で): none is made, and what to do is asked again."""
+    tokens, negation = tokenise(slots.text).tokens, frozenset(words.said("negation", "in_word"))
+    return next((slots.text[a.start:b.end] for a, b in zip(tokens, tokens[1:], strict=False)
+                 if a.is_verb and b.is_auxiliary and (b.lemma in negation or b.surface in negation)), None)
 
 
 def _setters(lexicon: Lexicon, offered: Collection[str], kind: str) -> list[_Setter]:
@@ -161,3 +171,32 @@ def _optional(sub: Slots, lexicon: Lexicon, setter: _Setter) -> dict[str, Any]:
 def _count(sub: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     """A count said with its cue, unit or word (明るさ70%, 半分), never one of a value named (the bedroom one on)."""
     return count(replace(sub, enums=[]), lexicon, tool, pname)
+
+
+def listed_unknown(slots: Slots, lexicon: Lexicon) -> str | None:
+    """A word that names no value, said in a list with a value of the data that is said (エアコン of
+    「エアコンとテレビ消して」 where there is no air conditioner): the call is made of the one said, and the other
+    is said to be none there is; None where no such word is said."""
+    said = tokenise(slots.text)
+    joiners = frozenset(words.said("joiners", "words"))
+    named = {(h.start, h.end) for h in slots.enums if _data_keys(h.value, lexicon)} | {
+        (h.start, h.end) for h in lexicon.cues.find(slots.cue_text) if h.phrase in _topics(lexicon)}  # テレビ(消して)
+    for word, (start, end) in slots.unknown:
+        after = said.tokens[i] if (i := _token_at(said, end)) is not None else None
+        before = said.ending_at(start)
+        before = said.ending_at(before.start) if before is not None and before.is_prefix else before  # と|お|風呂
+        joined = [t for t in (after, before) if t is not None and t.surface.lower() in joiners]
+        if any(not slots.text[t.end:s].strip() or not slots.text[e:t.start].strip() for t in joined for s, e in named):
+            return word
+    return None
+
+
+def _token_at(said: Utterance, offset: int) -> int | None:
+    return next(iter(said.starting(offset, offset + 1)), None)
+
+
+@lru_cache(maxsize=8)
+def _topics(lexicon: Lexicon) -> frozenset[str]:
+    """The phrases that name a kind of device: the tools' topics, and the keywords that hold one (テレビ消して)."""
+    said = {p for p, v in lexicon.cues.values.items() if any(k == TOPIC for _, k in v)}
+    return frozenset(p for p in lexicon.cues.values if any(t in p for t in said))
