@@ -923,11 +923,18 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
 def _absent(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
     """エアコンとテレビ消して, with no air conditioner: the TV switched off, and the word said to name none there is
     (planner/settings_said.py, kind none_such), never a question about the TV's name."""
-    said = settings_said.listed_unknown(slots, ctx.lexicon)
+    said = _listed_absent(tool, slots, ctx)
     named = [p for p, param in tool.params.items() if reads_data(param) and values.get(p)]
     if said is None or not named:
         return None
     return Problem("none_such", tool.name, (named[0],), said=said)
+
+
+def _listed_absent(tool: Tool, slots: Slots, ctx: Context) -> str | None:
+    """The word naming no device, listed with one said, of a command (no order held: an item not on the menu is
+    asked about, never left out of the order)."""
+    return settings_said.listed_unknown(slots, ctx.lexicon) if tool.mode == "write" and ctx.memory.held is None \
+        else None
 
 
 def _fill(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
@@ -1078,7 +1085,7 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
         unsure = next((u for u in slots.unsure if u.group == group), None)
         if unsure is not None:  # 先週のコーヒーとお茶: coffee is clear, which tea is asked
             return Problem("which_value", tool.name, (pname,), said=unsure.said, candidates=unsure.candidates)
-    if slots.unknown and loose and settings_said.listed_unknown(slots, ctx.lexicon) is None:
+    if slots.unknown and loose and _listed_absent(tool, slots, ctx) is None:
         widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]
         every = _choices(tool, [widest], ctx)  # お風呂の電気 where there is none: the lights there are
         return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0], candidates=every,

@@ -97,9 +97,11 @@ def negative(slots: Slots) -> str | None:
 
 
 def _setters(lexicon: Lexicon, offered: Collection[str], kind: str) -> list[_Setter]:
-    """The writes offered that take a device of this kind and one setting besides, required both."""
+    """The writes offered that take a device of this kind and one setting besides, required both, and run at once
+    as commands do (a record kept for a yes, such as a receipt corrected, is no device's setting)."""
     out = []
-    for name in (t for t in lexicon.tools if t in offered and lexicon.tools[t].mode == "write"):
+    for name in (t for t in lexicon.tools if t in offered and lexicon.tools[t].mode == "write"
+                 and not lexicon.tools[t].confirm):
         required = [n for n, p in lexicon.tools[name].params.items() if p.required]
         devices = [n for n in required if reads_data(lexicon.tools[name].params[n])
                    and lexicon.enum_of[(name, n)].key == kind]
