@@ -203,3 +203,68 @@ async def test_a_room_said_with_no_before_the_setting_is_that_rooms_light(talk, 
     turn = await talk.say("寝室の明るさを20に")
     assert sim.device("寝室の電気")["brightness"] == 20
     assert "『寝室』" in turn.answer and "『寝室の』" not in turn.answer
+
+
+async def test_each_value_said_goes_with_the_light_said_right_before_it(talk, sim):
+    await talk.say("リビングを赤で寝室を青にして")
+    assert sim.device("リビングの電気")["color"] == "255:0:0" and sim.device("寝室の電気")["color"] == "0:0:255"
+    assert len(sent(sim)) == 2  # not both lights both colours
+    await talk.say("キッチンは50でリビングは20にしといて")
+    assert sim.device("Kitchen Light")["brightness"] == 50 and sim.device("リビングの電気")["brightness"] == 20
+
+
+@pytest.mark.parametrize("said", ["リビングとキッチン30にして", "リビングとキッチンの明るさを30にして",
+                                  "set the living room and kitchen lights to 30"])
+async def test_a_number_set_on_lights_is_their_level(talk, sim, said):
+    await talk.say(said)
+    assert sim.device("リビングの電気")["brightness"] == 30 and sim.device("Kitchen Light")["brightness"] == 30
+    assert sim.device("寝室の電気")["brightness"] != 30
+
+
+async def test_a_number_set_on_one_light_is_its_level_and_a_figure_is_no_number_set(talk, sim):
+    await talk.say("リビング30にしといて")
+    assert sim.device("リビングの電気")["brightness"] == 30
+    await talk.say("リビングの色を300:0:0にして")  # out of range: asked, never a level of 0
+    assert sim.device("リビングの電気")["brightness"] == 30 and len(sent(sim)) == 1
+
+
+async def test_two_or_three_settings_in_one_breath_are_all_made(talk, sim):
+    await talk.say("寝室の電気半分でつけといて")
+    assert sim.device("寝室の電気")["power"] == "on" and sim.device("寝室の電気")["brightness"] == 50
+    await talk.say("寝室消して")
+    await talk.say("寝室つけて黄色にして明るさ70%")
+    bedroom = sim.device("寝室の電気")
+    assert (bedroom["power"], bedroom["color"], bedroom["brightness"]) == ("on", "255:255:0", 70)
+
+
+async def test_a_colour_said_after_a_light_switched_on_sets_the_colour_not_the_power(talk, sim):
+    await talk.say("turn on the bedroom light and make it purple")
+    assert sim.device("寝室の電気")["power"] == "on" and sim.device("寝室の電気")["color"] == "128:0:128"
+    await talk.say("and the kitchen one pink")
+    assert sim.device("Kitchen Light")["color"] == "255:192:203"
+    assert [b["command"] for b in sent(sim)] == ["turnOn", "setColor", "setColor"]
+    await talk.say("turn off the living room light")
+    await talk.say("and the bedroom one blue")
+    assert sim.device("寝室の電気")["color"] == "0:0:255" and sim.device("寝室の電気")["power"] == "on"
+
+
+@pytest.mark.parametrize("said", ["音量2つ上げといて", "音量2つ上げちゃって", "音量2つあげといて"])
+async def test_a_verb_said_with_toite_or_chatte_is_the_verb(talk, sim, said):
+    await talk.say("テレビつけて")
+    await talk.say(said)
+    assert [b["command"] for b in sent(sim)] == ["turnOn", "volumeAdd", "volumeAdd"]
+
+
+async def test_a_device_there_is_not_said_with_one_there_is_leaves_that_one_done(talk, sim):
+    await talk.say("テレビつけて")
+    turn = await talk.say("エアコンとテレビ消して")
+    assert [b["command"] for b in sent(sim)] == ["turnOn", "turnOff"] and "エアコン" in turn.answer
+    turn = await talk.say("リビングとお風呂の電気消して")
+    assert sim.device("リビングの電気")["power"] == "off" and "風呂" in turn.answer
+    turn = await talk.say("お風呂の電気消して")  # alone: asked, nothing switched
+    assert len(sent(sim)) == 3 and "あるのは" in turn.answer
+
+
+async def test_settings_said_in_the_negative_are_none_made(talk, sim):
+    turn = await talk.say("リビングを赤で寝室を青にしないで")
+    assert sent(sim) == [] and "何も変えていません" in turn.answer

@@ -115,6 +115,7 @@ def _aspect(u: Utterance) -> list[tuple[int, int, str]]:
     edits = []
     for i, t in enumerate(u.tokens):
         if not t.is_verb:
+            edits += _misread_aspect(u, i)
             continue
         j = i + 1
         while j < len(u.tokens) and u.tokens[j].lemma in aspect and u.tokens[j].is_auxiliary:
@@ -122,6 +123,19 @@ def _aspect(u: Utterance) -> list[tuple[int, int, str]]:
         if j > i + 1 and j < len(u.tokens) and u.tokens[j].surface[:1] in te_ta:
             edits.append((t.end, u.tokens[j].start, ""))
     return edits
+
+
+def _misread_aspect(u: Utterance, i: int) -> list[tuple[int, int, str]]:
+    """上げ|と|い|て, which the analyser cuts as a noun and いる: an auxiliary of aspect after a verb's stem all the
+    same, where the analyser reads the stem with a plain て as that verb (上げて: 上げる)."""
+    said, te_ta = frozenset(kana_aspect()["said"]), frozenset(kana_aspect()["te_ta"])
+    t, after = u.tokens[i], u.tokens[i + 1:]
+    for j in range(1, min(3, len(after))):
+        if "".join(a.surface for a in after[:j]) in said and after[j].surface[:1] in te_ta \
+                and after[j - 1].end == after[j].start and after[0].start == t.end:
+            verb = tokenise(t.surface + after[j].surface[:1]).tokens[0]
+            return [(t.end, after[j].start, "")] if verb.is_verb and verb.end == len(t.surface) else []
+    return []
 
 
 def _disjoint(edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

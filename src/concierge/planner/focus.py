@@ -24,7 +24,7 @@ from typing import Any
 from concierge.catalog.model import CountExtract, ItemsExtract, Param
 from concierge.planner import words
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
-from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
+from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data, takes_code
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, mask, normalise
 
@@ -134,6 +134,8 @@ def _same_command(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | 
     if not says_only_values(slots) or not coverage(slots, lexicon, name)[0]:
         return None
     tool = lexicon.tools[name]
+    if any(not any(takes_code(p, c.value, c.pattern) for p in tool.params.values()) for c in slots.codes):
+        return None  # and the kitchen one pink, after a light switched on: a colour, no second switch
     kept = {k: v for k, v in args.items() if k in tool.params and tool.params[k].required}
     return Choice((name,), follow_up=True, again=(name, kept))
 

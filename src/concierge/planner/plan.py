@@ -48,6 +48,7 @@ from concierge.planner import (
     measure,
     not_meant,
     ranking,
+    settings_said,
     sold,
     whose,
     words,
@@ -125,7 +126,8 @@ class Problem:
     kinds: refused_sql, refused_change, unrelated (greeting, thanks), forbidden, not_placed (a number said to change a
     write shown for a yes that none of its values took), missing, ambiguous (which
     earlier customer?), unchecked (its condition could not be checked); unknown_value (a word that looks like
-    a value matches nothing: `said`, `params`), which_value (it matches several: `said`, `candidates`),
+    a value matches nothing: `said`, `params`; none_such: so said in a list with a value made, エアコンとテレビ),
+    which_value (it matches several: `said`, `candidates`),
     which_reading (a value of the data that is also a word of the question, 商品ランキングの売上: `said`, the value
     in `candidates`), which_row (a name several rows have, 佐藤 of two customers: `said`, their keys in
     `candidates`, the key's parameter first in `params`),
@@ -522,6 +524,24 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
     _plan_tools(plan, request, slots, ctx, ahead, choice, first)
 
 
+def _settings_said(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bool:
+    """Settings said to devices in one breath, each with the devices said before it (planner/settings_said.py)."""
+    said = settings_said.calls(slots, ctx.lexicon, ctx.offered, lambda t: _read(t, ctx)) \
+        if ctx.memory.held is None else None
+    if not said or len(said) > MAX_CALLS_PER_REQUEST:
+        return False
+    negation = negated(slots, ctx.lexicon, ctx.offered) or settings_said.negative(slots)
+    if negation is not None:  # リビングを赤で寝室を青にしないで: nothing written, asked again
+        request.problems.append(Problem("negated", said=negation))
+        return True
+    request.tools = tuple(dict.fromkeys(name for name, _ in said))
+    values = {k: list(dict.fromkeys(a[k] for _, a in said if k in a)) for k in {k for _, a in said for k in a}}
+    _note_understood(request, slots, values)
+    request.values.update(values)
+    request.steps += [plan.add(Step(name, args, gate=request.gate)) for name, args in said]
+    return True
+
+
 def _asks_setting(text: str, tools: tuple[str, ...], ctx: Context) -> bool:
     """リビングの明るさは？: a write's keyword, then only a topic question to the end: what the setting is now."""
     said = tokenise(text)
@@ -536,6 +556,8 @@ def _asks_setting(text: str, tools: tuple[str, ...], ctx: Context) -> bool:
 
 def _plan_tools(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead: Slots | None, choice: Choice,
                 first: bool) -> None:
+    if _settings_said(plan, request, slots, ctx):
+        return
     made = len(plan.steps)
     for name in choice.tools:
         _plan_tool(plan, request, name, slots, ctx, ahead, choice, first)
@@ -930,7 +952,25 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
                          lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
     if isinstance(paired, writes.Unpaired):
         return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
-    return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)])
+    return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)]) \
+        or _absent(tool, slots, ctx, values)
+
+
+def _absent(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
+    """エアコンとテレビ消して, with no air conditioner: the TV switched off, and the word said to name none there is
+    (planner/settings_said.py, kind none_such), never a question about the TV's name."""
+    said = _listed_absent(tool, slots, ctx)
+    named = [p for p, param in tool.params.items() if reads_data(param) and values.get(p)]
+    if said is None or not named:
+        return None
+    return Problem("none_such", tool.name, (named[0],), said=said)
+
+
+def _listed_absent(tool: Tool, slots: Slots, ctx: Context) -> str | None:
+    """The word naming no device, listed with one said, of a command (no order held: an item not on the menu is
+    asked about, never left out of the order)."""
+    return settings_said.listed_unknown(slots, ctx.lexicon) if tool.mode == "write" and ctx.memory.held is None \
+        else None
 
 
 def _fill(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, ahead: Slots | None,
@@ -1081,7 +1121,7 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
         unsure = next((u for u in slots.unsure if u.group == group), None)
         if unsure is not None:  # 先週のコーヒーとお茶: coffee is clear, which tea is asked
             return Problem("which_value", tool.name, (pname,), said=unsure.said, candidates=unsure.candidates)
-    if slots.unknown and loose:
+    if slots.unknown and loose and _listed_absent(tool, slots, ctx) is None:
         widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]
         every = _choices(tool, [widest], ctx)  # お風呂の電気 where there is none: the lights there are
         return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0], candidates=every,

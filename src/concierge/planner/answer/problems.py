@@ -42,8 +42,9 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return _not_applied(problem, lang, tool)
     if kind == "ungrouped":
         return _ungrouped(problem, lang, tool)
-    if kind == "at_limit" and tool:  # もっと明るく at 100%: already at the end of the range
-        return phrase(lang, "at_limit", label=label(tool, problem.params[0], lang), value=problem.said)
+    if kind in ("at_limit", "none_such") and tool:  # もっと明るく at 100%: already at the end of the range;
+        # エアコンとテレビ消して, with no air conditioner: the TV switched off, and none such said
+        return phrase(lang, kind, label=label(tool, problem.params[0], lang), value=problem.said, said=problem.said)
     if kind == "which_param" and tool:
         options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
         return phrase(lang, "which_param", said=problem.said, options=options)

@@ -56,6 +56,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unplaced": ("『{said}』をどうするのか分からなかったため、まだ何も変えていません。"
                      "{said}をどうするかも含めて、もう一度教えてください。"),
         "every": "あるのは{values}です。",
+        "none_such": "『{said}』に当たる{label}はありません。",
         "not_placed": ("『{said}』をどの項目に入れるかわからないため、何も書き込んでいません。"
                        "「5個にして」「750円にして」のように、変えたい所を一つずつお伝えください。"),
         "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
@@ -135,6 +136,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unplaced": ('I could not tell what to do with "{said}", so I have changed nothing yet. Please say it again, '
                      'with what to do with {said} too.'),
         "every": "There are: {values}.",
+        "none_such": 'There is no {label} matching "{said}".',
         "not_placed": ('I could not tell where "{said}" goes, so nothing was written. Please say each change on '
                        'its own, such as "make it 5" or "700 yen".'),
         "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
