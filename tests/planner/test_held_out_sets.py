@@ -1,8 +1,9 @@
 """Case sets written apart from the planner, as callers, families and front desks speak: the restaurant's callers
 (tests/restaurant/callers_cases.jsonl), their edits of an order (edits_cases.jsonl) and a red team's edits meant
-to make a wrong write (attack_cases.jsonl), the home's family (tests/home/family_cases.jsonl) and a household
-written later against its declared levels and colours (household_cases.jsonl), and two businesses' own settings
-folders that no product code knows: a small inn (tests/planner/inn/) and a bakery taking pre-orders with its own
+to make a wrong write (attack_cases.jsonl), regular callers written later (regulars_cases.jsonl), the home's family
+(tests/home/family_cases.jsonl), a household written later against its declared levels and colours
+(household_cases.jsonl) and an evening's settings of several devices (evening_cases.jsonl), and two businesses'
+own settings folders that no product code knows: a small inn (tests/planner/inn/) and a bakery taking pre-orders with its own
 tool names (tests/planner/bakery/). Not every turn passes yet; each set has a floor of turns passed, so that what
 one change made right no later change makes wrong."""
 
@@ -25,7 +26,9 @@ FLOORS = {  # turns passed of the set, as measured when it last moved (the note 
     HERE.parent / "restaurant" / "edits_cases.jsonl": 114,
     HERE.parent / "restaurant" / "attack_cases.jsonl": 166,  # a red team's edits meant to trip it
     HERE.parent / "home" / "family_cases.jsonl": 111,
-    HERE.parent / "home" / "household_cases.jsonl": 72,
+    HERE.parent / "home" / "household_cases.jsonl": 73,
+    HERE.parent / "restaurant" / "regulars_cases.jsonl": 82,  # regular callers, written apart later
+    HERE.parent / "home" / "evening_cases.jsonl": 62,  # settings said to several devices in one breath
 }
 FOLDER_FLOORS = {"inn": 63, "bakery": 79}
 
