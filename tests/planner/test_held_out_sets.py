@@ -1,11 +1,11 @@
 """Case sets written apart from the planner, as callers, families and front desks speak: the restaurant's callers
-(tests/restaurant/callers_cases.jsonl), their edits of an order (edits_cases.jsonl) and a red team's edits meant
-to make a wrong write (attack_cases.jsonl), regular callers written later (regulars_cases.jsonl), the home's family
+(tests/restaurant/callers_cases.jsonl), their edits of an order (edits_cases.jsonl), a red team's edits meant to
+make a wrong write (attack_cases.jsonl) and regular callers written later (regulars_cases.jsonl); the home's family
 (tests/home/family_cases.jsonl), a household written later against its declared levels and colours
-(household_cases.jsonl) and an evening's settings of several devices (evening_cases.jsonl), and two businesses'
-own settings folders that no product code knows: a small inn (tests/planner/inn/) and a bakery taking pre-orders with its own
-tool names (tests/planner/bakery/). Not every turn passes yet; each set has a floor of turns passed, so that what
-one change made right no later change makes wrong."""
+(household_cases.jsonl) and an evening's settings of several devices (evening_cases.jsonl); and two businesses'
+own settings folders that no product code knows: a small inn (tests/planner/inn/) and a bakery taking pre-orders
+with its own tool names (tests/planner/bakery/). Not every turn passes yet; each set has a floor of turns passed,
+so that what one change made right no later change makes wrong."""
 
 from __future__ import annotations
 
