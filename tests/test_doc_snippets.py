@@ -106,6 +106,7 @@ NOT_RUN: dict[tuple[str, str], str] = {  # (document, command without its commen
     ("docs/restaurant.md", "concierge eval tests/restaurant/callers_cases.jsonl"): HELD_OUT,
     ("docs/restaurant.md", "concierge eval tests/restaurant/edits_cases.jsonl"): HELD_OUT,
     ("docs/restaurant.md", "concierge eval tests/restaurant/attack_cases.jsonl"): HELD_OUT,
+    ("docs/restaurant.md", "concierge eval tests/restaurant/regulars_cases.jsonl"): HELD_OUT,
 }
 # A command of these kinds never runs here: one NOT_RUN does not name fails its block unrun.
 NEVER = (r"\bpytest\b|\.ci/run|\bpip install\b|\bnpm\b|\bnpx\b|\bapt(-get)?\b|\bgit clone\b|\bollama\b"
