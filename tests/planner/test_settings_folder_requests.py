@@ -31,6 +31,8 @@ CASES = [
     ("inn", "kana", "2026-11-27", [{"say": "えっと 入浴剤 入庫数まちがえてた 25個が正しい",
                                      "calls": [{"tool": "correct_receipt", "args": {"item": "入浴剤", "quantity": 25}}],
                                      "answer_contains": ["25個"]}]),
+    ("inn", "code-then-noun", "2026-11-27", [{"say": "R-5023 人数ふたりに変更", "calls": [
+        {"tool": "change_people", "args": {"reservation": "R-5023", "people": 2}}], "answer_contains": ["2名"]}]),
     ("inn", "cut", "2026-11-27", [{"say": "地酒の入庫数を10本に直して",
                                     "calls": [{"tool": "correct_receipt", "args": {"item": "地酒", "quantity": 10}}],
                                     "answer_contains": ["10本"]}]),

@@ -380,7 +380,9 @@ def _phrase_key(phrase: str) -> str:
 
 def _code_regex(pattern: str) -> re.Pattern[str]:
     body = pattern.removeprefix("^").removesuffix("$")
-    unit = r"(?!\s*(?:年|月|日|円|件|個|本|%|時|分|歳|人|名|位|yen\b|days?\b|years?\b))"
+    # a number with a unit after it (2024年, 3人) is no code of digits; a code with letters (R-5023 人数) is one
+    digits = any(re.fullmatch(body, d * n) for d in "01" for n in range(1, 13))
+    unit = r"(?!\s*(?:年|月|日|円|件|個|本|%|時|分|歳|人|名|位|yen\b|days?\b|years?\b))" if digits else ""
     return re.compile(rf"(?<![0-9A-Za-z])(?:{body})(?![0-9A-Za-z]){unit}")
 
 

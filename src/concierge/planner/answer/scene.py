@@ -18,6 +18,9 @@ from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import as_date, number, written
 
 ROWS_IN_SENTENCE = 5  # more rows than this are shown as a table, not listed in the sentence
+# where the sentence cannot do without its rows (弁当は{rows}です), up to this many are said in it; more are a table
+# that a screen shows and a phone says in short (language/spoken.listing)
+ROWS_SAID_WHOLE = 12
 
 
 @dataclass
@@ -67,8 +70,8 @@ class Scene:
         """The rows through the `row` template, joined; None when there is none or too many for a sentence."""
         if self._listed is None:
             row = self._template("row")
-            many = not self.rows or (len(self.rows) > ROWS_IN_SENTENCE and not self.every_row) \
-                or self.row_count > len(self.rows)
+            limit = ROWS_SAID_WHOLE if self.every_row else ROWS_IN_SENTENCE
+            many = not self.rows or len(self.rows) > limit or self.row_count > len(self.rows)
             self._listed = (None if row is None or many
                             else phrase(self.lang, "list").join(self._one(row, r) for r in self.rows),)
         return self._listed[0]

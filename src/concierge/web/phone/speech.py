@@ -3,8 +3,8 @@ the way a person reads them out, a table as one sentence naming its items.
 
     「からあげ弁当を2つ、合計1,380円です [r_0a1b]。受け取りは18:30です。」
     -> 「からあげ弁当を2つ、合計1,380円です。」「受け取りは18時30分です。」
-    「弁当はです。」 and a table of 7 bento (the planner's answer for a screen)
-    -> 「弁当は唐揚げ弁当、のり弁当、鮭弁当、ハンバーグ弁当、エビフライ弁当ほか2件です。」
+    「です。」 and a table of the 25 items of the menu (the planner's answer for a screen)
+    -> 「唐揚げ弁当、のり弁当、鮭弁当、ハンバーグ弁当、エビフライ弁当ほか20件です。」
     "Green tea ¥150, cola ¥200." -> "Green tea 150 yen, cola 200 yen."
 
 `Sentences` cuts text that arrives piece by piece (a model's tokens) into sentences as soon as each
