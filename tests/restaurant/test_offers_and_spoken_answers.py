@@ -49,3 +49,8 @@ async def test_how_much_is_that_is_the_orders_total(call, said):
     await call.say("a beef bowl and a coke")
     turn = await call.say(said)
     assert "780" in turn.answer and "唐揚げ弁当" not in turn.answer
+
+
+async def test_today_said_of_the_menu_is_the_menu_as_it_is(call):
+    turn = await call.say("あの 天丼って今日ありますか")
+    assert "天丼" in turn.answer and "売り切れ" in turn.answer and "絞り込む" not in turn.answer

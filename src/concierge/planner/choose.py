@@ -61,6 +61,7 @@ class Choice:
     refused: str | None = None  # "sql" | "change"
     follow_up: bool = False  # the previous turn's call, with this request's values
     again: tuple[str, dict] | None = None  # the command in focus whose arguments the call keeps (planner/focus.py)
+    tied: tuple[str, ...] = ()  # other reads that fit the request as well as the one tool chosen: asked which
     said: str | None = None  # the words the values are read from, where not all the request (600円じゃなくて700円で)
 
 
@@ -70,6 +71,7 @@ class Part:
 
     tool: str
     start: int
+    tied: tuple[str, ...] = ()  # reads that fit what is said as well as `tool`: which is meant is asked
 
 
 def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (), reads: bool = False) -> list[Part]:
@@ -150,13 +152,30 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     asks_change = comparisons.asks_change(slots)
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
         and not words.pattern("measures", "count").search(slots.cue_text)
-    parts = [Part(max(dict.fromkeys(named), key=functools.partial(rank, named=named)), start)
-             for start, named in groups]
+    def named_by(tool: str) -> frozenset[int]:
+        return frozenset(i for i, h in enumerate(hits) if (tool, KEYWORD) in h.value)
+
+    def chosen(named: list[str], start: int) -> Part:
+        best = max(dict.fromkeys(named), key=functools.partial(rank, named=named))
+        ranked = rank(best, named)[:-1]
+        tied = tuple(t for t in dict.fromkeys(named) if t != best and _alike_reads(lexicon, t, best)
+                     and named_by(t) == named_by(best) and rank(t, named)[:-1] == ranked)  # 売上: books' or café's?
+        return Part(best, start, tied)
+
+    parts = [chosen(named, start) for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
     # farm's 売上): a part the request cannot fill gives way to one of another catalog it can.
     fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet_by(p.tool)}
     kept = [p for p in parts if not fillable or not unmet_by(p.tool) or lexicon.tools[p.tool].catalog in fillable]
     return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
+
+
+def _alike_reads(lexicon: Lexicon, one: str, other: str) -> bool:
+    """Two reads of one business over different rows, neither the other's (書籍の売上, カフェの売上): a word both are
+    named by does not say which."""
+    a, b = lexicon.tools[one], lexicon.tools[other]
+    return a.mode == b.mode == "read" and a.catalog == b.catalog and noun(a).many != noun(b).many \
+        and not belongs_to(a, b) and not belongs_to(b, a)
 
 
 @functools.lru_cache(maxsize=8)
@@ -302,8 +321,10 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
             return Choice((best,))
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
+        parts = keyword_parts(slots, lexicon, offered, reads)
+        tied = parts[0].tied if len(parts) == 1 else ()
         return Choice(tuple(_by_topic(slots, lexicon, offered, _taking_values(slots, lexicon, offered, t))
-                            for t in keyword))
+                            for t in keyword), tied=tuple(t for t in tied if t in offered))
     if previous_tool is not None and previous_tool in offered and _takes_what_is_said(slots, lexicon, previous_tool) \
             and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)) \
             and not (lexicon.tools[previous_tool].mode == "read" and recorded_write(slots, lexicon, offered)):

@@ -82,6 +82,8 @@ def left(tool: Tool, slots: Slots, lexicon: Lexicon, offered: set[str]) -> list[
 
 def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str]) -> bool:
     keywords = tool.intents.keywords if tool.intents else []
+    if s.kind == "date" and fold(s.text.strip()) in _TODAY and _of_now(tool):
+        return True  # 天丼って今日ありますか: the menu as it is today
     if s.kind in ("group", "condition") and any(fold(s.text) in fold(k) for k in keywords):
         return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers
     if s.kind in ("name", "unknown"):  # words that look like a value fill a name only where no name is said
@@ -107,6 +109,20 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
                 and str(count(slots, lexicon, tool.name, pname)) in s.text:
             return True
     return False
+
+
+_TODAY = frozenset(fold(w) for w in words.said("days", "today"))
+_DAY_WORDS = ("日", "時", "date", "day", "time", "month", "year")
+
+
+def _of_now(tool: Tool) -> bool:
+    """Whether a read keeps no day: no parameter takes one and no column of its rows is named as one."""
+    if tool.mode != "read" or any(isinstance(p.extract, DateExtract) or p.type in ("date", "datetime")
+                                  for p in tool.params.values()):
+        return False
+    named = [w for label in tool.result.labels.values() for w in (label.ja, label.en) if w]
+    named += list(tool.result.columns or []) + list(tool.result.labels)
+    return not any(day in fold(n) for n in named for day in _DAY_WORDS)
 
 
 def _conditions(slots: Slots, lexicon: Lexicon) -> list[Said]:

@@ -367,9 +367,23 @@ def _unknown(masked: str, known: Known) -> list[tuple[str, Span]]:
     for m in [*_UNKNOWN_WORD.finditer(masked), *before]:
         said = m.group("w") if m.re is _BEFORE_TOPIC else m.group()
         start = m.start("w") if m.re is _BEFORE_TOPIC else m.start()
-        word = fold(said)
-        if word in known.words or any(word in k or k in word for k in known.long):
+        if _known(fold(said), known):
             continue
         if spans.add(start, start + len(said)):
             out.append((said, (start, start + len(said))))
     return sorted(out, key=lambda u: u[1][0])
+
+
+def _known(word: str, known: Known) -> bool:
+    """Whether a word is known: one of the known words, inside one, or one followed by more (チェックイン何件, 売上高);
+    a known word said after another word or inside one is not enough (ネット注文, レジ of クレジットカード)."""
+    if word in known.words:
+        return True
+    for k in known.long:
+        if word in k or word.startswith(k):
+            return True
+        if k in word:
+            rest = word.replace(k, "", 1)
+            if len(rest) < 2 or rest in known.words:
+                return True
+    return False

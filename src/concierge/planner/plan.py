@@ -509,8 +509,9 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         if negation is not None:  # 取り消さないで: nothing written, asked again
             request.problems.append(Problem("negated", said=negation))
             return
-    if choice.refused:
-        request.problems.append(Problem(f"refused_{choice.refused}"))
+    unsettled = _unsettled(choice)
+    if unsettled is not None:
+        request.problems.append(unsettled)
         return
     if not choice.tools:
         small_talk = _SMALL_TALK.search(slots.text)
@@ -540,6 +541,15 @@ def _settings_said(plan: Plan, request: Request, slots: Slots, ctx: Context) -> 
     request.values.update(values)
     request.steps += [plan.add(Step(name, args, gate=request.gate)) for name, args in said]
     return True
+
+
+def _unsettled(choice: Choice) -> Problem | None:
+    """A request refused (SQL, a change no tool makes), or one several reads fit alike (売上: of which rows?)."""
+    if choice.refused:
+        return Problem(f"refused_{choice.refused}")
+    if choice.tied and len(choice.tools) == 1 and choice.tools[0] not in choice.tied:
+        return Problem("which_tool", choice.tools[0], candidates=(choice.tools[0], *choice.tied))
+    return None
 
 
 def _asks_setting(text: str, tools: tuple[str, ...], ctx: Context) -> bool:

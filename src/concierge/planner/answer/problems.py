@@ -45,9 +45,8 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     if kind in ("at_limit", "none_such") and tool:  # もっと明るく at 100%: already at the end of the range;
         # エアコンとテレビ消して, with no air conditioner: the TV switched off, and none such said
         return phrase(lang, kind, label=label(tool, problem.params[0], lang), value=problem.said, said=problem.said)
-    if kind == "which_param" and tool:
-        options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
-        return phrase(lang, "which_param", said=problem.said, options=options)
+    if kind == "which_tool" or (kind == "which_param" and tool):
+        return _which(problem, lang, tools)
     if kind in ("unknown_value", "which_value", "which_reading", "impossible_value", "which_row"):
         return _value(problem, lang, tool)
     if kind in ("out_of_scope", "cannot_change"):
@@ -70,6 +69,21 @@ def _needed(problem: Problem, lang: str, tool: Tool) -> str:
     if problem.kind == "missing" and problem.candidates:  # 電気消して: which light?
         return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
     return phrase(lang, problem.kind, what=phrase(lang, "list").join(labels))
+
+
+def _which(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
+    """Which data (売上: the books' or the café's), or which of a tool's parameters a value is said of."""
+    if problem.kind == "which_tool":
+        options = phrase(lang, "or").join(_what_it_reads(tools[t], lang) for t in problem.candidates if t in tools)
+        return phrase(lang, "which_tool", options=options)
+    tool = tools[problem.tool or ""]
+    options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
+    return phrase(lang, "which_param", said=problem.said, options=options)
+
+
+def _what_it_reads(tool: Tool, lang: str) -> str:
+    """A read as its user would name it: by its noun (注文, 売上)."""
+    return noun(tool).said(lang)
 
 
 def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
