@@ -59,3 +59,12 @@ async def test_a_filter_no_column_keeps_is_never_dropped_for_every_row(shop, sai
     orders = int(shop.scalar("SELECT COUNT(*) FROM cafe_orders WHERE order_date >= '2026-11-01'"))
     turn = await ask(shop.agent, shop.pipeline, said)
     assert every not in figures(turn.answer) and orders not in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+async def test_the_word_before_a_tables_noun_names_its_rows_never_a_value(shop):
+    cafe = int(shop.scalar("SELECT SUM(amount) FROM cafe_orders WHERE order_date >= '2026-11-01'"))
+    latte = int(shop.scalar("SELECT SUM(amount) FROM cafe_orders WHERE order_date >= '2026-11-01'"
+                            " AND item = 'カフェラテ'"))
+    turn = await ask(shop.agent, shop.pipeline, "先月のカフェの売上")
+    assert cafe in figures(turn.answer) and latte not in figures(turn.answer), turn.answer  # カフェ: not カフェラテ

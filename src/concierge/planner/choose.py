@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -152,15 +152,10 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     asks_change = comparisons.asks_change(slots)
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
         and not words.pattern("measures", "count").search(slots.cue_text)
-    def named_by(tool: str) -> frozenset[int]:
-        return frozenset(i for i, h in enumerate(hits) if (tool, KEYWORD) in h.value)
-
     def chosen(named: list[str], start: int) -> Part:
-        best = max(dict.fromkeys(named), key=functools.partial(rank, named=named))
-        ranked = rank(best, named)[:-1]
-        tied = tuple(t for t in dict.fromkeys(named) if t != best and _alike_reads(lexicon, t, best)
-                     and named_by(t) == named_by(best) and rank(t, named)[:-1] == ranked)  # 売上: books' or café's?
-        return Part(best, start, tied)
+        by_rank = functools.partial(rank, named=named)
+        best = max(dict.fromkeys(named), key=by_rank)
+        return Part(best, start, _tied(lexicon, best, named, hits, topic_hits, by_rank))
 
     parts = [chosen(named, start) for start, named in groups]
     # With several catalogs a word can be another business's keyword (売上を前週と比べて, with the
@@ -168,6 +163,21 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet_by(p.tool)}
     kept = [p for p in parts if not fillable or not unmet_by(p.tool) or lexicon.tools[p.tool].catalog in fillable]
     return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
+
+
+def _tied(lexicon: Lexicon, best: str, named: list[str], hits: list[Hit], topic_hits: list[Hit],
+          rank: Callable[[str], tuple]) -> tuple[str, ...]:
+    """The reads named by the very words that name `best`, that fit the request as well (売上: the books' or the
+    café's?); a topic said of one alone (カフェの売上) sets it apart."""
+    def named_by(tool: str) -> frozenset[int]:
+        return frozenset(i for i, h in enumerate(hits) if (tool, KEYWORD) in h.value)
+
+    def own_topics(tool: str) -> int:
+        return sum((tool, TOPIC) in h.value and (tool, KEYWORD) not in h.value for h in topic_hits)
+
+    ranked = rank(best)[:-1]
+    return tuple(t for t in dict.fromkeys(named) if t != best and _alike_reads(lexicon, t, best)
+                 and named_by(t) == named_by(best) and own_topics(t) == own_topics(best) and rank(t)[:-1] == ranked)
 
 
 def _alike_reads(lexicon: Lexicon, one: str, other: str) -> bool:

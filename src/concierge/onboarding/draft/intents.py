@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from concierge.onboarding.draft.groups import Group, group_phrases
+from concierge.onboarding.glossary import japanese as glossed
 from concierge.onboarding.glossary import plural, singular
 from concierge.onboarding.naming import Noun, concept_words, japanese, japanese_forms, unique_list
 
@@ -74,6 +75,14 @@ def read_intents(noun: Noun, named: bool) -> dict[str, Any]:
     return {"keywords": unique_list(keywords), "topics": unique_list(topics), "examples": examples}
 
 
+def _qualifiers_ja(noun: Noun) -> list[str]:
+    """The Japanese of the words before a table's head noun (cafe of cafe order: カフェ), where the glossary has
+    them: the rows a summary sums, said short."""
+    if not noun.has_japanese:
+        return []
+    return [ja for w in noun.one.split()[:-1] for ja in glossed([w])[:1]]
+
+
 def summary_intents(noun: Noun, groups: dict[str, Group], amounts: list[str], *, dated: bool,
                     flows: tuple[str, ...] = ()) -> dict[str, Any]:
     """Said to ask a summary: totals, counts by a group, rankings; `amounts` are its figures in words, `flows`
@@ -90,6 +99,7 @@ def summary_intents(noun: Noun, groups: dict[str, Group], amounts: list[str], *,
     for cw in amounts:
         keywords += [f"total {cw}", f"sum of {cw}", f"{cw} total", f"highest {cw}"]
     topics = [*amounts, "total", "sum", "summary"] if amounts else ["summary"]
+    topics += _qualifiers_ja(noun)  # カフェ of カフェ注文: カフェの売上 is this summary's, never a value カフェラテ
     values = [v for v in groups if v not in ("day", "month")]
     examples = _examples(noun, values, amounts, dated)
     for ja in noun.japanese_forms or ([] if noun.has_japanese else [noun.ja]):
