@@ -24,15 +24,19 @@ def _statements() -> list[str]:
     out = [
         "CREATE TABLE books (book_id INTEGER PRIMARY KEY, title VARCHAR(60) NOT NULL, genre VARCHAR(20) NOT NULL,"
         " price INTEGER NOT NULL)",
+        "CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL)",
         "CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, sale_date DATE NOT NULL,"
-        " book_id INTEGER NOT NULL REFERENCES books(book_id), quantity INTEGER NOT NULL, unit_price INTEGER NOT NULL)",
+        " book_id INTEGER NOT NULL REFERENCES books(book_id), customer_id INTEGER REFERENCES customers(customer_id),"
+        " quantity INTEGER NOT NULL, unit_price INTEGER NOT NULL)",
         "CREATE TABLE cafe_orders (order_id INTEGER PRIMARY KEY, order_date DATE NOT NULL, item VARCHAR(30) NOT NULL,"
         " quantity INTEGER NOT NULL, amount INTEGER NOT NULL)",
     ]
     out += [f"INSERT INTO books VALUES ({i}, '{t}', '{g}', {p})" for i, t, g, p in BOOKS]
+    out += ["INSERT INTO customers VALUES (1, '佐藤 花子')", "INSERT INTO customers VALUES (2, '高木 俊')"]
     for n in range(1, 61):
         book_id, _, _, price = BOOKS[n % 3]
-        out.append(f"INSERT INTO sales VALUES ({n}, '2026-{9 + n % 3:02d}-{1 + n % 28:02d}', {book_id},"
+        customer = "NULL" if n % 3 == 0 else 1 + n % 2  # a sale at the till with no customer kept
+        out.append(f"INSERT INTO sales VALUES ({n}, '2026-{9 + n % 3:02d}-{1 + n % 28:02d}', {book_id}, {customer},"
                    f" {1 + n % 2}, {price})")
         item, price = CAFE[n % 2]
         out.append(f"INSERT INTO cafe_orders VALUES ({n}, '2026-{9 + (n + 1) % 3:02d}-{1 + n % 28:02d}', '{item}',"
@@ -68,3 +72,9 @@ async def test_the_word_before_a_tables_noun_names_its_rows_never_a_value(shop):
                             " AND item = 'カフェラテ'"))
     turn = await ask(shop.agent, shop.pipeline, "先月のカフェの売上")
     assert cafe in figures(turn.answer) and latte not in figures(turn.answer), turn.answer  # カフェ: not カフェラテ
+
+
+@pytest.mark.anyio
+async def test_sales_kept_with_no_customer_are_never_named_as_a_customer(shop):
+    turn = await ask(shop.agent, shop.pipeline, "本の売上トップ3のお客さん")
+    assert "None" not in turn.answer, turn.answer

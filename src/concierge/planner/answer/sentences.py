@@ -121,7 +121,8 @@ def sums(scene: Scene) -> str | None:
 def _first(row: dict[str, Any], scene: Scene, tool: Tool, group: str, measure: str, count_col: str | None) -> str:
     """The one group at the top: its name and the figure it is first by."""
     lang = scene.lang
-    by, value, figure = _group_noun(tool, group, lang), row.get(GROUP_VALUE), number(row.get(measure))
+    by, figure = _group_noun(tool, group, lang), number(row.get(measure))
+    value = _group_value(row, by, lang)
     counted = measure == count_col
     conds = _conditions(scene)
     if lang == "ja":
@@ -136,12 +137,21 @@ def _top(rows: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measu
          count_col: str | None) -> str:
     lang = scene.lang
     by = _group_noun(tool, group, lang)
-    listed = ("、" if lang == "ja" else ", ").join(str(r.get(GROUP_VALUE)) for r in rows)
+    listed = ("、" if lang == "ja" else ", ").join(_group_value(r, by, lang) for r in rows)
     conds = _conditions(scene)
     what = (noun(tool).ja if lang == "ja" else noun(tool).many) if measure == count_col else label(tool, measure, lang)
     if lang == "ja":
         return f"{_ja_conditions(conds)}{what}の上位{len(rows)}件の{by}は、{listed}です。"
     return _cap(f"the top {len(rows)} {_plural(by)} by {what}{_en_conditions(conds)}: {listed}.")
+
+
+def _group_value(row: dict[str, Any], by: str, lang: str) -> str:
+    """The group a row is of, said; rows kept with none (a sale with no customer) are said to have none, never
+    named "None" as if one of them."""
+    value = row.get(GROUP_VALUE)
+    if value is None or value == "":
+        return f"（{by}なし）" if lang == "ja" else f"(no {by})"
+    return str(value)
 
 
 def _plural(word: str) -> str:
