@@ -69,8 +69,8 @@ def memory(earlier: list[Message], tools: dict[str, Tool], referable: set[str], 
     mem = Memory(held=held, last_lines=_last_lines(earlier, held), chosen_all=_commanded(earlier, tools))
     asked = turn_start(earlier)
     mem.said = (earlier[asked].text or "") if asked >= 0 else ""
-    mem.previewed = _previewed(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
-    mem.instead = _instead(calls_made(earlier[asked:]) if asked >= 0 else [], tools)
+    last_turn = calls_made(earlier[asked:]) if asked >= 0 else []
+    mem.previewed, mem.instead = _previewed(last_turn, tools), _instead(last_turn, tools)
     made = calls_made(earlier)
     mem.level_of = levels.known([(c.name, c.args, c.result.rows) for c in made if isinstance(c.result, Rows)], tools)
     for call in made:

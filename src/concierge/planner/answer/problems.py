@@ -74,16 +74,11 @@ def _needed(problem: Problem, lang: str, tool: Tool) -> str:
 def _which(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     """Which data (売上: the books' or the café's), or which of a tool's parameters a value is said of."""
     if problem.kind == "which_tool":
-        options = phrase(lang, "or").join(_what_it_reads(tools[t], lang) for t in problem.candidates if t in tools)
+        options = phrase(lang, "or").join(noun(tools[t]).said(lang) for t in problem.candidates if t in tools)
         return phrase(lang, "which_tool", options=options)
     tool = tools[problem.tool or ""]
     options = phrase(lang, "or").join(label(tool, p, lang) for p in problem.params)
     return phrase(lang, "which_param", said=problem.said, options=options)
-
-
-def _what_it_reads(tool: Tool, lang: str) -> str:
-    """A read as its user would name it: by its noun (注文, 売上)."""
-    return noun(tool).said(lang)
 
 
 def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
