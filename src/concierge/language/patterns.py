@@ -6,16 +6,17 @@ takes them, so a language file can hold them:
 
     [{form = ["変える", "変更"]}, {is = "auxiliary", op = "*"}]
 
-Keys of a slot: `form` (the token's surface, dictionary form or normalised form is one of them), `surface`,
-`lemma`, `pos` (the part of speech begins with these, e.g. "名詞,数詞"), `is` (numeral, counter, verb, auxiliary,
-particle, predicate, ending: what inflects
-a verb, prefix, person_name, number: digits) and `op` ("?" at most one, "*" any, "+" one or more).
+Keys of a slot: `form` (the token's surface, dictionary form or normalised form is one of them), `not` (none of
+its forms is one of these), `surface`, `lemma`, `ends` (the surface ends with one of these, longer than it), `pos`
+(the part of speech begins with these, e.g. "名詞,数詞"), `is` (numeral, counter, verb, auxiliary, particle,
+predicate, ending: what inflects a verb, prefix, person_name, number: digits, word: letters), `op` ("?" at most
+one, "*" any, "+" one or more) and `name` (the text its tokens cover is `Match.named[name]`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from concierge.language.tokens import Token, Utterance
@@ -33,6 +34,7 @@ _KINDS: dict[str, Callable[[Token], bool]] = {
     "ending": lambda t: t.is_predicate or t.is_conjunctive_particle,  # して, てください, たい after a verb
     "prefix": lambda t: t.is_prefix,
     "person_name": lambda t: t.is_person_name,
+    "word": lambda t: t.surface[:1].isalpha(),
 }
 _OPS = {"": (1, 1), "?": (0, 1), "*": (0, None), "+": (1, None)}
 
@@ -42,15 +44,22 @@ class Slot:
     """What one token must be, and how many tokens in a row may be it."""
 
     forms: frozenset[str] = frozenset()  # surface, lemma or normal form, compared lower-cased
+    not_forms: frozenset[str] = frozenset()
     surfaces: frozenset[str] = frozenset()
     lemmas: frozenset[str] = frozenset()
+    ends: tuple[str, ...] = ()
     pos: tuple[str, ...] = ()
     kind: str | None = None
     least: int = 1
     most: int | None = 1  # None: no bound
+    name: str | None = None
 
     def fits(self, token: Token) -> bool:
-        if self.forms and not {token.surface.lower(), token.lemma.lower(), token.normal.lower()} & self.forms:
+        said = {token.surface.lower(), token.lemma.lower(), token.normal.lower()}
+        if (self.forms and not said & self.forms) or said & self.not_forms:
+            return False
+        if self.ends and not any(token.surface.lower().endswith(e) and len(token.surface) > len(e)
+                                 for e in self.ends):
             return False
         if self.surfaces and token.surface.lower() not in self.surfaces:
             return False
@@ -62,10 +71,10 @@ class Slot:
 
     @classmethod
     def parse(cls, spec: Mapping[str, Any]) -> Slot:
-        unknown = set(spec) - {"form", "surface", "lemma", "pos", "is", "op"}
+        unknown = set(spec) - {"form", "not", "surface", "lemma", "ends", "pos", "is", "op", "name"}
         if unknown:
-            raise ValueError(f"a token pattern's slot has unknown keys {sorted(unknown)}: use form, surface, lemma, "
-                             "pos, is and op")
+            raise ValueError(f"a token pattern's slot has unknown keys {sorted(unknown)}: use form, not, surface, "
+                             "lemma, ends, pos, is, op and name")
         kind = spec.get("is")
         if kind is not None and kind not in _KINDS:
             raise ValueError(f"a token pattern's `is` must be one of {sorted(_KINDS)}, not {kind!r}")
@@ -74,9 +83,10 @@ class Slot:
             raise ValueError(f"a token pattern's `op` must be one of ?, * or +, not {op!r}")
         least, most = _OPS[op]
         pos = spec.get("pos")
-        return cls(forms=_lowered(spec.get("form")), surfaces=_lowered(spec.get("surface")),
-                   lemmas=_lowered(spec.get("lemma")), pos=tuple(pos.split(",")) if pos else (), kind=kind,
-                   least=least, most=most)
+        return cls(forms=_lowered(spec.get("form")), not_forms=_lowered(spec.get("not")),
+                   surfaces=_lowered(spec.get("surface")), lemmas=_lowered(spec.get("lemma")),
+                   ends=tuple(_lowered(spec.get("ends"))), pos=tuple(pos.split(",")) if pos else (), kind=kind,
+                   least=least, most=most, name=spec.get("name"))
 
 
 def _lowered(words: str | Sequence[str] | None) -> frozenset[str]:
@@ -87,12 +97,19 @@ def _lowered(words: str | Sequence[str] | None) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Match:
-    """Tokens [first, last) of an utterance, and the span of text they cover."""
+    """Tokens [first, last) of an utterance, the span of text they cover, and the spans of its named slots (a
+    named slot that took no token is absent)."""
 
     first: int
     last: int
     start: int
     end: int
+    named: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def said(self, utterance: Utterance, name: str) -> str | None:
+        """The text a named slot took, if it took any."""
+        span = self.named.get(name)
+        return utterance.text[span[0]:span[1]] if span else None
 
 
 @dataclass(frozen=True)
@@ -105,37 +122,61 @@ class Pattern:
             raise ValueError("a token pattern needs at least one slot")
         return cls(tuple(Slot.parse(s) for s in specs))
 
-    def at(self, utterance: Utterance, first: int) -> Match | None:
-        """The longest match that begins at token `first`, if one does."""
-        tokens = utterance.tokens
-        last = self._longest(tokens, first, 0)
-        if last is None or last == first:
+    def at(self, utterance: Utterance, first: int, last: int | None = None) -> Match | None:
+        """The longest match that begins at token `first` (and ends at token `last`, where given), if one does."""
+        tokens = utterance.tokens if last is None else utterance.tokens[:last]
+        bounds = self._longest(tokens, first, 0, last)
+        if bounds is None or bounds[-1] == first:
             return None
-        return Match(first, last, tokens[first].start, tokens[last - 1].end)
+        named = {s.name: (tokens[a].start, tokens[b - 1].end)
+                 for s, a, b in zip(self.slots, (first, *bounds[:-1]), bounds, strict=True) if s.name and b > a}
+        return Match(first, bounds[-1], tokens[first].start, tokens[bounds[-1] - 1].end, named)
 
-    def _longest(self, tokens: Sequence[Token], i: int, s: int) -> int | None:
+    def _longest(self, tokens: Sequence[Token], i: int, s: int, last: int | None) -> tuple[int, ...] | None:
+        """Where each slot from `s` on ends, the last slot ending as far on as it can (at `last`, where given)."""
         if s == len(self.slots):
-            return i
+            return () if last is None or i == last else None
         slot = self.slots[s]
         j = i
         while j < len(tokens) and (slot.most is None or j - i < slot.most) and slot.fits(tokens[j]):
             j += 1
         for n in range(j, i + slot.least - 1, -1):  # greedy, giving back one token at a time
-            found = self._longest(tokens, n, s + 1)
+            found = self._longest(tokens, n, s + 1, last)
             if found is not None:
-                return found
+                return (n, *found)
         return None
 
-    def finditer(self, utterance: Utterance) -> Iterator[Match]:
-        """Matches from left to right, none overlapping."""
-        i = 0
-        while i < len(utterance.tokens):
+    def finditer(self, utterance: Utterance, start: int = 0, end: int | None = None) -> Iterator[Match]:
+        """Matches from left to right, none overlapping, within the text's span [start, end)."""
+        tokens = utterance.starting(start, len(utterance.text) + 1 if end is None else end)
+        i = tokens.start
+        while i < tokens.stop:
             found = self.at(utterance, i)
-            if found is None:
+            if found is None or (end is not None and found.end > end):
                 i += 1
                 continue
             yield found
             i = found.last
 
-    def search(self, utterance: Utterance) -> Match | None:
-        return next(self.finditer(utterance), None)
+    def search(self, utterance: Utterance, start: int = 0, end: int | None = None) -> Match | None:
+        return next(self.finditer(utterance, start, end), None)
+
+    def whole(self, utterance: Utterance, start: int = 0, end: int | None = None) -> Match | None:
+        """A match of the tokens of the span [start, end) and no others (the whole text, where not given)."""
+        tokens = utterance.starting(start, len(utterance.text) + 1 if end is None else end)
+        if not tokens or (end is not None and utterance.tokens[tokens.stop - 1].end > end):
+            return None
+        return self.at(utterance, tokens.start, tokens.stop)
+
+    def ending(self, utterance: Utterance, offset: int, reach: int = 8) -> Match | None:
+        """A match that ends at the token ending at `offset` (spaces after it aside), beginning at most `reach`
+        tokens before: the longest such."""
+        before = utterance.starting(0, offset)
+        if not before or utterance.tokens[before.stop - 1].end > offset:
+            return None
+        last = before.stop
+        for first in range(max(0, last - reach), last):
+            found = self.at(utterance, first, last)
+            if found is not None:
+                return found
+        return None
