@@ -87,7 +87,7 @@ def test_the_phone_says_the_menu_and_prices_as_sentences(restaurant_phone):
             return [(await c.say(words, lang=lang)).text for words, lang in asked]
 
     menu, bento, drinks = asyncio.run(call())
-    assert menu == "唐揚げ弁当、のり弁当、鮭弁当、ハンバーグ弁当、エビフライ弁当ほか20件です。"
+    assert menu == "25件ありました。商品は唐揚げ弁当、のり弁当、鮭弁当、ハンバーグ弁当、エビフライ弁当ほか20件です。"
     assert bento == ("弁当は唐揚げ弁当 690円、のり弁当 450円、鮭弁当 650円、ハンバーグ弁当 750円、エビフライ弁当 820円"
                      "（本日売り切れ）、生姜焼き弁当 720円、幕の内弁当 880円です。")  # seven: every one said
     assert "緑茶 150 yen, ウーロン茶 150 yen, コーラ 200 yen" in drinks and ", yen" not in drinks

@@ -54,3 +54,22 @@ async def test_how_much_is_that_is_the_orders_total(call, said):
 async def test_today_said_of_the_menu_is_the_menu_as_it_is(call):
     turn = await call.say("あの 天丼って今日ありますか")
     assert "天丼" in turn.answer and "売り切れ" in turn.answer and "絞り込む" not in turn.answer
+
+
+@pytest.mark.parametrize("asked", ["天丼ってできます？", "is the tempura bowl available?", "天丼ある？"])
+async def test_an_item_asked_about_that_is_sold_out_comes_with_what_can_be_had_instead(call, asked):
+    answer = (await call.say(asked)).answer
+    assert "天丼" in answer and ("売り切れ" in answer or "sold out" in answer)
+    assert all(name in answer for name in ("牛丼", "親子丼", "カツ丼", "海鮮丼")) and call.order() == {}
+
+
+async def test_an_item_asked_about_that_is_not_sold_out_is_said_alone(call):
+    assert (await call.say("カツ丼できる？")).answer == "カツ丼 700円です。"
+
+
+async def test_the_whole_menu_is_counted_and_listed_never_an_empty_sentence_and_sold_out_is_words(call):
+    answer = (await call.say("今日売り切れのものある？")).answer
+    assert answer.startswith("25件") and not answer.startswith("です")
+    sold = [line for line in answer.splitlines() if "エビフライ弁当" in line or "天丼" in line]
+    assert len(sold) == 2 and all(line.rstrip(" |").endswith("本日売り切れ") for line in sold), sold
+    assert "| 0 |" not in answer and "| 1 |" not in answer

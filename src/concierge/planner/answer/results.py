@@ -13,7 +13,7 @@ from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, perio
 from concierge.planner.answer.sentences import GROUP_VALUE
 from concierge.planner.answer.template import compiled, fill, required
 from concierge.planner.answer.texts import phrase
-from concierge.planner.answer.values import number
+from concierge.planner.answer.values import number, written
 from concierge.sources.result import Confirmation, Failure, Refusal, Rows, ToolResult
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
@@ -159,13 +159,25 @@ def table(columns: list[str], rows: list[dict[str, Any]], tool: Tool | None, lan
     if len(rows) > 1:
         columns = [c for c in columns if len({str(r.get(c)) for r in rows}) > 1 or _cell(rows[0].get(c)) not in said]
     columns = columns or list(rows[0])
-
+    worded = _worded(tool, lang)
     lines = ["| " + " | ".join(label(tool, c, lang) for c in columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(_cell(r.get(c)) for c in columns) + " |" for r in rows]
+    lines += ["| " + " | ".join(_cell(r.get(c), worded.get(c)) for c in columns) + " |" for r in rows]
     return "\n".join(lines)
 
 
-def _cell(value: Any) -> str:
+def _worded(tool: Tool | None, lang: str) -> dict[str, str]:
+    """The columns that the tool's `row` template says in words by their value ({sold_out:?1=売り切れ|*=}), and
+    the format that does: a table shows the words too, never a bare 0 or 1."""
+    row = tool.answer.row if tool is not None and tool.answer is not None else None
+    if row is None:
+        return {}
+    placed = [p for _, parts in compiled(row.get(lang)) for p in parts if len(p) == 3]
+    return {p[1]: p[2] for p in placed if p[2].startswith("?")}
+
+
+def _cell(value: Any, choice: str | None = None) -> str:
+    if choice is not None:
+        return (written(value, choice, "", date.min) or "").strip(" （）()")
     if value is None:
         return ""
     if type(value) is int:
@@ -179,7 +191,10 @@ def _templated(scene: Scene, status: str) -> str | None:
     text = getattr(tool.answer, status, None) if tool is not None and tool.answer is not None else None
     if text is None:
         return None
-    scene.needs_rows(required(text.get(scene.lang), "rows"))
+    needs_rows = required(text.get(scene.lang), "rows")
+    scene.needs_rows(needs_rows)
+    if needs_rows and scene.rows and scene.listed_rows() is None:
+        return None  # too many rows for its sentence (弁当は…です): said as a count and a list, never as 「はです」
     filled = fill(text.get(scene.lang), scene.resolve).strip()
     return filled[:1].upper() + filled[1:] if scene.lang == "en" else filled
 
