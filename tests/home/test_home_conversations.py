@@ -82,6 +82,12 @@ async def test_a_colour_the_catalog_does_not_name_is_asked_not_taken_for_a_near_
     assert "255:" not in turn.answer and ("white" in turn.answer or "白" in turn.answer)  # the names there are
 
 
+@pytest.mark.parametrize("said", ["make the kitchen light red", "turn the kitchen light red"])
+async def test_the_light_of_a_lights_name_is_not_a_shade_of_the_colour_after_it(talk, sim, said):
+    await talk.say(said)
+    assert sim.device("Kitchen Light")["color"] == "255:0:0"
+
+
 async def test_an_answer_to_which_light_completes_the_command_asked(talk, sim):
     first = await talk.say("お風呂の電気つけて")
     assert sent(sim) == [] and "玄関の電気" in first.answer

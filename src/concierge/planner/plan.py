@@ -1143,8 +1143,8 @@ def _qualified(tool: Tool, slots: Slots) -> Problem | None:
     """A value given by a name with a word before it that makes it another value (warm white: not white) is
     asked about, with the names there are in the request's script."""
     for code in slots.codes:
-        if code.qualified is None:
-            continue
+        if code.qualified is None or any(h.start <= code.qualified < h.end for h in slots.enums):
+            continue  # the light of "the kitchen light red" names the light, it does not make red another colour
         for pname, param in tool.params.items():
             x = param.extract
             if isinstance(x, CodeExtract) and x.named and code_pattern(param) == code.pattern:
