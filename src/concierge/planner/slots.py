@@ -365,7 +365,7 @@ def _qualifier(text: str, start: int, taken: list[Span]) -> int | None:
     (warm white, 薄い青, 明るい赤); None when there is none (make it red, the light red, 赤にして)."""
     said = tokenise(text)
     word = _word_before(said, start)
-    if word is not None and word.surface.lower() in qualifiers() and not overlaps((word.start, word.end), taken):
+    if word is not None and word.surface.lower() in qualifiers():
         that = _word_before(said, word.start)
         if that is None or that.surface.lower() not in determiners():
             return word.start
