@@ -131,7 +131,7 @@ def _conditions(slots: Slots, lexicon: Lexicon) -> list[Said]:
     text = slots.cue_text
     for m in words.pattern("conditions", "not_conditions").finditer(text):
         text = text[:m.start()] + MASK * (m.end() - m.start()) + text[m.end():]
-    found = [m for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
+    found: list[words.Spanned] = [m for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
     found += [m for m in _STATE.finditer(text) if _a_state(m["w"] or m["v"], lexicon)]
     return [Said(slots.text[m.start():m.end()], m.span(), "condition") for m in sorted(found, key=lambda m: m.start())]
 

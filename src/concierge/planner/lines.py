@@ -198,7 +198,7 @@ def _the_other(slots: Slots, held: Held, named: list[Any]) -> Any | None:
     return others[0] if len(others) == 1 else None
 
 
-def _masked(slots: Slots, said: re.Pattern[str]) -> Slots:
+def _masked(slots: Slots, said: words.WordList) -> Slots:
     """The request with the words `said` masked where its values and keywords are read."""
     def hide(text: str) -> str:
         return mask(text, [m.span() for m in said.finditer(text)])

@@ -20,7 +20,7 @@ from concierge.language.english import english_numbers
 from concierge.language.japanese import kanji_numbers
 
 __all__ = ["EN_NUMBER", "NUMBER_WORD", "WORD_LIMIT", "Disjoint", "Hit", "Phrases", "fold", "mask", "normalise",
-           "number", "overlaps"]
+           "number", "overlaps", "said_as"]
 
 T = TypeVar("T")
 MASK = "\x00"  # stands for a span already read; no phrase or value matches across it
@@ -38,16 +38,34 @@ def fold(text: str) -> str:
     """Lower-case, katakana to hiragana; exactly one character out for each character in."""
     hiragana = text.translate(_KATAKANA)
     low = hiragana.lower()
-    if len(low) == len(hiragana):
-        return low
-    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in hiragana)
+    if len(low) != len(hiragana):
+        low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in hiragana)
+    return _copy_of(low, text)
 
 
 def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
     chars = list(text)
     for start, end in spans:
         chars[start:end] = MASK * (end - start)
-    return "".join(chars)
+    return _copy_of("".join(chars), text)
+
+
+_SAID: dict[str, str] = {}  # a folded or masked copy of a request: the request as said
+_SAID_KEPT = 4096
+
+
+def _copy_of(copy: str, text: str) -> str:
+    if copy != text:
+        if len(_SAID) >= _SAID_KEPT:
+            _SAID.clear()
+        _SAID[copy] = _SAID.get(text, text)
+    return copy
+
+
+def said_as(text: str) -> str:
+    """The request a folded or masked copy was made from (the same length, every position the same): the text
+    the analyser reads words in, since katakana folded to hiragana (きっちんと) is cut as no word was said."""
+    return _SAID.get(text, text)
 
 
 def overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
+from typing import Protocol
 
 from concierge.language.patterns import Pattern
 from concierge.language.tokens import tokenise
-from concierge.planner.text import fold, normalise
+from concierge.planner.text import fold, normalise, said_as
 
 
 @cache
@@ -30,9 +32,109 @@ def words(section: str, key: str) -> tuple[str, ...]:
 
 
 @cache
-def pattern(section: str, key: str) -> re.Pattern[str]:
-    """A list of questions.toml as one pattern over folded text (`alternation`)."""
-    return alternation(words(section, key))
+def pattern(section: str, key: str) -> WordList:
+    """A list of questions.toml, found in folded text as whole words (`WordList`)."""
+    return WordList(words(section, key))
+
+
+class Spanned(Protocol):
+    """What a word found has, whether a regex or a `WordList` found it."""
+
+    def start(self) -> int: ...
+
+    def end(self) -> int: ...
+
+    def span(self) -> tuple[int, int]: ...
+
+
+class Found:
+    """A word of a `WordList` found in a text: its span, as `re.Match` gives one."""
+
+    __slots__ = ("_end", "_start", "string")
+
+    def __init__(self, string: str, start: int, end: int) -> None:
+        self.string, self._start, self._end = string, start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
+
+    def group(self, _: int = 0) -> str:
+        return self.string[self._start:self._end]
+
+    def __getitem__(self, _: int) -> str:
+        return self.group()
+
+
+class WordList:
+    """Words (folded) found in a text only as whole tokens: a word is a run of the text's tokens that spells it
+    (an English word with its plural or -ed/-ing ending), never characters inside a token (the メン of ラーメン,
+    the on of one). The longest word first where several begin at one place."""
+
+    def __init__(self, said: tuple[str, ...]) -> None:
+        self._regex = alternation(said)  # finds where a word may be; the tokens decide whether it is one
+        self.pattern = self._regex.pattern
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        end = len(text) if endpos is None else endpos
+        at = pos
+        while at < end:
+            found = self._at_or_after(text, at, end)
+            if found is None:
+                return
+            yield found
+            at = max(found.end(), found.start() + 1)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        return self._at_or_after(text, pos, len(text) if endpos is None else endpos)
+
+    def match(self, text: str, pos: int = 0) -> Found | None:
+        found = self._regex.match(text, pos)
+        return Found(text, found.start(), found.end()) if found and _whole(text, *found.span()) else None
+
+    def fullmatch(self, text: str) -> Found | None:
+        found = self.match(text)
+        return found if found is not None and found.end() == len(text) else None
+
+    def sub(self, repl: str | Callable[[Found], str], text: str) -> str:
+        out, at = [], 0
+        for found in self.finditer(text):
+            out += [text[at:found.start()], repl(found) if callable(repl) else repl]
+            at = found.end()
+        return "".join([*out, text[at:]])
+
+    def _at_or_after(self, text: str, pos: int, end: int) -> Found | None:
+        at = pos
+        while at < end:
+            found = self._regex.search(text, at, end)
+            if found is None:
+                return None
+            if _whole(text, *found.span()):
+                return Found(text, found.start(), found.end())
+            shorter = self._shorter(text, found.start(), found.end())
+            if shorter is not None:
+                return shorter
+            at = found.start() + 1
+        return None
+
+    def _shorter(self, text: str, start: int, end: int) -> Found | None:
+        """A shorter word of the list that begins where a longer one was found and ends on a token's end."""
+        for stop in range(end - 1, start, -1):
+            found = self._regex.fullmatch(text, start, stop)
+            if found is not None and _whole(text, start, stop):
+                return Found(text, start, stop)
+        return None
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) is a run of whole tokens of the text (cut as it was said)."""
+    said = tokenise(said_as(text))
+    return said.starts_at(start) and said.ends_at(end)
 
 
 @cache
