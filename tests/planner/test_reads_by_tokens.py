@@ -23,6 +23,8 @@ ANSWER = "reads an answer, a template or a result, not a request"
 DATES = "dates and times of day, kept by decision (docs/planner.md, 'Dates')"
 TOKENISER = "the token layer itself: cuts Latin text into words, tells scripts apart"
 VALUES = "finds catalog values by characters inside words, for typos and clipped names (からべん)"
+KEYWORDS = ("finds a catalog's keywords as its author wrote them: stems and parts of compounds (the 取りに行 of "
+            "取りに行きたい, the 色 of 水色), which whole words would miss")
 TO_DO = "reads the request by characters: still to rewrite as token patterns"
 
 LEDGER: dict[str, tuple[int, str]] = {
@@ -40,6 +42,7 @@ LEDGER: dict[str, tuple[int, str]] = {
     "planner/answer/template.py": (1, ANSWER),
     "planner/answer/values.py": (1, ANSWER),
     "planner/fuzzy.py": (5, VALUES),
+    "planner/text.py": (3, KEYWORDS),
     "language/numerals.py": (4, TO_DO),
     "language/plain.py": (4, TO_DO),
     "planner/slots.py": (24, TO_DO),
@@ -58,7 +61,6 @@ LEDGER: dict[str, tuple[int, str]] = {
     "planner/frame.py": (3, TO_DO),
     "planner/scope.py": (3, TO_DO),
     "planner/segments.py": (3, TO_DO),
-    "planner/text.py": (3, TO_DO),
     "planner/whose.py": (3, TO_DO),
     "planner/writes.py": (3, TO_DO),
     "planner/kept.py": (2, TO_DO),
