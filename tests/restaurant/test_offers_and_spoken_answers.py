@@ -73,3 +73,11 @@ async def test_the_whole_menu_is_counted_and_listed_never_an_empty_sentence_and_
     sold = [line for line in answer.splitlines() if "エビフライ弁当" in line or "天丼" in line]
     assert len(sold) == 2 and all(line.rstrip(" |").endswith("本日売り切れ") for line in sold), sold
     assert "| 0 |" not in answer and "| 1 |" not in answer
+
+
+async def test_a_change_to_an_option_the_item_lacks_names_the_one_it_has_and_a_yes_takes_it(call):
+    await call.say("オレンジジュースひとつ")
+    turn = await call.say("それ大盛りにして")
+    assert "Lサイズ（+80円）" in turn.answer and call.order() == {("オレンジジュース", None): 1}
+    await call.say("はい")
+    assert call.order() == {("オレンジジュース", "Lサイズ"): 1}
