@@ -105,37 +105,48 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         _take(out, group, found.said, (found.start, found.end), found)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
-    _english(out, mask(text, spans), matchers, known)
+    _english(out, text, mask(text, spans), matchers, known)
     _english_qualified(out, text, exact, known)
-    _misspelt_place(out, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
+    _misspelt_place(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
 
-_SALES = "|".join(words.said("clauses", "sales_after"))
-_EN_BEFORE_SALES = re.compile(rf"(?<![a-z])(?P<w>[a-z][a-z\-]{{2,}})\s+(?:{_SALES})(?![a-z])", re.IGNORECASE)
 _EN_NOT_VALUES = english_words("loose")
 
 
-_EN_AFTER_PLACE = re.compile(rf"(?<![a-z])(?:{'|'.join(words.said('clauses', 'place_before'))})\s+"
-                             r"(?P<w>[a-z][a-z\-]{4,})(?![a-z])")
+def _english_words_said(text: str, masked: str, key: str, least: int) -> list[tuple[str, Span, Span]]:
+    """The English word `w` of each match of `[loose] key` in the text (letters and hyphens, `least` or more),
+    where none of the match is masked in `masked`: the word as said, where, and where the whole match is."""
+    utterance = tokenise(text)
+    out = []
+    for m in words.token_pattern("loose", key).finditer(utterance):
+        span = m.named.get("w")
+        if span is not None and MASK not in masked[m.start:m.end] and _an_english_word(text[span[0]:span[1]], least):
+            out.append((text[span[0]:span[1]], span, (m.start, m.end)))
+    return out
 
 
-def _misspelt_place(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
+def _an_english_word(word: str, least: int) -> bool:
+    """Letters a-z and hyphens, a letter first, `least` or more (tea, green-tea; not 2nd, o'clock)."""
+    return len(word) >= least and word.isascii() and word[:1].isalpha() and word.replace("-", "").isalpha()
+
+
+def _misspelt_place(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
     """A lower-case word after from / in that is a value misspelt (guests from germnay): read as that value, and
     said so in the answer; words of the catalog and of any request never are."""
-    for m in _EN_AFTER_PLACE.finditer(masked):
-        word = m["w"]
-        if word in _EN_NOT_VALUES or word in known.words:
+    for word, span, whole in _english_words_said(text, masked, "after_place", _PLACE_WORD_LEAST):
+        if not text[whole[0]:whole[1]].islower() or word in _EN_NOT_VALUES or word in known.words:
             continue
         found = {(key, c.value) for key, matcher in matchers.items() for c in matcher.match(word)
                  if c.how == "typo"}
         if len(found) == 1:
             (key, value), = found
-            out.hits.append(Hit(m.start("w"), m.end("w"), word, frozenset({(key, value)})))
+            out.hits.append(Hit(span[0], span[1], word, frozenset({(key, value)})))
             out.understood.append((word, value))
 
 
-_EN_COUNTED_WORD = re.compile(r"(?<![a-z'])(?:\d+|[a-z]+)\s+(?P<w>[a-z][a-z\-]{2,})\s+$", re.IGNORECASE)
+_PLACE_WORD_LEAST = 5
+_COUNTED_WORD_LEAST = 3
 _EN_SAID_WORDS = function_words() | common_words() | determiners() | qualifiers() | english_words("values") \
     | english_words("nouns") | english_words("names")
 _EN_COUNTS = frozenset(english_numbers())
@@ -145,38 +156,39 @@ def _english_qualified(out: Loose, text: str, exact: list[Hit[frozenset[tuple[st
     """A count, then an English word no reading took, then a value found exactly (2 teriyaki bento, two karage
     bento): a name that is none, asked about; never dropped for the value after it."""
     taken = [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
+    utterance = tokenise(text)
     for hit in exact:
-        m = _EN_COUNTED_WORD.search(text, 0, hit.start)
-        if m is None or not text[hit.start:hit.end].isascii():
+        m = words.token_pattern("loose", "counted_word").ending(utterance, hit.start, 2)
+        if m is None or not text[hit.start:hit.end].isascii() or not text[m.end:hit.start].isspace() \
+                or not _an_english_word(m.said(utterance, "w") or "", _COUNTED_WORD_LEAST):
             continue
-        count = text[m.start():m.start("w")].split()[0].lower()
-        word, span = m["w"].lower(), m.span("w")
+        count, word, span = (m.said(utterance, "count") or "").lower(), (m.said(utterance, "w") or "").lower(), \
+            m.named["w"]
         if not (count.isdigit() or count in _EN_COUNTS) or word in _EN_NOT_VALUES or word in _EN_SAID_WORDS \
                 or word in _EN_COUNTS or word in known.words or any(a < span[1] and span[0] < b for a, b in taken):
             continue
         out.unknown.append((text[span[0]:hit.end], (span[0], hit.end)))
 
 
-def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
+def _english(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
     """An English word just before "sales" names a value: one gloss read, several asked (tea: green tea or
     barley tea?), none reported (sandwich sales)."""
-    for m in _EN_BEFORE_SALES.finditer(masked):
-        word = m["w"].lower()
+    for said, span, _ in _english_words_said(text, masked, "before_sales", _COUNTED_WORD_LEAST):
+        word = said.lower()
         if word in _EN_NOT_VALUES or word in known.words:
             continue
-        span = m.span("w")
         for key, matcher in matchers.items():
             values = [v for gloss, vs in matcher.glosses().items() if word in gloss.split() for v in vs]
             values = list(dict.fromkeys(values))
             if len(values) == 1:
                 out.hits.append(Hit(span[0], span[1], word, frozenset({(key, values[0])})))
-                out.understood.append((m["w"], values[0]))
+                out.understood.append((said, values[0]))
                 break
             if values:
-                out.unsure.append(Unsure(m["w"], span, key, tuple(values)))
+                out.unsure.append(Unsure(said, span, key, tuple(values)))
                 break
         else:
-            out.unknown.append((m["w"], span))
+            out.unknown.append((said, span))
 
 
 def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
