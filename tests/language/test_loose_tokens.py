@@ -76,7 +76,8 @@ def test_a_state_said_of_the_rows_is_read(said, states):
 
 @pytest.mark.parametrize(("said", "places", "counted"), [
     ("3階の部屋", ["3階"], []), ("5番線", ["5番線"], []), ("3号館の会議室", ["3号館"], []),
-    ("人数を3名にして", [], ["3名"]), ("2泊で2部屋", [], ["2泊", "2部屋"]), ("12345階", [], []), ("3 階", ["3 階"], [])])
+    ("人数を3名にして", [], ["3名"]), ("2泊で2部屋", [], ["2泊", "2部屋"]), ("12345階", [], []),
+    ("3 階", ["3 階"], [])])
 def test_a_number_with_a_counter_of_a_place_or_of_how_many_is_read(said, places, counted):
     slots = Slots(text=said, folded=fold(said), read_text=fold(said))
     assert [said[s:e] for s, e in leftover._counted_numbers(slots, "places")] == places
@@ -95,3 +96,10 @@ def test_a_masked_word_is_not_read_loosely():
     said = "green tea sales"
     masked = said[:6] + "\x00" * 3 + said[9:]
     assert loose._english_words_said(said, masked, "before_sales", 3) == []
+
+
+@pytest.mark.parametrize(("said", "spans", "rest"), [
+    ("じゃあ飲料は", [(0, 3)], ""), ("ぷりんってある", [(3, 5)], ""),
+    ("てりやき弁当ください", [(0, 4), (6, 10)], "てりやき")])
+def test_grammar_said_around_a_value_is_no_word_that_qualifies_it(said, spans, rest):
+    assert loose._without_grammar(tokenise(said), spans) == rest

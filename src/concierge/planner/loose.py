@@ -14,7 +14,6 @@ Only enum groups whose values are read from the data are matched loosely; values
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,7 +30,7 @@ from concierge.language.english import (
 )
 from concierge.language.japanese import around_values, final_particles, of_particle, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
@@ -91,7 +90,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         other = _other_group(text, word, hit, matchers) if word[1] - word[0] > hit.end - hit.start else None
         if other is None:
             out.hits.append(hit)
-            if any(key in matchers for key, _ in hit.value) and _qualified(text, word, hit, known) \
+            if any(key in matchers for key, _ in hit.value) and _qualified(text, apart, word, hit, known) \
                     and not _another_value(text, word, hit, matchers, known):
                 # てりやき弁当: a bento, but which? never all of them
                 out.unknown.append((text[word[0]:word[1]], word))
@@ -191,8 +190,9 @@ def _english(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], k
             out.unknown.append((said, span))
 
 
-def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
-    """Whether a value found exactly is part of a longer word whose other part is not a known word."""
+def _qualified(text: str, apart: str, word: Span, hit: Hit, known: Known) -> bool:
+    """Whether a value found exactly is part of a longer word whose other part is not a known word (its words
+    read in `apart`, where the values found are masked: あと|りびんぐ, not あとり|びん|ぐ)."""
     before = fold(text[word[0]:hit.start])
     if before and not text[hit.end:word[1]] and words.said_before(text, hit.start, "clauses", "before_value"):
         return False  # 取消になった|受注: a clause said of the value, not a longer name
@@ -201,8 +201,26 @@ def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
         return False  # 205号室: the room 205
     if before and _only_adverbs(text[word[0]:hit.start]):
         before = ""  # やっぱり餃子なしで: an adverb of the sentence, not a word of a name
-    extra = _GRAMMAR.sub("", before + after).strip(_PARTICLE_CHARS)
+    pieces = [(word[0], hit.start)] if before else []
+    extra = _without_grammar(_words_apart(apart), [*pieces, (hit.end, word[1])]).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+
+
+def _words_apart(masked: str) -> Utterance:
+    """The words of a text with values masked, each mask a space (as `_whole_word` reads them)."""
+    return tokenise(masked.replace(MASK, " "))
+
+
+def _without_grammar(utterance: Utterance, spans: list[Span]) -> str:
+    """The words said in the spans (folded), but for the words of grammar around a value (じゃあ, って) said as
+    tokens of their own."""
+    out = []
+    for start, end in spans:
+        first = max(0, utterance.starting(0, start).stop - 1)  # the token cut at `start`, if one is
+        tokens = [t for t in utterance.tokens[first:utterance.starting(0, end).stop] if t.end > start]
+        out += [fold(utterance.text[max(start, t.start):min(end, t.end)]) for t in tokens
+                if not (start <= t.start and t.end <= end and fold(t.surface) in _GRAMMAR)]
+    return "".join(out)
 
 
 def _another_value(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher], known: Known) -> bool:
@@ -221,7 +239,7 @@ def _only_adverbs(words: str) -> bool:
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
-_GRAMMAR = re.compile("|".join(sorted(map(re.escape, around_values()), key=len, reverse=True)))
+_GRAMMAR = frozenset(fold(w) for w in around_values())
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 
 
@@ -247,7 +265,7 @@ def _contained(masked: str, matchers: dict[str, Matcher], known: Known) -> list[
 def _whole_word(masked: str, start: int, end: int) -> Span:
     """The run of noun characters around a value found exactly (しゃけ|おにぎり, おにぎり|セット), up to a word of
     grammar the analyser reads (寝室|だけ: a particle)."""
-    grammar = _grammar_edges(masked.replace(MASK, " "))
+    grammar = _grammar_edges(masked)
     s, e = start, end
     while s > 0 and _NOUN.match(masked[s - 1]) and s not in grammar[1] and not (
             masked[s - 1] in _STOP and s > 1 and not _HIRAGANA_CHAR.match(masked[s - 2])):  # てりやき|弁当, ツナ|と
@@ -261,7 +279,7 @@ def _whole_word(masked: str, start: int, end: int) -> Span:
 @lru_cache(maxsize=256)  # once per text read, not once per value found in it
 def _grammar_edges(text: str) -> tuple[frozenset[int], frozenset[int]]:
     """(where a particle starts, where one ends) in the text."""
-    found = [t for t in tokenise(text).tokens if t.is_particle]
+    found = [t for t in _words_apart(text).tokens if t.is_particle]
     return frozenset(t.start for t in found), frozenset(t.end for t in found)
 
 
@@ -328,7 +346,8 @@ def _cut_from(masked: str, found: Found) -> bool:
         return False
     s, e = _whole_word(masked, found.start, found.end)
     whole = fold(masked[s:e])
-    extra = _GRAMMAR.sub("", masked[s:found.start] + masked[found.end:e]).strip(_PARTICLE_CHARS)
+    apart = _words_apart(mask(masked, [(found.start, found.end)]))  # あと|りびんぐ, not あとり|びん|ぐ
+    extra = _without_grammar(apart, [(s, found.start), (found.end, e)]).strip(_PARTICLE_CHARS)
     return bool(extra) and not any(whole in fold(c.value) for c in found.candidates)  # あとポテサラ: ポテサラ
 
 
