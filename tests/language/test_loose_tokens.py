@@ -103,3 +103,9 @@ def test_a_masked_word_is_not_read_loosely():
     ("てりやき弁当ください", [(0, 4), (6, 10)], "てりやき")])
 def test_grammar_said_around_a_value_is_no_word_that_qualifies_it(said, spans, rest):
     assert loose._without_grammar(tokenise(said), spans) == rest
+
+
+@pytest.mark.parametrize(("said", "counted"), [
+    ("来店は何件", True), ("来店数", True), ("来店の一覧", True), ("来店回数", True), ("来店の日付", False)])
+def test_a_tools_rows_counted_or_listed_in_japanese_are_read(said, counted):
+    assert counting._counted_in_japanese("来店", fold(said)) == counted
