@@ -6,12 +6,13 @@ from datetime import date
 
 import pytest
 
+from concierge.language.tokens import tokenise
 from concierge.planner import counting, leftover, lines, loose, nouns, ranking, scope, words, writes
 from concierge.planner.focus import instead_text
 from concierge.planner.lexicon import _NAME_SUFFIX, PRONOUNS
 from concierge.planner.plan import _BARE_AMOUNT
 from concierge.planner.segments import clauses
-from concierge.planner.whose import _JA_AFTER_NOUN, _asked_if_having
+from concierge.planner.whose import _asked_if_having, _owner_in_japanese
 
 
 @pytest.mark.parametrize(("said", "name"), [
@@ -157,8 +158,7 @@ def test_a_number_after_a_noun_is_read_and_a_count_or_a_price_is_not(said, numbe
 @pytest.mark.parametrize(("said", "state"), [("orders that are still backordered", "backordered"),
                                              ("the refunded ones", "refunded")])
 def test_a_state_said_of_the_rows_is_read(said, state):
-    m = leftover._STATE.search(said)
-    assert m is not None and (m["w"] or m["v"]) == state
+    assert [word for _, word in leftover._states(said, said)] == [state]
 
 
 @pytest.mark.parametrize(("said", "group"), [("extras by type", "type"), ("種類別の売上", "種類"), ("店ごと", "店")])
@@ -178,8 +178,10 @@ def test_a_figure_said_in_the_negative_is_not_the_one_given():
 
 
 def test_a_word_before_sales_and_one_after_from_are_read_as_values():
-    assert loose._EN_BEFORE_SALES.search("green tea sales")["w"] == "tea"
-    assert loose._EN_AFTER_PLACE.search("guests from germnay")["w"] == "germnay"
+    said = "green tea sales"
+    assert [w for w, _, _ in loose._english_words_said(said, said, "before_sales", 3)] == ["tea"]
+    said = "guests from germnay"
+    assert [w for w, _, _ in loose._english_words_said(said, said, "after_place", 5)] == ["germnay"]
 
 
 @pytest.mark.parametrize(("said", "count"), [("やっぱり3に", "3"), ("make it two!", "two"), ("2で。", "2")])
@@ -190,4 +192,5 @@ def test_a_count_said_alone_is_the_count_asked_for(said, count):
 
 @pytest.mark.parametrize(("after", "owner"), [("一覧", True), ("数は？", True), ("", True), ("コード", False)])
 def test_a_word_of_a_list_after_a_noun_keeps_the_name_its_owner(after, owner):
-    assert (_JA_AFTER_NOUN.match(after) is not None) == owner
+    said = "AC/DCのアルバム" + after
+    assert _owner_in_japanese(tokenise(said), (0, 5), "あるばむ") == owner

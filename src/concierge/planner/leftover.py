@@ -30,6 +30,7 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
 from concierge.planner.slots import Slots, count
@@ -131,16 +132,28 @@ def _conditions(slots: Slots, lexicon: Lexicon) -> list[Said]:
     text = slots.cue_text
     for m in words.pattern("conditions", "not_conditions").finditer(text):
         text = text[:m.start()] + MASK * (m.end() - m.start()) + text[m.end():]
-    found: list[words.Spanned] = [m for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
-    found += [m for m in _STATE.finditer(text) if _a_state(m["w"] or m["v"], lexicon)]
-    return [Said(slots.text[m.start():m.end()], m.span(), "condition") for m in sorted(found, key=lambda m: m.start())]
+    found = [m.span() for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
+    found += [span for span, word in _states(slots.text, text) if _a_state(word, lexicon)]
+    return [Said(slots.text[s:e], (s, e), "condition") for s, e in sorted(found)]
 
 
-# A participle said of the rows: "orders are backordered", "backordered orders", "the refunded ones".
-_BE = "|".join(words.said("clauses", "state_before"))
-_STILL = "|".join(words.said("clauses", "state_between"))
-_STATE = re.compile(rf"(?<![a-z'])(?:(?:{_BE})\s+(?:(?:{_STILL})\s+)?(?P<w>[a-z]{{3,}}ed)(?![a-z])"
-                    r"|(?P<v>[a-z]{3,}ed)(?=\s+[a-z]))")
+def _states(said: str, masked: str) -> list[tuple[Span, str]]:
+    """A participle said of the rows (orders are backordered, backordered orders, the refunded ones): where, and
+    the participle (lower case). Words masked in `masked` are none."""
+    utterance = tokenise(said)
+    out: list[tuple[Span, str]] = []
+    for key in ("state_said", "state_before_word"):
+        for m in words.token_pattern("leftover", key).finditer(utterance):
+            word = (m.said(utterance, "w") or "").lower()
+            span = (m.start, m.end) if key == "state_said" else m.named["w"]
+            if _a_participle(word) and MASK not in masked[m.start:m.end] and not overlaps(span, [s for s, _ in out]):
+                out.append((span, word))
+    return out
+
+
+def _a_participle(word: str) -> bool:
+    """Letters only, three or more before -ed (backordered; not red, fed)."""
+    return len(word) >= 5 and word.isascii() and word.isalpha()
 
 
 def _a_state(word: str | None, lexicon: Lexicon) -> bool:
@@ -175,6 +188,40 @@ def _a_measure(word: str) -> bool:
     return any(words.pattern("measures", kind).fullmatch(word) for kind in ("money", "quantity", "count"))
 
 
+def _counted_numbers(slots: Slots, key: str) -> list[Span]:
+    """A number of up to four digits and a word of [numbers] `key` right after it, whole tokens (3階, 5番線, 3名),
+    none masked in the text read."""
+    utterance = tokenise(slots.text)
+    said = frozenset(words.words("numbers", key))
+    tokens = utterance.tokens
+    out = []
+    for i, t in enumerate(tokens[:-1]):
+        if not (t.surface.isdigit() and len(t.surface) <= _COUNTED_DIGITS):
+            continue
+        end = _word_after(utterance, i + 1, said)
+        if end is not None and MASK not in slots.read_text[t.start:end]:
+            out.append((t.start, end))
+    return out
+
+
+_COUNTED_DIGITS = 4
+_COUNTED_TOKENS = 3  # 号|館: a word of the list may be cut in several tokens
+
+
+def _word_after(utterance: Utterance, first: int, said: frozenset[str]) -> int | None:
+    """Where a word of `said` ends that is the tokens from `first` on, the longest, spaces before it allowed."""
+    tokens = utterance.tokens
+    found = None
+    joined = ""
+    for j in range(first, min(len(tokens), first + _COUNTED_TOKENS)):
+        if j > first and tokens[j].start != tokens[j - 1].end:
+            break
+        joined += fold(tokens[j].surface)
+        if joined in said:
+            found = tokens[j].end
+    return found
+
+
 def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
     """Numbers said after a noun the catalog knows (customer 5) or a count's cue (top 3), that no other reading
     took: only a count that reads the number takes it."""
@@ -186,12 +233,8 @@ def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
         glued = not word.isascii() and any(word.endswith(n) for n in lexicon.nouns)  # 得意先5, 顧客5
         if word in lexicon.count_cues or word in lexicon.nouns or glued:
             out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
-    places = "|".join(re.escape(w) for w in sorted(words.words("numbers", "places"), key=len, reverse=True))
-    for m in re.finditer(rf"(?<![\d.])\d{{1,4}}\s*(?:{places})", slots.read_text):  # 3階の部屋
-        if MASK not in m.group():
-            out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
-    counted = "|".join(re.escape(w) for w in sorted(words.words("numbers", "counted"), key=len, reverse=True))
-    for m in re.finditer(rf"(?<![\d.])\d{{1,4}}\s*(?:{counted})", slots.read_text):  # 人数を3名にして
-        if MASK not in m.group() and not overlaps(m.span(), [s.span for s in out]):
-            out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
+    out += [Said(slots.text[s:e], (s, e), "number") for s, e in _counted_numbers(slots, "places")]  # 3階の部屋
+    for span in _counted_numbers(slots, "counted"):  # 人数を3名にして
+        if not overlaps(span, [s.span for s in out]):
+            out.append(Said(slots.text[span[0]:span[1]], span, "number"))
     return out

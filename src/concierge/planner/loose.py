@@ -14,7 +14,6 @@ Only enum groups whose values are read from the data are matched loosely; values
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,7 +30,7 @@ from concierge.language.english import (
 )
 from concierge.language.japanese import around_values, final_particles, of_particle, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
@@ -91,7 +90,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         other = _other_group(text, word, hit, matchers) if word[1] - word[0] > hit.end - hit.start else None
         if other is None:
             out.hits.append(hit)
-            if any(key in matchers for key, _ in hit.value) and _qualified(text, word, hit, known) \
+            if any(key in matchers for key, _ in hit.value) and _qualified(text, apart, word, hit, known) \
                     and not _another_value(text, word, hit, matchers, known):
                 # てりやき弁当: a bento, but which? never all of them
                 out.unknown.append((text[word[0]:word[1]], word))
@@ -105,37 +104,48 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         _take(out, group, found.said, (found.start, found.end), found)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
-    _english(out, mask(text, spans), matchers, known)
+    _english(out, text, mask(text, spans), matchers, known)
     _english_qualified(out, text, exact, known)
-    _misspelt_place(out, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
+    _misspelt_place(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
 
-_SALES = "|".join(words.said("clauses", "sales_after"))
-_EN_BEFORE_SALES = re.compile(rf"(?<![a-z])(?P<w>[a-z][a-z\-]{{2,}})\s+(?:{_SALES})(?![a-z])", re.IGNORECASE)
 _EN_NOT_VALUES = english_words("loose")
 
 
-_EN_AFTER_PLACE = re.compile(rf"(?<![a-z])(?:{'|'.join(words.said('clauses', 'place_before'))})\s+"
-                             r"(?P<w>[a-z][a-z\-]{4,})(?![a-z])")
+def _english_words_said(text: str, masked: str, key: str, least: int) -> list[tuple[str, Span, Span]]:
+    """The English word `w` of each match of `[loose] key` in the text (letters and hyphens, `least` or more),
+    where none of the match is masked in `masked`: the word as said, where, and where the whole match is."""
+    utterance = tokenise(text)
+    out = []
+    for m in words.token_pattern("loose", key).finditer(utterance):
+        span = m.named.get("w")
+        if span is not None and MASK not in masked[m.start:m.end] and _an_english_word(text[span[0]:span[1]], least):
+            out.append((text[span[0]:span[1]], span, (m.start, m.end)))
+    return out
 
 
-def _misspelt_place(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
+def _an_english_word(word: str, least: int) -> bool:
+    """Letters a-z and hyphens, a letter first, `least` or more (tea, green-tea; not 2nd, o'clock)."""
+    return len(word) >= least and word.isascii() and word[:1].isalpha() and word.replace("-", "").isalpha()
+
+
+def _misspelt_place(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
     """A lower-case word after from / in that is a value misspelt (guests from germnay): read as that value, and
     said so in the answer; words of the catalog and of any request never are."""
-    for m in _EN_AFTER_PLACE.finditer(masked):
-        word = m["w"]
-        if word in _EN_NOT_VALUES or word in known.words:
+    for word, span, whole in _english_words_said(text, masked, "after_place", _PLACE_WORD_LEAST):
+        if not text[whole[0]:whole[1]].islower() or word in _EN_NOT_VALUES or word in known.words:
             continue
         found = {(key, c.value) for key, matcher in matchers.items() for c in matcher.match(word)
                  if c.how == "typo"}
         if len(found) == 1:
             (key, value), = found
-            out.hits.append(Hit(m.start("w"), m.end("w"), word, frozenset({(key, value)})))
+            out.hits.append(Hit(span[0], span[1], word, frozenset({(key, value)})))
             out.understood.append((word, value))
 
 
-_EN_COUNTED_WORD = re.compile(r"(?<![a-z'])(?:\d+|[a-z]+)\s+(?P<w>[a-z][a-z\-]{2,})\s+$", re.IGNORECASE)
+_PLACE_WORD_LEAST = 5
+_COUNTED_WORD_LEAST = 3
 _EN_SAID_WORDS = function_words() | common_words() | determiners() | qualifiers() | english_words("values") \
     | english_words("nouns") | english_words("names")
 _EN_COUNTS = frozenset(english_numbers())
@@ -145,42 +155,44 @@ def _english_qualified(out: Loose, text: str, exact: list[Hit[frozenset[tuple[st
     """A count, then an English word no reading took, then a value found exactly (2 teriyaki bento, two karage
     bento): a name that is none, asked about; never dropped for the value after it."""
     taken = [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
+    utterance = tokenise(text)
     for hit in exact:
-        m = _EN_COUNTED_WORD.search(text, 0, hit.start)
-        if m is None or not text[hit.start:hit.end].isascii():
+        m = words.token_pattern("loose", "counted_word").ending(utterance, hit.start, 2)
+        if m is None or not text[hit.start:hit.end].isascii() or not text[m.end:hit.start].isspace() \
+                or not _an_english_word(m.said(utterance, "w") or "", _COUNTED_WORD_LEAST):
             continue
-        count = text[m.start():m.start("w")].split()[0].lower()
-        word, span = m["w"].lower(), m.span("w")
+        count, word, span = (m.said(utterance, "count") or "").lower(), (m.said(utterance, "w") or "").lower(), \
+            m.named["w"]
         if not (count.isdigit() or count in _EN_COUNTS) or word in _EN_NOT_VALUES or word in _EN_SAID_WORDS \
                 or word in _EN_COUNTS or word in known.words or any(a < span[1] and span[0] < b for a, b in taken):
             continue
         out.unknown.append((text[span[0]:hit.end], (span[0], hit.end)))
 
 
-def _english(out: Loose, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
+def _english(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
     """An English word just before "sales" names a value: one gloss read, several asked (tea: green tea or
     barley tea?), none reported (sandwich sales)."""
-    for m in _EN_BEFORE_SALES.finditer(masked):
-        word = m["w"].lower()
+    for said, span, _ in _english_words_said(text, masked, "before_sales", _COUNTED_WORD_LEAST):
+        word = said.lower()
         if word in _EN_NOT_VALUES or word in known.words:
             continue
-        span = m.span("w")
         for key, matcher in matchers.items():
             values = [v for gloss, vs in matcher.glosses().items() if word in gloss.split() for v in vs]
             values = list(dict.fromkeys(values))
             if len(values) == 1:
                 out.hits.append(Hit(span[0], span[1], word, frozenset({(key, values[0])})))
-                out.understood.append((m["w"], values[0]))
+                out.understood.append((said, values[0]))
                 break
             if values:
-                out.unsure.append(Unsure(m["w"], span, key, tuple(values)))
+                out.unsure.append(Unsure(said, span, key, tuple(values)))
                 break
         else:
-            out.unknown.append((m["w"], span))
+            out.unknown.append((said, span))
 
 
-def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
-    """Whether a value found exactly is part of a longer word whose other part is not a known word."""
+def _qualified(text: str, apart: str, word: Span, hit: Hit, known: Known) -> bool:
+    """Whether a value found exactly is part of a longer word whose other part is not a known word (its words
+    read in `apart`, where the values found are masked: あと|りびんぐ, not あとり|びん|ぐ)."""
     before = fold(text[word[0]:hit.start])
     if before and not text[hit.end:word[1]] and words.said_before(text, hit.start, "clauses", "before_value"):
         return False  # 取消になった|受注: a clause said of the value, not a longer name
@@ -189,8 +201,26 @@ def _qualified(text: str, word: Span, hit: Hit, known: Known) -> bool:
         return False  # 205号室: the room 205
     if before and _only_adverbs(text[word[0]:hit.start]):
         before = ""  # やっぱり餃子なしで: an adverb of the sentence, not a word of a name
-    extra = _GRAMMAR.sub("", before + after).strip(_PARTICLE_CHARS)
+    pieces = [(word[0], hit.start)] if before else []
+    extra = _without_grammar(_words_apart(apart), [*pieces, (hit.end, word[1])]).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+
+
+def _words_apart(masked: str) -> Utterance:
+    """The words of a text with values masked, each mask a space (as `_whole_word` reads them)."""
+    return tokenise(masked.replace(MASK, " "))
+
+
+def _without_grammar(utterance: Utterance, spans: list[Span]) -> str:
+    """The words said in the spans (folded), but for the words of grammar around a value (じゃあ, って) said as
+    tokens of their own."""
+    out = []
+    for start, end in spans:
+        first = max(0, utterance.starting(0, start).stop - 1)  # the token cut at `start`, if one is
+        tokens = [t for t in utterance.tokens[first:utterance.starting(0, end).stop] if t.end > start]
+        out += [fold(utterance.text[max(start, t.start):min(end, t.end)]) for t in tokens
+                if not (start <= t.start and t.end <= end and fold(t.surface) in _GRAMMAR)]
+    return "".join(out)
 
 
 def _another_value(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher], known: Known) -> bool:
@@ -209,7 +239,7 @@ def _only_adverbs(words: str) -> bool:
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
-_GRAMMAR = re.compile("|".join(sorted(map(re.escape, around_values()), key=len, reverse=True)))
+_GRAMMAR = frozenset(fold(w) for w in around_values())
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 
 
@@ -235,7 +265,7 @@ def _contained(masked: str, matchers: dict[str, Matcher], known: Known) -> list[
 def _whole_word(masked: str, start: int, end: int) -> Span:
     """The run of noun characters around a value found exactly (しゃけ|おにぎり, おにぎり|セット), up to a word of
     grammar the analyser reads (寝室|だけ: a particle)."""
-    grammar = _grammar_edges(masked.replace(MASK, " "))
+    grammar = _grammar_edges(masked)
     s, e = start, end
     while s > 0 and _NOUN.match(masked[s - 1]) and s not in grammar[1] and not (
             masked[s - 1] in _STOP and s > 1 and not _HIRAGANA_CHAR.match(masked[s - 2])):  # てりやき|弁当, ツナ|と
@@ -249,7 +279,7 @@ def _whole_word(masked: str, start: int, end: int) -> Span:
 @lru_cache(maxsize=256)  # once per text read, not once per value found in it
 def _grammar_edges(text: str) -> tuple[frozenset[int], frozenset[int]]:
     """(where a particle starts, where one ends) in the text."""
-    found = [t for t in tokenise(text).tokens if t.is_particle]
+    found = [t for t in _words_apart(text).tokens if t.is_particle]
     return frozenset(t.start for t in found), frozenset(t.end for t in found)
 
 
@@ -316,7 +346,8 @@ def _cut_from(masked: str, found: Found) -> bool:
         return False
     s, e = _whole_word(masked, found.start, found.end)
     whole = fold(masked[s:e])
-    extra = _GRAMMAR.sub("", masked[s:found.start] + masked[found.end:e]).strip(_PARTICLE_CHARS)
+    apart = _words_apart(mask(masked, [(found.start, found.end)]))  # あと|りびんぐ, not あとり|びん|ぐ
+    extra = _without_grammar(apart, [(s, found.start), (found.end, e)]).strip(_PARTICLE_CHARS)
     return bool(extra) and not any(whole in fold(c.value) for c in found.candidates)  # あとポテサラ: ポテサラ
 
 

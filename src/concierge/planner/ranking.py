@@ -22,8 +22,9 @@ import regex
 from concierge.catalog.model import CountExtract, EnumExtract, Tool
 from concierge.language.english import english_words
 from concierge.language.japanese import of_particle
-from concierge.language.scripts import HAN, HIRAGANA
-from concierge.language.tokens import tokenise
+from concierge.language.patterns import Pattern, Slot
+from concierge.language.scripts import HIRAGANA
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import measure, verbs, words
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.nouns import noun
@@ -33,13 +34,9 @@ from concierge.planner.text import fold, normalise
 GROUP, TOP = "group_by", "top_n"
 AFFIX = re.compile(rf"^(?:{'|'.join(map(re.escape, words.said('ranking', 'affix_before')))})\s*"
                    rf"|\s*(?:{'|'.join(map(re.escape, words.said('ranking', 'affix_after')))})$")
-_EN_SUBJECT = re.compile(r"(?<![a-z])(?:top\s+\d+|the\s+\w+est|most\s+[a-z]+|least\s+[a-z]+"
-                         rf"|{'|'.join(words.said('ranking', 'subject_before_en'))})\s+(?P<w>[a-z]+)(?![a-z])")
 _HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _EN_NOT_SUBJECT = english_words("subjects")
-_OF = re.escape(of_particle())
-_COUNTS_AFTER = "|".join(map(re.escape, words.said("ranking", "counts_after")))
-_ONE_CHAR_NOUN_BEFORE = "".join(regex.escape(w[0]) for w in words.said("ranking", "one_char_noun_before"))
+_ONE_CHAR_NOUN_BEFORE = frozenset(w[0] for w in words.said("ranking", "one_char_noun_before"))
 
 
 @dataclass(frozen=True)
@@ -109,8 +106,7 @@ def entity_of(tool: Tool, slots: Slots, lexicon: Lexicon) -> str | None:
     said = []
     for value, nouns in _nouns(tool).items():
         for n in nouns:
-            m = _find(n, slots.cue_text)
-            if m is not None:
+            if _find(n, slots.cue_text):
                 said.append((len(n), -list(_nouns(tool)).index(value), value))
     return max(said)[2] if said else None
 
@@ -148,10 +144,21 @@ def _most(text: str, lexicon: Lexicon) -> bool:
     for m in words.pattern("ranking", "most").finditer(text):
         if not m.group().isascii():
             return True
-        after = re.match(r"\s*(?P<w>[a-z]*)", text[m.end():])
-        if after is None or not after["w"] or after["w"] in lexicon.nouns or after["w"].rstrip("s") in lexicon.nouns:
+        after = _word_after(tokenise(text), m.end())
+        if not after or after in lexicon.nouns or after.rstrip("s") in lexicon.nouns:
             return True
     return False
+
+
+def _word_after(utterance: Utterance, offset: int) -> str:
+    """The English word said right after `offset`, spaces between; none where another token or none follows."""
+    following = utterance.starting(offset, len(utterance.text) + 1)
+    if not following:
+        return ""
+    token = utterance.tokens[following[0]]
+    if utterance.text[offset:token.start].strip() or not (token.surface.isascii() and token.surface[:1].isalpha()):
+        return ""
+    return token.surface.lower()
 
 
 def _same_rows(tool: Tool, lexicon: Lexicon, offered: Collection[str]) -> list[Tool]:
@@ -161,17 +168,44 @@ def _same_rows(tool: Tool, lexicon: Lexicon, offered: Collection[str]) -> list[T
 
 
 def _counted(candidates: list[Tool], text: str) -> list[Tool]:
-    """The summaries whose rows the request counts by name (受注件数, 受注の件数, number of orders): the orders, not
+    """The summaries whose rows the request counts by name (受注件数, 受注の数, number of orders): the orders, not
     their lines, whatever else the request says of them."""
+    utterance = tokenise(text)
     out = []
     for t in candidates:
         n = noun(t)
         ja, en = fold(n.ja), n.many.lower()
         head = en.split()[-1] if en else ""  # number of orders: the sales orders
-        if (ja and re.search(rf"{re.escape(ja)}(?:{_OF})?(?:{_COUNTS_AFTER})", text)) or (
-                en and re.search(rf"number of (?:{re.escape(en)}|{re.escape(head)})\b", text.lower())):
+        if (ja and _counted_in_japanese(utterance, ja)) or (
+                en and any(_number_of(said).search(utterance) for said in (en, head))):
             out.append(t)
     return out
+
+
+@cache
+def _number_of(many: str) -> Pattern:
+    """number of <the noun's words>."""
+    said = Pattern.parse([{"form": w} for w in many.split()])
+    return Pattern((*words.token_pattern("ranked_subject", "en_counted").slots, *said.slots))
+
+
+@cache
+def _counts_after() -> Pattern:
+    """[の] 件数 / 数 after a noun (受注件数, 受注の数)."""
+    return Pattern.parse([{"form": of_particle(), "op": "?"}, {"form": list(words.said("ranking", "counts_after"))}])
+
+
+def _counted_in_japanese(utterance: Utterance, ja: str) -> bool:
+    """The noun (folded), then a word that counts it, from the token right after it."""
+    text = utterance.text
+    at = text.find(ja)
+    while at >= 0:
+        following = utterance.starting(at + len(ja), len(text) + 1)
+        if following and utterance.tokens[following[0]].start == at + len(ja) \
+                and _counts_after().at(utterance, following[0]) is not None:
+            return True
+        at = text.find(ja, at + 1)
+    return False
 
 
 def _rows_said(tool: Tool, text: str) -> bool:
@@ -194,10 +228,21 @@ def _subject(text: str) -> str | None:
     said = _japanese_subject(text)
     if said:
         return said
-    for m in _EN_SUBJECT.finditer(text.lower()):
-        if m["w"] not in _EN_NOT_SUBJECT:
-            return m["w"]
+    utterance = tokenise(text)
+    for m in sorted((m for p in _en_subjects() for m in p.finditer(utterance)), key=lambda m: m.start):
+        said = (m.said(utterance, "w") or "").lower()
+        if said.isascii() and said not in _EN_NOT_SUBJECT:
+            return said
     return None
+
+
+@cache
+def _en_subjects() -> tuple[Pattern, ...]:
+    """The words before an English superlative's noun (top 3, the biggest, which, most albums), then the noun."""
+    before = [*words.token_patterns("ranked_subject", "en_before"),
+              Pattern((Slot.parse({"form": list(words.said("ranking", "subject_before_en"))}),))]
+    noun_slots = words.token_pattern("ranked_subject", "en_subject").slots
+    return tuple(Pattern((*b.slots, *noun_slots)) for b in before)
 
 
 def _japanese_subject(text: str) -> str | None:
@@ -224,12 +269,38 @@ def _a_time(word: str) -> bool:
     return fold(word) in words.words("ranking", "time_nouns")
 
 
-def _find(n: str, text: str) -> re.Match[str] | None:
+def _find(n: str, text: str) -> bool:
+    """Whether a group's noun (folded) is said in the request (folded): an English one as whole words, singular or
+    plural; one kanji alone only as a word of its own (国は, not 中国)."""
     if n.isascii():
-        return re.search(rf"(?<![a-z]){re.escape(n)}(?:s|es)?(?![a-z])", text)
-    if len(n) == 1:  # 国 alone, not 中国
-        return regex.search(rf"(?<![{HAN}a-z]){re.escape(n)}(?=[{_ONE_CHAR_NOUN_BEFORE}]|$)", text)
-    return re.search(re.escape(n), text)
+        return n.split() != [] and _noun_said(n).search(tokenise(text)) is not None
+    if len(n) == 1:
+        utterance = tokenise(text)
+        return any(_alone_after(utterance, i) and (
+            (t.surface == n and _alone_before(utterance, i))
+            or (t.surface.startswith(n) and t.surface[len(n):] in words.said("ranking", "one_char_noun_before")))
+            for i, t in enumerate(utterance.tokens))  # 国は, 国別: one token
+    return n in text
+
+
+@cache
+def _noun_said(n: str) -> Pattern:
+    *head, last = n.split()
+    return Pattern.parse([*({"form": w} for w in head), {"form": [last, last + "s", last + "es"]}])
+
+
+def _alone_after(utterance: Utterance, i: int) -> bool:
+    """Whether the i-th token follows no noun it is part of (出身国, not どの国)."""
+    before = utterance.tokens[i - 1] if i else None
+    return before is None or before.end < utterance.tokens[i].start or not (before.is_noun or before.is_prefix)
+
+
+def _alone_before(utterance: Utterance, i: int) -> bool:
+    """Whether the token after the i-th is the end or a word of [ranking] one_char_noun_before (国は, 国別)."""
+    if i + 1 == len(utterance.tokens):
+        return not utterance.text[utterance.tokens[i].end:].strip()
+    after = utterance.tokens[i + 1]
+    return after.start == utterance.tokens[i].end and after.surface[:1] in _ONE_CHAR_NOUN_BEFORE
 
 
 @cache

@@ -13,19 +13,17 @@ A parameter is the row's own name when one of its labels says so (named, called)
 
 from __future__ import annotations
 
-import re
-
-import regex
+from functools import cache
 
 from concierge.catalog.model import CodeExtract, NameExtract, Tool
-from concierge.language.scripts import HAN, KATAKANA
-from concierge.language.tokens import tokenise
+from concierge.language.japanese import of_particle
+from concierge.language.patterns import Pattern
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
 Span = tuple[int, int]
-_JA_AFTER_NOUN = regex.compile(rf"^(?:$|[^{HAN}{KATAKANA}A-Za-z]|{'|'.join(words.said('owner', 'ja_after_noun'))})")
 
 
 def fills(tool: Tool, slots: Slots, span: Span, offered: set[str]) -> list[str]:
@@ -60,18 +58,54 @@ def _own(tool: Tool, pname: str) -> bool:
 def _said_as_owner(slots: Slots, span: Span, tool: Tool) -> bool:
     """Whether the sentence says the tool's rows are the named one's: albums of / by / from X, X's albums, X
     albums, does X have, Xのアルバム; not Xの顧客コード or X's phone (a word of the row itself follows)."""
-    before, after = fold(slots.text[: span[0]]), fold(slots.text[span[1]:])
     if _asked_if_having(slots.text, span):
         return True
+    utterance = tokenise(slots.text)
     for n in (fold(t) for t in (tool.intents.topics if tool.intents else [])):
-        if n.isascii():
-            word = rf"{re.escape(n)}(?:e?s)?(?![a-z])"
-            if re.search(rf"(?<![a-z]){word}\s+(?:of|by|from|for)\s+(?:the\s+)?$", before) \
-                    or re.match(rf"^(?:'s|’s)?\s+{word}", after):
+        if n.isascii() and n.split():
+            if _owner_before(utterance, span, n) or _owner_after(utterance, span, n):
                 return True
-        elif after.startswith("の" + n) and _JA_AFTER_NOUN.match(slots.text[span[1] + len(n) + 1:]):
+        elif not n.isascii() and _owner_in_japanese(utterance, span, n):
             return True
     return False
+
+
+@cache
+def _rows_of_owner(noun: str) -> tuple[Pattern, Pattern]:
+    """(albums of [the], albums): the tool's noun, singular or plural, and the words that say whose before a name."""
+    *head, last = noun.split()
+    said = Pattern.parse([*({"form": w} for w in head), {"form": [last, last + "s", last + "es"]}])
+    return Pattern((*said.slots, *words.token_pattern("whose", "of_before_name").slots)), said
+
+
+def _owner_before(utterance: Utterance, span: Span, noun: str) -> bool:
+    """albums of / by / from / for [the] X."""
+    return _rows_of_owner(noun)[0].ending(utterance, span[0]) is not None
+
+
+def _owner_after(utterance: Utterance, span: Span, noun: str) -> bool:
+    """X albums, X's albums: the noun said after the name, apart from it."""
+    text = utterance.text
+    start = span[1] + next((len(s) for s in words.said("whose", "possessive") if text.startswith(s, span[1])), 0)
+    following = utterance.starting(start + 1, len(text) + 1)
+    return bool(following) and not text[start:utterance.tokens[following[0]].start].strip() \
+        and _rows_of_owner(noun)[1].at(utterance, following[0]) is not None
+
+
+def _owner_in_japanese(utterance: Utterance, span: Span, noun: str) -> bool:
+    """Xのアルバム, where a word of the rows themselves does not follow (Xのアルバム一覧, not Xの顧客コード)."""
+    text = utterance.text
+    if not fold(text[span[1]:]).startswith(of_particle() + noun):
+        return False
+    end = span[1] + len(of_particle()) + len(noun)
+    if end == len(text.rstrip()):
+        return True
+    following = utterance.starting(end, len(text) + 1)
+    if not following or not utterance.starts_at(end):
+        return False
+    after = utterance.tokens[following[0]]
+    return not ((after.is_noun and not after.is_numeral) or after.is_suffix) \
+        or after.surface in words.said("owner", "ja_after_noun")
 
 
 def _asked_if_having(text: str, span: Span) -> bool:
