@@ -3,7 +3,7 @@ characters that happen to spell them."""
 
 import pytest
 
-from concierge.language.patterns import Pattern
+from concierge.language.patterns import Pattern, WordTable
 from concierge.language.tokens import tokenise
 
 COUNT = Pattern.parse([{"is": "numeral"}, {"is": "counter", "op": "?"}])
@@ -67,3 +67,10 @@ def test_a_search_keeps_within_the_span_it_is_given():
     utterance = tokenise("牛丼3つと親子丼2個")
     assert [utterance.text[m.start:m.end] for m in COUNT.finditer(utterance, 3)] == ["2個"]
     assert COUNT.search(utterance, 0, 3) is None
+
+
+def test_a_word_table_finds_whole_words_only_and_the_longest_phrase():
+    table = WordTable({"a couple of": 2, "couple of": 2, "n": "and"})
+    utterance = tokenise("a couple of teas n b&n, couple  of cokes")
+    assert [(utterance.text[s:e], v) for s, e, v in table.find(utterance)] == [
+        ("a couple of", 2), ("n", "and"), ("couple  of", 2)]

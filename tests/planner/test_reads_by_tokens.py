@@ -44,7 +44,7 @@ LEDGER: dict[str, tuple[int, str]] = {
     "planner/fuzzy.py": (5, VALUES),
     "planner/text.py": (3, KEYWORDS),
     "language/numerals.py": (4, TO_DO),
-    "language/plain.py": (4, TO_DO),
+    "language/plain.py": (2, TO_DO),
     "planner/slots.py": (24, TO_DO),
     "planner/lexicon.py": (18, TO_DO),
     "planner/focus.py": (8, TO_DO),

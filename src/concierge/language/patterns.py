@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from concierge.language.tokens import Token, Utterance
 
-__all__ = ["Match", "Pattern", "Slot"]
+__all__ = ["Match", "Pattern", "Slot", "WordTable"]
+
+V = TypeVar("V")
 
 _KINDS: dict[str, Callable[[Token], bool]] = {
     "numeral": lambda t: t.is_numeral or t.surface.isdigit(),
@@ -180,3 +182,46 @@ class Pattern:
             if found is not None:
                 return found
         return None
+
+
+class WordTable(Generic[V]):
+    """Phrases of whole words, each with what it stands for, found in an utterance: a phrase is a run of tokens
+    whose words, lower-cased and one space apart, spell it, with nothing but spaces between them and no letter,
+    digit or & joined to either end (the n of "b&n" is no word). Leftmost, then longest, none overlapping."""
+
+    def __init__(self, table: Mapping[str, V]) -> None:
+        self._table = {" ".join(p.lower().split()): v for p, v in table.items()}
+        self._longest = max((len(p.split()) for p in self._table), default=0)
+
+    def find(self, utterance: Utterance) -> list[tuple[int, int, V]]:
+        tokens, text, out = utterance.tokens, utterance.text, []
+        i = 0
+        while i < len(tokens):
+            last = self._longest_at(tokens, text, i)
+            if last is None:
+                i += 1
+                continue
+            out.append((tokens[i].start, tokens[last].end, self._table[self._said(tokens, i, last)]))
+            i = last + 1
+        return out
+
+    def _longest_at(self, tokens: Sequence[Token], text: str, i: int) -> int | None:
+        if _joined(tokens, i - 1, i):
+            return None
+        for last in range(min(len(tokens), i + self._longest) - 1, i - 1, -1):
+            if self._said(tokens, i, last) in self._table and not _joined(tokens, last, last + 1) \
+                    and all(text[a.end:b.start].isspace() for a, b in zip(tokens[i:last], tokens[i + 1:last + 1],
+                                                                           strict=True)):
+                return last
+        return None
+
+    @staticmethod
+    def _said(tokens: Sequence[Token], i: int, last: int) -> str:
+        return " ".join(t.surface.lower() for t in tokens[i:last + 1])
+
+
+def _joined(tokens: Sequence[Token], a: int, b: int) -> bool:
+    """Whether tokens a and b touch with no space and one of them is a word or an & (b&n, 3pcs)."""
+    if a < 0 or b >= len(tokens) or tokens[a].end != tokens[b].start:
+        return False
+    return any(t.surface[:1].isalnum() or t.surface == "&" for t in (tokens[a], tokens[b]))

@@ -32,6 +32,7 @@ from concierge.language.japanese import (
     kana_counts,
     people_counts,
 )
+from concierge.language.patterns import WordTable
 from concierge.language.tokens import Utterance, japanese, tokenise
 
 __all__ = ["plain"]
@@ -65,21 +66,24 @@ def _alternatives(words: list[str]) -> str:
 
 
 def _english_quantities(text: str) -> str:
-    said, short = english_quantities(), english_shorthand()
-    text = _shorthand().sub(lambda m: short[m.group().lower()], text)
-    return _quantities().sub(lambda m: str(said[m.group().lower()]), text)
+    text = _replaced(text, _shorthand())
+    return _replaced(text, _quantities())
+
+
+def _replaced(text: str, table: WordTable[str]) -> str:
+    for start, end, said in reversed(table.find(tokenise(text))):
+        text = text[:start] + said + text[end:]
+    return text
 
 
 @cache
-def _shorthand() -> regex.Pattern:
-    words = sorted(english_shorthand(), key=len, reverse=True)
-    return regex.compile(r"(?<![\w&])(?:" + "|".join(regex.escape(w) for w in words) + r")(?![\w&])", regex.I)
+def _shorthand() -> WordTable[str]:
+    return WordTable(english_shorthand())
 
 
 @cache
-def _quantities() -> regex.Pattern:
-    words = sorted(english_quantities(), key=len, reverse=True)
-    return regex.compile(r"(?<![a-z])(?:" + "|".join(regex.escape(w) for w in words) + r")(?![a-z])", regex.I)
+def _quantities() -> WordTable[str]:
+    return WordTable({w: str(n) for w, n in english_quantities().items()})
 
 
 def _kana_counts(u: Utterance) -> list[tuple[int, int, str]]:
