@@ -88,6 +88,20 @@ async def test_the_light_of_a_lights_name_is_not_a_shade_of_the_colour_after_it(
     assert sim.device("Kitchen Light")["color"] == "255:0:0"
 
 
+@pytest.mark.parametrize("said", ["寝室の扇風機つけて", "リビングのカーテン閉めて", "turn on the bedroom fan",
+                                  "switch on the living room heater please"])
+async def test_a_device_no_catalog_knows_said_with_a_rooms_name_switches_nothing(talk, sim, said):
+    turn = await talk.say(said)
+    assert sent(sim) == [] and "つけました" not in turn.answer and " now" not in turn.answer
+
+
+@pytest.mark.parametrize("said", ["寝室のライトつけて", "寝室の電球つけて", "turn on the bedroom lamp",
+                                  "寝室のほうつけて"])
+async def test_a_lights_other_names_said_with_its_room_switch_that_light_alone(talk, sim, said):
+    await talk.say(said)
+    assert [b["command"] for b in sent(sim)] == ["turnOn"] and sim.device("寝室の電気")["power"] == "on"
+
+
 async def test_an_answer_to_which_light_completes_the_command_asked(talk, sim):
     first = await talk.say("お風呂の電気つけて")
     assert sent(sim) == [] and "玄関の電気" in first.answer

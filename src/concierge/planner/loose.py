@@ -98,10 +98,10 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         _take(out, other[0], text[word[0]:word[1]], word, other[1])
     spans = taken + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
     for group, found in _loose(mask(text, spans), matchers, known):
-        _take(out, group, found.said, (found.start, found.end), found)
+        _take_unless_another_thing(out, text, mask(text, spans), group, found, known)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     for group, found in _contained(mask(text, spans), matchers, known):  # しゃけ, ツナ: inside one name only
-        _take(out, group, found.said, (found.start, found.end), found)
+        _take_unless_another_thing(out, text, mask(text, spans), group, found, known)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
     _english(out, text, mask(text, spans), matchers, known)
@@ -372,6 +372,62 @@ def _verb_in(said: str) -> bool:
     """Whether words said with a kanji hold a verb by the analyser (入って is no misspelt サンドイッチ): no name
     is one. Words in kana alone are left alone: the analyser cuts them poorly (り|びん|ぐ)."""
     return _HAN_CHAR.search(said) is not None and any(t.is_predicate for t in tokenise(said).tokens)
+
+
+def _take_unless_another_thing(out: Loose, text: str, masked: str, group: str, found: Found, known: Known) -> None:
+    thing = _another_thing(text, masked, found, known)
+    if thing is None:
+        _take(out, group, found.said, (found.start, found.end), found)
+    else:  # 寝室の扇風機: a fan, which no bedroom light is
+        out.unknown.append((text[found.start:thing], (found.start, thing)))
+
+
+def _another_thing(text: str, masked: str, found: Found, known: Known) -> int | None:
+    """Where a noun ends that is said after a part of a value's name and の, when it names a thing no catalog
+    knows (寝室の扇風機, リビングのカーテン): the words said name that thing, not the value."""
+    if found.candidates[0].how != "part":
+        return None
+    if found.said.isascii():
+        return _another_english_thing(text, masked, found, known)
+    said = tokenise(text)
+    after = said.starting(found.end, len(text))
+    of = words.token_pattern("loose", "place_of")
+    last = said.starting(found.start, found.end)
+    if last and of.at(said, last.stop - 1) is not None:  # 寝室の|扇風機: the part found holds its の
+        first: int | None = after.start
+    else:
+        taken = of.at(said, after.start) if after else None
+        first = taken.last if taken is not None else None
+    thing = words.token_pattern("loose", "thing").at(said, first) if first is not None and after else None
+    if thing is None or MASK in masked[thing.start:thing.end]:
+        return None
+    noun = text[thing.start:thing.end]
+    if noun in _NOT_THINGS or _known(fold(noun), known) or any(noun in c.value for c in found.candidates):
+        return None
+    return thing.end
+
+
+_NOT_THINGS = frozenset(words.said("loose", "not_things"))
+_NOT_THINGS_EN = frozenset(words.said("loose", "not_things_en"))
+_AFTER_THING_EN = _NOT_THINGS_EN | frozenset(words.said("loose", "after_thing_en"))
+
+
+def _another_english_thing(text: str, masked: str, found: Found, known: Known) -> int | None:
+    """Where the English noun ends that is said right after a part of a value's name and ends what is said of it,
+    when it names a thing no catalog knows (the bedroom fan): the words said name that thing, not the value."""
+    said = tokenise(text)
+    after = said.starting(found.end, len(text))
+    noun = said.tokens[after.start] if after else None
+    if noun is None or not noun.surface.isalpha() or not text[found.end:noun.start].isspace() \
+            or MASK in masked[noun.start:noun.end]:
+        return None
+    word = noun.surface.lower()
+    if word in _EN_SAID_WORDS or word in _NOT_THINGS_EN or word in _EN_COUNTS \
+            or {word, word.removesuffix("s")} & known.words or any(word in c.value.lower() for c in found.candidates):
+        return None
+    then = said.tokens[after.start + 1] if after.start + 1 < len(said.tokens) else None
+    ends = then is None or not then.surface.isalpha() or then.surface.lower() in _AFTER_THING_EN
+    return noun.end if ends else None  # the bedroom fan (on, please); not "no udon after all"
 
 
 def _take(out: Loose, group: str, said: str, span: Span, found: Found) -> None:
