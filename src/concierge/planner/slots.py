@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import cache
 
 import regex
 
@@ -41,7 +42,7 @@ from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
-from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
+from concierge.planner.text import EN_NUMBER, MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
 
 Span = tuple[int, int]
 
@@ -556,14 +557,14 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     if named:
         return named[0].value
     for hit in cues.find(text):
-        m = _NUMBER_AFTER_CUE.match(text, hit.end)
-        if m and number(m["n"]):
-            return number(m["n"])
+        word = _number_after_cue(slots, hit.end)
+        if word and number(word):
+            return number(word)
         if not ones.values:  # a number with no superlative (customer 5, a key) is only the number after its cue
             continue
-        m = _number_before(_NUMBER_AT_END, text, hit.start, spaced=False)
-        if m and number(m["n"]) and hit.phrase.isascii():
-            return number(m["n"])
+        word = _number_just_before(slots, hit.start, spaced=False)
+        if word and number(word) and hit.phrase.isascii():
+            return number(word)
     return _ranked_count(slots, text, cues, ones) if ones.values else None
 
 
@@ -579,13 +580,13 @@ def _ranked_count(slots: Slots, text: str, cues: Phrases[str], ones: Phrases[str
     if ranked is not None:
         return ranked
     superlatives = ones.find(text)
-    plural = _WHICH_PLURAL.search(text) is not None  # which products sold best: several
+    plural = _which_plural(slots)  # which products sold best: several
     if not plural and not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most
         for hit in superlatives:
-            if not (hit.phrase.isascii() and _next_word(text, hit.end) == "plural"):
+            if not (hit.phrase.isascii() and _next_word(slots, hit.end) == "plural"):
                 return 1
     for hit in cues.find(text):  # worst selling dessert: one thing, said in the singular
-        if hit.phrase.isascii() and _next_word(text, hit.end) == "singular":
+        if hit.phrase.isascii() and _next_word(slots, hit.end) == "singular":
             return 1
     return None
 
@@ -594,23 +595,20 @@ def _before_value(slots: Slots, text: str) -> int | None:
     """Two karaage bento, 2 gyoza: a number said just before a value the request names; else just after it
     (nori bento x2, nori bento two please, karaage bento, two of them)."""
     for hit in slots.enums:
-        m = _number_before(_COUNT_AT_END, text, hit.start, spaced=True)
-        if m and number(m["n"]) is not None:
-            return number(m["n"])
+        said = _number_just_before(slots, hit.start, spaced=True)
+        if said and number(said) is not None:
+            return number(said)
         if _said_before(slots, hit.start, _ARTICLES):  # a coke, an oolong tea
             return 1
     for hit in slots.enums:
-        m = _COUNT_AFTER.match(text, hit.end)
-        if m and number(m["n"]) is not None and not (
-                m["n"].lower() == "one" and _said_before(slots, hit.start, _POINTING)):
-            return number(m["n"])  # the ginger pork one: which one, not how many
+        said = _count_after(slots, hit.end)
+        if said and number(said) is not None and not (
+                said == "one" and _said_before(slots, hit.start, _POINTING)):
+            return number(said)  # the ginger pork one: which one, not how many
     return None
 
 
-_NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
-_NUMBER_AFTER_CUE = re.compile(  # トップ5, 上位の3つ, top 3
-    rf"\s*(?:[{re.escape(of_particle() + topic_particle())}]\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")
-_COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
+_CUE_PARTICLES = frozenset(of_particle() + topic_particle())
 _ARTICLES = frozenset(words.said("articles", "one"))
 _POINTING = frozenset(words.said("articles", "which"))
 
@@ -619,26 +617,74 @@ def _said_before(slots: Slots, start: int, said: frozenset[str]) -> bool:
     """Whether one of the words `said` is the word right before `start` (a coke, the ginger pork one)."""
     word = _word_before(tokenise(slots.text), start, slots.read_text)
     return word is not None and word.surface.lower() in said
-_NUMBER_WORD_CHARS = 6  # the longest number word: twelve
+_COUNT_DIGITS = 3  # a count is said in at most three digits
 
 
-def _number_before(pattern: re.Pattern[str], text: str, end: int, spaced: bool) -> re.Match[str] | None:
-    """What `pattern.search(text[:end])` finds of a number word said just before `end`, spaces between (at
-    least one when `spaced`), looking only at the few characters before `end`: not the whole text once for
-    each word a long request says."""
-    stop = end
-    while stop > 0 and text[stop - 1].isspace():
-        stop -= 1
-    if spaced and stop == end:
+def _number_said(slots: Slots, token: Token) -> str | None:
+    """The token as a number word (up to three digits, three, 三), lower-cased, where it is one and not read."""
+    word = token.surface.lower()
+    if MASK in slots.read_text[token.start:token.end] or (word.isdigit() and len(word) > _COUNT_DIGITS):
         return None
-    return pattern.search(text, max(0, stop - _NUMBER_WORD_CHARS), stop)
+    return word if number(word) is not None else None
 
 
-# after a value: x2, × 2, "two", ", two of them"; not a time, a price or a date (6:30, 2 yen, 2nd)
-_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})"
-                          rf"(?![0-9.:/]|\s*(?:{_either('count_after', 'not_then')}))"
-                          rf"(?=\s+(?:{_either('count_after', 'then')})|\s*[,.!?]|\s*$)",
-                          re.IGNORECASE)
+def _first_after(said: Utterance, end: int) -> int | None:
+    """The token after `end` with only spaces between, if one is."""
+    at = said.starting(end, len(said.text) + 1)
+    if not at or said.text[end:said.tokens[at.start].start].strip():
+        return None
+    return at.start
+
+
+def _number_after_cue(slots: Slots, end: int) -> str | None:
+    """The number said right after a cue (トップ5, 上位の3つ, top 3), a particle perhaps between."""
+    said = tokenise(slots.text)
+    i = _first_after(said, end)
+    if i is not None and said.tokens[i].surface in _CUE_PARTICLES:
+        i = _first_after(said, said.tokens[i].end)
+    return None if i is None else _number_said(slots, said.tokens[i])
+
+
+def _number_just_before(slots: Slots, start: int, spaced: bool) -> str | None:
+    """The number word said right before `start`, spaces between (at least one when `spaced`): two karaage bento."""
+    stop = start
+    while stop > 0 and slots.text[stop - 1].isspace():
+        stop -= 1
+    token = tokenise(slots.text).ending_at(stop)
+    if token is None or (spaced and stop == start):
+        return None
+    return _number_said(slots, token)
+
+
+def _count_after(slots: Slots, end: int) -> str | None:
+    """A number said after a value as how many of it (x2, × 2, "two", ", two of them"), where the request ends or a
+    word of `[count_after] then` follows; never a time, a price or a date (6:30, 2 yen, 2nd)."""
+    said = tokenise(slots.text)
+    i = _first_after(said, end)
+    if i is not None and said.tokens[i].surface.lower() in words.said("count_marks", "before"):
+        i = _first_after(said, said.tokens[i].end)
+    found = None if i is None else _number_said(slots, said.tokens[i])
+    if found is None or i is None:
+        return None
+    return found if _count_ends(said, i + 1) else None
+
+
+def _count_ends(said: Utterance, i: int) -> bool:
+    """Whether token `i` ends a count said after a value: the request ends, a mark does, or `then` words follow."""
+    if i == len(said.tokens):
+        return True
+    token, glued = said.tokens[i], said.tokens[i].start == said.tokens[i - 1].end
+    if (glued and token.surface[0] in words.said("count_marks", "glued_not")) \
+            or any(p.at(said, i) for p in _phrases("count_after", "not_then")):
+        return False
+    return token.surface in words.said("count_marks", "stops") or (
+        not glued and any(p.at(said, i) for p in _phrases("count_after", "then")))
+
+
+@cache
+def _phrases(section: str, key: str) -> tuple[Pattern, ...]:
+    """A list of questions.toml of phrases (words apart by spaces) as token patterns."""
+    return tuple(Pattern.parse([{"form": w} for w in phrase.split()]) for phrase in words.said(section, key))
 
 
 _RANKED_DIGITS = 2
@@ -659,9 +705,9 @@ def _how_many_ranked(slots: Slots) -> int | None:
 
 
 _VERBS_IN_S = frozenset(words.said("ranked", "verbs"))
-_WHICH_PLURAL = re.compile(rf"(?:{_either('ranked', 'which')})\s+(?:[a-z]+\s+)?(?!(?:{_either('ranked', 'verbs')}))"
-                           r"[a-z]+s(?![a-z])")
-_NEXT_WORD = re.compile(rf"[\s\-]*(?:(?:{_either('ranked', 'selling')})\s+)?(?P<w>[a-z]+)")
+_WHICH_PLURAL = Pattern.parse([{"form": words.said("ranked", "which")}, {"is": "word", "op": "?"},
+                               {"is": "word", "ends": ["s"], "not": list(_VERBS_IN_S)}])
+_SELLING = frozenset(words.said("ranked", "selling"))
 _NOT_NOUNS = english_words("nouns")
 
 
@@ -670,12 +716,56 @@ def _said_plural(text: str, hit: Hit[str]) -> bool:
     return hit.phrase.isascii() and text[hit.start : hit.end].endswith("s") and not hit.phrase.endswith("s")
 
 
-def _next_word(text: str, end: int) -> str | None:
-    """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows)."""
-    m = _NEXT_WORD.match(text, end)
-    if not m or m["w"] in _NOT_NOUNS:
+def _which_plural(slots: Slots) -> bool:
+    """Whether a plural noun follows `which` (which products sold best), a word perhaps between."""
+    said = tokenise(slots.text)
+    return any(MASK not in slots.read_text[m.start:m.end] and _in_letters(said, m.first, m.last)
+               for m in _WHICH_PLURAL.finditer(said))
+
+
+def _in_letters(said: Utterance, first: int, last: int) -> bool:
+    """Whether tokens [first, last) are words in Latin letters, apart by spaces."""
+    tokens = said.tokens[first:last]
+    return all(t.surface.isascii() and t.surface.isalpha() for t in tokens) and all(
+        said.text[a.end:b.start].isspace() for a, b in zip(tokens, tokens[1:], strict=False))
+
+
+def _next_word(slots: Slots, end: int) -> str | None:
+    """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows), past a word of
+    `[ranked] selling` and a space (the worst selling dessert, best-selling products)."""
+    said = _words_after(slots, end)
+    if len(said) > 1 and said[0][0] in _SELLING and slots.text[said[0][1]:said[0][1] + 1].isspace():
+        said = said[1:]
+    word = _letters(said[0][0]) if said else ""
+    if not word or word in _NOT_NOUNS:
         return None
-    return "plural" if m["w"].endswith("s") and m["w"] not in _VERBS_IN_S else "singular"
+    return "plural" if word.endswith("s") and word not in _VERBS_IN_S else "singular"
+
+
+def _words_after(slots: Slots, end: int) -> list[tuple[str, int]]:
+    """The next two words after `end` past hyphens, lower-cased, each with where it ends; the rest of a word joined
+    by hyphens that `end` falls in (best|-selling) first."""
+    said = tokenise(slots.text)
+    out: list[tuple[str, int]] = []
+    inside = said.starting(0, end)
+    if inside and said.tokens[inside.stop - 1].end > end:
+        token = said.tokens[inside.stop - 1]
+        for part in slots.read_text[end:token.end].split("-"):
+            end += len(part) + 1
+            if part:
+                out.append((part.lower(), end - 1))
+        end = token.end
+    following = said.tokens[said.starting(end, len(slots.text) + 1).start:]
+    out += [(slots.read_text[t.start:t.end].lower(), t.end) for t in following[:3] if t.surface != "-"]
+    return out[:2]
+
+
+def _letters(word: str) -> str:
+    """The Latin letters a word begins with (selling of selling-point)."""
+    i = 0
+    while i < len(word) and "a" <= word[i] <= "z":
+        i += 1
+    return word[:i]
 
 
 def english_items(slots: Slots) -> str | None:
