@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import cache
+from itertools import groupby
 
 import regex
 
@@ -68,7 +69,6 @@ _AMOUNT = re.compile(
 )
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
                                  rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
-_DATE_AFTER = re.compile(r"[-/.]\d{1,2}(?![0-9])")  # 2024-02, 2024/2: a year with its month
 _AFTER_CODE_LABEL = re.compile(rf"\.?\s*(?:[:：#=]|{_either('labels', 'particles')})?\s*"
                                rf"(?:(?:{_either('labels', 'before_code', whole=False)})\.?\s*)?(?P<v>[0-9A-Za-z\-]+)",
                                re.IGNORECASE)
@@ -78,7 +78,7 @@ _YEAR_BEFORE = frozenset(words.said("years", "before"))
 _YEAR_AFTER = frozenset(words.said("years", "after"))
 _PARTICLES = "".join(p for p in particles() if p not in words.said("names", "particles_within"))
 _JOINERS = frozenset(words.said("joiners", "words"))
-_HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
+_HONORIFICS = tuple(sorted(honorifics(), key=len, reverse=True))
 _NOT_NAMES = not_names()
 _NOT_NAME_ENDS = not_name_ends()
 _BEFORE_COUNT = "".join(words.said("counters", "before_count"))
@@ -180,7 +180,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
     name_spans = [s for _, s in slots.names]
-    slots.keys = _keys(mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
+    slots.keys = _keys(text, mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
     name_spans += [s for _, s in slots.keys]
     if lexicon.referring:
         for m in lexicon.referring.finditer(slots.folded):
@@ -271,7 +271,21 @@ def _days_of_week(text: str, taken: list[Span]) -> list[str]:
 
 def _a_year(text: str, start: int, end: int, value: str) -> bool:
     return (value.isdigit() and len(value) == 4 and 1900 <= int(value) <= 2100
-            and (_said_as_year(text, start, end) or _DATE_AFTER.match(text, end) is not None))
+            and (_said_as_year(text, start, end) or _month_after(text, end)))
+
+
+_MONTH_DIGITS = 2
+
+
+def _month_after(text: str, end: int) -> bool:
+    """Whether a month follows the number at `end`, joined by a mark of `[year_month] joiners` (2024-02, 2024/2)."""
+    said = tokenise(text)
+    at = said.starting(end, len(text) + 1)
+    if len(at) < 2 or said.tokens[at.start].start != end:
+        return False
+    mark, month = said.tokens[at.start], said.tokens[at.start + 1]
+    return mark.surface in words.said("year_month", "joiners") and month.start == mark.end \
+        and month.surface.isdigit() and len(month.surface) <= _MONTH_DIGITS
 
 
 def _said_as_year(text: str, start: int, end: int) -> bool:
@@ -443,10 +457,10 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     masked = mask(text, taken)
     labelled = {} if labelled is None else labelled
     out: list[tuple[str, Span]] = []
-    for m in _HONORIFIC.finditer(masked):
-        name, start = _name_before(masked, m.start())
+    for honorific, end in _honorifics(text, masked):
+        name, start = _name_before(masked, honorific)
         if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS):
-            out.append((name, (start, m.end())))
+            out.append((name, (start, end)))
     for hit in lexicon.name_labels.find(mask(folded, taken)):
         after = _AFTER_NAME_LABEL.match(masked, hit.end)
         if after and not overlaps(after.span("n"), [s for _, s in out]):
@@ -465,6 +479,18 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
         if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
             out.append((m.group(), m.span()))
     return sorted(out, key=lambda n: n[1][0])
+
+
+def _honorifics(text: str, masked: str) -> list[Span]:
+    """The honorifics said (佐藤さん, 山田様): a word that is one or ends with one, outside what is read."""
+    if not any(h in masked for h in _HONORIFICS):
+        return []
+    out = []
+    for token in tokenise(text).tokens:
+        said = next((h for h in _HONORIFICS if token.surface.endswith(h)), None)
+        if said is not None and MASK not in masked[token.start:token.end]:
+            out.append((token.end - len(said), token.end))
+    return out
 
 
 def _titled(text: str, masked: str) -> list[tuple[str, Span]]:
@@ -495,14 +521,58 @@ def _a_name_word(token: Token, masked: str) -> bool:
         and MASK not in masked[token.start:token.end]
 
 
-# A key written as one: capitals, perhaps with digits (ALFKI, BX12); never a word of the catalog.
-_KEY = re.compile(r"(?<![A-Za-z0-9/&\-])(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z0-9])[A-Z][A-Z0-9]{2,11}(?![A-Za-z0-9/&])")
+_KEY_CHARS = (3, 12)  # the fewest and the most characters of a key
 
 
-def _keys(masked: str, lexicon: Lexicon) -> list[tuple[str, Span]]:
-    """Keys said as they are written in the data (ALFKIの注文): letters in capitals, three or more."""
-    return [(m.group(), m.span()) for m in _KEY.finditer(masked)
-            if fold(m.group()) not in lexicon.vocabulary and m.group().lower() not in _NOT_CAPITALISED_NAMES]
+def _keys(text: str, masked: str, lexicon: Lexicon) -> list[tuple[str, Span]]:
+    """Keys said as they are written in the data (ALFKIの注文, BX12): words in capitals, perhaps with digits, three
+    to twelve characters, glued to no other word; never a word of the catalog."""
+    if not any(c.isupper() for c in masked):
+        return []
+    said = tokenise(text)
+    out = []
+    for first, last in _capital_runs(said, masked):
+        start = said.tokens[first].start
+        key = text[start:said.tokens[last - 1].end].removesuffix("'s")
+        if _KEY_CHARS[0] <= len(key) <= _KEY_CHARS[1] and key[0].isupper() and _apart(said, first, last) \
+                and fold(key) not in lexicon.vocabulary and key.lower() not in _NOT_CAPITALISED_NAMES:
+            out.append((key, (start, start + len(key))))
+    return out
+
+
+def _in_capitals(token: Token, masked: str) -> bool:
+    word = token.surface.removesuffix("'s")
+    return word.isascii() and word.isalnum() and word == word.upper() and MASK not in masked[token.start:token.end]
+
+
+def _capital_runs(said: Utterance, masked: str) -> list[tuple[int, int]]:
+    """The runs of tokens in capitals or digits glued together (BX|12), each as [first, last)."""
+    runs: list[tuple[int, int]] = []
+    for i, token in enumerate(said.tokens):
+        if not _in_capitals(token, masked):
+            continue
+        if runs and runs[-1][1] == i and said.tokens[i - 1].end == token.start \
+                and not said.tokens[i - 1].surface.endswith("'s"):
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    return runs
+
+
+def _apart(said: Utterance, first: int, last: int) -> bool:
+    """Whether no word, number or mark of `[keys] joined` is glued to tokens [first, last) (AC/DC, AT&T)."""
+    joined = words.said("keys", "joined")
+    before = said.tokens[first - 1] if first else None
+    after = said.tokens[last] if last < len(said.tokens) else None
+    if before is not None and before.end == said.tokens[first].start and (
+            _alnum(before.surface[-1]) or before.surface[-1] in joined):
+        return False
+    return after is None or after.start > said.tokens[last - 1].end or said.tokens[last - 1].surface.endswith("'s") \
+        or not (_alnum(after.surface[0]) or (after.surface[0] in joined and after.surface[0] != "-"))
+
+
+def _alnum(char: str) -> bool:
+    return char.isascii() and char.isalnum()
 
 
 def _capitalised_name(masked: str, m: re.Match[str], lexicon: Lexicon) -> list[tuple[str, Span]]:
@@ -792,4 +862,10 @@ def english_item_groups(slots: Slots) -> list[str]:
 
 
 def _masked_spans(text: str) -> list[Span]:
-    return [m.span() for m in re.finditer(MASK + "+", text)]
+    spans, at = [], 0
+    for masked, run in groupby(text, key=lambda c: c == MASK):
+        width = len(list(run))
+        if masked:
+            spans.append((at, at + width))
+        at += width
+    return spans
