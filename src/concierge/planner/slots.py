@@ -88,11 +88,7 @@ _KATAKANA = regex.compile(rf"[{KATAKANA}]")
 _HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _TITLES = frozenset(words.said("names", "titles"))
 _NAME_WORDS = 2  # the words of a name after a title: Mr. John Smith
-_CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
-# A name written as letters joined by a slash, an ampersand or digits (AC/DC, AT&T, U2, B-52s): a proper noun
-# wherever it stands, in an English or a Japanese sentence.
-_SYMBOL_NAME = re.compile(r"(?<![A-Za-z0-9/&])(?:[A-Z][A-Za-z]*(?:[/&][A-Za-z]+)+|[A-Z]{1,3}-?\d{1,3}[a-z]?)"
-                          r"(?![A-Za-z0-9/&])")
+_CAPITALISED_WORDS = 3  # the most capitalised words read as one name
 _NOT_CAPITALISED_NAMES = english_words("names")
 _EN_UNITS = _either("english_goods", "units")
 _EN_STOP = _either("english_goods", "stop")
@@ -472,13 +468,80 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     for name, span in _titled(text, masked):
         if not overlaps(span, [s for _, s in out]):
             out.append((name, span))
-    for m in _CAPITALISED.finditer(masked):
-        if not overlaps(m.span(), [s for _, s in out]):
-            out += _capitalised_name(masked, m, lexicon)
-    for m in _SYMBOL_NAME.finditer(masked):
-        if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
-            out.append((m.group(), m.span()))
+    said = tokenise(text) if any(c.isascii() and c.isupper() for c in masked) else None
+    for span in _capitalised(said, masked) if said else []:
+        if not overlaps(span, [s for _, s in out]):
+            out += _capitalised_name(masked, span, lexicon)
+    for span in _symbol_names(said, masked) if said else []:
+        if not overlaps(span, [s for _, s in out]) and fold(text[span[0]:span[1]]) not in lexicon.vocabulary:
+            out.append((text[span[0]:span[1]], span))
     return sorted(out, key=lambda n: n[1][0])
+
+
+def _latin_words(said: Utterance, masked: str, also: str = "") -> list[tuple[int, int]]:
+    """The words in Latin letters (apostrophes and hyphens within, and the characters `also`), outside what is
+    read: tokens glued together, as spans."""
+    out: list[tuple[int, int]] = []
+    for token in said.tokens:
+        if not all(c.isascii() and (c.isalpha() or c in "'-" or c in also) for c in token.surface) \
+                or MASK in masked[token.start:token.end]:
+            continue
+        if out and out[-1][1] == token.start:
+            out[-1] = (out[-1][0], token.end)
+        else:
+            out.append((token.start, token.end))
+    return out
+
+
+def _capitalised(said: Utterance, masked: str) -> list[Span]:
+    """Capitalised words, up to three apart by spaces (John Smith): the spans of each run of them."""
+    out: list[tuple[int, int, int]] = []
+    for start, end in _latin_words(said, masked):
+        word = said.text[start:end]
+        if not (word[0].isupper() and word[1:2].islower()):
+            continue
+        if out and out[-1][2] < _CAPITALISED_WORDS and said.text[out[-1][1]:start].isspace():
+            out[-1] = (out[-1][0], end, out[-1][2] + 1)
+        else:
+            out.append((start, end, 1))
+    return [(start, end) for start, end, _ in out]
+
+
+def _symbol_names(said: Utterance, masked: str) -> list[Span]:
+    """Names written as letters joined by a mark of `[symbol_names] marks`, or capitals with digits (AC/DC, AT&T, U2,
+    B-52s): proper nouns wherever they stand, in an English or a Japanese sentence."""
+    marks = "".join(words.said("symbol_names", "marks"))
+    out = []
+    for start, end in _latin_words(said, masked, also=marks + "0123456789"):
+        tokens = [said.tokens[i] for i in said.starting(start, end)]
+        last = tokens[-1].surface.removesuffix("'s")
+        if _joined_by_marks(tokens, last) or _capitals_with_digits(tokens, last):
+            out.append((start, tokens[-1].start + len(last)))
+    return out
+
+
+def _joined_by_marks(tokens: list[Token], last: str) -> bool:
+    """Words joined by marks: AC|/|DC, AT|&|T."""
+    said = [t.surface for t in tokens[:-1]] + [last]
+    marks = words.said("symbol_names", "marks")
+    return len(said) >= 3 and len(said) % 2 == 1 and said[0][0].isupper() \
+        and all(w.isalpha() for w in said[::2]) and all(m in marks for m in said[1::2])
+
+
+_CAPITALS_DIGITS = 3  # the most capitals, and the most digits, of a name like B-52
+
+
+def _capitals_with_digits(tokens: list[Token], last: str) -> bool:
+    """Capitals, a hyphen perhaps, digits and perhaps one small letter: U|2, B-|52|s, B|-|52."""
+    said = [t.surface for t in tokens[:-1]] + [last]
+    capitals = said.pop(0).removesuffix("-")
+    if said and said[0] == "-":
+        said.pop(0)
+    digits = said.pop(0) if said else ""
+    small = said.pop(0) if said else ""
+    small_letter = not small or (len(small) == 1 and small.islower())
+    return not said and 0 < len(capitals) <= _CAPITALS_DIGITS and capitals.isupper() and capitals.isalpha() \
+        and digits.isdigit() and len(digits) <= _CAPITALS_DIGITS and small_letter
 
 
 def _honorifics(text: str, masked: str) -> list[Span]:
@@ -575,11 +638,11 @@ def _alnum(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def _capitalised_name(masked: str, m: re.Match[str], lexicon: Lexicon) -> list[tuple[str, Span]]:
+def _capitalised_name(masked: str, span: Span, lexicon: Lexicon) -> list[tuple[str, Span]]:
     """Capitalised words as a name (John Smith), without the words a request starts with (Show, Top)
     or the catalog's vocabulary; one word alone at the start of the request is not a name."""
-    words = m.group().split()
-    start = m.start()
+    start = span[0]
+    words = masked[start:span[1]].split()
     while words and (words[0].lower() in _NOT_CAPITALISED_NAMES or words[0].lower() in lexicon.vocabulary):
         start += len(words[0]) + 1
         words = words[1:]
