@@ -69,9 +69,6 @@ _AMOUNT = re.compile(
 )
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
                                  rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
-_AFTER_CODE_LABEL = re.compile(rf"\.?\s*(?:[:：#=]|{_either('labels', 'particles')})?\s*"
-                               rf"(?:(?:{_either('labels', 'before_code', whole=False)})\.?\s*)?(?P<v>[0-9A-Za-z\-]+)",
-                               re.IGNORECASE)
 _AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
                                   rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _YEAR_BEFORE = frozenset(words.said("years", "before"))
@@ -337,12 +334,12 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
     found: list[Code] = []
     for hit in lexicon.code_labels.find(mask(folded, taken)):
         kind = lexicon.codes[hit.value]
-        m = _AFTER_CODE_LABEL.match(text, hit.end)
-        if not m or overlaps(m.span("v"), taken):
+        said = _code_after_label(text, hit.end)
+        if said is None or overlaps(said[1], taken):
             continue
-        value = _fit(m["v"], kind.pattern)
+        value = _fit(said[0], kind.pattern)
         if value is not None:
-            found.append(Code(value, kind.pattern, hit.start, m.end("v"), hit.phrase))
+            found.append(Code(value, kind.pattern, hit.start, said[1][1], hit.phrase))
     spans = taken + [(c.start, c.end) for c in found]
     found += [Code(hit.value[1], hit.value[0], hit.start, hit.end, by_name=True,  # 赤 for 255:0:0
                    qualified=_qualifier(text, hit.start, taken))
@@ -357,6 +354,33 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
                 found.append(Code(m.group(), pattern, m.start(), m.end()))
             masked = mask(masked, [m.span()])
     return sorted(found, key=lambda c: c.start)
+
+
+def _code_after_label(text: str, end: int) -> tuple[str, Span] | None:
+    """The code said after a label that ends at `end` (顧客コード0009, コードは0009, customer no. 5, ID: 12, customer
+    #9): marks and words of `[code_marks]` and `[labels]` perhaps between; letters, digits and hyphens glued."""
+    said = tokenise(text)
+    i = _first_after(said, end)
+    for skipped in (words.said("code_marks", "dots"), (*words.said("code_marks", "marks"),
+                    *words.said("labels", "particles")), words.said("labels", "before_code"),
+                    words.said("code_marks", "dots")):
+        if i is not None and said.tokens[i].surface.lower() in skipped:
+            i = _first_after(said, said.tokens[i].end)
+    if i is None:
+        return None
+    last = i
+    while last < len(said.tokens) and _of_code(said.tokens[last]) and (
+            last == i or said.tokens[last].start == said.tokens[last - 1].end):
+        last += 1
+    if last == i:
+        return None
+    span = (said.tokens[i].start, said.tokens[last - 1].end)
+    return text[span[0]:span[1]], span
+
+
+def _of_code(token: Token) -> bool:
+    """A token of a code said after its label: letters, digits, hyphens (R-5005, BX12)."""
+    return all(c.isascii() and (c.isalnum() or c == "-") for c in token.surface)
 
 
 def _word_before(said: Utterance, start: int, masked: str = "") -> Token | None:
