@@ -17,12 +17,13 @@ from datetime import date
 from decimal import Decimal
 from functools import cache
 from itertools import groupby
+from typing import Any
 
 import regex
 
 from concierge.catalog.model import CountExtract
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
-from concierge.language.english import determiners, english_words, qualifiers
+from concierge.language.english import determiners, english_numbers, english_words, qualifiers
 from concierge.language.japanese import (
     honorifics,
     multipliers,
@@ -34,7 +35,7 @@ from concierge.language.japanese import (
     topic_particle,
 )
 from concierge.language.numerals import in_tenths
-from concierge.language.patterns import Pattern
+from concierge.language.patterns import Match, Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import LATER_DAY_CLOCK, find_times
 from concierge.language.tokens import Token, Utterance, japanese, tokenise
@@ -43,7 +44,7 @@ from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
-from concierge.planner.text import EN_NUMBER, MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
+from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
 
 Span = tuple[int, int]
 
@@ -87,13 +88,6 @@ _TITLES = frozenset(words.said("names", "titles"))
 _NAME_WORDS = 2  # the words of a name after a title: Mr. John Smith
 _CAPITALISED_WORDS = 3  # the most capitalised words read as one name
 _NOT_CAPITALISED_NAMES = english_words("names")
-_EN_UNITS = _either("english_goods", "units")
-_EN_STOP = _either("english_goods", "stop")
-_EN_ITEM = re.compile(
-    rf"(?<![\w.,])(?P<qty>\d+(?:\.\d+)?|{EN_NUMBER}|a\s+dozen)\s+(?:(?P<unit>{_EN_UNITS})\s+(?:of\s+)?)?"
-    rf"(?P<noun>(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*(?:\s+(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*)?)",
-    re.IGNORECASE,
-)
 _EN_NOT_GOODS = english_words("goods")
 
 
@@ -934,11 +928,7 @@ def english_items(slots: Slots) -> str | None:
 def english_item_groups(slots: Slots) -> list[str]:
     """Each list of goods said in English, apart: "3 pumpkins for 450 yen, and ... 5 tomatoes" is two."""
     text = mask(slots.text, _masked_spans(slots.read_text) + [(h.start, h.end) for h in slots.enums])
-    parts: list[tuple[str, int, int]] = []
-    for m in _EN_ITEM.finditer(text):
-        if m["noun"].split()[0].lower() in _EN_NOT_GOODS:
-            continue
-        parts.append((m.group().strip(), m.start(), m.end()))
+    parts = [(text[start:end], start, end) for start, end in _english_items(tokenise(slots.text), text)]
     groups: list[str] = []
     for i, (part, start, _) in enumerate(parts):
         if i and _joined(text, parts[i - 1][2], start):
@@ -946,6 +936,65 @@ def english_item_groups(slots: Slots) -> list[str]:
         else:
             groups.append(part)
     return groups
+
+
+@cache
+def _item_patterns() -> tuple[Pattern, ...]:
+    """Goods said in English as token patterns: how many (12, twelve, a dozen), a unit perhaps (5 kg of), and one or
+    two words of the goods, none a word of `[english_goods] stop`."""
+    stop = list(words.said("english_goods", "stop"))
+    goods: list[dict[str, Any]] = [{"is": "word", "not": stop, "name": "noun"},
+                                   {"is": "word", "not": stop, "op": "?", "name": "more"}]
+    units: list[dict[str, Any]] = [{"form": list(words.said("english_goods", "units")), "name": "unit"},
+                                   {"form": "of", "op": "?"}]
+    many: list[list[dict[str, Any]]] = [[{"is": "number"}], [{"form": list(english_numbers())}], *(
+        [{"form": w} for w in phrase.split()] for phrase in words.said("english_items", "many"))]
+    return tuple(Pattern.parse([*qty, *unit, *goods]) for qty in many for unit in (units, []))
+
+
+def _english_items(said: Utterance, masked: str) -> list[Span]:
+    """The spans of goods said in English (12 eggplants, 5 kg of tomatoes), words apart by spaces, outside what is
+    masked, not glued to a word or figure before."""
+    out: list[Span] = []
+    for first in range(len(said.tokens)):
+        if (out and said.tokens[first].start < out[-1][1]) or _glued_to_word(said, first):
+            continue
+        found = [m for p in _item_patterns() if (m := p.at(said, first)) is not None]
+        span = max((s for m in found if (s := _item_span(said, masked, m)) is not None), key=lambda s: s[1],
+                   default=None)
+        if span is not None:
+            out.append(span)
+    return out
+
+
+def _glued_to_word(said: Utterance, i: int) -> bool:
+    before = said.tokens[i - 1] if i else None
+    return before is not None and before.end == said.tokens[i].start and (
+        before.surface[-1].isalnum() or before.surface[-1] in "_.,")
+
+
+def _item_span(said: Utterance, masked: str, m: Match) -> Span | None:
+    """The span of goods a match says, its second word of the goods left out where that is glued or not in
+    letters; None where the goods are none (`english_words("goods")`) or a word is glued or masked."""
+    tokens = said.tokens[m.first:m.last]
+    if "more" in m.named and not (_spaced(said, masked, tokens[-2], tokens[-1]) and _in_letters_word(tokens[-1])):
+        tokens = tokens[:-1]
+    nouns = [t for t in tokens if t.start >= m.named["noun"][0]]
+    if not all(_in_letters_word(t) for t in nouns) or MASK in masked[tokens[0].start:tokens[0].end] \
+            or not all(_spaced(said, masked, a, b) for a, b in zip(tokens, tokens[1:], strict=False)):
+        return None
+    return None if nouns[0].surface.lower() in _EN_NOT_GOODS else (tokens[0].start, tokens[-1].end)
+
+
+def _spaced(said: Utterance, masked: str, a: Token, b: Token) -> bool:
+    """Whether token `b` comes after `a` with spaces between, and is not masked."""
+    return said.text[a.end:b.start].isspace() and MASK not in masked[b.start:b.end]
+
+
+def _in_letters_word(token: Token) -> bool:
+    """A word in Latin letters, hyphens within (pumpkins, bok-choy)."""
+    word = token.surface
+    return word.isascii() and word[0].isalpha() and word.replace("-", "").isalpha()
 
 
 def _masked_spans(text: str) -> list[Span]:
