@@ -61,13 +61,6 @@ def _either(section: str, key: str, whole: bool = True) -> str:
 
 
 _MULTIPLIER = multipliers()
-_MULTIPLIED = "|".join(map(re.escape, _MULTIPLIER))
-_AMOUNT = re.compile(
-    rf"(?P<sign>[-−‐ー▲△]|(?:{_either('amounts', 'minus', whole=False)})\s*)?\s*"
-    rf"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>{_MULTIPLIED}))?"
-    rf"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>{_MULTIPLIED})?\s*(?:{_either('compare', 'amount_units')}))",
-    re.IGNORECASE,
-)
 _LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
                                  rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
 _AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
@@ -149,7 +142,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken), clock)] \
         if lexicon.takes_times else []
     taken += [s for _, s in slots.times]
-    slots.amounts = _amounts(mask(text, taken))
+    slots.amounts = _amounts(text, mask(text, taken))
     taken += [s for _, s in slots.amounts]
     # Goods with counters only where a tool records them: else 大盛りで2つ is an option and a count.
     slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary) if lexicon.takes_goods else []
@@ -231,20 +224,95 @@ def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[
     return placed.named
 
 
-def _amounts(text: str) -> list[tuple[int, Span]]:
-    """Sums of money, with their sign: -600円 and マイナス600円 stay negative (the planner refuses them)."""
-    out = []
-    for m in _AMOUNT.finditer(text):
-        digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
-        value = int(Decimal(digits.replace(",", "")) * (_MULTIPLIER[unit] if unit else 1))
-        sign = m["sign"]
-        if sign and sign == "ー" and m.start() > 0 and _KATAKANA.match(text[m.start() - 1]):
-            sign = None  # the long vowel mark of a katakana word (ケーキー600円) is not a minus
-        start = m.start() if sign else m.start("a") if m["a"] else m.start("b")
-        if m["a"]:
-            start = min(start, text.rfind("¥", 0, m.start("a")))
-        out.append((-value if sign else value, (start, m.end())))
+def _amounts(text: str, masked: str) -> list[tuple[int, Span]]:
+    """Sums of money, with their sign: -600円 and マイナス600円 stay negative (the planner refuses them); outside
+    what `masked` masks."""
+    if not any(c.isdigit() for c in masked):
+        return []
+    said = tokenise(text)
+    out: list[tuple[int, Span]] = []
+    i = 0
+    while i < len(said.tokens):
+        found = _amount_at(said, masked, i)
+        if found is None:
+            i += 1
+            continue
+        value, (start, end), sign = found
+        out.append((-value if sign else value, (start, end)))
+        i = said.starting(end, len(text) + 1).start
     return out
+
+
+def _amount_at(said: Utterance, masked: str, i: int) -> tuple[int, Span, bool] | None:
+    """The sum of money whose figure (or ¥) is token `i`: its value, span and whether a sign makes it negative."""
+    tokens = said.tokens
+    currency = tokens[i].surface in words.said("amount_marks", "currency")
+    first = _first_after(said, tokens[i].end) if currency else i
+    figure = _figure_at(said, masked, first) if first is not None else None
+    if figure is None or (not currency and _after_figure(said, tokens[i])):
+        return None
+    last, value = figure
+    multiplier = _first_after(said, tokens[last - 1].end)
+    if multiplier is not None and tokens[multiplier].surface in _MULTIPLIER and _unmasked(masked, tokens[multiplier]):
+        value, last = value * _MULTIPLIER[tokens[multiplier].surface], multiplier + 1
+    if not currency:
+        unit = _first_after(said, tokens[last - 1].end)
+        if unit is None or tokens[unit].surface.lower() not in words.said("compare", "amount_units") \
+                or not _unmasked(masked, tokens[unit]):
+            return None
+        last = unit + 1
+    sign = _sign_before(said, masked, i)
+    return int(value), (sign if sign is not None else tokens[i].start, tokens[last - 1].end), sign is not None
+
+
+def _unmasked(masked: str, token: Token) -> bool:
+    return MASK not in masked[token.start:token.end]
+
+
+def _after_figure(said: Utterance, token: Token) -> bool:
+    """Whether the token is glued to a digit, a point or a comma before it (1.|5, 1,|500): no figure starts there."""
+    before = said.ending_at(token.start)
+    return before is not None and before.surface[-1] in words.said("amount_marks", "within") + tuple("0123456789")
+
+
+def _figure_at(said: Utterance, masked: str, i: int) -> tuple[int, Decimal] | None:
+    """The figure said from token `i` (1,500, 3万, 1.5, 1|,|500): the index after its last token, and its value."""
+    tokens = said.tokens
+    if not tokens[i].surface[:1].isdigit() or not _unmasked(masked, tokens[i]):
+        return None
+    last = i + 1
+    while last < len(tokens) and tokens[last].start == tokens[last - 1].end and _unmasked(masked, tokens[last]) and (
+            tokens[last].surface[:1].isdigit() or tokens[last].surface in words.said("amount_marks", "within")):
+        last += 1
+    while last > i + 1 and not tokens[last - 1].surface[:1].isdigit():
+        last -= 1
+    if last == i + 1 and tokens[i].is_numeral:
+        return last, Decimal(tokens[i].normal)
+    figure = said.text[tokens[i].start:tokens[last - 1].end].replace(",", "")
+    try:
+        return last, Decimal(figure)
+    except ArithmeticError:
+        return None
+
+
+def _sign_before(said: Utterance, masked: str, i: int) -> int | None:
+    """Where the sign said before token `i` starts (-, ▲, マイナス, minus), spaces perhaps between; None where none
+    is, or the mark is the long vowel of a katakana word before it (ケーキー600円)."""
+    before = said.starting(0, said.tokens[i].start)
+    if not before or said.text[said.tokens[before.stop - 1].end:said.tokens[i].start].strip():
+        return None
+    sign = said.tokens[before.stop - 1]
+    signs = words.said("amount_marks", "signs")
+    if sign.end == said.tokens[i].start and sign.surface.endswith(signs) and sign.surface[:-1].isalpha() \
+            and sign.surface.isascii():  # x-600: a hyphen the words in Latin letters take in
+        return sign.end - 1 if _unmasked(masked, sign) else None
+    if not _unmasked(masked, sign) or sign.surface.lower() not in (*signs, *words.said("amounts", "minus")):
+        return None
+    if sign.surface in words.said("amount_marks", "long_vowel"):
+        prior = said.ending_at(sign.start)
+        if prior is not None and _KATAKANA.match(prior.surface[-1]):
+            return None
+    return sign.start
 
 
 def _days_of_week(text: str, taken: list[Span]) -> list[str]:
