@@ -61,8 +61,6 @@ def _either(section: str, key: str, whole: bool = True) -> str:
 
 
 _MULTIPLIER = multipliers()
-_LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
-                                 rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
 _AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
                                   rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _YEAR_BEFORE = frozenset(words.said("years", "before"))
@@ -150,7 +148,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.codes = _codes(text, slots.folded, taken, lexicon)
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
-    slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
+    slots.stray = _labelled_numbers(text, mask(text, taken))
     slots.stray += _days_of_week(text, taken)  # 今月の土日: days no tool picks
     alone = _left_alone(slots, taken, lexicon, enum_values, enum_synonyms or {})
     taken += list(alone)
@@ -313,6 +311,46 @@ def _sign_before(said: Utterance, masked: str, i: int) -> int | None:
         if prior is not None and _KATAKANA.match(prior.surface[-1]):
             return None
     return sign.start
+
+
+def _labelled_numbers(text: str, masked: str) -> list[str]:
+    """Numbers said after a label no catalog knows (会員番号123, member number 5): a word ending in one of `[labels]
+    code`, the words in kanji, katakana or Latin letters glued before it, a mark of `[code_marks]` perhaps, digits."""
+    if not any(c.isdigit() for c in masked):
+        return []
+    said = tokenise(text)
+    out = []
+    for i, token in enumerate(said.tokens):
+        label = token.surface.removesuffix(".")
+        if not label.endswith(words.said("labels", "code")) or not _unmasked(masked, token):
+            continue
+        digits = _digits_after_label(said, masked, i)
+        if digits is not None:
+            out.append(text[_glued_words_before(said, masked, i):said.tokens[digits].end].strip())
+    return out
+
+
+def _digits_after_label(said: Utterance, masked: str, i: int) -> int | None:
+    """The index of the digits said after the label at token `i` (番号123, No. 5, ID#12), if they are."""
+    at = _first_after(said, said.tokens[i].end)
+    for skipped in (words.said("code_marks", "dots"), words.said("code_marks", "labelled")):
+        if at is not None and said.tokens[at].surface in skipped:
+            at = _first_after(said, said.tokens[at].end)
+    if at is None or not said.tokens[at].surface.isdigit() or not _unmasked(masked, said.tokens[at]):
+        return None
+    return at
+
+
+def _glued_words_before(said: Utterance, masked: str, i: int) -> int:
+    """Where the words in kanji, katakana or Latin letters glued before token `i` start (会員|番号): token i's start
+    where none are, at most `WORD_LIMIT` characters before."""
+    start = said.tokens[i].start
+    while i > 0 and said.tokens[i - 1].end == said.tokens[i].start and _unmasked(masked, said.tokens[i - 1]) \
+            and all(_KANJI_KANA_LATIN.match(c) and c != "・" for c in said.tokens[i - 1].surface) \
+            and said.tokens[i].start - said.tokens[i - 1].start <= WORD_LIMIT:
+        i -= 1
+        start = said.tokens[i].start
+    return start
 
 
 def _days_of_week(text: str, taken: list[Span]) -> list[str]:
