@@ -15,6 +15,7 @@ from concierge.planner.slots import (
     _code_after_label,
     _count_after,
     _keys,
+    _labelled_numbers,
     _names,
     _next_word,
     _number_after_cue,
@@ -22,6 +23,7 @@ from concierge.planner.slots import (
     _which_plural,
     english_item_groups,
 )
+from concierge.planner.text import Phrases
 
 
 class _NoLabels:
@@ -160,3 +162,27 @@ def test_an_amendment_without_its_lead_and_the_figure_not_meant(said, rest):
 ])
 def test_a_count_said_alone(value, n):
     assert _count_alone(f"make it {value}", value) == n
+
+
+@pytest.mark.parametrize(("said", "stray"), [
+    ("会員番号123の", ["会員番号123"]), ("電話番号: 0901234", ["電話番号: 0901234"]),
+    ("お客様番号123", ["客様番号123"]), ("ポイントカードNo.5", ["ポイントカードNo.5"]), ("社員ID#12", ["社員ID#12"]),
+    ("the member number 123", ["number 123"]),
+    ("IDが12", []), ("number one", []),
+])
+def test_a_number_after_a_label_no_catalog_knows(said, stray):
+    assert _labelled_numbers(said, said) == stray
+
+
+class _NameLabels:
+    def find(self, text: str) -> list:
+        return Phrases({"名前": "名前", "name": "name", "アーティスト": "アーティスト"}).find(text)
+
+
+@pytest.mark.parametrize(("said", "names"), [
+    ("名前は佐藤の注文", ["佐藤"]), ("名前：山田花子", ["山田花子"]), ("アーティスト「Queen」の曲", ["Queen"]),
+    ("name: Smith-Jones please", ["Smith-Jones"]), ("name is the best", []), ("name isn't", []),
+])
+def test_a_name_after_its_label(said, names):
+    lexicon = _Lexicon(name_labels=_NameLabels())  # type: ignore[arg-type]
+    assert [n for n, _ in _names(said, said.lower(), [], lexicon)] == names  # type: ignore[arg-type]

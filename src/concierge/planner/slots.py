@@ -49,20 +49,7 @@ from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, n
 Span = tuple[int, int]
 
 
-def _either(section: str, key: str, whole: bool = True) -> str:
-    """A list of questions.toml as an alternation, the longest first, spaces as any; a word in Latin letters only
-    whole, where `whole`."""
-    def one(word: str) -> str:
-        said = re.escape(word).replace(r"\ ", r"\s+")
-        return rf"(?<![A-Za-z]){said}(?![A-Za-z])" if whole and word.isascii() and word.replace(" ", "").isalpha() \
-            else said
-
-    return "|".join(one(w) for w in sorted(words.said(section, key), key=len, reverse=True))
-
-
 _MULTIPLIER = multipliers()
-_AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
-                                  rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _YEAR_BEFORE = frozenset(words.said("years", "before"))
 _YEAR_AFTER = frozenset(words.said("years", "after"))
 _PARTICLES = "".join(p for p in particles() if p not in words.said("names", "particles_within"))
@@ -582,11 +569,11 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
         if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS):
             out.append((name, (start, end)))
     for hit in lexicon.name_labels.find(mask(folded, taken)):
-        after = _AFTER_NAME_LABEL.match(masked, hit.end)
-        if after and not overlaps(after.span("n"), [s for _, s in out]):
-            name = _trim_name(after["n"])
+        after = _name_after_label(text, masked, hit.end)
+        if after and not overlaps(after[1], [s for _, s in out]):
+            name = _trim_name(after[0])
             if name and name.lower() not in _NOT_CAPITALISED_NAMES:
-                span = (hit.start, after.start("n") + len(name))
+                span = (hit.start, after[1][0] + len(name))
                 out.append((name, span))
                 labelled[span] = hit.value
     for name, span in _titled(text, masked):
@@ -666,6 +653,39 @@ def _capitals_with_digits(tokens: list[Token], last: str) -> bool:
     small_letter = not small or (len(small) == 1 and small.islower())
     return not said and 0 < len(capitals) <= _CAPITALS_DIGITS and capitals.isupper() and capitals.isalpha() \
         and digits.isdigit() and len(digits) <= _CAPITALS_DIGITS and small_letter
+
+
+def _name_after_label(text: str, masked: str, end: int) -> tuple[str, Span] | None:
+    """The words said as a name after a label that ends at `end` (名前は佐藤, name is John Smith, 「Queen」):
+    a mark or word of `[name_marks]` and `[labels] before_name` perhaps between, then words in kanji, katakana or
+    Latin letters, glued or apart by spaces; the name and its span."""
+    said = tokenise(text)
+    i = _first_after(said, end)
+    for skipped in ((*words.said("name_marks", "before"), *words.said("labels", "before_name")),
+                    words.said("name_marks", "quotes")):
+        if i is not None and said.tokens[i].surface.lower() in skipped:
+            i = _first_after(said, said.tokens[i].end)
+    if i is None or said.tokens[i].surface[0] in words.said("name_marks", "within"):
+        return None
+    start, stop = said.tokens[i].start, _name_words_end(said, masked, i)
+    return (text[start:stop], (start, stop)) if stop > start else None
+
+
+def _name_words_end(said: Utterance, masked: str, i: int) -> int:
+    """Where the words of a name from token `i` end: words in kanji, katakana or Latin letters, glued or apart by
+    spaces, up to a possessive 's (John Smith's)."""
+    within = words.said("name_marks", "within")
+    stop = said.tokens[i].start
+    for last in range(i, len(said.tokens)):
+        token = said.tokens[last]
+        word = token.surface.removesuffix("'s")
+        if (last > i and said.text[said.tokens[last - 1].end:token.start].strip()) or not _unmasked(masked, token) \
+                or not all(_KANJI_KANA_LATIN.match(c) or c in within for c in word):
+            break
+        stop = token.start + len(word)
+        if len(word) < len(token.surface):
+            break
+    return stop
 
 
 def _honorifics(text: str, masked: str) -> list[Span]:
