@@ -77,7 +77,8 @@ def test_a_number_with_a_month_after_it_is_a_year(said, year):
 
 
 @pytest.mark.parametrize(("said", "names"), [
-    ("佐藤さんと山田様の注文", ["佐藤", "山田"]), ("店の様子", []), ("Show orders of John Smith", ["John Smith"]),
+    ("佐藤さんと山田様の注文", ["佐藤", "山田"]), ("吉田さくらさん", ["吉田さくら"]), ("のりこさん", ["のりこ"]),
+    ("これはたなかさんの", ["たなか"]), ("お客様", []), ("店の様子", []), ("Show orders of John Smith", ["John Smith"]),
     ("sales of Mary Ann Lee Brown", ["Mary Ann Lee", "Brown"]), ("AC/DCの曲", ["AC/DC"]),
     ("B-52s and U2 songs", ["B-52s", "U2"]), ("AT&T's bill", ["AT&T"]), ("R2D2 toys", []), ("Tanakaの予約", []),
 ])

@@ -12,6 +12,7 @@ English) is read later, for that tool, by `count` and `english_items`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -565,7 +566,7 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     labelled = {} if labelled is None else labelled
     out: list[tuple[str, Span]] = []
     for honorific, end in _honorifics(text, masked):
-        name, start = _name_before(masked, honorific)
+        name, start = _name_before(tokenise(text), masked, honorific)
         if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS):
             out.append((name, (start, end)))
     for hit in lexicon.name_labels.find(mask(folded, taken)):
@@ -799,18 +800,56 @@ def _capitalised_name(masked: str, span: Span, lexicon: Lexicon) -> list[tuple[s
     return [(" ".join(words), (start, start + len(" ".join(words))))]
 
 
-def _name_before(text: str, end: int) -> tuple[str, int]:
-    """The name written just before an honorific: 佐藤, 山田花子, 吉田さくら, John Smith."""
-    i = end
-    while i > 0 and (_KANJI_KANA_LATIN.match(text[i - 1]) or (text[i - 1] == " " and i > 1
-                                                                and text[i - 2].isascii() and text[i - 2].isalpha())):
-        i -= 1
-    if i == end:  # a name in hiragana, perhaps after a family name in kanji: 吉田さくら
-        while i > 0 and _HIRAGANA.match(text[i - 1]) and text[i - 1] not in _PARTICLES:
-            i -= 1
-        while i > 0 and i < end and _KANJI.match(text[i - 1]):
-            i -= 1
-    return text[i:end].strip(), i
+def _name_before(said: Utterance, masked: str, end: int) -> tuple[str, int]:
+    """The name written just before an honorific: the words glued before it in kanji, katakana or Latin letters
+    (佐藤, 山田花子, John Smith: Latin words a space apart); else words in hiragana that are no particle, perhaps after
+    a family name in kanji (吉田さくら, たなか)."""
+    words_before = _words_before(said, masked, end)
+    start = _glued_start(said, words_before, end, _in_name_letters, spaced=True)
+    if start == end:
+        start = _glued_start(said, words_before, end, _in_hiragana, spaced=False)
+        if start < end:
+            start = _glued_start(said, [w for w in words_before if w[1] <= start], start, _in_kanji, spaced=False)
+    return masked[start:end].strip(), start
+
+
+def _words_before(said: Utterance, masked: str, end: int) -> list[tuple[int, int, Token]]:
+    """The tokens before `end`, the nearest first, each cut at `end`, as far back as none is masked."""
+    out = []
+    for i in reversed(said.starting(0, end)):
+        token = said.tokens[i]
+        stop = min(token.end, end)
+        if not _unmasked(masked, token) and MASK in masked[token.start:stop]:
+            break
+        out.append((token.start, stop, token))
+    return out
+
+
+def _glued_start(said: Utterance, before: list[tuple[int, int, Token]], end: int,
+                 fits: Callable[[str, Token], bool], spaced: bool) -> int:
+    """Where the run of words before `end` that `fits` takes starts, glued (or, where `spaced`, a space apart after
+    a Latin letter)."""
+    at = end
+    for start, stop, token in before:
+        gap = said.text[stop:at]
+        if (gap and not (spaced and gap == " " and said.text[stop - 1:stop].isascii()
+                         and said.text[stop - 1:stop].isalpha())) or not fits(said.text[start:stop], token):
+            break
+        at = start
+    return at
+
+
+def _in_name_letters(word: str, token: Token) -> bool:
+    return all(_KANJI_KANA_LATIN.match(c) for c in word)
+
+
+def _in_hiragana(word: str, token: Token) -> bool:
+    return all(_HIRAGANA.match(c) for c in word) and not token.is_particle and not (
+        len(word) == 1 and word in _PARTICLES)
+
+
+def _in_kanji(word: str, token: Token) -> bool:
+    return all(_KANJI.match(c) for c in word)
 
 
 def _trim_name(name: str) -> str:
