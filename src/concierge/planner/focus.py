@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, ItemsExtract, Param
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data, takes_code
@@ -31,10 +31,9 @@ from concierge.planner.text import MASK, fold, mask, normalise
 __all__ = ["Command", "adds_another", "again", "amended", "instead_text"]
 
 Command = tuple[str, dict[str, Any]]
-_NUMBER_ALONE = re.compile(r"(?P<n>\d{1,4})\s*(?:[^\d\s]{1,2}|pieces?|of them)?", re.IGNORECASE)  # 5, 5個, 5 pieces
-_NUMBERS = re.compile(r"\d+")
-_NOT_THIS = re.compile(rf"(?<![a-z])(?:{words.said_alternation('clauses', 'not_this')})\s+[¥$]?[\d,]+"
-                       rf"(?:\s*(?:{words.said_alternation('clauses', 'figure_units')}))?", re.IGNORECASE)
+_NUMBERS = re.compile(r"\d+")  # the digits of a command's own value (かぼちゃ4個), not of the request
+_ALONE_DIGITS = 4  # the most digits of a count said alone
+_ALONE_UNIT_CHARS = 2  # the most characters of a unit said after it (個, つ)
 
 
 def amended(slots: Slots, lexicon: Lexicon, offered: Collection[str], previewed: Command | None) -> Choice | None:
@@ -65,8 +64,95 @@ def instead_text(text: str) -> str:
     for word in words.words("lines", "not_after"):
         if word in said:
             said = said[said.rindex(word) + len(word):]
-    said = _NOT_THIS.sub(" ", said)
-    return _lead().sub("", said).strip() or text
+    utterance = tokenise(text)
+    start = len(text) - len(said)
+    figures = _figures_not_meant(utterance, start)
+    begin = _lead_end(utterance, start, figures)
+    return _without(text, begin, figures).strip() or text
+
+
+def _said_at(said: Utterance, offset: int, section: str, key: str) -> int | None:
+    """Where the longest word of a list of questions.toml said at `offset` ends, spelled by whole tokens there (でも
+    as で|も after 、, instead of), lower case as any; None where none is."""
+    if not said.starts_at(offset):
+        return None
+    low = said.text.lower()
+    for word in sorted(words.said(section, key), key=len, reverse=True):
+        end = offset + len(word)
+        if low.startswith(word.lower(), offset) and said.ends_at(end) and end > offset:
+            return end
+    return None
+
+
+def _figures_not_meant(said: Utterance, start: int) -> list[tuple[int, int]]:
+    """The figures said not to be meant after `start` (not 600 yen, instead of ¥600): a word of `[clauses]
+    not_this`, spaces, a figure and perhaps its unit."""
+    out = []
+    for i in said.starting(start, len(said.text)):
+        end = _said_at(said, said.tokens[i].start, "clauses", "not_this")
+        after = _after_spaces(said, end) if end is not None else None
+        figure = _figure(said, after) if after is not None and said.tokens[after].start != end else None
+        if figure is not None:
+            out.append((said.tokens[i].start, figure))
+    return out
+
+
+def _after_spaces(said: Utterance, offset: int) -> int | None:
+    """The first token's index after `offset` with only spaces between, if one is."""
+    at = said.starting(offset, len(said.text) + 1)
+    return at.start if at and not said.text[offset:said.tokens[at.start].start].strip() else None
+
+
+def _figure(said: Utterance, i: int) -> int | None:
+    """Where a figure said from token `i` ends ($600, 1,500, 600 yen, 600円), if one is said there."""
+    tokens = said.tokens
+    if tokens[i].surface in words.said("recount", "currency") and i + 1 < len(tokens) \
+            and tokens[i + 1].start == tokens[i].end:
+        i += 1
+    if not tokens[i].surface[:1].isdigit():
+        return None
+    while i + 1 < len(tokens) and tokens[i + 1].start == tokens[i].end and _of_figure(tokens[i + 1]):
+        i += 1
+    unit = _after_spaces(said, tokens[i].end) if i + 1 < len(tokens) else None
+    end = _said_at(said, tokens[unit].start, "clauses", "figure_units") if unit is not None else None
+    return end if end is not None else tokens[i].end
+
+
+def _of_figure(token: Token) -> bool:
+    return token.surface.replace(",", "").isdigit() or token.surface == ","
+
+
+def _lead_end(said: Utterance, start: int, figures: list[tuple[int, int]]) -> int:
+    """Where the words said first that are no part of an amended request end (はい、でも, yes but, then): a word of
+    `[joining] lead_assent` perhaps, then one of `lead_but`, marks after each; `start` where none is said."""
+    at = _past(said, start, figures, marks=False)
+    assent = _said_at(said, at, "joining", "lead_assent")
+    for first in ([] if assent is None else [_past(said, assent, figures, marks=True)]) + [at]:
+        but = _said_at(said, first, "joining", "lead_but")
+        if but is not None:
+            return _past(said, but, figures, marks=True)
+    return start
+
+
+def _past(said: Utterance, offset: int, figures: list[tuple[int, int]], marks: bool) -> int:
+    """The offset of the first token from `offset` on that is no figure not meant (nor a mark of `[recount]
+    marks`, where `marks`)."""
+    for i in said.starting(offset, len(said.text)):
+        token = said.tokens[i]
+        if not (any(a <= token.start < b for a, b in figures)
+                or (marks and token.surface in words.said("recount", "marks"))):
+            return token.start
+    return len(said.text)
+
+
+def _without(text: str, begin: int, figures: list[tuple[int, int]]) -> str:
+    """The text from `begin`, a space in place of each figure not meant."""
+    out, at = [], begin
+    for start, end in figures:
+        if start >= at:
+            out += [text[at:start], " "]
+            at = end
+    return "".join([*out, text[at:]])
 
 
 def adds_another(text: str) -> bool:
@@ -78,11 +164,35 @@ def adds_another(text: str) -> bool:
 def _recounted(slots: Slots, params: dict[str, Param], args: dict[str, Any]) -> dict[str, Any] | None:
     """The write's values with a count said alone (5個にして, make it 5) in place of the count of the one item its
     goods say (かぼちゃ4個 -> かぼちゃ5個); None when it says more, or the goods are not one item with a count."""
-    said = _NUMBER_ALONE.fullmatch(words.value_said(slots.text, words.words("lines", "correcting")).lstrip("、, "))
+    said = _count_alone(slots.text, words.value_said(slots.text, words.words("lines", "correcting")).lstrip("、, "))
     goods = [n for n, p in params.items() if isinstance(p.extract, ItemsExtract) and isinstance(args.get(n), str)]
     if said is None or len(goods) != 1 or len(_NUMBERS.findall(args[goods[0]])) != 1:
         return None
-    return {**args, goods[0]: _NUMBERS.sub(said["n"], args[goods[0]])}
+    return {**args, goods[0]: _NUMBERS.sub(said, args[goods[0]])}
+
+
+def _count_alone(text: str, value: str) -> str | None:
+    """The digits of a count said alone, where `value` (a part of `text`) is one: 5, 5個, 5 pieces, 5 of them."""
+    start = text.find(value) if value else -1
+    said = tokenise(text)
+    at = said.starting(start, start + len(value)) if start >= 0 else range(0)
+    if not at or said.tokens[at.stop - 1].end != start + len(value):
+        return None
+    number, rest = said.tokens[at.start], said.tokens[at.start + 1:at.stop]
+    if not (number.surface.isdigit() and len(number.surface) <= _ALONE_DIGITS):
+        return None
+    return number.surface if not rest or _a_unit(said, rest) else None
+
+
+def _a_unit(said: Utterance, rest: tuple[Token, ...]) -> bool:
+    """Whether the tokens after a count alone are its unit: a word of `[recount] units` (pieces, of them), or
+    one or two characters glued, no digit (個, つ)."""
+    end = _said_at(said, rest[0].start, "recount", "units")
+    if end == rest[-1].end:
+        return True
+    glued = all(a.end == b.start for a, b in zip(rest, rest[1:], strict=False))
+    return glued and rest[-1].end - rest[0].start <= _ALONE_UNIT_CHARS and not any(
+        c.isdigit() for t in rest for c in t.surface)
 
 
 def _given_instead(slots: Slots) -> bool:
@@ -229,10 +339,3 @@ def _group(lexicon: Lexicon, tool: str, pname: str) -> str | None:
     if param is None or not reads_data(param):
         return None
     return lexicon.enum_of[(tool, pname)].key
-
-
-@cache
-def _lead() -> re.Pattern[str]:
-    """はい、でも / yes, but: said before an amended request, no part of it (questions.toml [joining])."""
-    return re.compile(rf"^\s*(?:(?:{words.said_alternation('joining', 'lead_assent')})[、,\s]*)?"
-                      rf"(?:{words.said_alternation('joining', 'lead_but')})[、,\s]*", re.IGNORECASE)

@@ -12,15 +12,19 @@ English) is read later, for that tool, by `count` and `english_items`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import cache
+from itertools import groupby
+from typing import Any
 
 import regex
 
 from concierge.catalog.model import CountExtract
 from concierge.language.dates import DateMatch, DateRange, Impossible, find_dates, impossible_dates
-from concierge.language.english import determiners, english_words, qualifiers
+from concierge.language.english import determiners, english_numbers, english_words, qualifiers
 from concierge.language.japanese import (
     honorifics,
     multipliers,
@@ -32,7 +36,7 @@ from concierge.language.japanese import (
     topic_particle,
 )
 from concierge.language.numerals import in_tenths
-from concierge.language.patterns import Pattern
+from concierge.language.patterns import Match, Pattern
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.times import LATER_DAY_CLOCK, find_times
 from concierge.language.tokens import Token, Utterance, japanese, tokenise
@@ -41,43 +45,17 @@ from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
-from concierge.planner.text import EN_NUMBER, MASK, NUMBER_WORD, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
+from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
 
 Span = tuple[int, int]
 
 
-def _either(section: str, key: str, whole: bool = True) -> str:
-    """A list of questions.toml as an alternation, the longest first, spaces as any; a word in Latin letters only
-    whole, where `whole`."""
-    def one(word: str) -> str:
-        said = re.escape(word).replace(r"\ ", r"\s+")
-        return rf"(?<![A-Za-z]){said}(?![A-Za-z])" if whole and word.isascii() and word.replace(" ", "").isalpha() \
-            else said
-
-    return "|".join(one(w) for w in sorted(words.said(section, key), key=len, reverse=True))
-
-
 _MULTIPLIER = multipliers()
-_MULTIPLIED = "|".join(map(re.escape, _MULTIPLIER))
-_AMOUNT = re.compile(
-    rf"(?P<sign>[-−‐ー▲△]|(?:{_either('amounts', 'minus', whole=False)})\s*)?\s*"
-    rf"(?:[¥]\s*(?P<a>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<am>{_MULTIPLIED}))?"
-    rf"|(?<![\d.,])(?P<b>\d[\d,]*(?:\.\d+)?)\s*(?P<bm>{_MULTIPLIED})?\s*(?:{_either('compare', 'amount_units')}))",
-    re.IGNORECASE,
-)
-_LABELLED_NUMBER = regex.compile(rf"[{KATAKANA}{HAN}A-Za-z]{{0,{WORD_LIMIT}}}"
-                                 rf"(?:{_either('labels', 'code', whole=False)})\.?\s*[:：#]?\s*\d+")
-_DATE_AFTER = re.compile(r"[-/.]\d{1,2}(?![0-9])")  # 2024-02, 2024/2: a year with its month
-_AFTER_CODE_LABEL = re.compile(rf"\.?\s*(?:[:：#=]|{_either('labels', 'particles')})?\s*"
-                               rf"(?:(?:{_either('labels', 'before_code', whole=False)})\.?\s*)?(?P<v>[0-9A-Za-z\-]+)",
-                               re.IGNORECASE)
-_AFTER_NAME_LABEL = regex.compile(rf"\s*(?:[:：]|{_either('labels', 'before_name')})?\s*[「\"']?"
-                                  rf"(?P<n>[{HAN}{KATAKANA}A-Za-z・][{HAN}{KATAKANA}A-Za-z・\- ]*)", regex.IGNORECASE)
 _YEAR_BEFORE = frozenset(words.said("years", "before"))
 _YEAR_AFTER = frozenset(words.said("years", "after"))
 _PARTICLES = "".join(p for p in particles() if p not in words.said("names", "particles_within"))
 _JOINERS = frozenset(words.said("joiners", "words"))
-_HONORIFIC = re.compile("|".join(sorted(honorifics(), key=len, reverse=True)))
+_HONORIFICS = tuple(sorted(honorifics(), key=len, reverse=True))
 _NOT_NAMES = not_names()
 _NOT_NAME_ENDS = not_name_ends()
 _BEFORE_COUNT = "".join(words.said("counters", "before_count"))
@@ -87,19 +65,8 @@ _KATAKANA = regex.compile(rf"[{KATAKANA}]")
 _HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _TITLES = frozenset(words.said("names", "titles"))
 _NAME_WORDS = 2  # the words of a name after a title: Mr. John Smith
-_CAPITALISED = re.compile(r"(?<![A-Za-z'])[A-Z][a-z][A-Za-z'\-]*(?:\s+[A-Z][a-z][A-Za-z'\-]*){0,2}")
-# A name written as letters joined by a slash, an ampersand or digits (AC/DC, AT&T, U2, B-52s): a proper noun
-# wherever it stands, in an English or a Japanese sentence.
-_SYMBOL_NAME = re.compile(r"(?<![A-Za-z0-9/&])(?:[A-Z][A-Za-z]*(?:[/&][A-Za-z]+)+|[A-Z]{1,3}-?\d{1,3}[a-z]?)"
-                          r"(?![A-Za-z0-9/&])")
+_CAPITALISED_WORDS = 3  # the most capitalised words read as one name
 _NOT_CAPITALISED_NAMES = english_words("names")
-_EN_UNITS = _either("english_goods", "units")
-_EN_STOP = _either("english_goods", "stop")
-_EN_ITEM = re.compile(
-    rf"(?<![\w.,])(?P<qty>\d+(?:\.\d+)?|{EN_NUMBER}|a\s+dozen)\s+(?:(?P<unit>{_EN_UNITS})\s+(?:of\s+)?)?"
-    rf"(?P<noun>(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*(?:\s+(?!(?:{_EN_STOP})\b)[a-z][a-z\-]*)?)",
-    re.IGNORECASE,
-)
 _EN_NOT_GOODS = english_words("goods")
 
 
@@ -161,7 +128,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.times = [(t.value, (t.start, t.end)) for t in find_times(mask(text, taken), clock)] \
         if lexicon.takes_times else []
     taken += [s for _, s in slots.times]
-    slots.amounts = _amounts(mask(text, taken))
+    slots.amounts = _amounts(text, mask(text, taken))
     taken += [s for _, s in slots.amounts]
     # Goods with counters only where a tool records them: else 大盛りで2つ is an option and a count.
     slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary) if lexicon.takes_goods else []
@@ -169,7 +136,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.codes = _codes(text, slots.folded, taken, lexicon)
     code_spans = [(c.start, c.end) for c in slots.codes]
     taken += code_spans
-    slots.stray = [m.group().strip() for m in _LABELLED_NUMBER.finditer(mask(text, taken))]
+    slots.stray = _labelled_numbers(text, mask(text, taken))
     slots.stray += _days_of_week(text, taken)  # 今月の土日: days no tool picks
     alone = _left_alone(slots, taken, lexicon, enum_values, enum_synonyms or {})
     taken += list(alone)
@@ -179,7 +146,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
     name_spans = [s for _, s in slots.names]
-    slots.keys = _keys(mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
+    slots.keys = _keys(text, mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
     name_spans += [s for _, s in slots.keys]
     if lexicon.referring:
         for m in lexicon.referring.finditer(slots.folded):
@@ -243,20 +210,135 @@ def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[
     return placed.named
 
 
-def _amounts(text: str) -> list[tuple[int, Span]]:
-    """Sums of money, with their sign: -600円 and マイナス600円 stay negative (the planner refuses them)."""
-    out = []
-    for m in _AMOUNT.finditer(text):
-        digits, unit = (m["a"], m["am"]) if m["a"] else (m["b"], m["bm"])
-        value = int(Decimal(digits.replace(",", "")) * (_MULTIPLIER[unit] if unit else 1))
-        sign = m["sign"]
-        if sign and sign == "ー" and m.start() > 0 and _KATAKANA.match(text[m.start() - 1]):
-            sign = None  # the long vowel mark of a katakana word (ケーキー600円) is not a minus
-        start = m.start() if sign else m.start("a") if m["a"] else m.start("b")
-        if m["a"]:
-            start = min(start, text.rfind("¥", 0, m.start("a")))
-        out.append((-value if sign else value, (start, m.end())))
+def _amounts(text: str, masked: str) -> list[tuple[int, Span]]:
+    """Sums of money, with their sign: -600円 and マイナス600円 stay negative (the planner refuses them); outside
+    what `masked` masks."""
+    if not any(c.isdigit() for c in masked):
+        return []
+    said = tokenise(text)
+    out: list[tuple[int, Span]] = []
+    i = 0
+    while i < len(said.tokens):
+        found = _amount_at(said, masked, i)
+        if found is None:
+            i += 1
+            continue
+        value, (start, end), sign = found
+        out.append((-value if sign else value, (start, end)))
+        i = said.starting(end, len(text) + 1).start
     return out
+
+
+def _amount_at(said: Utterance, masked: str, i: int) -> tuple[int, Span, bool] | None:
+    """The sum of money whose figure (or ¥) is token `i`: its value, span and whether a sign makes it negative."""
+    tokens = said.tokens
+    currency = tokens[i].surface in words.said("amount_marks", "currency")
+    first = _first_after(said, tokens[i].end) if currency else i
+    figure = _figure_at(said, masked, first) if first is not None else None
+    if figure is None or (not currency and _after_figure(said, tokens[i])):
+        return None
+    last, value = figure
+    multiplier = _first_after(said, tokens[last - 1].end)
+    if multiplier is not None and tokens[multiplier].surface in _MULTIPLIER and _unmasked(masked, tokens[multiplier]):
+        value, last = value * _MULTIPLIER[tokens[multiplier].surface], multiplier + 1
+    if not currency:
+        unit = _first_after(said, tokens[last - 1].end)
+        if unit is None or tokens[unit].surface.lower() not in words.said("compare", "amount_units") \
+                or not _unmasked(masked, tokens[unit]):
+            return None
+        last = unit + 1
+    sign = _sign_before(said, masked, i)
+    return int(value), (sign if sign is not None else tokens[i].start, tokens[last - 1].end), sign is not None
+
+
+def _unmasked(masked: str, token: Token) -> bool:
+    return MASK not in masked[token.start:token.end]
+
+
+def _after_figure(said: Utterance, token: Token) -> bool:
+    """Whether the token is glued to a digit, a point or a comma before it (1.|5, 1,|500): no figure starts there."""
+    before = said.ending_at(token.start)
+    return before is not None and before.surface[-1] in words.said("amount_marks", "within") + tuple("0123456789")
+
+
+def _figure_at(said: Utterance, masked: str, i: int) -> tuple[int, Decimal] | None:
+    """The figure said from token `i` (1,500, 3万, 1.5, 1|,|500): the index after its last token, and its value."""
+    tokens = said.tokens
+    if not tokens[i].surface[:1].isdigit() or not _unmasked(masked, tokens[i]):
+        return None
+    last = i + 1
+    while last < len(tokens) and tokens[last].start == tokens[last - 1].end and _unmasked(masked, tokens[last]) and (
+            tokens[last].surface[:1].isdigit() or tokens[last].surface in words.said("amount_marks", "within")):
+        last += 1
+    while last > i + 1 and not tokens[last - 1].surface[:1].isdigit():
+        last -= 1
+    if last == i + 1 and tokens[i].is_numeral:
+        return last, Decimal(tokens[i].normal)
+    figure = said.text[tokens[i].start:tokens[last - 1].end].replace(",", "")
+    try:
+        return last, Decimal(figure)
+    except ArithmeticError:
+        return None
+
+
+def _sign_before(said: Utterance, masked: str, i: int) -> int | None:
+    """Where the sign said before token `i` starts (-, ▲, マイナス, minus), spaces perhaps between; None where none
+    is, or the mark is the long vowel of a katakana word before it (ケーキー600円)."""
+    before = said.starting(0, said.tokens[i].start)
+    if not before or said.text[said.tokens[before.stop - 1].end:said.tokens[i].start].strip():
+        return None
+    sign = said.tokens[before.stop - 1]
+    signs = words.said("amount_marks", "signs")
+    if sign.end == said.tokens[i].start and sign.surface.endswith(signs) and sign.surface[:-1].isalpha() \
+            and sign.surface.isascii():  # x-600: a hyphen the words in Latin letters take in
+        return sign.end - 1 if _unmasked(masked, sign) else None
+    if not _unmasked(masked, sign) or sign.surface.lower() not in (*signs, *words.said("amounts", "minus")):
+        return None
+    if sign.surface in words.said("amount_marks", "long_vowel"):
+        prior = said.ending_at(sign.start)
+        if prior is not None and _KATAKANA.match(prior.surface[-1]):
+            return None
+    return sign.start
+
+
+def _labelled_numbers(text: str, masked: str) -> list[str]:
+    """Numbers said after a label no catalog knows (会員番号123, member number 5): a word ending in one of `[labels]
+    code`, the words in kanji, katakana or Latin letters glued before it, a mark of `[code_marks]` perhaps, digits."""
+    if not any(c.isdigit() for c in masked):
+        return []
+    said = tokenise(text)
+    out = []
+    for i, token in enumerate(said.tokens):
+        label = token.surface.removesuffix(".")
+        if not label.endswith(words.said("labels", "code")) or not _unmasked(masked, token):
+            continue
+        digits = _digits_after_label(said, masked, i)
+        if digits is not None:
+            out.append(text[_glued_words_before(said, masked, i):said.tokens[digits].end].strip())
+    return out
+
+
+def _digits_after_label(said: Utterance, masked: str, i: int) -> int | None:
+    """The index of the digits said after the label at token `i` (番号123, No. 5, ID#12), if they are."""
+    at = _first_after(said, said.tokens[i].end)
+    for skipped in (words.said("code_marks", "dots"), words.said("code_marks", "labelled")):
+        if at is not None and said.tokens[at].surface in skipped:
+            at = _first_after(said, said.tokens[at].end)
+    if at is None or not said.tokens[at].surface.isdigit() or not _unmasked(masked, said.tokens[at]):
+        return None
+    return at
+
+
+def _glued_words_before(said: Utterance, masked: str, i: int) -> int:
+    """Where the words in kanji, katakana or Latin letters glued before token `i` start (会員|番号): token i's start
+    where none are, at most `WORD_LIMIT` characters before."""
+    start = said.tokens[i].start
+    while i > 0 and said.tokens[i - 1].end == said.tokens[i].start and _unmasked(masked, said.tokens[i - 1]) \
+            and all(_KANJI_KANA_LATIN.match(c) and c != "・" for c in said.tokens[i - 1].surface) \
+            and said.tokens[i].start - said.tokens[i - 1].start <= WORD_LIMIT:
+        i -= 1
+        start = said.tokens[i].start
+    return start
 
 
 def _days_of_week(text: str, taken: list[Span]) -> list[str]:
@@ -270,7 +352,21 @@ def _days_of_week(text: str, taken: list[Span]) -> list[str]:
 
 def _a_year(text: str, start: int, end: int, value: str) -> bool:
     return (value.isdigit() and len(value) == 4 and 1900 <= int(value) <= 2100
-            and (_said_as_year(text, start, end) or _DATE_AFTER.match(text, end) is not None))
+            and (_said_as_year(text, start, end) or _month_after(text, end)))
+
+
+_MONTH_DIGITS = 2
+
+
+def _month_after(text: str, end: int) -> bool:
+    """Whether a month follows the number at `end`, joined by a mark of `[year_month] joiners` (2024-02, 2024/2)."""
+    said = tokenise(text)
+    at = said.starting(end, len(text) + 1)
+    if len(at) < 2 or said.tokens[at.start].start != end:
+        return False
+    mark, month = said.tokens[at.start], said.tokens[at.start + 1]
+    return mark.surface in words.said("year_month", "joiners") and month.start == mark.end \
+        and month.surface.isdigit() and len(month.surface) <= _MONTH_DIGITS
 
 
 def _said_as_year(text: str, start: int, end: int) -> bool:
@@ -326,12 +422,12 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
     found: list[Code] = []
     for hit in lexicon.code_labels.find(mask(folded, taken)):
         kind = lexicon.codes[hit.value]
-        m = _AFTER_CODE_LABEL.match(text, hit.end)
-        if not m or overlaps(m.span("v"), taken):
+        said = _code_after_label(text, hit.end)
+        if said is None or overlaps(said[1], taken):
             continue
-        value = _fit(m["v"], kind.pattern)
+        value = _fit(said[0], kind.pattern)
         if value is not None:
-            found.append(Code(value, kind.pattern, hit.start, m.end("v"), hit.phrase))
+            found.append(Code(value, kind.pattern, hit.start, said[1][1], hit.phrase))
     spans = taken + [(c.start, c.end) for c in found]
     found += [Code(hit.value[1], hit.value[0], hit.start, hit.end, by_name=True,  # 赤 for 255:0:0
                    qualified=_qualifier(text, hit.start, taken))
@@ -346,6 +442,33 @@ def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[
                 found.append(Code(m.group(), pattern, m.start(), m.end()))
             masked = mask(masked, [m.span()])
     return sorted(found, key=lambda c: c.start)
+
+
+def _code_after_label(text: str, end: int) -> tuple[str, Span] | None:
+    """The code said after a label that ends at `end` (顧客コード0009, コードは0009, customer no. 5, ID: 12, customer
+    #9): marks and words of `[code_marks]` and `[labels]` perhaps between; letters, digits and hyphens glued."""
+    said = tokenise(text)
+    i = _first_after(said, end)
+    for skipped in (words.said("code_marks", "dots"), (*words.said("code_marks", "marks"),
+                    *words.said("labels", "particles")), words.said("labels", "before_code"),
+                    words.said("code_marks", "dots")):
+        if i is not None and said.tokens[i].surface.lower() in skipped:
+            i = _first_after(said, said.tokens[i].end)
+    if i is None:
+        return None
+    last = i
+    while last < len(said.tokens) and _of_code(said.tokens[last]) and (
+            last == i or said.tokens[last].start == said.tokens[last - 1].end):
+        last += 1
+    if last == i:
+        return None
+    span = (said.tokens[i].start, said.tokens[last - 1].end)
+    return text[span[0]:span[1]], span
+
+
+def _of_code(token: Token) -> bool:
+    """A token of a code said after its label: letters, digits, hyphens (R-5005, BX12)."""
+    return all(c.isascii() and (c.isalnum() or c == "-") for c in token.surface)
 
 
 def _word_before(said: Utterance, start: int, masked: str = "") -> Token | None:
@@ -442,28 +565,140 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     masked = mask(text, taken)
     labelled = {} if labelled is None else labelled
     out: list[tuple[str, Span]] = []
-    for m in _HONORIFIC.finditer(masked):
-        name, start = _name_before(masked, m.start())
+    for honorific, end in _honorifics(text, masked):
+        name, start = _name_before(tokenise(text), masked, honorific)
         if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS):
-            out.append((name, (start, m.end())))
+            out.append((name, (start, end)))
     for hit in lexicon.name_labels.find(mask(folded, taken)):
-        after = _AFTER_NAME_LABEL.match(masked, hit.end)
-        if after and not overlaps(after.span("n"), [s for _, s in out]):
-            name = _trim_name(after["n"])
+        after = _name_after_label(text, masked, hit.end)
+        if after and not overlaps(after[1], [s for _, s in out]):
+            name = _trim_name(after[0])
             if name and name.lower() not in _NOT_CAPITALISED_NAMES:
-                span = (hit.start, after.start("n") + len(name))
+                span = (hit.start, after[1][0] + len(name))
                 out.append((name, span))
                 labelled[span] = hit.value
     for name, span in _titled(text, masked):
         if not overlaps(span, [s for _, s in out]):
             out.append((name, span))
-    for m in _CAPITALISED.finditer(masked):
-        if not overlaps(m.span(), [s for _, s in out]):
-            out += _capitalised_name(masked, m, lexicon)
-    for m in _SYMBOL_NAME.finditer(masked):
-        if not overlaps(m.span(), [s for _, s in out]) and fold(m.group()) not in lexicon.vocabulary:
-            out.append((m.group(), m.span()))
+    said = tokenise(text) if any(c.isascii() and c.isupper() for c in masked) else None
+    for span in _capitalised(said, masked) if said else []:
+        if not overlaps(span, [s for _, s in out]):
+            out += _capitalised_name(masked, span, lexicon)
+    for span in _symbol_names(said, masked) if said else []:
+        if not overlaps(span, [s for _, s in out]) and fold(text[span[0]:span[1]]) not in lexicon.vocabulary:
+            out.append((text[span[0]:span[1]], span))
     return sorted(out, key=lambda n: n[1][0])
+
+
+def _latin_words(said: Utterance, masked: str, also: str = "") -> list[tuple[int, int]]:
+    """The words in Latin letters (apostrophes and hyphens within, and the characters `also`), outside what is
+    read: tokens glued together, as spans."""
+    out: list[tuple[int, int]] = []
+    for token in said.tokens:
+        if not all(c.isascii() and (c.isalpha() or c in "'-" or c in also) for c in token.surface) \
+                or MASK in masked[token.start:token.end]:
+            continue
+        if out and out[-1][1] == token.start:
+            out[-1] = (out[-1][0], token.end)
+        else:
+            out.append((token.start, token.end))
+    return out
+
+
+def _capitalised(said: Utterance, masked: str) -> list[Span]:
+    """Capitalised words, up to three apart by spaces (John Smith): the spans of each run of them."""
+    out: list[tuple[int, int, int]] = []
+    for start, end in _latin_words(said, masked):
+        word = said.text[start:end]
+        if not (word[0].isupper() and word[1:2].islower()):
+            continue
+        if out and out[-1][2] < _CAPITALISED_WORDS and said.text[out[-1][1]:start].isspace():
+            out[-1] = (out[-1][0], end, out[-1][2] + 1)
+        else:
+            out.append((start, end, 1))
+    return [(start, end) for start, end, _ in out]
+
+
+def _symbol_names(said: Utterance, masked: str) -> list[Span]:
+    """Names written as letters joined by a mark of `[symbol_names] marks`, or capitals with digits (AC/DC, AT&T, U2,
+    B-52s): proper nouns wherever they stand, in an English or a Japanese sentence."""
+    marks = "".join(words.said("symbol_names", "marks"))
+    out = []
+    for start, end in _latin_words(said, masked, also=marks + "0123456789"):
+        tokens = [said.tokens[i] for i in said.starting(start, end)]
+        last = tokens[-1].surface.removesuffix("'s")
+        if _joined_by_marks(tokens, last) or _capitals_with_digits(tokens, last):
+            out.append((start, tokens[-1].start + len(last)))
+    return out
+
+
+def _joined_by_marks(tokens: list[Token], last: str) -> bool:
+    """Words joined by marks: AC|/|DC, AT|&|T."""
+    said = [t.surface for t in tokens[:-1]] + [last]
+    marks = words.said("symbol_names", "marks")
+    return len(said) >= 3 and len(said) % 2 == 1 and said[0][0].isupper() \
+        and all(w.isalpha() for w in said[::2]) and all(m in marks for m in said[1::2])
+
+
+_CAPITALS_DIGITS = 3  # the most capitals, and the most digits, of a name like B-52
+
+
+def _capitals_with_digits(tokens: list[Token], last: str) -> bool:
+    """Capitals, a hyphen perhaps, digits and perhaps one small letter: U|2, B-|52|s, B|-|52."""
+    said = [t.surface for t in tokens[:-1]] + [last]
+    capitals = said.pop(0).removesuffix("-")
+    if said and said[0] == "-":
+        said.pop(0)
+    digits = said.pop(0) if said else ""
+    small = said.pop(0) if said else ""
+    small_letter = not small or (len(small) == 1 and small.islower())
+    return not said and 0 < len(capitals) <= _CAPITALS_DIGITS and capitals.isupper() and capitals.isalpha() \
+        and digits.isdigit() and len(digits) <= _CAPITALS_DIGITS and small_letter
+
+
+def _name_after_label(text: str, masked: str, end: int) -> tuple[str, Span] | None:
+    """The words said as a name after a label that ends at `end` (名前は佐藤, name is John Smith, 「Queen」):
+    a mark or word of `[name_marks]` and `[labels] before_name` perhaps between, then words in kanji, katakana or
+    Latin letters, glued or apart by spaces; the name and its span."""
+    said = tokenise(text)
+    i = _first_after(said, end)
+    for skipped in ((*words.said("name_marks", "before"), *words.said("labels", "before_name")),
+                    words.said("name_marks", "quotes")):
+        if i is not None and said.tokens[i].surface.lower() in skipped:
+            i = _first_after(said, said.tokens[i].end)
+    if i is None or said.tokens[i].surface[0] in words.said("name_marks", "within"):
+        return None
+    start, stop = said.tokens[i].start, _name_words_end(said, masked, i)
+    return (text[start:stop], (start, stop)) if stop > start else None
+
+
+def _name_words_end(said: Utterance, masked: str, i: int) -> int:
+    """Where the words of a name from token `i` end: words in kanji, katakana or Latin letters, glued or apart by
+    spaces, up to a possessive 's (John Smith's)."""
+    within = words.said("name_marks", "within")
+    stop = said.tokens[i].start
+    for last in range(i, len(said.tokens)):
+        token = said.tokens[last]
+        word = token.surface.removesuffix("'s")
+        if (last > i and said.text[said.tokens[last - 1].end:token.start].strip()) or not _unmasked(masked, token) \
+                or not all(_KANJI_KANA_LATIN.match(c) or c in within for c in word):
+            break
+        stop = token.start + len(word)
+        if len(word) < len(token.surface):
+            break
+    return stop
+
+
+def _honorifics(text: str, masked: str) -> list[Span]:
+    """The honorifics said (佐藤さん, 山田様): a word that is one or ends with one, outside what is read."""
+    if not any(h in masked for h in _HONORIFICS):
+        return []
+    out = []
+    for token in tokenise(text).tokens:
+        said = next((h for h in _HONORIFICS if token.surface.endswith(h)), None)
+        if said is not None and MASK not in masked[token.start:token.end]:
+            out.append((token.end - len(said), token.end))
+    return out
 
 
 def _titled(text: str, masked: str) -> list[tuple[str, Span]]:
@@ -494,21 +729,65 @@ def _a_name_word(token: Token, masked: str) -> bool:
         and MASK not in masked[token.start:token.end]
 
 
-# A key written as one: capitals, perhaps with digits (ALFKI, BX12); never a word of the catalog.
-_KEY = re.compile(r"(?<![A-Za-z0-9/&\-])(?=[A-Z0-9]*[A-Z][A-Z0-9]*[A-Z0-9])[A-Z][A-Z0-9]{2,11}(?![A-Za-z0-9/&])")
+_KEY_CHARS = (3, 12)  # the fewest and the most characters of a key
 
 
-def _keys(masked: str, lexicon: Lexicon) -> list[tuple[str, Span]]:
-    """Keys said as they are written in the data (ALFKIの注文): letters in capitals, three or more."""
-    return [(m.group(), m.span()) for m in _KEY.finditer(masked)
-            if fold(m.group()) not in lexicon.vocabulary and m.group().lower() not in _NOT_CAPITALISED_NAMES]
+def _keys(text: str, masked: str, lexicon: Lexicon) -> list[tuple[str, Span]]:
+    """Keys said as they are written in the data (ALFKIの注文, BX12): words in capitals, perhaps with digits, three
+    to twelve characters, glued to no other word; never a word of the catalog."""
+    if not any(c.isupper() for c in masked):
+        return []
+    said = tokenise(text)
+    out = []
+    for first, last in _capital_runs(said, masked):
+        start = said.tokens[first].start
+        key = text[start:said.tokens[last - 1].end].removesuffix("'s")
+        if _KEY_CHARS[0] <= len(key) <= _KEY_CHARS[1] and key[0].isupper() and _apart(said, first, last) \
+                and fold(key) not in lexicon.vocabulary and key.lower() not in _NOT_CAPITALISED_NAMES:
+            out.append((key, (start, start + len(key))))
+    return out
 
 
-def _capitalised_name(masked: str, m: re.Match[str], lexicon: Lexicon) -> list[tuple[str, Span]]:
+def _in_capitals(token: Token, masked: str) -> bool:
+    word = token.surface.removesuffix("'s")
+    return word.isascii() and word.isalnum() and word == word.upper() and MASK not in masked[token.start:token.end]
+
+
+def _capital_runs(said: Utterance, masked: str) -> list[tuple[int, int]]:
+    """The runs of tokens in capitals or digits glued together (BX|12), each as [first, last)."""
+    runs: list[tuple[int, int]] = []
+    for i, token in enumerate(said.tokens):
+        if not _in_capitals(token, masked):
+            continue
+        if runs and runs[-1][1] == i and said.tokens[i - 1].end == token.start \
+                and not said.tokens[i - 1].surface.endswith("'s"):
+            runs[-1] = (runs[-1][0], i + 1)
+        else:
+            runs.append((i, i + 1))
+    return runs
+
+
+def _apart(said: Utterance, first: int, last: int) -> bool:
+    """Whether no word, number or mark of `[keys] joined` is glued to tokens [first, last) (AC/DC, AT&T)."""
+    joined = words.said("keys", "joined")
+    before = said.tokens[first - 1] if first else None
+    after = said.tokens[last] if last < len(said.tokens) else None
+    if before is not None and before.end == said.tokens[first].start and (
+            _alnum(before.surface[-1]) or before.surface[-1] in joined):
+        return False
+    return after is None or after.start > said.tokens[last - 1].end or said.tokens[last - 1].surface.endswith("'s") \
+        or not (_alnum(after.surface[0]) or (after.surface[0] in joined and after.surface[0] != "-"))
+
+
+def _alnum(char: str) -> bool:
+    return char.isascii() and char.isalnum()
+
+
+def _capitalised_name(masked: str, span: Span, lexicon: Lexicon) -> list[tuple[str, Span]]:
     """Capitalised words as a name (John Smith), without the words a request starts with (Show, Top)
     or the catalog's vocabulary; one word alone at the start of the request is not a name."""
-    words = m.group().split()
-    start = m.start()
+    start = span[0]
+    words = masked[start:span[1]].split()
     while words and (words[0].lower() in _NOT_CAPITALISED_NAMES or words[0].lower() in lexicon.vocabulary):
         start += len(words[0]) + 1
         words = words[1:]
@@ -521,18 +800,56 @@ def _capitalised_name(masked: str, m: re.Match[str], lexicon: Lexicon) -> list[t
     return [(" ".join(words), (start, start + len(" ".join(words))))]
 
 
-def _name_before(text: str, end: int) -> tuple[str, int]:
-    """The name written just before an honorific: 佐藤, 山田花子, 吉田さくら, John Smith."""
-    i = end
-    while i > 0 and (_KANJI_KANA_LATIN.match(text[i - 1]) or (text[i - 1] == " " and i > 1
-                                                                and text[i - 2].isascii() and text[i - 2].isalpha())):
-        i -= 1
-    if i == end:  # a name in hiragana, perhaps after a family name in kanji: 吉田さくら
-        while i > 0 and _HIRAGANA.match(text[i - 1]) and text[i - 1] not in _PARTICLES:
-            i -= 1
-        while i > 0 and i < end and _KANJI.match(text[i - 1]):
-            i -= 1
-    return text[i:end].strip(), i
+def _name_before(said: Utterance, masked: str, end: int) -> tuple[str, int]:
+    """The name written just before an honorific: the words glued before it in kanji, katakana or Latin letters
+    (佐藤, 山田花子, John Smith: Latin words a space apart); else words in hiragana that are no particle, perhaps after
+    a family name in kanji (吉田さくら, たなか)."""
+    words_before = _words_before(said, masked, end)
+    start = _glued_start(said, words_before, end, _in_name_letters, spaced=True)
+    if start == end:
+        start = _glued_start(said, words_before, end, _in_hiragana, spaced=False)
+        if start < end:
+            start = _glued_start(said, [w for w in words_before if w[1] <= start], start, _in_kanji, spaced=False)
+    return masked[start:end].strip(), start
+
+
+def _words_before(said: Utterance, masked: str, end: int) -> list[tuple[int, int, Token]]:
+    """The tokens before `end`, the nearest first, each cut at `end`, as far back as none is masked."""
+    out = []
+    for i in reversed(said.starting(0, end)):
+        token = said.tokens[i]
+        stop = min(token.end, end)
+        if not _unmasked(masked, token) and MASK in masked[token.start:stop]:
+            break
+        out.append((token.start, stop, token))
+    return out
+
+
+def _glued_start(said: Utterance, before: list[tuple[int, int, Token]], end: int,
+                 fits: Callable[[str, Token], bool], spaced: bool) -> int:
+    """Where the run of words before `end` that `fits` takes starts, glued (or, where `spaced`, a space apart after
+    a Latin letter)."""
+    at = end
+    for start, stop, token in before:
+        gap = said.text[stop:at]
+        if (gap and not (spaced and gap == " " and said.text[stop - 1:stop].isascii()
+                         and said.text[stop - 1:stop].isalpha())) or not fits(said.text[start:stop], token):
+            break
+        at = start
+    return at
+
+
+def _in_name_letters(word: str, token: Token) -> bool:
+    return all(_KANJI_KANA_LATIN.match(c) for c in word)
+
+
+def _in_hiragana(word: str, token: Token) -> bool:
+    return all(_HIRAGANA.match(c) for c in word) and not token.is_particle and not (
+        len(word) == 1 and word in _PARTICLES)
+
+
+def _in_kanji(word: str, token: Token) -> bool:
+    return all(_KANJI.match(c) for c in word)
 
 
 def _trim_name(name: str) -> str:
@@ -556,14 +873,14 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     if named:
         return named[0].value
     for hit in cues.find(text):
-        m = _NUMBER_AFTER_CUE.match(text, hit.end)
-        if m and number(m["n"]):
-            return number(m["n"])
+        word = _number_after_cue(slots, hit.end)
+        if word and number(word):
+            return number(word)
         if not ones.values:  # a number with no superlative (customer 5, a key) is only the number after its cue
             continue
-        m = _number_before(_NUMBER_AT_END, text, hit.start, spaced=False)
-        if m and number(m["n"]) and hit.phrase.isascii():
-            return number(m["n"])
+        word = _number_just_before(slots, hit.start, spaced=False)
+        if word and number(word) and hit.phrase.isascii():
+            return number(word)
     return _ranked_count(slots, text, cues, ones) if ones.values else None
 
 
@@ -579,13 +896,13 @@ def _ranked_count(slots: Slots, text: str, cues: Phrases[str], ones: Phrases[str
     if ranked is not None:
         return ranked
     superlatives = ones.find(text)
-    plural = _WHICH_PLURAL.search(text) is not None  # which products sold best: several
+    plural = _which_plural(slots)  # which products sold best: several
     if not plural and not any(_said_plural(text, hit) for hit in superlatives):  # which days had the most
         for hit in superlatives:
-            if not (hit.phrase.isascii() and _next_word(text, hit.end) == "plural"):
+            if not (hit.phrase.isascii() and _next_word(slots, hit.end) == "plural"):
                 return 1
     for hit in cues.find(text):  # worst selling dessert: one thing, said in the singular
-        if hit.phrase.isascii() and _next_word(text, hit.end) == "singular":
+        if hit.phrase.isascii() and _next_word(slots, hit.end) == "singular":
             return 1
     return None
 
@@ -594,23 +911,20 @@ def _before_value(slots: Slots, text: str) -> int | None:
     """Two karaage bento, 2 gyoza: a number said just before a value the request names; else just after it
     (nori bento x2, nori bento two please, karaage bento, two of them)."""
     for hit in slots.enums:
-        m = _number_before(_COUNT_AT_END, text, hit.start, spaced=True)
-        if m and number(m["n"]) is not None:
-            return number(m["n"])
+        said = _number_just_before(slots, hit.start, spaced=True)
+        if said and number(said) is not None:
+            return number(said)
         if _said_before(slots, hit.start, _ARTICLES):  # a coke, an oolong tea
             return 1
     for hit in slots.enums:
-        m = _COUNT_AFTER.match(text, hit.end)
-        if m and number(m["n"]) is not None and not (
-                m["n"].lower() == "one" and _said_before(slots, hit.start, _POINTING)):
-            return number(m["n"])  # the ginger pork one: which one, not how many
+        said = _count_after(slots, hit.end)
+        if said and number(said) is not None and not (
+                said == "one" and _said_before(slots, hit.start, _POINTING)):
+            return number(said)  # the ginger pork one: which one, not how many
     return None
 
 
-_NUMBER_AT_END = re.compile(rf"(?P<n>{NUMBER_WORD})$")
-_NUMBER_AFTER_CUE = re.compile(  # トップ5, 上位の3つ, top 3
-    rf"\s*(?:[{re.escape(of_particle() + topic_particle())}]\s*)?(?P<n>{NUMBER_WORD})(?![0-9])")
-_COUNT_AT_END = re.compile(rf"(?<![0-9.])(?P<n>{NUMBER_WORD})$")
+_CUE_PARTICLES = frozenset(of_particle() + topic_particle())
 _ARTICLES = frozenset(words.said("articles", "one"))
 _POINTING = frozenset(words.said("articles", "which"))
 
@@ -619,26 +933,74 @@ def _said_before(slots: Slots, start: int, said: frozenset[str]) -> bool:
     """Whether one of the words `said` is the word right before `start` (a coke, the ginger pork one)."""
     word = _word_before(tokenise(slots.text), start, slots.read_text)
     return word is not None and word.surface.lower() in said
-_NUMBER_WORD_CHARS = 6  # the longest number word: twelve
+_COUNT_DIGITS = 3  # a count is said in at most three digits
 
 
-def _number_before(pattern: re.Pattern[str], text: str, end: int, spaced: bool) -> re.Match[str] | None:
-    """What `pattern.search(text[:end])` finds of a number word said just before `end`, spaces between (at
-    least one when `spaced`), looking only at the few characters before `end`: not the whole text once for
-    each word a long request says."""
-    stop = end
-    while stop > 0 and text[stop - 1].isspace():
-        stop -= 1
-    if spaced and stop == end:
+def _number_said(slots: Slots, token: Token) -> str | None:
+    """The token as a number word (up to three digits, three, 三), lower-cased, where it is one and not read."""
+    word = token.surface.lower()
+    if MASK in slots.read_text[token.start:token.end] or (word.isdigit() and len(word) > _COUNT_DIGITS):
         return None
-    return pattern.search(text, max(0, stop - _NUMBER_WORD_CHARS), stop)
+    return word if number(word) is not None else None
 
 
-# after a value: x2, × 2, "two", ", two of them"; not a time, a price or a date (6:30, 2 yen, 2nd)
-_COUNT_AFTER = re.compile(rf"\s*(?:[x×*]\s*|,\s*)?(?P<n>{NUMBER_WORD})"
-                          rf"(?![0-9.:/]|\s*(?:{_either('count_after', 'not_then')}))"
-                          rf"(?=\s+(?:{_either('count_after', 'then')})|\s*[,.!?]|\s*$)",
-                          re.IGNORECASE)
+def _first_after(said: Utterance, end: int) -> int | None:
+    """The token after `end` with only spaces between, if one is."""
+    at = said.starting(end, len(said.text) + 1)
+    if not at or said.text[end:said.tokens[at.start].start].strip():
+        return None
+    return at.start
+
+
+def _number_after_cue(slots: Slots, end: int) -> str | None:
+    """The number said right after a cue (トップ5, 上位の3つ, top 3), a particle perhaps between."""
+    said = tokenise(slots.text)
+    i = _first_after(said, end)
+    if i is not None and said.tokens[i].surface in _CUE_PARTICLES:
+        i = _first_after(said, said.tokens[i].end)
+    return None if i is None else _number_said(slots, said.tokens[i])
+
+
+def _number_just_before(slots: Slots, start: int, spaced: bool) -> str | None:
+    """The number word said right before `start`, spaces between (at least one when `spaced`): two karaage bento."""
+    stop = start
+    while stop > 0 and slots.text[stop - 1].isspace():
+        stop -= 1
+    token = tokenise(slots.text).ending_at(stop)
+    if token is None or (spaced and stop == start):
+        return None
+    return _number_said(slots, token)
+
+
+def _count_after(slots: Slots, end: int) -> str | None:
+    """A number said after a value as how many of it (x2, × 2, "two", ", two of them"), where the request ends or a
+    word of `[count_after] then` follows; never a time, a price or a date (6:30, 2 yen, 2nd)."""
+    said = tokenise(slots.text)
+    i = _first_after(said, end)
+    if i is not None and said.tokens[i].surface.lower() in words.said("count_marks", "before"):
+        i = _first_after(said, said.tokens[i].end)
+    found = None if i is None else _number_said(slots, said.tokens[i])
+    if found is None or i is None:
+        return None
+    return found if _count_ends(said, i + 1) else None
+
+
+def _count_ends(said: Utterance, i: int) -> bool:
+    """Whether token `i` ends a count said after a value: the request ends, a mark does, or `then` words follow."""
+    if i == len(said.tokens):
+        return True
+    token, glued = said.tokens[i], said.tokens[i].start == said.tokens[i - 1].end
+    if (glued and token.surface[0] in words.said("count_marks", "glued_not")) \
+            or any(p.at(said, i) for p in _phrases("count_after", "not_then")):
+        return False
+    return token.surface in words.said("count_marks", "stops") or (
+        not glued and any(p.at(said, i) for p in _phrases("count_after", "then")))
+
+
+@cache
+def _phrases(section: str, key: str) -> tuple[Pattern, ...]:
+    """A list of questions.toml of phrases (words apart by spaces) as token patterns."""
+    return tuple(Pattern.parse([{"form": w} for w in phrase.split()]) for phrase in words.said(section, key))
 
 
 _RANKED_DIGITS = 2
@@ -659,9 +1021,9 @@ def _how_many_ranked(slots: Slots) -> int | None:
 
 
 _VERBS_IN_S = frozenset(words.said("ranked", "verbs"))
-_WHICH_PLURAL = re.compile(rf"(?:{_either('ranked', 'which')})\s+(?:[a-z]+\s+)?(?!(?:{_either('ranked', 'verbs')}))"
-                           r"[a-z]+s(?![a-z])")
-_NEXT_WORD = re.compile(rf"[\s\-]*(?:(?:{_either('ranked', 'selling')})\s+)?(?P<w>[a-z]+)")
+_WHICH_PLURAL = Pattern.parse([{"form": words.said("ranked", "which")}, {"is": "word", "op": "?"},
+                               {"is": "word", "ends": ["s"], "not": list(_VERBS_IN_S)}])
+_SELLING = frozenset(words.said("ranked", "selling"))
 _NOT_NOUNS = english_words("nouns")
 
 
@@ -670,12 +1032,56 @@ def _said_plural(text: str, hit: Hit[str]) -> bool:
     return hit.phrase.isascii() and text[hit.start : hit.end].endswith("s") and not hit.phrase.endswith("s")
 
 
-def _next_word(text: str, end: int) -> str | None:
-    """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows)."""
-    m = _NEXT_WORD.match(text, end)
-    if not m or m["w"] in _NOT_NOUNS:
+def _which_plural(slots: Slots) -> bool:
+    """Whether a plural noun follows `which` (which products sold best), a word perhaps between."""
+    said = tokenise(slots.text)
+    return any(MASK not in slots.read_text[m.start:m.end] and _in_letters(said, m.first, m.last)
+               for m in _WHICH_PLURAL.finditer(said))
+
+
+def _in_letters(said: Utterance, first: int, last: int) -> bool:
+    """Whether tokens [first, last) are words in Latin letters, apart by spaces."""
+    tokens = said.tokens[first:last]
+    return all(t.surface.isascii() and t.surface.isalpha() for t in tokens) and all(
+        said.text[a.end:b.start].isspace() for a, b in zip(tokens, tokens[1:], strict=False))
+
+
+def _next_word(slots: Slots, end: int) -> str | None:
+    """Whether the noun after a superlative is "singular" or "plural" (None: no noun follows), past a word of
+    `[ranked] selling` and a space (the worst selling dessert, best-selling products)."""
+    said = _words_after(slots, end)
+    if len(said) > 1 and said[0][0] in _SELLING and slots.text[said[0][1]:said[0][1] + 1].isspace():
+        said = said[1:]
+    word = _letters(said[0][0]) if said else ""
+    if not word or word in _NOT_NOUNS:
         return None
-    return "plural" if m["w"].endswith("s") and m["w"] not in _VERBS_IN_S else "singular"
+    return "plural" if word.endswith("s") and word not in _VERBS_IN_S else "singular"
+
+
+def _words_after(slots: Slots, end: int) -> list[tuple[str, int]]:
+    """The next two words after `end` past hyphens, lower-cased, each with where it ends; the rest of a word joined
+    by hyphens that `end` falls in (best|-selling) first."""
+    said = tokenise(slots.text)
+    out: list[tuple[str, int]] = []
+    inside = said.starting(0, end)
+    if inside and said.tokens[inside.stop - 1].end > end:
+        token = said.tokens[inside.stop - 1]
+        for part in slots.read_text[end:token.end].split("-"):
+            end += len(part) + 1
+            if part:
+                out.append((part.lower(), end - 1))
+        end = token.end
+    following = said.tokens[said.starting(end, len(slots.text) + 1).start:]
+    out += [(slots.read_text[t.start:t.end].lower(), t.end) for t in following[:3] if t.surface != "-"]
+    return out[:2]
+
+
+def _letters(word: str) -> str:
+    """The Latin letters a word begins with (selling of selling-point)."""
+    i = 0
+    while i < len(word) and "a" <= word[i] <= "z":
+        i += 1
+    return word[:i]
 
 
 def english_items(slots: Slots) -> str | None:
@@ -687,11 +1093,7 @@ def english_items(slots: Slots) -> str | None:
 def english_item_groups(slots: Slots) -> list[str]:
     """Each list of goods said in English, apart: "3 pumpkins for 450 yen, and ... 5 tomatoes" is two."""
     text = mask(slots.text, _masked_spans(slots.read_text) + [(h.start, h.end) for h in slots.enums])
-    parts: list[tuple[str, int, int]] = []
-    for m in _EN_ITEM.finditer(text):
-        if m["noun"].split()[0].lower() in _EN_NOT_GOODS:
-            continue
-        parts.append((m.group().strip(), m.start(), m.end()))
+    parts = [(text[start:end], start, end) for start, end in _english_items(tokenise(slots.text), text)]
     groups: list[str] = []
     for i, (part, start, _) in enumerate(parts):
         if i and _joined(text, parts[i - 1][2], start):
@@ -701,5 +1103,70 @@ def english_item_groups(slots: Slots) -> list[str]:
     return groups
 
 
+@cache
+def _item_patterns() -> tuple[Pattern, ...]:
+    """Goods said in English as token patterns: how many (12, twelve, a dozen), a unit perhaps (5 kg of), and one or
+    two words of the goods, none a word of `[english_goods] stop`."""
+    stop = list(words.said("english_goods", "stop"))
+    goods: list[dict[str, Any]] = [{"is": "word", "not": stop, "name": "noun"},
+                                   {"is": "word", "not": stop, "op": "?", "name": "more"}]
+    units: list[dict[str, Any]] = [{"form": list(words.said("english_goods", "units")), "name": "unit"},
+                                   {"form": "of", "op": "?"}]
+    many: list[list[dict[str, Any]]] = [[{"is": "number"}], [{"form": list(english_numbers())}], *(
+        [{"form": w} for w in phrase.split()] for phrase in words.said("english_items", "many"))]
+    return tuple(Pattern.parse([*qty, *unit, *goods]) for qty in many for unit in (units, []))
+
+
+def _english_items(said: Utterance, masked: str) -> list[Span]:
+    """The spans of goods said in English (12 eggplants, 5 kg of tomatoes), words apart by spaces, outside what is
+    masked, not glued to a word or figure before."""
+    out: list[Span] = []
+    for first in range(len(said.tokens)):
+        if (out and said.tokens[first].start < out[-1][1]) or _glued_to_word(said, first):
+            continue
+        found = [m for p in _item_patterns() if (m := p.at(said, first)) is not None]
+        span = max((s for m in found if (s := _item_span(said, masked, m)) is not None), key=lambda s: s[1],
+                   default=None)
+        if span is not None:
+            out.append(span)
+    return out
+
+
+def _glued_to_word(said: Utterance, i: int) -> bool:
+    before = said.tokens[i - 1] if i else None
+    return before is not None and before.end == said.tokens[i].start and (
+        before.surface[-1].isalnum() or before.surface[-1] in "_.,")
+
+
+def _item_span(said: Utterance, masked: str, m: Match) -> Span | None:
+    """The span of goods a match says, its second word of the goods left out where that is glued or not in
+    letters; None where the goods are none (`english_words("goods")`) or a word is glued or masked."""
+    tokens = said.tokens[m.first:m.last]
+    if "more" in m.named and not (_spaced(said, masked, tokens[-2], tokens[-1]) and _in_letters_word(tokens[-1])):
+        tokens = tokens[:-1]
+    nouns = [t for t in tokens if t.start >= m.named["noun"][0]]
+    if not all(_in_letters_word(t) for t in nouns) or MASK in masked[tokens[0].start:tokens[0].end] \
+            or not all(_spaced(said, masked, a, b) for a, b in zip(tokens, tokens[1:], strict=False)):
+        return None
+    return None if nouns[0].surface.lower() in _EN_NOT_GOODS else (tokens[0].start, tokens[-1].end)
+
+
+def _spaced(said: Utterance, masked: str, a: Token, b: Token) -> bool:
+    """Whether token `b` comes after `a` with spaces between, and is not masked."""
+    return said.text[a.end:b.start].isspace() and MASK not in masked[b.start:b.end]
+
+
+def _in_letters_word(token: Token) -> bool:
+    """A word in Latin letters, hyphens within (pumpkins, bok-choy)."""
+    word = token.surface
+    return word.isascii() and word[0].isalpha() and word.replace("-", "").isalpha()
+
+
 def _masked_spans(text: str) -> list[Span]:
-    return [m.span() for m in re.finditer(MASK + "+", text)]
+    spans, at = [], 0
+    for masked, run in groupby(text, key=lambda c: c == MASK):
+        width = len(list(run))
+        if masked:
+            spans.append((at, at + width))
+        at += width
+    return spans
