@@ -25,51 +25,53 @@ TOKENISER = "the token layer itself: cuts Latin text into words, tells scripts a
 VALUES = "finds catalog values by characters inside words, for typos and clipped names (からべん)"
 KEYWORDS = ("finds a catalog's keywords as its author wrote them: stems and parts of compounds (the 取りに行 of "
             "取りに行きたい, the 色 of 水色), which whole words would miss")
+SCRIPT = "tells the script of a character inside a word (\\p{Han}, \\p{Katakana}), not where words are"
+OWN = "reads a value the planner wrote itself (a command's goods, かぼちゃ4個), not the request"
 TO_DO = "reads the request by characters: still to rewrite as token patterns"
 
-LEDGER: dict[str, tuple[int, str]] = {
-    "language/dates.py": (17, DATES),
-    "language/detect.py": (2, TOKENISER),
-    "language/katakana.py": (1, TOKENISER),
-    "language/other_forms.py": (3, CATALOG),
-    "language/readings.py": (4, CATALOG),
-    "language/replies.py": (1, ANSWER),
-    "language/times.py": (5, DATES),
-    "language/tokens.py": (2, TOKENISER),
-    "planner/answer/problems.py": (2, ANSWER),
-    "planner/answer/results.py": (2, ANSWER),
-    "planner/answer/scene.py": (2, ANSWER),
-    "planner/answer/template.py": (1, ANSWER),
-    "planner/answer/values.py": (1, ANSWER),
-    "planner/fuzzy.py": (5, VALUES),
-    "planner/text.py": (3, KEYWORDS),
-    "language/numerals.py": (4, TO_DO),
-    "language/plain.py": (2, TO_DO),
-    "planner/lexicon.py": (18, TO_DO),
-    "planner/loose.py": (8, TO_DO),
-    "planner/plan.py": (8, TO_DO),
-    "planner/lines.py": (7, TO_DO),
-    "planner/slots.py": (7, TO_DO),
-    "planner/words/__init__.py": (6, TO_DO),
-    "planner/choose.py": (5, TO_DO),
-    "planner/conditions.py": (4, TO_DO),
-    "planner/nouns.py": (4, TO_DO),
-    "planner/frame.py": (3, TO_DO),
-    "planner/scope.py": (3, TO_DO),
-    "planner/segments.py": (3, TO_DO),
-    "planner/writes.py": (3, TO_DO),
-    "planner/kept.py": (2, TO_DO),
-    "planner/leftover.py": (2, TO_DO),
-    "planner/ranking.py": (2, TO_DO),
-    "planner/verbs.py": (2, TO_DO),
-    "planner/__init__.py": (1, TO_DO),
-    "planner/date_pairs.py": (1, TO_DO),
-    "planner/focus.py": (1, TO_DO),
-    "planner/levels.py": (1, TO_DO),
-    "planner/measure.py": (1, TO_DO),
-    "planner/negated.py": (1, TO_DO),
-    "planner/not_meant.py": (1, TO_DO),
-    "planner/sold.py": (1, TO_DO),
+LEDGER: dict[str, dict[str, int]] = {  # module: {why: how many}
+    "language/dates.py": {DATES: 17},
+    "language/detect.py": {TOKENISER: 2},
+    "language/katakana.py": {TOKENISER: 1},
+    "language/other_forms.py": {CATALOG: 3},
+    "language/readings.py": {CATALOG: 4},
+    "language/replies.py": {ANSWER: 1},
+    "language/times.py": {DATES: 5},
+    "language/tokens.py": {TOKENISER: 2},
+    "planner/answer/problems.py": {ANSWER: 2},
+    "planner/answer/results.py": {ANSWER: 2},
+    "planner/answer/scene.py": {ANSWER: 2},
+    "planner/answer/template.py": {ANSWER: 1},
+    "planner/answer/values.py": {ANSWER: 1},
+    "planner/focus.py": {OWN: 1},
+    "planner/fuzzy.py": {VALUES: 5},
+    "planner/nouns.py": {CATALOG: 4},
+    "planner/ranking.py": {CATALOG: 1, SCRIPT: 1},
+    "planner/text.py": {KEYWORDS: 3},
+    "language/numerals.py": {TO_DO: 4},
+    "language/plain.py": {TO_DO: 2},
+    "planner/__init__.py": {TO_DO: 1},
+    "planner/choose.py": {TO_DO: 5},
+    "planner/conditions.py": {TO_DO: 4},
+    "planner/date_pairs.py": {TO_DO: 1},
+    "planner/frame.py": {TO_DO: 3},
+    "planner/kept.py": {TO_DO: 2},
+    "planner/leftover.py": {TO_DO: 2},
+    "planner/levels.py": {TO_DO: 1},
+    "planner/lexicon.py": {TO_DO: 18},
+    "planner/lines.py": {TO_DO: 7},
+    "planner/loose.py": {SCRIPT: 4, TO_DO: 4},
+    "planner/measure.py": {TO_DO: 1},
+    "planner/negated.py": {TO_DO: 1},
+    "planner/not_meant.py": {TO_DO: 1},
+    "planner/plan.py": {TO_DO: 8},
+    "planner/scope.py": {TO_DO: 3},
+    "planner/segments.py": {TO_DO: 3},
+    "planner/slots.py": {SCRIPT: 4, CATALOG: 2, TO_DO: 1},
+    "planner/sold.py": {TO_DO: 1},
+    "planner/verbs.py": {TO_DO: 2},
+    "planner/words/__init__.py": {TO_DO: 6},
+    "planner/writes.py": {TO_DO: 3},
 }
 
 
@@ -104,11 +106,9 @@ COUNTED = _counted()
 
 @pytest.mark.parametrize("module", sorted(set(COUNTED) | set(LEDGER)))
 def test_a_module_reads_by_characters_no_more_than_its_ledger_says(module):
-    found = COUNTED.get(module, 0)
-    allowed, why = LEDGER.get(module, (0, ""))
+    found, allowed = COUNTED.get(module, 0), sum(LEDGER.get(module, {}).values())
     assert found <= allowed, (
         f"{module} has {found} regex calls, its ledger allows {allowed}: read the request with token patterns "
         f"(language/patterns.py, words in planner/words/questions.toml); a regex may read only what is not a "
         f"request, and then its entry here says so")
-    assert found == allowed, f"{module} reads by characters less than before: lower its entry to {found} ({why})"
-
+    assert found == allowed, f"{module} reads by characters less than before: lower its entry to {found}"
