@@ -30,6 +30,7 @@ SYMBOL = {"==": "=", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 class Found:
     """Where a marker of a condition is said in a clause: its words, and the spaces after them."""
 
+    clause: str
     begin: int
     finish: int
 
@@ -38,6 +39,9 @@ class Found:
 
     def end(self) -> int:
         return self.finish
+
+    def group(self) -> str:
+        return self.clause[self.begin:self.finish]
 
 
 def _whole_at(said: Utterance, first: int, listed: tuple[str, ...]) -> int | None:
@@ -63,7 +67,7 @@ class JapaneseMarker:
             follows = said.starting(end, len(clause))
             more = _whole_at(said, follows.start, words.said("if", "after")) if follows else None
             end = _after_comma(said, more or end)
-            return Found(token.start, _spaces_after(clause, end))
+            return Found(clause, token.start, _spaces_after(clause, end))
         return None
 
 
@@ -86,13 +90,14 @@ class EnglishMarker:
         said = tokenise(clause)
         for m in self.pattern.finditer(said):
             if self._fits(clause, m.start, m.end):
-                return Found(len(clause[:m.start].rstrip()) if self.infix else m.start, _spaces_after(clause, m.end))
+                return Found(clause, len(clause[:m.start].rstrip()) if self.infix else m.start,
+                             _spaces_after(clause, m.end))
         return None
 
     def match(self, clause: str) -> Found | None:
         said = tokenise(clause)
         m = self.pattern.at(said, 0) if said.tokens else None
-        return Found(0, _spaces_after(clause, m.end)) if m and self._fits(clause, m.start, m.end) else None
+        return Found(clause, 0, _spaces_after(clause, m.end)) if m and self._fits(clause, m.start, m.end) else None
 
     def _fits(self, clause: str, start: int, end: int) -> bool:
         spaced_before = not self.infix or clause[start - 1:start].isspace()

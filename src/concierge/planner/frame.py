@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cache
 
 from concierge.language.japanese import and_particle, of_particle
-from concierge.language.patterns import Match
+from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon
@@ -178,7 +179,7 @@ def _label_ends(said: Utterance, folded: str, start: int) -> list[tuple[str, int
     """Where a label before `start` may end, with how it is said: named by the words between, after a space, or
     glued to what is at `start`."""
     ends = []
-    for pattern in words.token_patterns("label_said", "named_before"):
+    for pattern in _named_before():
         m = pattern.ending(said, start, reach=1)
         if m is not None and m.first > 0 and _spaced_as(said, m, start):
             ends.append(("named", said.tokens[m.first - 1].end))
@@ -191,6 +192,13 @@ def _label_ends(said: Utterance, folded: str, start: int) -> list[tuple[str, int
     if len(gap) < start and said.ending_at(len(gap)) is not None:
         ends.append(("gap", len(gap)))
     return [*ends, ("glued", start)]
+
+
+@cache
+def _named_before() -> tuple[Pattern, ...]:
+    """A mark (商品: 売上) or an English word (product named Sales) said between a label and its value."""
+    return (Pattern.parse([{"surface": words.said("label_said", "marks")}]),
+            Pattern.parse([{"form": words.said("clauses", "named_before_en")}]))
 
 
 def _spaced_as(said: Utterance, m: Match, start: int) -> bool:

@@ -69,7 +69,16 @@ from concierge.planner.choose import (
 )
 from concierge.planner.conditions import Condition, number_before, of_number
 from concierge.planner.counting import counts_rows_of
-from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes, takes_code, takes_key
+from concierge.planner.lexicon import (
+    KEYWORD,
+    Lexicon,
+    code_pattern,
+    reads_data,
+    spelt,
+    takes,
+    takes_code,
+    takes_key,
+)
 from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
 from concierge.planner.negated import hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
@@ -100,12 +109,33 @@ def _begins(said: Utterance, low: str, start: int, word: str, whole: bool) -> bo
 def _bare_amount(slots: Slots) -> int | None:
     """An amount said with no unit (for 500, price of 1200, 金額は500, 500で売った), the first one said."""
     said = tokenise(slots.text)
-    found = [(m.start, said.tokens[m.last].start + len(value), value)
-             for p in words.token_patterns("amount_said", "before") for m in p.finditer(said)
-             if m.last < len(said.tokens) and (value := _number_from(said, m.last)) is not None]
-    found += list(_amounts_with(said))
+    found = [*_amounts_after_words(said), *_amounts_with(said)]
     unmasked = [(start, value) for start, end, value in found if MASK not in slots.read_text[start:end]]
     return int(min(unmasked)[1].replace(",", "")) if unmasked else None
+
+
+def _amounts_after_words(said: Utterance) -> Iterator[tuple[int, int, str]]:
+    """The numbers said right after `[clauses] amount_before_en` (for 500, with a space) or `amount_before_ja`
+    (金額は500): (start, end, the number)."""
+    low = said.text.lower()
+    for token in said.tokens:
+        for lang in ("en", "ja"):
+            end = spelt(said, low, token.start, words.said("clauses", f"amount_before_{lang}"))
+            number = _number_after(said, end, spaced=lang == "en") if end is not None else None
+            if number is not None:
+                yield token.start, number[0] + len(number[1]), number[1]
+
+
+def _number_after(said: Utterance, end: int, spaced: bool) -> tuple[int, str] | None:
+    """The number said right after `end`, a space between where `spaced` (none where not): (its start, as said)."""
+    after = said.starting(end, len(said.text))
+    if not after:
+        return None
+    start = said.tokens[after.start].start
+    if said.text[end:start].strip() or (start > end) != spaced:
+        return None
+    value = _number_from(said, after.start)
+    return (start, value) if value is not None else None
 
 
 def _number_from(said: Utterance, first: int) -> str | None:
