@@ -17,6 +17,7 @@ from typing import Any, Literal
 from concierge.language.patterns import Pattern
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
+from concierge.planner.lexicon import spelt
 from concierge.sources.result import Rows, ToolResult
 
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -44,13 +45,6 @@ class Found:
         return self.clause[self.begin:self.finish]
 
 
-def _whole_at(said: Utterance, first: int, listed: tuple[str, ...]) -> int | None:
-    """Where the longest of the words listed ends that whole tokens from token `first` on spell, if one does."""
-    start = said.tokens[first].start
-    ends = [start + len(w) for w in listed if said.text.startswith(w, start) and said.ends_at(start + len(w))]
-    return max(ends, default=None)
-
-
 def _spaces_after(text: str, end: int) -> int:
     return len(text) - len(text[end:].lstrip())
 
@@ -60,14 +54,11 @@ class JapaneseMarker:
 
     def search(self, clause: str) -> Found | None:
         said = tokenise(clause)
-        for i, token in enumerate(said.tokens):
-            end = _whole_at(said, i, words.said("if", "ja"))
-            if end is None:
-                continue
-            follows = said.starting(end, len(clause))
-            more = _whole_at(said, follows.start, words.said("if", "after")) if follows else None
-            end = _after_comma(said, more or end)
-            return Found(clause, token.start, _spaces_after(clause, end))
+        for token in said.tokens:
+            end = spelt(said, clause, token.start, words.said("if", "ja"))
+            if end is not None:
+                after = spelt(said, clause, end, words.said("if", "after")) if said.starts_at(end) else None
+                return Found(clause, token.start, _spaces_after(clause, _after_comma(said, after or end)))
         return None
 
 

@@ -27,7 +27,7 @@ from concierge.language.japanese import and_particle, of_particle
 from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, spelt
 from concierge.planner.text import Hit
 
 Span = tuple[int, int]
@@ -149,16 +149,9 @@ def _named_after(said: Utterance, folded: str, end: int, labels: frozenset[str])
     after = said.starting(end, len(folded))
     if not labels or not after or folded[end:said.tokens[after.start].start].strip():
         return False
-    named = _spelt(said, folded, after.start, NAMED_AFTER)
+    named = spelt(said, folded, said.tokens[after.start].start, NAMED_AFTER)
     rest = said.starting(named, len(folded)) if named is not None else range(0)
     return bool(rest) and any(folded.startswith(label, said.tokens[rest.start].start) for label in labels)
-
-
-def _spelt(said: Utterance, folded: str, first: int, listed: tuple[str, ...]) -> int | None:
-    """Where the longest of the words listed ends that whole tokens from token `first` on spell, if one does."""
-    start = said.tokens[first].start
-    return max((start + len(w) for w in listed if folded.startswith(w, start) and said.ends_at(start + len(w))),
-               default=None)
 
 
 def _label_before(said: Utterance, folded: str, start: int, labels: frozenset[str]) -> tuple[int, str] | None:

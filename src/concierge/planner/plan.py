@@ -91,19 +91,15 @@ from concierge.planner.unplaced import unplaced
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
 def _small_talk(said: Utterance) -> str | None:
-    """"thanks" or "greeting" for the first thanks or greeting said (ありがとう, thanks, こんにちは, hi), else None."""
+    """"thanks" or "greeting" for the first thanks or greeting said (ありがとう, thanks, こんにちは, hi), else None: an
+    English greeting a word of its own, any other the start of one (thanks, ありがとう)."""
     low = said.text.lower()
     for token in said.tokens:
         for kind in ("thanks", "greeting"):
-            if any(_begins(said, low, token.start, w, whole=kind == "greeting" and lang == "en")
-                   for lang in ("ja", "en") for w in words.words("small_talk", f"{kind}_{lang}")):
+            if any(spelt(said, low, token.start, words.words("small_talk", f"{kind}_{lang}"),
+                         whole=kind == "greeting" and lang == "en") is not None for lang in ("ja", "en")):
                 return kind
     return None
-
-
-def _begins(said: Utterance, low: str, start: int, word: str, whole: bool) -> bool:
-    """Whether `word` is said from `start` on (a token's start), ending where a token ends where `whole`."""
-    return low.startswith(word, start) and (not whole or said.ends_at(start + len(word)))
 
 
 def _bare_amount(slots: Slots) -> int | None:
