@@ -10,7 +10,6 @@ the answer built from the results. It never reads the database itself.
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -18,7 +17,7 @@ from collections import OrderedDict
 from concierge.agent.providers.interface import ModelReply, ModelRequest, ToolCall
 from concierge.catalog.model import CodeExtract, CountExtract, TimeExtract
 from concierge.language.detect import language
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Utterance, tokenise
 from concierge.pipeline.guard import GuardContext
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, budget, progress, refusals, words
@@ -256,8 +255,14 @@ def _said(request: ModelRequest) -> str:
 
 def _key_of(text: str, keys: tuple[str, ...]) -> str | None:
     """The one key of `keys` an answer gives as a word of its own (1, 顧客ID 2のほう), else None."""
-    found = [k for k in keys if re.search(rf"(?<![0-9A-Za-z]){re.escape(k)}(?![0-9A-Za-z])", normalise(text))]
+    said = tokenise(normalise(text))
+    found = [k for k in keys if k and _said_whole(said, k)]
     return found[0] if len(found) == 1 else None
+
+
+def _said_whole(said: Utterance, key: str) -> bool:
+    """Whether a key is said as words of its own: it begins where a token begins and ends where one ends."""
+    return any(said.text.startswith(key, t.start) and said.ends_at(t.start + len(key)) for t in said.tokens)
 
 
 def _one_of(answer: str, candidates: tuple[str, ...]) -> str:

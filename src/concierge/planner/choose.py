@@ -47,8 +47,6 @@ from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import MASK, Disjoint, Hit, Phrases, fold, mask
 
-_SQL = re.compile("|".join(rf"(?<![a-z]){w}(?![a-z])" if w.isascii() else w for w in words.said("refusal", "sql")),
-                  re.IGNORECASE)
 JOINER = words.joiners()  # two things asked
 _JOINERS = frozenset(words.said("joiners", "words"))
 _TE = frozenset(words.said("joiners", "te"))
@@ -286,11 +284,17 @@ def _unsaid_noun_words(slots: Slots, lexicon: Lexicon, name: str) -> int:
     tool = lexicon.tools[name]
     if tool.intents is None or not tool.intents.keywords:
         return 0
-    said = set(re.findall(r"[a-z]+", slots.cue_text.lower()))
+    said = _english_words(slots)
     *qualifiers, head = noun(tool).many.split() or [""]
     if not qualifiers or not ({head, head.removesuffix("s")} & said) or head not in _nouns(lexicon):
         return 0  # "orders" asks for the sales orders where no table is the orders alone
     return sum(w not in said and w.removesuffix("s") not in said for w in qualifiers)
+
+
+def _english_words(slots: Slots) -> set[str]:
+    """The English words of the request (lower case), but those of values and names already read."""
+    return {t.surface.lower() for t in tokenise(slots.text).tokens
+            if t.surface.isascii() and t.surface.isalpha() and MASK not in slots.cue_text[t.start:t.end]}
 
 
 def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (), reads: bool = False) -> list[str]:
@@ -300,7 +304,8 @@ def keyword_tools(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
 def refusal(slots: Slots, lexicon: Lexicon) -> str | None:
     """"sql" for a request about SQL; "change" for deleting or changing data that no keyword covers, in whole or in
     part."""
-    if _SQL.search(slots.text):
+    said = tokenise(slots.text)
+    if any(p.search(said) for p in words.token_patterns("sql_said", "words")):
         return "sql"
     hits = lexicon.cues.find(slots.cue_text)
     covered = Disjoint((h.start, h.end) for h in hits if any(kind == KEYWORD for _, kind in h.value))
@@ -620,7 +625,10 @@ def _example_bigrams(examples: tuple[str, ...]) -> list[frozenset[str]]:
     return [_bigrams(fold(normalise(e))) for e in examples]
 
 
+_NOT_COMPARED = frozenset("\x00、。,.?？!！")
+
+
 def _bigrams(text: str) -> frozenset[str]:
-    chars = re.sub(r"[\s\d\x00、。,.?？!！]+", "", text)
+    chars = "".join(c for c in text if not (c.isspace() or c.isdecimal() or c in _NOT_COMPARED))
     return frozenset(chars[i : i + 2] for i in range(len(chars) - 1))
 

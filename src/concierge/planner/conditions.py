@@ -10,13 +10,14 @@ recounting rows.
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from concierge.language.tokens import Utterance, tokenise
+from concierge.language.patterns import Pattern
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
+from concierge.planner.lexicon import spelt
 from concierge.sources.result import Rows, ToolResult
 
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -24,24 +25,79 @@ OPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 SYMBOL = {"==": "=", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 
-_NUMBER = r"(?<![\d,.])(\d[\d,]*)"
 
 
-def _alternatives(words: tuple[str, ...]) -> str:
-    """Words as one alternation, the longest first; a word in Latin letters only whole."""
-    return "|".join(rf"{re.escape(w)}(?![a-z])" if w.isascii() else re.escape(w)
-                    for w in sorted(words, key=len, reverse=True))
+@dataclass(frozen=True)
+class Found:
+    """Where a marker of a condition is said in a clause: its words, and the spaces after them."""
+
+    clause: str
+    begin: int
+    finish: int
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def group(self) -> str:
+        return self.clause[self.begin:self.finish]
 
 
-# Japanese markers end a condition clause: …の場合、 …なら、 …なければ、
-JA_MARKER = re.compile(rf"(?:{_alternatives(words.said('if', 'ja'))})(?:{_alternatives(words.said('if', 'after'))})?"
-                       r"\s*[、,]?\s*")
-EN_PREFIX = re.compile(rf"^\s*(?:(?:{_alternatives(words.said('if', 'en_lead'))})\s+)?"
-                       rf"(?:{_alternatives(words.said('if', 'en'))})\s+", re.IGNORECASE)
-EN_INFIX = re.compile(rf"\s+(?:(?:{_alternatives(words.said('if', 'en_infix_lead'))})\s+){{0,2}}"
-                      rf"(?:{_alternatives(words.said('if', 'en_infix'))})\s+", re.IGNORECASE)
-_FIGURES = {measure: re.compile(rf"{_NUMBER}\s*(?:{_alternatives(words.said('compare', f'{measure}_units'))})",
-                                re.IGNORECASE) for measure in ("amount", "count")}
+def _spaces_after(text: str, end: int) -> int:
+    return len(text) - len(text[end:].lstrip())
+
+
+class JapaneseMarker:
+    """The words that end a Japanese condition clause (…の場合、 …なければ), found where whole tokens say them."""
+
+    def search(self, clause: str) -> Found | None:
+        said = tokenise(clause)
+        for token in said.tokens:
+            end = spelt(said, clause, token.start, words.said("if", "ja"))
+            if end is not None:
+                after = spelt(said, clause, end, words.said("if", "after")) if said.starts_at(end) else None
+                return Found(clause, token.start, _spaces_after(clause, _after_comma(said, after or end)))
+        return None
+
+
+def _after_comma(said: Utterance, end: int) -> int:
+    follows = said.starting(end, len(said.text))
+    comma = said.tokens[follows.start] if follows else None
+    return comma.end if comma is not None and comma.surface in words.said("if_said", "commas") else end
+
+
+class EnglishMarker:
+    """The words that begin an English condition (if, only if; after what is done: but only if), said as words
+    with spaces after them."""
+
+    def __init__(self, lead: str, key: str, infix: bool):
+        self.pattern = Pattern.parse([{"form": words.said("if", lead), "op": "?"}] * (2 if infix else 1)
+                                     + [{"form": words.said("if", key)}])
+        self.infix = infix
+
+    def search(self, clause: str) -> Found | None:
+        said = tokenise(clause)
+        for m in self.pattern.finditer(said):
+            if self._fits(clause, m.start, m.end):
+                return Found(clause, len(clause[:m.start].rstrip()) if self.infix else m.start,
+                             _spaces_after(clause, m.end))
+        return None
+
+    def match(self, clause: str) -> Found | None:
+        said = tokenise(clause)
+        m = self.pattern.at(said, 0) if said.tokens else None
+        return Found(clause, 0, _spaces_after(clause, m.end)) if m and self._fits(clause, m.start, m.end) else None
+
+    def _fits(self, clause: str, start: int, end: int) -> bool:
+        spaced_before = not self.infix or clause[start - 1:start].isspace()
+        return spaced_before and clause[end:end + 1].isspace()
+
+
+JA_MARKER = JapaneseMarker()
+EN_PREFIX = EnglishMarker("en_lead", "en", infix=False)
+EN_INFIX = EnglishMarker("en_infix_lead", "en_infix", infix=True)
 
 
 @dataclass(frozen=True)
@@ -60,7 +116,7 @@ def parse(clause: str) -> Condition | None:
     text = clause.strip()
     measures: tuple[Literal["count", "amount"], ...] = ("amount", "count")
     for measure in measures:
-        found = _compare(text, _FIGURES[measure])
+        found = _compare(text, measure)
         if found:
             op, value = found
             return Condition(measure, op, value, text)
@@ -77,14 +133,34 @@ def _says(text: str, key: str) -> bool:
     return any(p.search(said) for p in words.token_patterns("compare", key))
 
 
-def _compare(text: str, figure: re.Pattern[str]) -> tuple[str, int] | None:
+def _compare(text: str, measure: str) -> tuple[str, int] | None:
     """The operator said around the first figure (fewer than 5 sales, 30件以上) and its value."""
-    m = figure.search(text)
-    if m is None:
-        return None
     said = tokenise(text)
-    before, after = said.starting(0, m.start()), said.starting(m.end(), len(text))
-    return _operator(said, before.stop, after.start) or "==", int(m.group(1).replace(",", ""))
+    units = frozenset(w.lower() for w in words.said("compare", f"{measure}_units"))
+    for i, token in enumerate(said.tokens):
+        first = number_before(said, i) if token.surface.lower() in units else None
+        if first is not None:
+            value = int(text[said.tokens[first].start:said.tokens[i - 1].end].replace(",", ""))
+            return _operator(said, first, i + 1) or "==", value
+    return None
+
+
+def number_before(said: Utterance, unit: int) -> int | None:
+    """The first token of the number said right before token `unit` (digits, commas between: 1,000), if one is."""
+    first = unit
+    while first > 0 and of_number(said.tokens[first - 1]) and (
+            first == unit or said.tokens[first - 1].end == said.tokens[first].start):
+        first -= 1
+    while first < unit and not said.tokens[first].surface[:1].isdigit():
+        first += 1
+    if first == unit or (first > 0 and said.tokens[first - 1].end == said.tokens[first].start
+                         and said.tokens[first - 1].surface[-1:] in ".,"):
+        return None
+    return first
+
+
+def of_number(token: Token) -> bool:
+    return token.surface.replace(",", "").isdigit() or token.surface == ","
 
 
 def _operator(said: Utterance, before: int, after: int) -> str | None:

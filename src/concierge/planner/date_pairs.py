@@ -4,11 +4,13 @@ Never both; where two dates' words are said, the one said nearest the period."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from concierge.catalog.model import DateExtract, EnumExtract, Tool
+from concierge.language.patterns import Pattern
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
@@ -56,10 +58,20 @@ def implied(tool: Tool, words: list[str], values: dict[str, list[Any]]) -> dict[
 
 def _nearest(words: tuple[str, ...], text: str, where: int) -> int | None:
     """How far from `where` one of the words is said in the folded `text`; None where none is."""
-    found = [abs(m.start() - where) for w in words for m in re.finditer(_pattern(fold(w)), text)]
+    said = tokenise(text)
+    found = [abs(start - where) for w in words for start in _said_at(said, fold(w))]
     return min(found) if found else None
 
 
-def _pattern(word: str) -> str:
-    escaped = re.escape(word)
-    return rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if word.isascii() else escaped
+def _said_at(said: Utterance, word: str) -> Iterator[int]:
+    """Where a date's word is said: English words as whole tokens, a Japanese word from the start of a token on
+    (出荷 of 出荷日, 未出荷)."""
+    if word.isascii():
+        yield from (m.start for m in _phrase(word).finditer(said))
+    else:
+        yield from (t.start for t in said.tokens if said.text.startswith(word, t.start))
+
+
+@lru_cache(maxsize=256)
+def _phrase(word: str) -> Pattern:
+    return Pattern.parse([{"form": w} for w in word.split()])

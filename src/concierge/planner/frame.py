@@ -19,17 +19,15 @@ question's words too. A value placed as one is no keyword.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from functools import lru_cache
+from functools import cache
 
-import regex
-
-from concierge.language.japanese import and_particle, of_particle, particles
-from concierge.language.scripts import HIRAGANA
+from concierge.language.japanese import and_particle, of_particle
+from concierge.language.patterns import Match, Pattern
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, spelt
 from concierge.planner.text import Hit
 
 Span = tuple[int, int]
@@ -40,17 +38,12 @@ QUOTES = {"「": "」", "『": "』", '"': '"', "'": "'", "“": "”", "‘": "
 # Said between a value and a label of its values after it: 売上という商品, 売上って商品.
 NAMED_AFTER = words.said("clauses", "named_after")
 # Said between a label of its values and the value after it: 商品名が売上, 商品: 売上, product named Sales.
-_NAMED = "|".join(words.said("clauses", "named_before_en"))
-_LABEL_ENDS = "|".join(rf"(?<={re.escape(w)})" for w in words.said("clauses", "label_ends_ja"))
-_NAMED_JA = "|".join(map(re.escape, words.said("clauses", "named_before_ja")))
-NAMED_BEFORE = (r"\s*[:：=]\s*", rf"\s+(?:{_NAMED})\s+", rf"(?:{_LABEL_ENDS})\s*(?:{_NAMED_JA})\s*")
+_LABEL_ENDS_JA = words.said("clauses", "label_ends_ja")
 # After a word placed as what the question is about: 商品ランキングの売上 (the sales of the product ランキング?).
 OWNED = of_particle()
-_PARTICLES = "".join(particles())
 _ENDS = ".!?。！？:：、,"  # what a sentence or a phrase starts after
 _LOOK_BACK = 40  # characters before a word where its label is looked for (no label is longer)
 # What may stand between words of the frame inside one value: 売上の合計, Total Sales.
-_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
 _BETWEEN = set(" \u3000・-" + of_particle() + and_particle())
 
 
@@ -83,6 +76,7 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
     frame kept, asked about or given back to the question as its placement in the sentence says.
     `masked` is the folded text with what was read before the values masked (dates, codes)."""
     in_frame = _in_frame(len(text), lexicon.frame.find(masked))
+    utterance = tokenise(text)
     out = Placed()
     for hit in hits:
         data = frozenset((key, value) for key, value in hit.value if key not in lexicon.static_values)
@@ -90,7 +84,7 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
             out.hits.append(hit)
             continue
         labels = frozenset(label for key, _ in data for label in lexicon.enums[key].labels)
-        how = _placement(text, masked, hit.start, hit.end, labels)
+        how = _placement(utterance, masked, hit.start, hit.end, labels)
         if how is Placement.NAMED:
             out.hits.append(hit)
             out.named.append((hit.start, hit.end))
@@ -118,14 +112,15 @@ def _framed(text: str, start: int, end: int, in_frame: list[bool]) -> bool:
     return any(in_frame[i] for i in inside) and all(in_frame[i] or text[i] in _BETWEEN for i in inside)
 
 
-def _placement(text: str, folded: str, start: int, end: int, labels: frozenset[str]) -> Placement:
+def _placement(said: Utterance, folded: str, start: int, end: int, labels: frozenset[str]) -> Placement:
     """How the sentence places the word at text[start:end]: as a value, leaving it open, or not at all."""
-    if _quoted(text, start, end) or _named_after(folded, end, labels):
+    text = said.text
+    if _quoted(text, start, end) or _named_after(said, folded, end, labels):
         return Placement.NAMED
-    m = _label_before(labels).search(folded, max(0, start - _LOOK_BACK), start)
-    if m is not None and (m["named"] or (m["gap"] and not text[start:end].islower())):
+    label = _label_before(said, folded, start, labels)
+    if label is not None and (label[1] == "named" or (label[1] == "gap" and not text[start:end].islower())):
         return Placement.NAMED  # 商品名が売上, product Sales, 商品 売上
-    if m is not None and not m["gap"] and _starts_word(folded, m.start()) and folded.startswith(OWNED, end):
+    if label is not None and label[1] == "glued" and _starts_word(said, label[0]) and folded.startswith(OWNED, end):
         return Placement.OPEN  # 商品ランキングの売上: the product ranking, or the product ランキング?
     if _capitalised_within(text, start, end):
         return Placement.OPEN  # total sales of Sales: sales, or the product Sales?
@@ -138,10 +133,10 @@ def _capitalised_within(text: str, start: int, end: int) -> bool:
     return text[start:end].isascii() and text[start:start + 1].isupper() and bool(before) and before[-1] not in _ENDS
 
 
-def _starts_word(folded: str, i: int) -> bool:
-    """Whether a word starts at folded[i]: at the start, after a particle, a space or a sign."""
-    before = folded[i - 1] if i > 0 else ""
-    return not before or before in _PARTICLES or not (before.isalnum() or _HIRAGANA.match(before))
+def _starts_word(said: Utterance, i: int) -> bool:
+    """Whether a word starts at text[i]: at the start, after a particle, a space or a sign."""
+    before = said.ending_at(i)
+    return before is None or before.is_particle or not before.surface[-1].isalnum()
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
@@ -149,21 +144,59 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return opening in QUOTES and text[end:end + 1] == QUOTES[opening]
 
 
-def _named_after(folded: str, end: int, labels: frozenset[str]) -> bool:
-    return bool(labels) and _label_after(labels).match(folded, end) is not None
+def _named_after(said: Utterance, folded: str, end: int, labels: frozenset[str]) -> bool:
+    """Whether a label of the value's values follows it, named: 売上という商品, 売上って商品."""
+    after = said.starting(end, len(folded))
+    if not labels or not after or folded[end:said.tokens[after.start].start].strip():
+        return False
+    named = spelt(said, folded, said.tokens[after.start].start, NAMED_AFTER)
+    rest = said.starting(named, len(folded)) if named is not None else range(0)
+    return bool(rest) and any(folded.startswith(label, said.tokens[rest.start].start) for label in labels)
 
 
-@lru_cache(maxsize=64)
-def _label_before(labels: frozenset[str]) -> re.Pattern[str]:
-    """A label just before a position: named (商品名が, product named ), after a space, or glued (商品)."""
-    return re.compile(rf"(?<![a-z]){_any(labels)}(?:(?P<named>{'|'.join(NAMED_BEFORE)})|(?P<gap>\s+)|)$")
+def _label_before(said: Utterance, folded: str, start: int, labels: frozenset[str]) -> tuple[int, str] | None:
+    """Where a label said just before a position begins, and how it is said there: "named" (商品名が, product
+    named, 商品:), "gap" (a space between) or "glued" (商品売上)."""
+    found = [(label_start, order, how) for order, (how, label_end) in enumerate(_label_ends(said, folded, start))
+             for label_start in _labels_ending(said, folded, label_end, labels, max(0, start - _LOOK_BACK))]
+    return (min(found)[0], min(found)[2]) if found else None
 
 
-@lru_cache(maxsize=64)
-def _label_after(labels: frozenset[str]) -> re.Pattern[str]:
-    return re.compile(rf"\s*(?:{'|'.join(NAMED_AFTER)})\s*{_any(labels)}")
+def _labels_ending(said: Utterance, folded: str, end: int, labels: frozenset[str], least: int) -> list[int]:
+    """Where the labels that end at `end` begin (at a token, after `least`)."""
+    return [end - len(label) for label in labels if folded.endswith(label, 0, end)
+            and end - len(label) >= least and said.starts_at(end - len(label))]
 
 
-def _any(labels: frozenset[str]) -> str:
-    said = "|".join(re.escape(label) for label in sorted(labels, key=len, reverse=True))
-    return f"(?:{said})" if said else "(?!)"
+def _label_ends(said: Utterance, folded: str, start: int) -> list[tuple[str, int]]:
+    """Where a label before `start` may end, with how it is said: named by the words between, after a space, or
+    glued to what is at `start`."""
+    ends = []
+    for pattern in _named_before():
+        m = pattern.ending(said, start, reach=1)
+        if m is not None and m.first > 0 and _spaced_as(said, m, start):
+            ends.append(("named", said.tokens[m.first - 1].end))
+    particle = said.ending_at(start)
+    if particle is not None and particle.surface in words.said("clauses", "named_before_ja"):
+        before = said.ending_at(particle.start)
+        if before is not None and folded.endswith(_LABEL_ENDS_JA, 0, before.end):
+            ends.append(("named", before.end))
+    gap = folded[:start].rstrip()
+    if len(gap) < start and said.ending_at(len(gap)) is not None:
+        ends.append(("gap", len(gap)))
+    return [*ends, ("glued", start)]
+
+
+@cache
+def _named_before() -> tuple[Pattern, ...]:
+    """A mark (商品: 売上) or an English word (product named Sales) said between a label and its value."""
+    return (Pattern.parse([{"surface": words.said("label_said", "marks")}]),
+            Pattern.parse([{"form": words.said("clauses", "named_before_en")}]))
+
+
+def _spaced_as(said: Utterance, m: Match, start: int) -> bool:
+    """Whether a word naming a value (named, called) has spaces on both sides, as said; a mark (:) needs none."""
+    if not said.tokens[m.first].surface[:1].isalpha():
+        return True
+    before = said.tokens[m.first - 1].end
+    return said.text[before:m.start].isspace() and said.text[m.end:start].isspace()

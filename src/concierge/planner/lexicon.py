@@ -9,7 +9,7 @@ words any request may use whatever the business (counters, pronouns, honorifics)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -30,10 +30,11 @@ from concierge.language.english import english_words
 from concierge.language.other_forms import other_forms
 from concierge.language.readings import reading, readings
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import fuzzy, words
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
-from concierge.planner.text import WORD_LIMIT, Phrases, fold, normalise
+from concierge.planner.text import MASK, WORD_LIMIT, Phrases, fold, normalise
 
 KEYWORD, TOPIC = "keyword", "topic"
 Synonyms = Mapping[str, Mapping[str, str]]  # enum group key -> what is said -> the value (read from the data)
@@ -44,8 +45,7 @@ KANA_FORM_MIN = 3  # a keyword's reading of fewer kana (あき of 空き) is no 
 _HAN = regex.compile(f"[{HAN}]")
 _HIRAGANA_END = regex.compile(f"[{HIRAGANA}]$")
 NOUN_CHARS = f"{HIRAGANA}{KATAKANA}{HAN}A-Za-z"  # a character class of the `regex` package
-DETERMINERS = "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
-                               for w in sorted(words.said("references", "determiners"), key=len, reverse=True)) + ")"
+DETERMINERS = tuple(fold(normalise(w)) for w in words.said("references", "determiners"))
 # Values read from the data that are also words any English request uses: never read as that value.
 _FUNCTION_WORDS = english_words("values")
 _BEFORE_COUNT = "".join(words.said("counters", "before_count"))  # トマトを2個
@@ -57,7 +57,7 @@ class CodeKind:
     """All code parameters that share one pattern (the customer code of several tools)."""
 
     pattern: str
-    regex: re.Pattern[str]
+    regex: CodeShape
     labels: set[str] = field(default_factory=set)
     refers: bool = False  # pointed back at by a noun (そのお客様): a code that names someone
 
@@ -100,8 +100,8 @@ class Lexicon:
                         cues.setdefault(phrase, set()).add((tool.name, KEYWORD))
                 pattern = code_pattern(param)
                 if isinstance(x, CodeExtract) and pattern:
-                    kind = self.codes.get(pattern) or self.codes.setdefault(pattern, CodeKind(pattern, _code_regex(
-                        pattern) if param.pattern else _NEVER))
+                    kind = self.codes.get(pattern) or self.codes.setdefault(pattern, CodeKind(pattern, CodeShape(
+                        pattern if param.pattern else None)))
                     kind.labels.update(x.labels)
                     kind.refers = kind.refers or bool(x.refer)
                     code_names.update({said: (pattern, value) for said, value in x.named.items()})
@@ -120,8 +120,7 @@ class Lexicon:
             label: pattern for pattern, kind in self.codes.items() for label in sorted(kind.labels)})
         self.name_labels: Phrases[str] = Phrases({label: label for label in name_labels})
         self.code_names: Phrases[tuple[str, str]] = Phrases(code_names)
-        nouns = "|".join(re.escape(n) for n in sorted(self.refer, key=len, reverse=True))
-        self.referring = re.compile(rf"{DETERMINERS}\s*(?P<noun>{nouns})", re.IGNORECASE) if nouns else None
+        self.referring = Referring(tuple(self.refer)) if self.refer else None
         said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
         self.goods = regex.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[{_BEFORE_COUNT}]?\s*"
                                    rf"(?P<qty>\d+(?:\.\d+)?)\s*(?P<counter>{said})(?![A-Za-z])")  # トマトを2個
@@ -222,7 +221,7 @@ class Lexicon:
                 if key not in self.static_values and values.get(key)}
         return found
 
-    def count_units(self, tool: str, pname: str) -> re.Pattern[str] | None:
+    def count_units(self, tool: str, pname: str) -> Units | None:
         """A number before one of a count's units (30%, 4チャンネル, 50 percent), or None when it has none."""
         x = self.tools[tool].params[pname].extract
         assert isinstance(x, CountExtract)
@@ -363,30 +362,164 @@ def _labels(tool: Tool, pname: str, param: Param) -> set[str]:
     return {re.sub(r"^(?:the|a|an)\s+", "", w) for w in words if w}
 
 
-_NEVER = re.compile(r"(?!)")  # an integer key is read after its labels only
 _NAME_SUFFIX = re.compile("(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(
-    words.said("nouns", "name_after"), key=len, reverse=True)) + ")$")
+    words.said("nouns", "name_after"), key=len, reverse=True)) + ")$")  # over the catalog's labels
 
 
 @lru_cache(maxsize=64)  # read once per count parameter, not at every request
-def _units(units: tuple[str, ...]) -> re.Pattern[str]:
-    said = "|".join(re.escape(fold(normalise(u))) for u in sorted(units, key=len, reverse=True))
-    return re.compile(rf"(?<![0-9.])(?P<n>\d{{1,4}})\s*(?:{said})")
+def _units(units: tuple[str, ...]) -> Units:
+    return Units(tuple(fold(normalise(u)) for u in units))
 
 
 def _phrase_key(phrase: str) -> str:
     return " ".join(fold(normalise(phrase)).split())
 
 
-def _code_regex(pattern: str) -> re.Pattern[str]:
-    body = pattern.removeprefix("^").removesuffix("$")
-    # a number with a unit after it (2024年, 3人) is no code of digits; a code with letters (R-5023 人数) is one
-    digits = any(re.fullmatch(body, d * n) for d in "01" for n in range(1, 13))
-    unit = r"(?!\s*(?:年|月|日|円|件|個|本|%|時|分|歳|人|名|位|yen\b|days?\b|years?\b))" if digits else ""
-    return re.compile(rf"(?<![0-9A-Za-z])(?:{body})(?![0-9A-Za-z]){unit}")
-
-
 def _key_of(mapping: Mapping[str, Any]) -> tuple:
     """A mapping of lists or of mappings as a hashable cache key."""
     return tuple((k, tuple(sorted(v.items())) if isinstance(v, Mapping) else tuple(v))
                  for k, v in sorted(mapping.items()))
+
+
+def spelt(said: Utterance, folded: str, start: int, listed: tuple[str, ...], whole: bool = True) -> int | None:
+    """Where the longest of the words listed (folded) ends that the text from `start` on says, ending where a token
+    ends (where `whole`); None where none is said there."""
+    return max((start + len(w) for w in listed if w and folded.startswith(w, start)
+                and (not whole or said.ends_at(start + len(w)))), default=None)
+
+
+# Said stands where callers read a regular expression's match (start, end, span, group, m["n"]); they reuse a
+# variable that held one, so the readers below are typed Any to them until they take Said itself.
+@dataclass(frozen=True)
+class Said:
+    """A span of a request read by tokens, with the text of its parts (as a regular expression's match gives)."""
+
+    begin: int
+    finish: int
+    parts: Mapping[str, str] = field(default_factory=dict)
+
+    def start(self) -> int:
+        return self.begin
+
+    def end(self) -> int:
+        return self.finish
+
+    def span(self) -> tuple[int, int]:
+        return self.begin, self.finish
+
+    def group(self, name: str = "") -> str:
+        return self.parts[name]
+
+    def __getitem__(self, name: str) -> str:
+        return self.parts[name]
+
+
+@dataclass(frozen=True)
+class Referring:
+    """A noun of the catalog said after a word that points back (そのお客様, the same customer): `noun` is it,
+    as the catalog lists it (folded)."""
+
+    nouns: tuple[str, ...]
+
+    def finditer(self, text: str) -> Iterator[Said]:
+        said, folded = tokenise(text), fold(text)
+        i = 0
+        while i < len(said.tokens):
+            found = self._at(said, folded, i)
+            if found is None:
+                i += 1
+                continue
+            yield found
+            i = said.starting(found.finish, len(text) + 1).start
+
+    def _at(self, said: Utterance, folded: str, i: int) -> Said | None:
+        det = spelt(said, folded, said.tokens[i].start, DETERMINERS)
+        after = said.starting(det, len(folded)) if det is not None else range(0)
+        if not after or folded[det:said.tokens[after.start].start].strip():
+            return None
+        start = said.tokens[after.start].start
+        end = spelt(said, folded, start, self.nouns, whole=False)
+        return None if end is None else Said(said.tokens[i].start, end, {"noun": folded[start:end]})
+
+
+@dataclass(frozen=True)
+class Units:
+    """A number (1 to 4 digits) said before one of a count's units (30%, 4チャンネル, 50 percent): `n` is it."""
+
+    units: tuple[str, ...]  # folded
+
+    def search(self, text: str) -> Any:  # Said | None
+        said, folded = tokenise(text), fold(text)
+        for i, token in enumerate(said.tokens[:-1]):
+            if _digits(token, said.tokens[i - 1] if i else None) and spelt(
+                    said, folded, said.tokens[i + 1].start, self.units, whole=False) is not None:
+                return Said(token.start, said.tokens[i + 1].end, {"n": token.surface})
+        return None
+
+
+MAX_DIGITS = 4
+
+
+def _digits(token: Token, before: Token | None) -> bool:
+    """A number of up to four digits said as a word of its own (not the end of 1.5 or of 12345)."""
+    glued = before is not None and before.end == token.start and before.surface[-1:] in ".0123456789"
+    return token.surface.isdecimal() and len(token.surface) <= MAX_DIGITS and not glued
+
+
+MAX_CODE_TOKENS = 8  # a code is said in a few tokens (R-5023: R, -, 5023)
+
+
+class CodeShape:
+    """The codes of one declared pattern said in a request: runs of tokens said together that fit it whole, no
+    letter or digit glued on either side; a code of digits only never where a unit follows it (2024年, 3人)."""
+
+    def __init__(self, pattern: str | None):  # None: read after its labels only (an integer key)
+        self.body = pattern.removeprefix("^").removesuffix("$") if pattern else None
+        self.digits = self.body is not None and any(
+            re.fullmatch(self.body, d * n) for d in "01" for n in range(1, 13))  # the catalog's pattern
+
+    def finditer(self, text: str) -> Iterator[Any]:  # of Said
+        if self.body is None:
+            return
+        said = tokenise(text)
+        i = 0
+        while i < len(said.tokens):
+            found = self._at(said, i)
+            if found is None:
+                i += 1
+                continue
+            yield found
+            i = said.starting(found.finish, len(text) + 1).start
+
+    def _at(self, said: Utterance, i: int) -> Said | None:
+        tokens, text = said.tokens, said.text
+        if i > 0 and tokens[i - 1].end == tokens[i].start and _alnum_end(tokens[i - 1].surface):
+            return None
+        last = i
+        while last + 1 < min(len(tokens), i + MAX_CODE_TOKENS) and tokens[last].end == tokens[last + 1].start:
+            last += 1
+        for j in range(last, i - 1, -1):
+            value = text[tokens[i].start:tokens[j].end]
+            if MASK not in value and re.fullmatch(self.body or "", value) and self._ends(said, j):
+                return Said(tokens[i].start, tokens[j].end, {"": value})
+        return None
+
+    def _ends(self, said: Utterance, j: int) -> bool:
+        """Whether a code may end with token `j`: nothing glued after it, and no unit after a number."""
+        after = said.tokens[j + 1] if j + 1 < len(said.tokens) else None
+        if after is not None and after.start == said.tokens[j].end and _alnum_start(after.surface):
+            return False
+        return not (self.digits and after is not None and _a_unit(after.surface))
+
+
+def _alnum_end(word: str) -> bool:
+    return word[-1:].isascii() and word[-1:].isalnum()
+
+
+def _alnum_start(word: str) -> bool:
+    return word[:1].isascii() and word[:1].isalnum()
+
+
+def _a_unit(word: str) -> bool:
+    """A word of a unit after a number (年, 円, 人, yen, days): `[code_said] units_ja` begin it, `units_en` are it."""
+    return word.startswith(words.said("code_said", "units_ja")) or word.lower() in words.said("code_said", "units_en")

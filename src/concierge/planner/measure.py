@@ -13,6 +13,7 @@ import regex
 
 from concierge.catalog.model import EnumExtract, Tool
 from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.text import fold, normalise
 
@@ -35,12 +36,30 @@ def named(tool: Tool, text: str) -> str | None:
     said = by_name(tool, text)
     if said:
         return said
-    kinds = [kind for kind in ("quantity", "money", "count") if words.pattern("measures", kind).search(text)]
+    words_said = tokenise(text)
+    kinds = [kind for kind in ("quantity", "money", "count") if says_kind(words_said, kind)]
     for kind in kinds:
         found = _of_kind(tool, values, kind)
         if found:
             return found
     return None
+
+
+def says_kind(said: Utterance, kind: str) -> bool:
+    """Whether the request (folded) says a word of `[measures] kind`: a Japanese one from the start of a token on
+    (売上高, 稼いだ), an English one as words of their own or with an ending (amounts, earned)."""
+    listed = words.words("measures", kind)
+    return any(_said_from(said, token.start, w) for token in said.tokens for w in listed)
+
+
+def _said_from(said: Utterance, start: int, word: str) -> bool:
+    if not said.text.startswith(word, start):
+        return False
+    end = start + len(word)
+    if not word.isascii() or said.ends_at(end):
+        return True
+    within = said.tokens[said.starting(0, end).stop - 1]
+    return said.text[end:within.end] in words.said("measure_said", "endings")
 
 
 def by_name(tool: Tool, text: str) -> str | None:

@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -35,7 +36,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import DateRange, find_dates, resolve
 from concierge.language.replies import reply
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Utterance, tokenise
 from concierge.pipeline.guard import ascii_digits
 from concierge.planner import (
     budget,
@@ -66,31 +67,92 @@ from concierge.planner.choose import (
     says_only_values,
     unmet,
 )
-from concierge.planner.conditions import Condition
+from concierge.planner.conditions import Condition, number_before, of_number
 from concierge.planner.counting import counts_rows_of
-from concierge.planner.lexicon import KEYWORD, Lexicon, code_pattern, reads_data, takes, takes_code, takes_key
+from concierge.planner.lexicon import (
+    KEYWORD,
+    Lexicon,
+    code_pattern,
+    reads_data,
+    spelt,
+    takes,
+    takes_code,
+    takes_key,
+)
 from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
 from concierge.planner.negated import hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
 from concierge.planner.slots import Code, Slots, count, english_items, read
-from concierge.planner.text import fold, mask, normalise
+from concierge.planner.text import MASK, fold, mask, normalise
 from concierge.planner.unplaced import unplaced
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
-def _small_talk(key: str) -> str:
-    return "|".join(re.escape(w) for w in sorted(words.words("small_talk", key), key=len, reverse=True))
+def _small_talk(said: Utterance) -> str | None:
+    """"thanks" or "greeting" for the first thanks or greeting said (ありがとう, thanks, こんにちは, hi), else None: an
+    English greeting a word of its own, any other the start of one (thanks, ありがとう)."""
+    low = said.text.lower()
+    for token in said.tokens:
+        for kind in ("thanks", "greeting"):
+            if any(spelt(said, low, token.start, words.words("small_talk", f"{kind}_{lang}"),
+                         whole=kind == "greeting" and lang == "en") is not None for lang in ("ja", "en")):
+                return kind
+    return None
 
 
-_SMALL_TALK = re.compile(rf"(?P<thanks>{_small_talk('thanks_ja')}|(?<![a-z])(?:{_small_talk('thanks_en')}))"
-                         rf"|(?P<greeting>{_small_talk('greeting_ja')}|(?<![a-z])(?:{_small_talk('greeting_en')})(?![a-z]))",
-                         re.IGNORECASE)
-_BARE_AMOUNT = re.compile(rf"(?:(?<![a-z])(?:{words.said_alternation('clauses', 'amount_before_en')})\s+"
-                          rf"|{words.said_alternation('clauses', 'amount_before_ja')})(\d[\d,]*)"
-                          rf"|(?<![\d,])(\d[\d,]*)\s*で(?={words.said_alternation('clauses', 'amount_with')})",
-                          re.IGNORECASE)
+def _bare_amount(slots: Slots) -> int | None:
+    """An amount said with no unit (for 500, price of 1200, 金額は500, 500で売った), the first one said."""
+    said = tokenise(slots.text)
+    found = [*_amounts_after_words(said), *_amounts_with(said)]
+    unmasked = [(start, value) for start, end, value in found if MASK not in slots.read_text[start:end]]
+    return int(min(unmasked)[1].replace(",", "")) if unmasked else None
+
+
+def _amounts_after_words(said: Utterance) -> Iterator[tuple[int, int, str]]:
+    """The numbers said right after `[clauses] amount_before_en` (for 500, with a space) or `amount_before_ja`
+    (金額は500): (start, end, the number)."""
+    low = said.text.lower()
+    for token in said.tokens:
+        for lang in ("en", "ja"):
+            end = spelt(said, low, token.start, words.said("clauses", f"amount_before_{lang}"))
+            number = _number_after(said, end, spaced=lang == "en") if end is not None else None
+            if number is not None:
+                yield token.start, number[0] + len(number[1]), number[1]
+
+
+def _number_after(said: Utterance, end: int, spaced: bool) -> tuple[int, str] | None:
+    """The number said right after `end`, a space between where `spaced` (none where not): (its start, as said)."""
+    after = said.starting(end, len(said.text))
+    if not after:
+        return None
+    start = said.tokens[after.start].start
+    if said.text[end:start].strip() or (start > end) != spaced:
+        return None
+    value = _number_from(said, after.start)
+    return (start, value) if value is not None else None
+
+
+def _number_from(said: Utterance, first: int) -> str | None:
+    """The number (digits, commas between) said from token `first` on, as said; None where none begins there."""
+    last = first
+    while last < len(said.tokens) and of_number(said.tokens[last]) and (
+            last == first or said.tokens[last - 1].end == said.tokens[last].start):
+        last += 1
+    if last == first or not said.tokens[first].surface[:1].isdigit():
+        return None
+    return said.text[said.tokens[first].start:said.tokens[last - 1].end]
+
+
+def _amounts_with(said: Utterance) -> Iterator[tuple[int, int, str]]:
+    """The numbers said with で before a verb of selling or buying (500で売った): (start, end, the number)."""
+    verbs = words.words("clauses", "amount_with")
+    for i, token in enumerate(said.tokens[1:-1], start=1):
+        if token.surface == "で" and said.tokens[i + 1].surface.startswith(verbs):
+            first = number_before(said, i)
+            if first is not None:
+                yield said.tokens[first].start, token.end, said.text[said.tokens[first].start:said.tokens[i - 1].end]
 
 
 @dataclass(frozen=True)
@@ -514,8 +576,7 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(unsettled)
         return
     if not choice.tools:
-        small_talk = _SMALL_TALK.search(slots.text)
-        request.problems.append(Problem((small_talk.lastgroup if small_talk else None) or "unrelated"))
+        request.problems.append(Problem(_small_talk(tokenise(slots.text)) or "unrelated"))
         return
     request.tools = choice.tools
     twofold = _twofold(slots, ctx, choice.tools)
@@ -578,11 +639,17 @@ def _plan_tools(plan: Plan, request: Request, slots: Slots, ctx: Context, ahead:
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
+def _numbers_said(text: str) -> list[int]:
+    """The numbers said in digits: each run of digits in a word is one (a comma cuts 1,000 in two)."""
+    return [int("".join(run)) for token in tokenise(text).tokens
+            for digits, run in itertools.groupby(ascii_digits(token.surface), str.isdecimal) if digits]
+
+
 def _every_number_used(plan: Plan, request: Request, slots: Slots, made: int) -> None:
     """A card changed by numbers said (個数5で価格750円) is shown again only when every number said is among its
     values (a day's only where a day was said): else no new card, and the answer says which number could not be
     placed, never a card with it dropped."""
-    said = [int(n) for n in re.findall(r"\d+", ascii_digits(slots.text))]
+    said = _numbers_said(slots.text)
     values = [v for step in plan.steps[made:] for v in step.args.values()
               if slots.dates or not (isinstance(v, str) and _ISO_DAY.fullmatch(v))]
     kept = {int(n) for n in re.findall(r"\d+", json.dumps(values, default=str, ensure_ascii=False))}
@@ -1329,8 +1396,8 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
     if isinstance(x, AmountExtract):
         if slots.amounts:
             return [slots.amounts[0][0]]
-        m = _BARE_AMOUNT.search(slots.read_text)
-        return [int((m.group(1) or m.group(2)).replace(",", ""))] if m and param.required else []
+        amount = _bare_amount(slots) if param.required else None
+        return [amount] if amount is not None else []
     if isinstance(x, ItemsExtract):
         goods = slots.items[0][0] if slots.items else english_items(slots)
         return [goods] if goods else []

@@ -29,7 +29,6 @@ dates unmasked: the span of a forecast by ``future`` is the first period after t
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -41,6 +40,8 @@ from typing import Any, Literal
 from concierge.language.dates import find_dates
 from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Token, Utterance, tokenise
+from concierge.planner import words
+from concierge.planner.text import MASK
 
 __all__ = ["KINDS", "Kind", "OutOfScope", "out_of_scope"]
 
@@ -89,9 +90,8 @@ _SECTIONS = {"what_is": {"ja", "en", "en_role", "role"},
              **{kind: {"patterns", "followed", "kana"} for kind in (*KINDS, "write")}}  # and [words]: named lists
 _FOLLOWED = {"said", "then", "not_then", "within"}
 _NAMED = ("form", "surface", "lemma")  # slot keys whose words may be "@name", a list of [words]
-_TERM_JA = re.compile(r"[^\dの、。,\s\x00]{1,15}")  # what a Japanese term asked about may be: a few characters
+TERM_CHARS = 15  # a Japanese term asked about is a few characters
 _STOPS = frozenset("?？.。!！")
-_WHAT_TERM = re.compile(r"[a-z][a-z'-]*")
 
 
 def _read(text: str) -> dict[str, Any]:
@@ -185,7 +185,7 @@ class _Words:
     order), and kana spellings the analyser cuts apart, found where a token begins."""
 
     rules: tuple[_Rule, ...]
-    kana: re.Pattern[str] | None
+    kana: tuple[str, ...]  # the longest first
     by_word: dict[str, tuple[int, ...]]  # the rules a request that says a word may match
     always: tuple[int, ...]  # the rules any request may match
 
@@ -208,11 +208,11 @@ class _Words:
         return {r for r in maybe if all(not need.isdisjoint(said) for need in self.rules[r].needs)}
 
     def _kana(self, utterance: Utterance, before: int) -> tuple[int, int] | None:
-        if self.kana is None:
-            return None
-        for m in self.kana.finditer(utterance.text, 0, before):
-            if utterance.starts_at(m.start()):
-                return m.start(), m.end()
+        for token in utterance.tokens[:utterance.starting(0, before).stop]:
+            spelt = next((k for k in self.kana if utterance.text.startswith(k, token.start)
+                          and token.start + len(k) <= before), None)
+            if spelt is not None:
+                return token.start, token.start + len(spelt)
         return None
 
 
@@ -231,7 +231,7 @@ def _words(section: str) -> _Words:
         for w in needs[0] if needs else ():
             by_word.setdefault(w, []).append(r)
     kana = sorted(entries.get("kana", ()), key=len, reverse=True)
-    return _Words(rules, re.compile("|".join(map(re.escape, kana))) if kana else None,
+    return _Words(rules, tuple(kana),
                   {w: tuple(rs) for w, rs in by_word.items()}, tuple(always))
 
 
@@ -292,7 +292,7 @@ def _what_is(utterance: Utterance) -> OutOfScope | None:
 def _what_is_ja(utterance: Utterance) -> OutOfScope | None:
     tokens = utterance.tokens
     for i in range(1, len(tokens)):
-        if not _TERM_JA.fullmatch(utterance.text, tokens[0].start, tokens[i].start):
+        if not _term_ja(tokens[:i]):
             return None
         for p in _patterns("what_is", "ja"):
             m = p.at(utterance, i)
@@ -301,13 +301,22 @@ def _what_is_ja(utterance: Utterance) -> OutOfScope | None:
     return None
 
 
+def _term_ja(tokens: tuple[Token, ...]) -> bool:
+    """Whether tokens may be a Japanese term asked about: a few characters said together, no number, no の or
+    mark among them."""
+    stops = words.said("term_said", "not")
+    return tokens[-1].end - tokens[0].start <= TERM_CHARS and all(
+        not (t.is_numeral or t.surface[:1].isdigit() or t.surface in stops or MASK in t.surface)
+        and (j == 0 or tokens[j - 1].end == t.start) for j, t in enumerate(tokens))
+
+
 def _what_is_en(utterance: Utterance) -> OutOfScope | None:
     tokens = utterance.tokens
     first = _term_start(utterance)
     if first is None:
         return None
     last = first
-    while last < len(tokens) and _WHAT_TERM.fullmatch(tokens[last].lemma):
+    while last < len(tokens) and tokens[last].surface[:1].isalpha():  # a word, not a number or a mark
         last += 1
     term = {t.lemma for t in tokens[first:last]}
     if not 1 <= last - first <= 4 or not _stops(tokens[last:]) or term & _listed("words", "business"):

@@ -9,22 +9,21 @@ ending (予約された). Verbs of another form are data (planner/words/question
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from concierge.catalog.model import Tool
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.nouns import noun
 from concierge.planner.text import fold, normalise
 
-_ENGLISH = re.compile(r"(?<![a-z])([a-z]{3,}?)(?:ed|ing)(?![a-z])")
-_JA_ENDING = r"(?:され|させ|した|して|する|し(?:た|ます))"
 MIN_STEM = 3
 
 
 def named_rows(tools: Iterable[Tool], text: str) -> list[Tool]:
     """The tools whose rows a verb of the text (folded) names, in the order given."""
-    stems = _stems(text)
+    said = tokenise(text)
+    stems = _stems(said)
     irregular = {n for verb in words.keys("verbs") if fold(normalise(verb)) in text for n in words.words("verbs", verb)}
     out = []
     for tool in tools:
@@ -32,16 +31,27 @@ def named_rows(tools: Iterable[Tool], text: str) -> list[Tool]:
         forms = {fold(normalise(f)) for f in (own.one, own.many, own.ja) if f}
         english = [f for f in forms if f.isascii()]
         if any(f.startswith(s) for f in english for s in stems) or forms & irregular \
-                or any(re.search(re.escape(f) + _JA_ENDING, text) for f in forms if not f.isascii()):
+                or any(_done(said, f) for f in forms if not f.isascii()):
             out.append(tool)
     return out
 
 
-def _stems(text: str) -> set[str]:
+def _done(said: Utterance, noun: str) -> bool:
+    """Whether a Japanese noun is said as a verb, with する after it (予約された, 予約して)."""
+    endings = words.token_patterns("verb_forms", "ja")
+    return any(said.text.endswith(noun, 0, token.start) and any(p.at(said, i) for p in endings)
+               for i, token in enumerate(said.tokens))
+
+
+def _stems(said: Utterance) -> set[str]:
     """The stems of the English verbs said (rented: rent, shipped: ship, booked: book)."""
     out = set()
-    for m in _ENGLISH.finditer(text):
-        stem = m.group(1)
+    endings = words.said("verb_forms", "en_endings")
+    for m in words.token_patterns("verb_forms", "en")[0].finditer(said):
+        word = said.text[m.start:m.end]
+        if not word.isascii() or not word.isalpha():
+            continue
+        stem = next(word[:-len(e)] for e in endings if word.endswith(e))
         out.add(stem)
         if len(stem) > MIN_STEM and stem[-1] == stem[-2]:
             out.add(stem[:-1])
