@@ -450,10 +450,22 @@ class Units:
 
     def search(self, text: str) -> Any:  # Said | None
         said, folded = tokenise(text), fold(text)
-        for i, token in enumerate(said.tokens[:-1]):
-            if _digits(token, said.tokens[i - 1] if i else None) and spelt(
+        for i, token in enumerate(said.tokens):
+            before = said.tokens[i - 1] if i else None
+            if i + 1 < len(said.tokens) and _digits(token, before) and spelt(
                     said, folded, said.tokens[i + 1].start, self.units, whole=False) is not None:
                 return Said(token.start, said.tokens[i + 1].end, {"n": token.surface})
+            glued = self._glued(token, before)  # 2人: the analyser's one word of a number and its unit
+            if glued is not None:
+                return glued
+        return None
+
+    def _glued(self, token: Token, before: Token | None) -> Any:  # Said | None
+        digits = len(token.surface) - len(token.surface.lstrip("0123456789"))
+        number = Token(token.surface[:digits], "", "", "", ("",), token.start, token.start + digits)
+        if 0 < digits < len(token.surface) and _digits(number, before) \
+                and fold(token.surface[digits:]) in self.units:
+            return Said(token.start, token.end, {"n": number.surface})
         return None
 
 
