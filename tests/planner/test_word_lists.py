@@ -1,5 +1,5 @@
-"""A word list of the planner's data (planner/words/questions.toml) is found in a request only as whole words:
-a run of the request's tokens that spells the word, never characters inside another word."""
+"""A word list of the planner's data (planner/words/questions.toml) is found in a request where a word of it
+begins, never as characters inside another word."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ def test_a_word_in_a_folded_copy_is_cut_as_the_request_was_said():
     assert found(("と同じ",), mask(said, [(2, 6)])) == ["と同じ"]
 
 
-def test_a_shorter_word_is_found_where_the_longest_ends_inside_a_word():
-    assert found(("変え", "変えて"), "変えてる?") == ["変え"]
+def test_a_stem_is_found_at_the_start_of_a_word_never_inside_one():
+    assert found(("支払",), "顧客の支払い合計") == ["支払"]
+    assert found(("払い",), "顧客の支払い合計") == []
 
 
 def test_the_list_answers_as_a_regex_would():

@@ -152,7 +152,7 @@ class Planner:
             joined_text = _put_in(said_before, asked.said, answer)
         elif asked.kind == "missing":  # 暗くして -> (how bright?) -> 60%で: one request, not two
             asking = _asking(before, asked, said_before)
-            joined_text = f"{words.END.sub('', asking)} {self._cued(asked, answer) or text}"
+            joined_text = f"{asking.rstrip(words.STOPS)} {self._cued(asked, answer) or text}"
         else:
             joined_text = f"{said_before}。{text}"
         joined = self._built(joined_text, ctx)

@@ -8,7 +8,6 @@ down are the catalog's, never the planner's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -68,5 +67,5 @@ def known(calls: list[tuple[str, dict[str, Any], list[dict[str, Any]]]], tools: 
     return levels
 
 
-def _words(said: tuple[str, ...]) -> re.Pattern[str]:
-    return words.alternation(tuple(fold(normalise(w)) for w in said))
+def _words(said: tuple[str, ...]) -> words.WordList:
+    return words.WordList(tuple(fold(normalise(w)) for w in said))

@@ -72,13 +72,19 @@ class Found:
 
 
 class WordList:
-    """Words (folded) found in a text only as whole tokens: a word is a run of the text's tokens that spells it
-    (an English word with its plural or -ed/-ing ending), never characters inside a token (the メン of ラーメン,
-    the on of one). The longest word first where several begin at one place."""
+    """Words (folded) found in a text where a word of it begins, never inside one (the メン of ラーメン, the on of
+    one): the text's tokens spell them, or begin to (a list may hold a stem: the 支払 of 支払い; an English word
+    with its plural or -ed/-ing ending). The longest first where several begin at one place."""
 
-    def __init__(self, said: tuple[str, ...]) -> None:
-        self._regex = alternation(said)  # finds where a word may be; the tokens decide whether it is one
+    def __init__(self, said: tuple[str, ...], regex: re.Pattern[str] | None = None) -> None:
+        self._regex = regex or alternation(said)  # where a word may be; the tokens decide whether it is one
         self.pattern = self._regex.pattern
+
+    @classmethod
+    def of_said(cls, said: tuple[str, ...]) -> WordList:
+        """Words found as said (not folded): English in any case, any spaces between its words, no endings."""
+        body = "|".join(_said_word(w) for w in sorted(said, key=len, reverse=True))
+        return cls(said, re.compile(body or r"(?!)", re.IGNORECASE))
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
         end = len(text) if endpos is None else endpos
@@ -95,7 +101,7 @@ class WordList:
 
     def match(self, text: str, pos: int = 0) -> Found | None:
         found = self._regex.match(text, pos)
-        return Found(text, found.start(), found.end()) if found and _whole(text, *found.span()) else None
+        return Found(text, found.start(), found.end()) if found and _begins_a_word(text, pos) else None
 
     def fullmatch(self, text: str) -> Found | None:
         found = self.match(text)
@@ -114,34 +120,22 @@ class WordList:
             found = self._regex.search(text, at, end)
             if found is None:
                 return None
-            if _whole(text, *found.span()):
+            if _begins_a_word(text, found.start()):
                 return Found(text, found.start(), found.end())
-            shorter = self._shorter(text, found.start(), found.end())
-            if shorter is not None:
-                return shorter
             at = found.start() + 1
         return None
 
-    def _shorter(self, text: str, start: int, end: int) -> Found | None:
-        """A shorter word of the list that begins where a longer one was found and ends on a token's end."""
-        for stop in range(end - 1, start, -1):
-            found = self._regex.fullmatch(text, start, stop)
-            if found is not None and _whole(text, start, stop):
-                return Found(text, start, stop)
-        return None
 
-
-def _whole(text: str, start: int, end: int) -> bool:
-    """Whether [start, end) is a run of whole tokens of the text (cut as it was said)."""
-    said = tokenise(said_as(text))
-    return said.starts_at(start) and said.ends_at(end)
+def _begins_a_word(text: str, start: int) -> bool:
+    """Whether a word of the text (cut as it was said) begins at `start`."""
+    return tokenise(said_as(text)).starts_at(start)
 
 
 @cache
-def said_pattern(section: str, key: str) -> re.Pattern[str]:
-    """A list of questions.toml as one pattern over text as said: English words whole, in any case, Japanese
-    words anywhere; the longest first."""
-    return re.compile(said_alternation(section, key) or r"(?!)", re.IGNORECASE)
+def said_pattern(section: str, key: str) -> WordList:
+    """A list of questions.toml found in text as said (not folded): whole words, English in any case and with
+    any spaces between its words; the longest first."""
+    return WordList.of_said(said(section, key))
 
 
 @cache
@@ -183,14 +177,14 @@ def alternation(said: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(parts) or r"(?!)")
 
 
-END = re.compile(r"[。.!！?？\s]+$")  # the stops and spaces that end a sentence
+STOPS = "。.!！?？ \t\n\u3000"  # the stops and spaces that end a sentence
 
 
 def value_said(text: str, lead: tuple[str, ...] = ()) -> str:
     """A value given in answer, without the words said around it ([answer] before and after, and `lead`, more words
     that may come first): じゃ玄関の -> 玄関, 5個にして -> 5個, make it 5 -> 5."""
     before = sorted((*words("answer", "before"), *lead), key=len, reverse=True)
-    value = END.sub("", text.strip())
+    value = text.strip().rstrip(STOPS)
     while True:
         low = value.lower()
         start = next((w for w in before if low.startswith(w)
@@ -199,7 +193,7 @@ def value_said(text: str, lead: tuple[str, ...] = ()) -> str:
                     and not (w.isascii() and low[-len(w) - 1:-len(w)].isalpha())), "")
         if not start and not end:
             return value
-        value = END.sub("", value[len(start): len(value) - len(end)].strip())
+        value = value[len(start): len(value) - len(end)].strip().rstrip(STOPS)
 
 
 @cache
@@ -215,11 +209,9 @@ def token_patterns(section: str, key: str) -> tuple[Pattern, ...]:
 
 
 @cache
-def joiners() -> re.Pattern[str]:
-    """`[joiners] words` as one pattern over text as said: an English word whole, any other anywhere."""
-    parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w.isascii() and w.isalpha() else re.escape(w)
-             for w in sorted(said("joiners", "words"), key=len, reverse=True)]
-    return re.compile("|".join(parts), re.IGNORECASE)
+def joiners() -> WordList:
+    """`[joiners] words` found as whole words of text as said (と, 、, and)."""
+    return said_pattern("joiners", "words")
 
 
 @cache
