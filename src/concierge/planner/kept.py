@@ -8,15 +8,14 @@ the punctuation or the verb that ends the clause before (テレビ消して、|�
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from functools import cache
 
+from concierge.language.patterns import Pattern
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 
 Span = tuple[int, int]
-_CLAUSE_END = re.compile(rf"[,.!?;、。！？]|\b(?:{'|'.join(words.said('joining', 'clause_end'))})\b")
-_VERB_PHRASE_END = re.compile(rf"[,.!?;、。！？]|\b(?:{'|'.join(words.said('joining', 'verb_phrase_end'))})\b")
 
 
 @dataclass(frozen=True)
@@ -38,8 +37,7 @@ def left_alone(text: str, folded: str) -> LeftAlone:
             values.append((start, m.start()))
             every_but = every_but or key == "but_ja"
     for m in words.pattern("left_alone", "but_en").finditer(folded):
-        end = _CLAUSE_END.search(folded, m.end())
-        spans.append((m.start(), end.start() if end else len(folded)))
+        spans.append((m.start(), _next_end(u, m.end(), "clause_end")))
         values.append((m.end(), spans[-1][1]))
         every_but = True
     spans += _instead(u, folded) + _not_this(u, folded)
@@ -72,9 +70,20 @@ def _instead(u: Utterance, folded: str) -> list[Span]:
         if verb is not None and verb.is_predicate:
             spans.append((verb.start, m.end()))
     for m in words.pattern("left_alone", "instead_en").finditer(folded):
-        end = _VERB_PHRASE_END.search(folded, m.end())  # instead of turning off|the kitchen light: the verb alone
-        spans.append((m.start(), end.start() if end else len(folded)))
+        spans.append((m.start(), _next_end(u, m.end(), "verb_phrase_end")))  # instead of turning off|the light
     return spans
+
+
+@cache
+def _ends(key: str) -> tuple[Pattern, ...]:
+    """The marks that end a clause, and the words of `[joining] key`, as token patterns."""
+    return (*words.token_patterns("clause_marks", "marks"), Pattern.parse([{"form": list(words.said("joining", key))}]))
+
+
+def _next_end(u: Utterance, start: int, key: str) -> int:
+    """Where the first mark or word of `[joining] key` from `start` on begins (the lamp, and | the fan), else the
+    text's end."""
+    return min((m.start for p in _ends(key) if (m := p.search(u, start))), default=len(u.text))
 
 
 def _clause_start(u: Utterance, at: int) -> int:
@@ -83,8 +92,8 @@ def _clause_start(u: Utterance, at: int) -> int:
     キッチンとリビング|以外), never across a predicate, a space or punctuation (牛丼3つで 時間は|そのまま)."""
     text = u.text
     if text[:at].isascii():
-        ends = list(_CLAUSE_END.finditer(text, 0, at))
-        return ends[-1].end() if ends else 0
+        ends = [m.end for p in _ends("clause_end") for m in p.finditer(u, 0, at)]
+        return max(ends, default=0)
     start = len(text[:at].rstrip())
     topic = False
     for i in reversed(u.starting(0, start)):

@@ -3,19 +3,17 @@ the line a swap replaces (planner/lines.py); a question never reads them as what
 
 from __future__ import annotations
 
-import re
-from functools import cache
 from typing import Any
 
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.slots import Slots
 
 
 def values(slots: Slots) -> set[Any]:
-    after, before = words.pattern("lines", "not_after"), _not_before()
-    text = slots.folded
+    after, said, text = words.pattern("lines", "not_after"), tokenise(slots.text), slots.folded
     return {value for h in slots.enums for _, value in h.value
-            if after.match(text, h.end) or before.search(text, 0, h.start)}
+            if after.match(text, h.end) or _not_before(said, h.start)}
 
 
 def said(slots: Slots, value: Any) -> str:
@@ -27,6 +25,7 @@ def said(slots: Slots, value: Any) -> str:
     return str(value)
 
 
-@cache
-def _not_before() -> re.Pattern[str]:
-    return re.compile(rf"(?:{words.pattern('lines', 'not_before').pattern})\s+$")
+def _not_before(said: Utterance, start: int) -> bool:
+    """Whether "not" (the) is said right before the value said at `start` (not the coke)."""
+    return any((m := p.ending(said, start, reach=2)) is not None and m.end < start
+               for p in words.token_patterns("not_meant", "before"))

@@ -1,0 +1,82 @@
+"""The lines of an order, the parts of a message and its clauses are read by words (token patterns), never by
+characters: a request, and what is read from it."""
+
+from concierge.language.dates import normalise
+from concierge.language.tokens import tokenise
+from concierge.planner import lines, writes
+from concierge.planner.kept import left_alone
+from concierge.planner.lines import Held
+from concierge.planner.segments import clauses
+from concierge.planner.text import fold
+
+
+def said(text):
+    return [text[c.start:c.end] for c in clauses(text)]
+
+
+def counts(text):
+    u = tokenise(text)
+    return [(u.tokens[i].surface, n) for i in range(len(u.tokens)) if (n := writes.count_said(u, i)) is not None]
+
+
+def test_sentences_end_at_their_marks_and_line_breaks_but_not_after_an_abbreviation():
+    assert said("売上を見せて。在庫も！") == ["売上を見せて", "在庫も"]
+    assert said("Show sales for Mr. Sato. List orders") == ["Show sales for Mr. Sato", "List orders"]
+    assert said("show sales\nlist orders") == ["show sales", "list orders"]
+    assert said("price is 3.5 yen") == ["price is 3.5 yen"]
+
+
+def test_requests_joined_by_a_word_of_then_are_two_clauses():
+    assert said(normalise("牛丼2つ、それから親子丼を1つ")) == ["牛丼2つ", "親子丼を1つ"]
+    assert said("在庫を見て、その後売上を") == ["在庫を見て", "売上を"]
+    assert said("味噌汁。あと、サラダ") == ["味噌汁", "あと、サラダ"]  # あと、 joins only after a space or a comma
+    assert said("味噌汁 あと、サラダ") == ["味噌汁", "サラダ"]
+    assert said("show sales, and then list orders") == ["show sales", "list orders"]
+    assert said("show sales and please list orders") == ["show sales", "please list orders"]
+    assert said("salt and pepper") == ["salt and pepper"]
+
+
+def test_a_word_of_then_inside_another_word_joins_nothing():
+    assert said("その後ろの棚") == ["その後ろの棚"]
+
+
+def test_all_but_reaches_to_the_end_of_its_clause():
+    text = "turn off all the lights except the kitchen, and the fan"
+    alone = left_alone(text, fold(text))
+    assert [text[a:b] for a, b in alone.spans] == ["except the kitchen"]
+    assert alone.every_but
+
+
+def test_a_count_is_a_number_said_as_a_word_never_one_glued_to_letters():
+    assert counts(normalise("牛丼3つと親子丼二つ")) == [("3", 3), ("2", 2)]
+    assert counts("one nori bento x2 and the 2nd one") == [("one", 1), ("one", 1)]
+    assert counts("1000 yen") == []
+
+
+def test_a_count_said_in_the_negative_or_of_a_whole_is_not_the_count():
+    for text, negated in [(normalise("みっつじゃなくてふたつで"), "3つじゃなくて"), ("no, not three, two", "not three"),
+                          (normalise("3つのうち1つを大盛りに"), "3つのうち")]:
+        u = tokenise(text)
+        found = [text[s[0]:s[1]] for i in range(len(u.tokens))
+                 if writes.count_said(u, i) is not None and (s := lines._not_a_count(u, i))]
+        assert found == [negated], text
+
+
+def test_a_count_said_alone_at_the_end_is_the_count_asked_for():
+    for text, alone in [("make it two.", True), ("2で", True), (normalise("2つで"), False), ("two cokes", False)]:
+        u = tokenise(text)
+        first = next(i for i in range(len(u.tokens)) if writes.count_said(u, i) is not None)
+        assert lines._alone_at_end(u, first) is alone, text
+
+
+def test_that_one_points_at_a_line_and_counts_nothing():
+    u = tokenise("make that one large")
+    assert lines._points_before(u, 2)
+    assert not lines._points_before(tokenise("make it one"), 2)
+
+
+def test_one_of_each_names_every_value_shown_with_its_count():
+    held = Held("order", "add", "change", "remove", None, "item", ({"item": "牛丼"},))
+    assert lines.pointed("one of each please", held, ("海鮮丼", "生姜焼き弁当")) == \
+        "one 海鮮丼 and one 生姜焼き弁当 please"
+    assert lines.pointed("両方1つずつ", held, ("海鮮丼", "生姜焼き弁当")) == "海鮮丼と生姜焼き弁当1つずつ"
