@@ -33,14 +33,15 @@ def clauses(text: str) -> list[Clause]:
     """The clauses of a normalised message, in the order they should be handled."""
     out: list[Clause] = []
     said = tokenise(text)
-    for start, end in _split(said, _sentences(said)):
+    found = _found(said)
+    for start, end in _split(said, _sentences(said, found), _connectors(said, found)):
         out.extend(_conditions(text, start, end))
     return out
 
 
-def _sentences(said: Utterance) -> list[Span]:
+def _sentences(said: Utterance, found: dict[str, list[Match]]) -> list[Span]:
     spans, start = [], 0
-    for a, b in sorted([*_stops(said), *_new_lines(said)]):
+    for a, b in sorted([*_stops(said, found), *_new_lines(said)]):
         if a >= start:
             spans.append((start, a))
             start = b
@@ -48,12 +49,10 @@ def _sentences(said: Utterance) -> list[Span]:
     return spans
 
 
-def _stops(said: Utterance) -> list[Span]:
+def _stops(said: Utterance, found: dict[str, list[Match]]) -> list[Span]:
     """The marks that end a sentence; a full stop only before a space or the end, never after an abbreviation."""
-    found = [(m.start, m.end) for p in words.token_patterns("clause_cuts", "stops") for m in p.finditer(said)]
-    for p in words.token_patterns("clause_cuts", "full_stop"):
-        found += [(m.start, m.end) for m in p.finditer(said) if _ends_sentence(said, m.first)]
-    return found
+    return [(m.start, m.end) for m in found["stops"]] + \
+        [(m.start, m.end) for m in found["full_stop"] if _ends_sentence(said, m.first)]
 
 
 def _ends_sentence(said: Utterance, i: int) -> bool:
@@ -75,9 +74,8 @@ def _new_lines(said: Utterance) -> list[Span]:
     return found
 
 
-def _split(said: Utterance, spans: list[Span]) -> list[Span]:
+def _split(said: Utterance, spans: list[Span], cuts: list[Span]) -> list[Span]:
     out = []
-    cuts = _connectors(said)
     for start, end in spans:
         cursor = start
         for a, b in cuts:
@@ -88,25 +86,51 @@ def _split(said: Utterance, spans: list[Span]) -> list[Span]:
     return [(s, e) for s, e in (_trim(said.text, s, e) for s, e in out) if e > s]
 
 
-def _connectors(said: Utterance) -> list[Span]:
+def _connectors(said: Utterance, found: dict[str, list[Match]]) -> list[Span]:
     """The words that join one request to the next, left to right, none overlapping."""
-    found = [(m.start, m.end) for p in words.token_patterns("clause_cuts", "then") for m in p.finditer(said)]
-    found += [(m.start, m.end) for p in words.token_patterns("clause_cuts", "then_marked") for m in p.finditer(said)
-              if _after_space_or_comma(said, m.first, at_start=True)]
-    found += [(m.start, m.end) for p in _then_en() for m in p.finditer(said) if _after_space_or_comma(said, m.first)]
-    found += [(m.start, said.tokens[m.first].end) for p in words.token_patterns("clause_cuts", "and_asking")
-              for m in p.finditer(said) if _asks_after(said, m)]  # please show: the next clause's words
+    spans = [(m.start, m.end) for m in found["then"]]
+    spans += [(m.start, m.end) for m in found["then_marked"] if _after_space_or_comma(said, m.first, True)]
+    spans += [(m.start, m.end) for m in found["then_en"] if _after_space_or_comma(said, m.first)]
+    spans += [(m.start, said.tokens[m.first].end) for m in found["and_asking"]
+              if _asks_after(said, m)]  # please show: the next clause's words
     out: list[Span] = []
-    for a, b in sorted(found, key=lambda span: (span[0], -span[1])):
+    for a, b in sorted(spans, key=lambda span: (span[0], -span[1])):
         if not out or a >= out[-1][1]:
             out.append((a, b))
     return out
 
 
+_KEYS = ("stops", "full_stop", "then", "then_marked", "then_en", "and_asking")
+
+
+def _found(said: Utterance) -> dict[str, list[Match]]:
+    """The matches of the patterns of each key of `_KEYS`, from each token one of their first words is
+    (overlapping), in one pass over the words."""
+    found: dict[str, list[Match]] = {key: [] for key in _KEYS}
+    starts = _starts()
+    for i, t in enumerate(said.tokens):
+        keys = starts.get(t.surface.lower(), ()) + starts.get(t.lemma.lower(), ()) + starts.get(t.normal.lower(), ())
+        for key in dict.fromkeys(keys):
+            found[key] += [m for p in _patterns(key) if (m := p.at(said, i)) is not None]
+    return found
+
+
 @cache
-def _then_en() -> tuple[Pattern, ...]:
-    """`[clauses] then_en` as token patterns, a word a slot."""
-    return tuple(Pattern.parse([{"form": w} for w in phrase.split()]) for phrase in words.said("clauses", "then_en"))
+def _patterns(key: str) -> tuple[Pattern, ...]:
+    """The token patterns of `[clause_cuts] key` (`then_en`: of `[clauses] then_en`, a word a slot)."""
+    if key == "then_en":
+        return tuple(Pattern.parse([{"form": w} for w in phrase.split()]) for phrase in words.said("clauses", key))
+    return words.token_patterns("clause_cuts", key)
+
+
+@cache
+def _starts() -> dict[str, tuple[str, ...]]:
+    """The keys whose patterns' first slot takes each word."""
+    out: dict[str, tuple[str, ...]] = {}
+    for key in _KEYS:
+        for w in {w for p in _patterns(key) for w in p.slots[0].forms | p.slots[0].surfaces}:
+            out[w] = (*out.get(w, ()), key)
+    return out
 
 
 def _after_space_or_comma(said: Utterance, i: int, at_start: bool = False) -> bool:
