@@ -1,6 +1,8 @@
 """The lines of an order, the parts of a message and its clauses are read by words (token patterns), never by
 characters: a request, and what is read from it."""
 
+import pytest
+
 from concierge.language.dates import normalise
 from concierge.language.tokens import tokenise
 from concierge.planner import lines, writes
@@ -17,6 +19,10 @@ def said(text):
 def counts(text):
     u = tokenise(text)
     return [(u.tokens[i].surface, n) for i in range(len(u.tokens)) if (n := writes.count_said(u, i)) is not None]
+
+
+def counted(u):
+    return [(i, n) for i in range(len(u.tokens)) if (n := writes.count_said(u, i)) is not None]
 
 
 def test_sentences_end_at_their_marks_and_line_breaks_but_not_after_an_abbreviation():
@@ -80,3 +86,21 @@ def test_one_of_each_names_every_value_shown_with_its_count():
     assert lines.pointed("one of each please", held, ("海鮮丼", "生姜焼き弁当")) == \
         "one 海鮮丼 and one 生姜焼き弁当 please"
     assert lines.pointed("両方1つずつ", held, ("海鮮丼", "生姜焼き弁当")) == "海鮮丼と生姜焼き弁当1つずつ"
+
+
+@pytest.mark.parametrize(("said", "kept"), [("3つじゃなくて2つ", [2]), ("not three, two", [2]), ("3つのうち2つ", [2])])
+def test_only_the_count_not_said_in_the_negative_nor_of_a_whole_is_left(said, kept):
+    u = tokenise(said)
+    assert [n for i, n in counted(u) if not lines._not_a_count(u, i)] == kept
+
+
+@pytest.mark.parametrize(("said", "pointing"), [("that one", True), ("which one", True), ("just one", False)])
+def test_one_after_that_points_at_a_line(said, pointing):
+    u = tokenise(said)
+    assert lines._points_before(u, len(u.tokens) - 1) is pointing
+
+
+@pytest.mark.parametrize(("said", "count"), [("やっぱり3に", 3), ("make it two!", 2), ("2で。", 2)])
+def test_a_count_said_alone_is_the_count_asked_for(said, count):
+    u = tokenise(said)
+    assert [n for i, n in counted(u) if lines._alone_at_end(u, i)] == [count]
