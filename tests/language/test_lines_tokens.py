@@ -104,3 +104,15 @@ def test_one_after_that_points_at_a_line(said, pointing):
 def test_a_count_said_alone_is_the_count_asked_for(said, count):
     u = tokenise(said)
     assert [n for i, n in counted(u) if lines._alone_at_end(u, i)] == [count]
+
+
+def test_values_joined_by_a_word_or_a_mark_are_each_one():
+    said = "牛丼と親子丼、rice and miso soup & tea"
+    u = tokenise(said)
+    cuts = [writes._joined_after(u, a, b) for a, b in [(2, 3), (5, 7), (11, 16), (26, 28)]]
+    assert [said[c - 1] for c in cuts if c] == ["と", "、", "d", "&"]
+
+
+def test_a_word_inside_another_does_not_join():
+    assert writes._joined_after(tokenise("brandy"), 0, 6) is None
+    assert writes._joined_after(tokenise(normalise("牛丼もっと親子丼")), 2, 5) is None

@@ -23,9 +23,6 @@ from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, english_item_groups
 from concierge.planner.text import number
 
-# Between two values said, the last of these cuts the message: what follows it belongs to the next one.
-_JOINER = words.joiners()
-
 Pairs = list[tuple[dict[str, list[Any]], list[dict[str, str]]]]
 _MOST_DIGITS = 3  # a count said in digits has at most three (1000 is a price, a year, a code)
 
@@ -95,9 +92,9 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
         return None
     cuts, said = [0], tokenise(slots.text)
     for (_, _, end), (_, start, _) in zip(hits, hits[1:], strict=False):
-        joiners = list(_JOINER.finditer(slots.text, end, start))
+        joined = _joined_after(said, end, start)  # 牛丼と|親子丼: what follows the last joiner is the next one's
         count_before = _count_before(said, end, start)  # one nori bento | one salmon bento
-        cuts.append(joiners[-1].end() if joiners else count_before if count_before is not None else start)
+        cuts.append(joined if joined is not None else count_before if count_before is not None else start)
     cuts.append(len(slots.text))
     parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key and p not in verbs}
              for a, b in zip(cuts, cuts[1:], strict=False)]
@@ -139,6 +136,14 @@ def _glued(first: Token, then: Token) -> bool:
     """Whether two tokens touch where a Latin letter or a digit meets another (x|2, 2|nd)."""
     meet = first.surface[-1:] + then.surface[:1]
     return first.end == then.start and meet.isascii() and meet.isalnum()
+
+
+def _joined_after(said: Utterance, start: int, end: int) -> int | None:
+    """Where the words after the last word of `[joiners] words` said within [start, end) begin, if one is."""
+    joiners = words.said("joiners", "words")
+    found = [t.end for i in said.starting(start, end) if (t := said.tokens[i]).end <= end
+             and t.surface.lower() in joiners]
+    return found[-1] if found else None
 
 
 def _count_before(said: Utterance, start: int, end: int) -> int | None:
