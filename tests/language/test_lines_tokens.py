@@ -5,7 +5,7 @@ import pytest
 
 from concierge.language.dates import normalise
 from concierge.language.tokens import tokenise
-from concierge.planner import lines, writes
+from concierge.planner import lines, not_meant, writes
 from concierge.planner.kept import left_alone
 from concierge.planner.lines import Held
 from concierge.planner.segments import clauses
@@ -116,3 +116,11 @@ def test_values_joined_by_a_word_or_a_mark_are_each_one():
 def test_a_word_inside_another_does_not_join():
     assert writes._joined_after(tokenise("brandy"), 0, 6) is None
     assert writes._joined_after(tokenise(normalise("牛丼もっと親子丼")), 2, 5) is None
+
+
+def test_the_words_after_a_value_that_say_it_is_not_meant():
+    for text, value, negated in [("春巻きじゃなくて枝豆", "春巻き", "じゃなくて"), ("郊外店ではなく本店", "郊外店", "ではなく"),
+                                 ("コーラで", "コーラ", None)]:
+        end = not_meant._not_after(tokenise(text), len(value))
+        assert (text[len(value):end] if end else None) == negated, text
+    assert not_meant._not_before(tokenise("not the coke, the tea"), 8)
