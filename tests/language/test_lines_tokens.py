@@ -119,8 +119,8 @@ def test_a_word_inside_another_does_not_join():
 
 
 def test_the_words_after_a_value_that_say_it_is_not_meant():
-    for text, value, negated in [("春巻きじゃなくて枝豆", "春巻き", "じゃなくて"), ("郊外店ではなく本店", "郊外店", "ではなく"),
-                                 ("コーラで", "コーラ", None)]:
+    for text, value, negated in [("春巻きじゃなくて枝豆", "春巻き", "じゃなくて"),
+                                 ("郊外店ではなく本店", "郊外店", "ではなく"), ("コーラで", "コーラ", None)]:
         end = not_meant._not_after(tokenise(text), len(value))
         assert (text[len(value):end] if end else None) == negated, text
     assert not_meant._not_before(tokenise("not the coke, the tea"), 8)
