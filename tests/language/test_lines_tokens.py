@@ -124,3 +124,12 @@ def test_the_words_after_a_value_that_say_it_is_not_meant():
         end = not_meant._not_after(tokenise(text), len(value))
         assert (text[len(value):end] if end else None) == negated, text
     assert not_meant._not_before(tokenise("not the coke, the tea"), 8)
+
+
+def test_instead_of_reaches_to_the_verb_alone_and_other_than_is_a_phrase_of_words():
+    text = "dim the lights instead of turning off the kitchen light"
+    alone = left_alone(text, fold(text))
+    assert [text[a:b].strip() for a, b in alone.spans] == ["instead of turning off"]
+    text = "turn off every light other than the porch"
+    assert [text[a:b] for a, b in left_alone(text, fold(text)).spans] == ["other than the porch"]
+    assert left_alone("the brother light", "the brother light").spans == ()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from concierge.language.patterns import Pattern
+from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 
@@ -36,9 +36,9 @@ def left_alone(text: str, folded: str) -> LeftAlone:
             spans.append((start, m.end()))
             values.append((start, m.start()))
             every_but = every_but or key == "but_ja"
-    for m in words.pattern("left_alone", "but_en").finditer(folded):
-        spans.append((m.start(), _next_end(u, m.end(), "clause_end")))
-        values.append((m.end(), spans[-1][1]))
+    for but in _phrases_said(u, "but_en"):
+        spans.append((but.start, _next_end(u, but.end, "clause_end")))
+        values.append((but.end, spans[-1][1]))
         every_but = True
     spans += _instead(u, folded) + _not_this(u, folded)
     return LeftAlone(tuple(spans), tuple(values), every_but)
@@ -69,9 +69,28 @@ def _instead(u: Utterance, folded: str) -> list[Span]:
         verb = u.ending_at(m.start())
         if verb is not None and verb.is_predicate:
             spans.append((verb.start, m.end()))
-    for m in words.pattern("left_alone", "instead_en").finditer(folded):
-        spans.append((m.start(), _next_end(u, m.end(), "verb_phrase_end")))  # instead of turning off|the light
+    for said in _phrases_said(u, "instead_en"):
+        spans.append((said.start, _next_end(u, said.end, "verb_phrase_end")))  # instead of turning off|the light
     return spans
+
+
+def _phrases_said(u: Utterance, key: str) -> list[Match]:
+    """The phrases of `[left_alone] key` said (all but, instead of), the longest where two begin together."""
+    patterns, first = _phrases(key)
+    if not any(w in u.text.lower() for w in first):
+        return []
+    out: list[Match] = []
+    for m in sorted((m for p in patterns for m in p.finditer(u)), key=lambda m: (m.start, -m.end)):
+        if not out or m.start >= out[-1].end:
+            out.append(m)
+    return out
+
+
+@cache
+def _phrases(key: str) -> tuple[tuple[Pattern, ...], frozenset[str]]:
+    """The phrases of `[left_alone] key` as token patterns, a word a slot, and their first words."""
+    said = words.said("left_alone", key)
+    return tuple(Pattern.parse([{"form": w} for w in p.split()]) for p in said), frozenset(p.split()[0] for p in said)
 
 
 @cache
