@@ -8,7 +8,9 @@ from concierge.language.tokens import tokenise
 from concierge.planner import lines, not_meant, writes
 from concierge.planner.kept import left_alone
 from concierge.planner.lines import Held
+from concierge.planner.negated import hypothetical
 from concierge.planner.segments import clauses
+from concierge.planner.slots import Slots
 from concierge.planner.text import fold
 
 
@@ -133,3 +135,10 @@ def test_instead_of_reaches_to_the_verb_alone_and_other_than_is_a_phrase_of_word
     text = "turn off every light other than the porch"
     assert [text[a:b] for a, b in left_alone(text, fold(text)).spans] == ["other than the porch"]
     assert left_alone("the brother light", "the brother light").spans == ()
+
+
+def test_a_command_said_of_a_case_that_may_come_is_hypothetical():
+    for text, word in [("If I'm late, can I cancel the order?", "if"), ("もし遅れたらキャンセルできますか", "もし"),
+                       ("cancel the gift order", None), ("もしもし、注文を取り消して", None)]:
+        text = normalise(text)
+        assert hypothetical(Slots(text, fold(text), cue_text=fold(text))) == word, text
