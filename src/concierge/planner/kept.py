@@ -8,15 +8,14 @@ the punctuation or the verb that ends the clause before (テレビ消して、|�
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from functools import cache
 
+from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 
 Span = tuple[int, int]
-_CLAUSE_END = re.compile(rf"[,.!?;、。！？]|\b(?:{'|'.join(words.said('joining', 'clause_end'))})\b")
-_VERB_PHRASE_END = re.compile(rf"[,.!?;、。！？]|\b(?:{'|'.join(words.said('joining', 'verb_phrase_end'))})\b")
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,9 @@ def left_alone(text: str, folded: str) -> LeftAlone:
             spans.append((start, m.end()))
             values.append((start, m.start()))
             every_but = every_but or key == "but_ja"
-    for m in words.pattern("left_alone", "but_en").finditer(folded):
-        end = _CLAUSE_END.search(folded, m.end())
-        spans.append((m.start(), end.start() if end else len(folded)))
-        values.append((m.end(), spans[-1][1]))
+    for but in _phrases_said(u, "but_en"):
+        spans.append((but.start, _next_end(u, but.end, "clause_end")))
+        values.append((but.end, spans[-1][1]))
         every_but = True
     spans += _instead(u, folded) + _not_this(u, folded)
     return LeftAlone(tuple(spans), tuple(values), every_but)
@@ -71,10 +69,40 @@ def _instead(u: Utterance, folded: str) -> list[Span]:
         verb = u.ending_at(m.start())
         if verb is not None and verb.is_predicate:
             spans.append((verb.start, m.end()))
-    for m in words.pattern("left_alone", "instead_en").finditer(folded):
-        end = _VERB_PHRASE_END.search(folded, m.end())  # instead of turning off|the kitchen light: the verb alone
-        spans.append((m.start(), end.start() if end else len(folded)))
+    for said in _phrases_said(u, "instead_en"):
+        spans.append((said.start, _next_end(u, said.end, "verb_phrase_end")))  # instead of turning off|the light
     return spans
+
+
+def _phrases_said(u: Utterance, key: str) -> list[Match]:
+    """The phrases of `[left_alone] key` said (all but, instead of), the longest where two begin together."""
+    patterns, first = _phrases(key)
+    if not any(w in u.text.lower() for w in first):
+        return []
+    out: list[Match] = []
+    for m in sorted((m for p in patterns for m in p.finditer(u)), key=lambda m: (m.start, -m.end)):
+        if not out or m.start >= out[-1].end:
+            out.append(m)
+    return out
+
+
+@cache
+def _phrases(key: str) -> tuple[tuple[Pattern, ...], frozenset[str]]:
+    """The phrases of `[left_alone] key` as token patterns, a word a slot, and their first words."""
+    said = words.said("left_alone", key)
+    return tuple(Pattern.parse([{"form": w} for w in p.split()]) for p in said), frozenset(p.split()[0] for p in said)
+
+
+@cache
+def _ends(key: str) -> tuple[Pattern, ...]:
+    """The marks that end a clause, and the words of `[joining] key`, as token patterns."""
+    return (*words.token_patterns("clause_marks", "marks"), Pattern.parse([{"form": list(words.said("joining", key))}]))
+
+
+def _next_end(u: Utterance, start: int, key: str) -> int:
+    """Where the first mark or word of `[joining] key` from `start` on begins (the lamp, and | the fan), else the
+    text's end."""
+    return min((m.start for p in _ends(key) if (m := p.search(u, start))), default=len(u.text))
 
 
 def _clause_start(u: Utterance, at: int) -> int:
@@ -83,8 +111,8 @@ def _clause_start(u: Utterance, at: int) -> int:
     キッチンとリビング|以外), never across a predicate, a space or punctuation (牛丼3つで 時間は|そのまま)."""
     text = u.text
     if text[:at].isascii():
-        ends = list(_CLAUSE_END.finditer(text, 0, at))
-        return ends[-1].end() if ends else 0
+        ends = [m.end for p in _ends("clause_end") for m in p.finditer(u, 0, at)]
+        return max(ends, default=0)
     start = len(text[:at].rstrip())
     topic = False
     for i in reversed(u.starting(0, start)):

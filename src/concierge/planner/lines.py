@@ -23,21 +23,21 @@ large one), is an add.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
 from concierge.language.japanese import and_particle
-from concierge.language.tokens import tokenise
+from concierge.language.patterns import Match
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import not_meant, words
 from concierge.planner.choose import FILLER, keyword_tools
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import MASK, NUMBER_WORD, fold, mask, number
+from concierge.planner.text import MASK, fold, mask
+from concierge.planner.writes import count_said
 
 __all__ = ["Ask", "Edit", "Held", "Swap", "adds", "edit", "pointed"]
 
@@ -276,10 +276,12 @@ def pointed(text: str, held: Held | None, values: tuple[Any, ...]) -> str:
     names = [str(v) for v in values]
     if not m.group().isascii():
         return text[: m.start()] + and_particle().join(names) + text[m.end():]
-    n = _NUMBER_BEFORE.search(text, 0, m.start())
-    if n is None:
+    said = tokenise(text)
+    before = said.starting(0, m.start())  # one of each
+    if not before or said.tokens[before[-1]].end > m.start() or count_said(said, before[-1]) is None:
         return text
-    return text[: n.start()] + " and ".join(f"{n['n']} {name}" for name in names) + text[m.end():]
+    n = said.tokens[before[-1]]
+    return text[: n.start] + " and ".join(f"{n.surface} {name}" for name in names) + text[m.end():]
 
 
 def adds(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held | None,
@@ -372,36 +374,54 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     if pname is None:
         return None
     slots = _without_other_values(slots, lexicon, tool, key)
-    if _all_counted().search(slots.read_text):
+    said = tokenise(slots.text)
+    counts = [(i, n) for i, t in enumerate(said.tokens)
+              if MASK not in slots.read_text[t.start:t.end] and (n := count_said(said, i)) is not None]
+    if any(_said_after(said, i, "all_counted") for i, _ in counts):
         return None
-    text = _not_count().sub(lambda m: MASK * len(m[0]), slots.read_text)  # みっつじゃなくて ふたつ: the second
+    negated = {i: span for i, _ in counts if (span := _not_a_count(said, i)) is not None}  # みっつじゃなくて ふたつ
+    text = mask(slots.read_text, negated.values())
     found = count(replace(slots, read_text=text, parts={}), lexicon, tool.name, pname)
     if found is not None:
         return found
-    bare = _BARE.search(text)
-    said = [n for m in _NUMBER.finditer(text) if (n := number(m["n"])) is not None
-            and not (n == 1 and _pointing().search(text, 0, m.start()))]  # that one: which, not how many
-    return number(bare["n"]) if bare else said[0] if len(said) == 1 else None  # make it two actually
+    counts = [(i, n) for i, n in counts if i not in negated]
+    bare = next((n for i, n in counts if _alone_at_end(said, i)), None)
+    meant = [n for i, n in counts if not (n == 1 and _points_before(said, i))]  # that one: which, not how many
+    return bare if bare is not None else meant[0] if len(meant) == 1 else None  # make it two actually
 
 
-@cache
-def _not_count() -> re.Pattern[str]:
-    """A number said in the negative or of the whole a part is taken from (3つじゃなくて, not three, 3つのうち)."""
-    after = f"{words.pattern('lines', 'not_after').pattern}|{words.pattern('lines', 'whole_of').pattern}"
-    return re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*[^\d\s]{{0,2}}?\s*(?:{after})"
-                      rf"|(?<![a-z])not\s+(?:{NUMBER_WORD})(?![a-z0-9])")
+def _said_after(said: Utterance, i: int, key: str) -> Match | None:
+    """A match of `[line_counts] key` right after token `i`."""
+    if i + 1 >= len(said.tokens):
+        return None
+    return next((m for p in words.token_patterns("line_counts", key) if (m := p.at(said, i + 1))), None)
 
 
-@cache
-def _pointing() -> re.Pattern[str]:
+def _not_a_count(said: Utterance, i: int) -> tuple[int, int] | None:
+    """Where a count is said in the negative or of the whole a part is taken from (3つじゃなくて, not three,
+    3つのうち): the span of the words, else None."""
+    token = said.tokens[i]
+    after = _said_after(said, i, "not_after")
+    if after is not None:
+        return token.start, after.end
+    before = next((m for p in words.token_patterns("line_counts", "not_before")
+                   if (m := p.ending(said, token.start, reach=1)) and m.end < token.start), None)
+    return (before.start, token.end) if before else None
+
+
+def _alone_at_end(said: Utterance, i: int) -> bool:
+    """Whether count `i` ends the request, a particle and stops aside (make it two., 2で)."""
+    if i + 1 == len(said.tokens):
+        return True
+    after = _said_after(said, i, "bare_after")
+    return after is not None and after.last == len(said.tokens)
+
+
+def _points_before(said: Utterance, i: int) -> bool:
     """that, which: said right before "one", it points at a line (that one), it does not count."""
-    return re.compile(rf"(?:{words.pattern('lines', 'pointing').pattern})\s+$")
-
-
-@cache
-def _all_counted() -> re.Pattern[str]:
-    """2つとも: a count, at most two characters of a counter, and a word of `all_counted`."""
-    return re.compile(rf"(?<![0-9])\d+\s*[^\d\s]{{0,2}}?(?:{words.pattern('lines', 'all_counted').pattern})")
+    before = said.tokens[i - 1] if i > 0 else None
+    return before is not None and before.end < said.tokens[i].start \
+        and before.surface.lower() in words.said("lines", "pointing")
 
 
 def _without_other_values(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> Slots:
@@ -423,13 +443,10 @@ def _removes(slots: Slots, text: str) -> bool:
     """A verb of taking out (scratch, なしで), or a word said just before a value that takes it out (no udon)."""
     if words.pattern("lines", "remove").search(text):
         return True
+    said = tokenise(slots.text)
     starts = [h.start for h in slots.enums] + [u.span[0] for u in slots.unsure]
-    return any(_removed_before().search(text, 0, start) for start in starts)
-
-
-@cache
-def _removed_before() -> re.Pattern[str]:
-    return re.compile(rf"(?:{words.pattern('lines', 'remove_before').pattern})\s+(?:more\s+)?$")
+    return any(m.end < start for start in starts for p in words.token_patterns("line_counts", "removed_before")
+               if (m := p.ending(said, start, reach=2)))
 
 
 def _states(slots: Slots) -> bool:
@@ -442,10 +459,3 @@ def _assents(slots: Slots) -> bool:
     """Whether the request only says yes (はい お願いします, yes please)."""
     rest = FILLER.sub("", words.pattern("lines", "assent").sub("", slots.read_text))
     return bool(words.pattern("lines", "assent").search(slots.read_text)) and not rest.strip(" 、。,.!！")
-
-
-_AFTER_COUNT = "|".join(words.said("lines", "after_count"))
-_BARE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])\s*(?:{_AFTER_COUNT})?\s*[.。!！]*\s*$")
-# A number said in the negative or of the whole a part is taken from (みっつじゃなくて, not three, みっつのうち).
-_NUMBER = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})(?![a-z0-9])")
-_NUMBER_BEFORE = re.compile(rf"(?<![a-z0-9])(?P<n>{NUMBER_WORD})\s*$")  # one of each

@@ -19,6 +19,7 @@ from concierge.language.tokens import tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import KEYWORD, Lexicon
 from concierge.planner.slots import Slots
+from concierge.planner.text import MASK
 
 __all__ = ["hypothetical", "negated"]
 
@@ -36,10 +37,10 @@ def hypothetical(slots: Slots) -> str | None:
     """A word that says the command is of a case that may come (if, もし), said as a word of its own: もしもし
     is a greeting."""
     said = set(words.words("negation", "hypothetical"))
-    word = next((t.surface for t in tokenise(slots.text).tokens if t.surface in said and not t.surface.isascii()),
-                None)
-    english = next((m.group() for m in words.pattern("negation", "hypothetical").finditer(slots.cue_text)
-                    if m.group().isascii()), None)
+    tokens = tokenise(slots.text).tokens
+    word = next((t.surface for t in tokens if t.surface in said and not t.surface.isascii()), None)
+    english = next((t.surface.lower() for t in tokens if t.surface.isascii() and t.surface.lower() in said
+                    and MASK not in slots.cue_text[t.start:t.end]), None)
     return word or english
 
 

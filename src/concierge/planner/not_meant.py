@@ -3,30 +3,37 @@ the line a swap replaces (planner/lines.py); a question never reads them as what
 
 from __future__ import annotations
 
-import re
-from functools import cache
 from typing import Any
 
+from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.slots import Slots
 
 
 def values(slots: Slots) -> set[Any]:
-    after, before = words.pattern("lines", "not_after"), _not_before()
-    text = slots.folded
+    said = tokenise(slots.text)
     return {value for h in slots.enums for _, value in h.value
-            if after.match(text, h.end) or before.search(text, 0, h.start)}
+            if _not_after(said, h.end) is not None or _not_before(said, h.start)}
 
 
 def said(slots: Slots, value: Any) -> str:
     """The words that said `value` in the negative, as said (郊外店じゃなくて)."""
     for h in slots.enums:
         if any(v == value for _, v in h.value):
-            m = words.pattern("lines", "not_after").match(slots.folded, h.end)
-            return slots.text[h.start:m.end() if m else h.end]
+            end = _not_after(tokenise(slots.text), h.end)
+            return slots.text[h.start:end or h.end]
     return str(value)
 
 
-@cache
-def _not_before() -> re.Pattern[str]:
-    return re.compile(rf"(?:{words.pattern('lines', 'not_before').pattern})\s+$")
+def _not_after(said: Utterance, end: int) -> int | None:
+    """Where the words that say the value said up to `end` is not meant end (春巻き|じゃなくて), if they are said."""
+    first = said.starting(end, end + 1)
+    if not first:
+        return None
+    return next((m.end for p in words.token_patterns("not_meant", "after") if (m := p.at(said, first[0]))), None)
+
+
+def _not_before(said: Utterance, start: int) -> bool:
+    """Whether "not" (the) is said right before the value said at `start` (not the coke)."""
+    return any((m := p.ending(said, start, reach=2)) is not None and m.end < start
+               for p in words.token_patterns("not_meant", "before"))

@@ -12,27 +12,19 @@ while a later part says values (唐揚げ弁当とのり弁当を2つ) could tak
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, ItemsExtract, Tool
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
 from concierge.planner.slots import Slots, english_item_groups
-from concierge.planner.text import NUMBER_WORD
-
-# Between two values said, the last of these cuts the message: what follows it belongs to the next one.
-_JOINER = words.joiners()
+from concierge.planner.text import number
 
 Pairs = list[tuple[dict[str, list[Any]], list[dict[str, str]]]]
-# A count said just before the next value, with no joiner between (one nori bento one salmon bento): where it
-# begins, the next value's part begins.
-_COUNT_BEFORE = re.compile(rf"(?<![a-z0-9])(?:{NUMBER_WORD})\s*$", re.IGNORECASE)
-# A part that says its one by an article (and a miso soup): that count is its own, never one asked about.
-_ARTICLE_ONLY = re.compile(r"\s*(?:and\s+)?an?\s", re.IGNORECASE)
+_MOST_DIGITS = 3  # a count said in digits has at most three (1000 is a price, a year, a code)
 
 
 @dataclass(frozen=True)
@@ -98,11 +90,11 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
     hits = [hit for i, hit in enumerate(found) if not i or hit[1] >= found[i - 1][2]]  # one value per phrase
     if len(hits) < 2:
         return None
-    cuts = [0]
+    cuts, said = [0], tokenise(slots.text)
     for (_, _, end), (_, start, _) in zip(hits, hits[1:], strict=False):
-        joiners = list(_JOINER.finditer(slots.text, end, start))
-        count_before = _COUNT_BEFORE.search(slots.text, end, start)  # one nori bento | one salmon bento
-        cuts.append(joiners[-1].end() if joiners else count_before.start() if count_before else start)
+        joined = _joined_after(said, end, start)  # 牛丼と|親子丼: what follows the last joiner is the next one's
+        count_before = _count_before(said, end, start)  # one nori bento | one salmon bento
+        cuts.append(joined if joined is not None else count_before if count_before is not None else start)
     cuts.append(len(slots.text))
     parts = [{p: v for p, v in said_in(slots.text[a:b]).items() if p != key and p not in verbs}
              for a, b in zip(cuts, cuts[1:], strict=False)]
@@ -114,7 +106,7 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
         values = {**values, **each_one}
     for i, own in enumerate(parts):
         later = sorted({p for j, part in enumerate(parts[i + 1 :], i + 1) for p in part
-                        if not _ARTICLE_ONLY.match(slots.text, cuts[j])})  # a miso soup: its own one
+                        if not _article_only(said, cuts[j])})  # a miso soup: its own one
         if not own and later:
             return Unpaired(tuple(later), tuple(dict.fromkeys(value for value, _, _ in hits)))
     per_value = {p for part in parts for p in part} - verbs
@@ -125,6 +117,50 @@ def each(slots: Slots, values: dict[str, list[Any]], periods: list[dict[str, str
         out += _part_apart(tool, slots.text[a:b], slots.folded[a:b], line, periods, said_in) \
             or [(line, periods)]  # two gyudon, one of them large, and a coke
     return out
+
+
+def count_said(said: Utterance, i: int) -> int | None:
+    """The count token `i` says (2, 三, two), if it says one: never digits or a word glued to letters or digits
+    (x2, 2nd), nor digits past three (1000)."""
+    token = said.tokens[i]
+    if token.surface.isdigit() and len(token.surface) > _MOST_DIGITS:
+        return None
+    n = number(token.surface)
+    if n is None or (i > 0 and _glued(said.tokens[i - 1], token)) \
+            or (i + 1 < len(said.tokens) and _glued(token, said.tokens[i + 1])):
+        return None
+    return n
+
+
+def _glued(first: Token, then: Token) -> bool:
+    """Whether two tokens touch where a Latin letter or a digit meets another (x|2, 2|nd)."""
+    meet = first.surface[-1:] + then.surface[:1]
+    return first.end == then.start and meet.isascii() and meet.isalnum()
+
+
+def _joined_after(said: Utterance, start: int, end: int) -> int | None:
+    """Where the words after the last word of `[joiners] words` said within [start, end) begin, if one is."""
+    joiners = words.said("joiners", "words")
+    found = [t.end for i in said.starting(start, end) if (t := said.tokens[i]).end <= end
+             and t.surface.lower() in joiners]
+    return found[-1] if found else None
+
+
+def _count_before(said: Utterance, start: int, end: int) -> int | None:
+    """Where a count said right before `end` begins (one nori bento | one salmon bento), the count begun at or
+    after `start`."""
+    within = said.starting(start, end)
+    if not within or said.tokens[within[-1]].end > end or count_said(said, within[-1]) is None:
+        return None
+    return said.tokens[within[-1]].start
+
+
+def _article_only(said: Utterance, start: int) -> bool:
+    """Whether the words from `start` on begin with an article (and a miso soup): that part's one is its own."""
+    first = said.starting(start, len(said.text))
+    if not first or said.text[start:said.tokens[first[0]].start].strip():
+        return False
+    return any(p.at(said, first[0]) for p in words.token_patterns("write_parts", "article_only"))
 
 
 def _distributed(slots: Slots, end: int) -> int | None:
