@@ -130,6 +130,7 @@ def test_a_count_is_read_before_its_unit_and_a_noun_after_a_word_pointing_back()
     assert units.search("1.5%") is None
     people = Units(("人", "名"))
     assert people.search("人数2人に変更")["n"] == "2"  # the analyser's one word 2人
+    assert Units(("人前",)).search("餃子を2人前にして")["n"] == "2"  # 2人|前
     assert people.search("12345人") is None
     nouns = Referring(("お客様", "customer", "予約"))
     assert [m.group("noun") for m in nouns.finditer("そのお客様の予約と、this customer, この予約")] == [

@@ -455,18 +455,18 @@ class Units:
             if i + 1 < len(said.tokens) and _digits(token, before) and spelt(
                     said, folded, said.tokens[i + 1].start, self.units, whole=False) is not None:
                 return Said(token.start, said.tokens[i + 1].end, {"n": token.surface})
-            glued = self._glued(token, before)  # 2人: the analyser's one word of a number and its unit
+            glued = self._glued(said, folded, token, before)  # 2人(前): the analyser glues a number to its unit
             if glued is not None:
                 return glued
         return None
 
-    def _glued(self, token: Token, before: Token | None) -> Any:  # Said | None
+    def _glued(self, said: Utterance, folded: str, token: Token, before: Token | None) -> Any:  # Said | None
         digits = len(token.surface) - len(token.surface.lstrip("0123456789"))
         number = Token(token.surface[:digits], "", "", "", ("",), token.start, token.start + digits)
-        if 0 < digits < len(token.surface) and _digits(number, before) \
-                and fold(token.surface[digits:]) in self.units:
-            return Said(token.start, token.end, {"n": number.surface})
-        return None
+        if not 0 < digits < len(token.surface) or not _digits(number, before):
+            return None
+        end = spelt(said, folded, number.end, self.units)
+        return None if end is None else Said(token.start, end, {"n": number.surface})
 
 
 MAX_DIGITS = 4
