@@ -109,3 +109,11 @@ def test_grammar_said_around_a_value_is_no_word_that_qualifies_it(said, spans, r
     ("来店は何件", True), ("来店数", True), ("来店の一覧", True), ("来店回数", True), ("来店の日付", False)])
 def test_a_tools_rows_counted_or_listed_in_japanese_are_read(said, counted):
     assert counting._counted_in_japanese("来店", fold(said)) == counted
+
+
+@pytest.mark.parametrize(("said", "by"), [("extras by type", ["type"]), ("種類別の売上", ["種類"]), ("店ごとの売上", ["店"]),
+                                          ("国別の売上", ["国"]), ("sales per store", ["store"]), ("byte sales", [])])
+def test_a_grouping_is_read_from_the_words_said(said, by):
+    from concierge.planner.leftover import _grouped_by
+
+    assert [word for _, word in _grouped_by(said)] == by

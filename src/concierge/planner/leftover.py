@@ -165,23 +165,38 @@ def _a_state(word: str | None, lexicon: Lexicon) -> bool:
     return not any(s in lexicon.known.words or s in lexicon.catalog_words for s in stems)
 
 
-_BY = regex.compile(rf"(?<![a-z])(?:{'|'.join(words.said('clauses', 'group_before'))})\s+(?P<w>[a-z]{{3,}})(?![a-z])"
-                    rf"|(?P<j>[{KATAKANA}{HAN}]{{1,8}})(?:{'|'.join(words.said('clauses', 'group_after'))})")
-
-
 def _groupings(slots: Slots, lexicon: Lexicon) -> list[Said]:
     """A grouping asked that no value read took ("extras by type", 種類別): a summary that cannot group by it
     answers its totals, which is not what was asked."""
     out = []
-    for m in _BY.finditer(slots.cue_text):
-        word = m["w"] or m["j"]
-        if word in words.words("groupings", "not_groups") or MASK in m.group() or _a_measure(word):
+    for span, word in _grouped_by(slots.text):
+        if word in words.words("groupings", "not_groups") or MASK in slots.cue_text[span[0]:span[1]] \
+                or _a_measure(word):
             continue  # "best selling by units": what ranks, not what groups
-        by = frozenset(k for h in slots.enums if overlaps((h.start, h.end), [m.span()]) for k, _ in h.value)
+        by = frozenset(k for h in slots.enums if overlaps((h.start, h.end), [span]) for k, _ in h.value)
         if by and not by <= set(lexicon.static_values):
             continue  # a value of the data said after "by" (sales by Anna): read as that value
-        out.append(Said(slots.text[m.start():m.end()], m.span(), "group", by))
+        out.append(Said(slots.text[span[0]:span[1]], span, "group", by))
     return out
+
+
+def _grouped_by(text: str) -> list[tuple[Span, str]]:
+    """Where a grouping is said, and the word it groups by (folded): by type, 種類別, 種類ごと (the analyser's one
+    word 国別 too)."""
+    said = tokenise(text)
+    out: list[tuple[Span, str]] = []
+    for key in ("by_en", "by_ja", "by_ja_glued"):
+        for m in words.token_pattern("groupings", key).finditer(said):
+            word = fold(m.said(said, "w") or "")
+            if key == "by_ja_glued":
+                word = next((word[:-len(e)] for e in _GROUP_AFTER if word.endswith(e)), word)
+            if (key != "by_en" or (word.isascii() and word.isalpha() and len(word) >= 3)) \
+                    and not overlaps((m.start, m.end), [s for s, _ in out]):
+                out.append(((m.start, m.end), word))
+    return sorted(out)
+
+
+_GROUP_AFTER = tuple(sorted(words.token_pattern("groupings", "by_ja_glued").slots[0].ends, key=len, reverse=True))
 
 
 def _a_measure(word: str) -> bool:

@@ -138,13 +138,6 @@ def said_pattern(section: str, key: str) -> WordList:
     return WordList.of_said(said(section, key))
 
 
-@cache
-def said_alternation(section: str, key: str) -> str:
-    """A list of questions.toml as an alternation over text as said: English words whole (any spaces between),
-    Japanese words anywhere; the longest first."""
-    return "|".join(_said_word(w) for w in sorted(said(section, key), key=len, reverse=True))
-
-
 def _said_word(word: str) -> str:
     spaced = re.escape(word).replace(r"\ ", r"\s+")
     return rf"(?<![a-z]){spaced}(?![a-z])" if word[:1].isascii() and word[:1].isalpha() else spaced
