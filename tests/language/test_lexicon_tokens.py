@@ -145,3 +145,10 @@ def test_the_kind_of_figure_is_read_from_the_words_said():
     assert not says_kind(tokenise("paramount"), "money")
     assert says_kind(tokenise("何個売れた"), "quantity")
     assert says_kind(tokenise("how many orders"), "count")
+
+
+def test_a_compound_label_is_found_with_the_of_that_links_its_nouns():
+    from concierge.planner.measure import _without_linking_of
+
+    assert _without_linking_of("患者の負担額は？") == "患者負担額は？"
+    assert _without_linking_of("佐藤さんの負担額") == "佐藤さんの負担額"  # さん is no noun: the の is kept

@@ -9,13 +9,11 @@ not every sum the tool returns. The words are data (planner/words/questions.toml
 
 from __future__ import annotations
 
-import regex
-
 from concierge.catalog.model import EnumExtract, Tool
-from concierge.language.scripts import HAN, KATAKANA
+from concierge.language.japanese import of_particle
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import words
-from concierge.planner.text import fold, normalise
+from concierge.planner.text import fold, normalise, said_as
 
 RANK = "rank_by"
 COUNT_OF = "count_of_"
@@ -117,12 +115,23 @@ def _by_label(tool: Tool, text: str, values: list[str]) -> str | None:
 def _labels_said(tool: Tool, text: str, columns: list[str], skip: tuple[str, ...] = ()) -> list[tuple[int, str]]:
     """(length of the label, column) for each label of a measure (not a count) said in the request (folded); a
     Japanese compound label is said with の too (患者負担額: 患者の負担額)."""
-    texts = (text, _COMPOUND.sub("", text))
+    texts = (text, _without_linking_of(text))
     return [(len(label), c) for c in columns if not c.startswith(COUNT_OF) for label in labels(tool, c).split("|")
             if len(label) > 1 and label not in skip and any(label in t for t in texts)]
 
 
-_COMPOUND = regex.compile(rf"(?<=[{HAN}{KATAKANA}])の(?=[{HAN}{KATAKANA}])")
+def _without_linking_of(text: str) -> str:
+    """The text without each の that links two nouns (患者の負担額: 患者負担額), read in its words as said."""
+    said = tokenise(said_as(text))
+    linking = [t for before, t, after in zip(said.tokens, said.tokens[1:], said.tokens[2:], strict=False)
+               if t.surface == _OF and t.is_particle and before.is_noun and after.is_noun
+               and before.end == t.start and t.end == after.start]
+    for t in reversed(linking):
+        text = text[:t.start] + text[t.end:]
+    return text
+
+
+_OF = of_particle()
 
 
 def labels(tool: Tool, value: str) -> str:
