@@ -117,3 +117,18 @@ def test_a_grouping_is_read_from_the_words_said(said, by):
     from concierge.planner.leftover import _grouped_by
 
     assert [word for _, word in _grouped_by(said)] == by
+
+
+@pytest.mark.parametrize(("said", "noun"), [("customer 5 sales", "customer"), ("invoice #98", "invoice"),
+                                            ("album no. 3", "album"), ("得意先5の売上", "得意先"), ("顧客番号5", "顧客番号")])
+def test_a_number_said_after_a_noun_is_read_with_it(said, noun):
+    from concierge.planner.leftover import _numbers_after_nouns
+
+    assert [word for _, word in _numbers_after_nouns(said)] == [noun]
+
+
+@pytest.mark.parametrize("said", ["5件", "the 3rd", "at 12:30", "price 1.5", "customer 5件", "トップ3"])
+def test_a_count_a_price_a_time_or_a_cue_is_no_number_of_a_noun(said):
+    from concierge.planner.leftover import _numbers_after_nouns
+
+    assert _numbers_after_nouns(said) == []

@@ -16,10 +16,7 @@ content here: they are values of a catalog's own lists, and a tool that does not
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-
-import regex
 
 from concierge.catalog.model import (
     AmountExtract,
@@ -29,24 +26,13 @@ from concierge.catalog.model import (
     EnumExtract,
     Tool,
 )
-from concierge.language.scripts import HAN, KATAKANA
-from concierge.language.tokens import Utterance, tokenise
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, overlaps
 
 Span = tuple[int, int]
-
-# A number said after a noun (customer 5, invoice #98, album no. 3, 得意先5); not a count, a price or a date.
-_MARKS = "|".join(rf"{re.escape(w)}\s*" if not w.isalpha() or len(w) < 3 else rf"{w}\s+"
-                  for w in sorted(words.said("clauses", "number_marks"), key=len, reverse=True))
-_UNITS = "|".join(map(re.escape, sorted(words.said("clauses", "number_units"), key=len, reverse=True)))
-_NUMBER_AFTER_NOUN = regex.compile(
-    rf"(?P<w>[a-z][a-z\-]*|[{KATAKANA}{HAN}]{{1,8}})\s*(?:{_MARKS})?(?P<n>\d{{1,9}})"
-    rf"(?![\d.,:/]|\s*(?:{_UNITS})(?![a-z]))",
-    re.IGNORECASE)
-
 
 @dataclass(frozen=True)
 class Said:
@@ -237,17 +223,80 @@ def _word_after(utterance: Utterance, first: int, said: frozenset[str]) -> int |
     return found
 
 
+def _numbers_after_nouns(text: str) -> list[tuple[Span, str]]:
+    """A number said after a noun (customer 5, invoice #98, album no. 3, 得意先5), with a mark between or none,
+    and the noun (folded); not a count, a price or a date (5件, 3rd, 1.5, 12:30)."""
+    said, out = tokenise(text), []
+    for i, n in enumerate(said.tokens):
+        if not (n.surface.isdigit() and len(n.surface) <= _NUMBER_DIGITS) or _unit_after(said, i):
+            continue
+        start = _noun_before(said, _mark_before(said, i))
+        if start is not None:
+            out.append(((start, n.end), fold(text[start:said.tokens[_mark_before(said, i) - 1].end])))
+    return out
+
+
+def _noun_before(said: Utterance, i: int) -> int | None:
+    """Where the noun said right before token i begins: an English word, or Japanese nouns glued together (得意|先),
+    up to eight characters."""
+    if i == 0:
+        return None
+    last = said.tokens[i - 1]
+    if last.surface.isascii():
+        return last.start if last.surface[:1].isalpha() else None
+    if not _a_noun(last):
+        return None
+    first = i - 1
+    while first > 0 and said.tokens[first - 1].end == said.tokens[first].start \
+            and _a_noun(said.tokens[first - 1]) and last.end - said.tokens[first - 1].start <= _NOUN_CHARS:
+        first -= 1
+    return said.tokens[first].start
+
+
+def _a_noun(token: Token) -> bool:
+    """A noun in kanji (顧客, 得意先): a word in katakana before a number is a name's (トップ3 is a count's cue, read
+    by the count)."""
+    return token.is_noun and not token.is_numeral and not token.surface.isascii() \
+        and fold(token.surface) == token.surface.lower()
+
+
+_NOUN_CHARS = 8
+
+
+_NUMBER_DIGITS = 9
+_NUMBER_MARKS = frozenset(words.said("clauses", "number_marks"))
+_NUMBER_UNITS = tuple(fold(u) for u in words.said("clauses", "number_units"))
+
+
+def _mark_before(said: Utterance, i: int) -> int:
+    """The first token of a mark said right before token i (no., #, number), or i where none is."""
+    for back in (2, 1):
+        if i - back >= 0 and "".join(t.surface.lower() for t in said.tokens[i - back:i]) in _NUMBER_MARKS \
+                and said.tokens[i - back - 1:i - back] and said.tokens[i - back - 1].surface.isalpha():
+            return i - back
+    return i
+
+
+def _unit_after(said: Utterance, i: int) -> bool:
+    """Whether the number at token i goes on (1.5, 12:30) or a unit follows it (5件, 3rd, 2 pm)."""
+    n = said.tokens[i]
+    rest = said.text[n.end:]
+    if rest[:1] in (".", ",", ":", "/") or rest[:1].isdigit():
+        return True
+    rest = fold(rest.lstrip())
+    return any(rest.startswith(u) and not (u.isascii() and rest[len(u):len(u) + 1].isalpha()) for u in _NUMBER_UNITS)
+
+
 def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
     """Numbers said after a noun the catalog knows (customer 5) or a count's cue (top 3), that no other reading
     took: only a count that reads the number takes it."""
     out = []
-    for m in _NUMBER_AFTER_NOUN.finditer(slots.read_text):
-        word = fold(m["w"])
-        if MASK in slots.read_text[m.start():m.end()]:
+    for span, word in _numbers_after_nouns(slots.text):
+        if MASK in slots.read_text[span[0]:span[1]]:
             continue
         glued = not word.isascii() and any(word.endswith(n) for n in lexicon.nouns)  # 得意先5, 顧客5
         if word in lexicon.count_cues or word in lexicon.nouns or glued:
-            out.append(Said(slots.text[m.start():m.end()], m.span(), "number"))
+            out.append(Said(slots.text[span[0]:span[1]], span, "number"))
     out += [Said(slots.text[s:e], (s, e), "number") for s, e in _counted_numbers(slots, "places")]  # 3階の部屋
     for span in _counted_numbers(slots, "counted"):  # 人数を3名にして
         if not overlaps(span, [s.span for s in out]):
