@@ -12,7 +12,8 @@ from concierge.planner.text import fold
 
 
 @pytest.mark.parametrize(("said", "counter"), [
-    ("アルバムは何枚ある？", "枚"), ("得意先は何社", "社"), ("何人来た", "人"), ("何種類ある", "種類"),
+    ("アルバムは何枚ある？", "枚"), ("得意先は何社", "社"), ("何人来た", "人"), ("営業担当は何人いますか", "人"),
+    ("何種類ある", "種類"),
     ("在庫はいくつ", None), ("受注件数を教えて", None), ("来店数は", None), ("顧客の数は", None),
     ("How many albums", None), ("the number of the orders", None)])
 def test_a_question_of_how_many_is_read_with_its_counter(said, counter):
@@ -111,16 +112,18 @@ def test_a_tools_rows_counted_or_listed_in_japanese_are_read(said, counted):
     assert counting._counted_in_japanese("来店", fold(said)) == counted
 
 
-@pytest.mark.parametrize(("said", "by"), [("extras by type", ["type"]), ("種類別の売上", ["種類"]), ("店ごとの売上", ["店"]),
-                                          ("国別の売上", ["国"]), ("sales per store", ["store"]), ("byte sales", [])])
+@pytest.mark.parametrize(("said", "by"), [
+    ("extras by type", ["type"]), ("種類別の売上", ["種類"]), ("店ごとの売上", ["店"]), ("国別の売上", ["国"]),
+    ("sales per store", ["store"]), ("byte sales", [])])
 def test_a_grouping_is_read_from_the_words_said(said, by):
     from concierge.planner.leftover import _grouped_by
 
     assert [word for _, word in _grouped_by(said)] == by
 
 
-@pytest.mark.parametrize(("said", "noun"), [("customer 5 sales", "customer"), ("invoice #98", "invoice"),
-                                            ("album no. 3", "album"), ("得意先5の売上", "得意先"), ("顧客番号5", "顧客番号")])
+@pytest.mark.parametrize(("said", "noun"), [
+    ("customer 5 sales", "customer"), ("invoice #98", "invoice"), ("album no. 3", "album"), ("得意先5の売上", "得意先"),
+    ("顧客番号5", "顧客番号")])
 def test_a_number_said_after_a_noun_is_read_with_it(said, noun):
     from concierge.planner.leftover import _numbers_after_nouns
 

@@ -37,6 +37,9 @@ def how_many(text: str) -> Asked | None:
     counted = _counted().search(utterance)
     if counted is not None:
         return Asked(counted.said(utterance, "counter"))
+    glued = next((t for t in utterance.tokens if _glued_counter(t.surface) is not None), None)
+    if glued is not None:  # 何人: the analyser's one word
+        return Asked(_glued_counter(glued.surface))
     if any(p.search(utterance) is not None for p in words.token_patterns("how_many", "asked")):
         return Asked(None)
     return None
@@ -51,6 +54,14 @@ class _Counting:
 
 
 COUNTING = _Counting()
+
+
+def _glued_counter(surface: str) -> str | None:
+    """The counter of one word that is 何 and a counter of [counters] counting (何人, 何名), if it is one."""
+    for before in words.token_pattern("how_many", "before_counter").slots[0].forms:
+        if surface.startswith(before) and surface[len(before):] in COUNTERS:
+            return surface[len(before):]
+    return None
 
 
 @cache
