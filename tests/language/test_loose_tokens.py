@@ -111,27 +111,3 @@ def test_grammar_said_around_a_value_is_no_word_that_qualifies_it(said, spans, r
 def test_a_tools_rows_counted_or_listed_in_japanese_are_read(said, counted):
     assert counting._counted_in_japanese("来店", fold(said)) == counted
 
-
-@pytest.mark.parametrize(("said", "by"), [
-    ("extras by type", ["type"]), ("種類別の売上", ["種類"]), ("店ごとの売上", ["店"]), ("国別の売上", ["国"]),
-    ("sales per store", ["store"]), ("byte sales", [])])
-def test_a_grouping_is_read_from_the_words_said(said, by):
-    from concierge.planner.leftover import _grouped_by
-
-    assert [word for _, word in _grouped_by(said)] == by
-
-
-@pytest.mark.parametrize(("said", "noun"), [
-    ("customer 5 sales", "customer"), ("invoice #98", "invoice"), ("album no. 3", "album"), ("得意先5の売上", "得意先"),
-    ("顧客番号5", "顧客番号")])
-def test_a_number_said_after_a_noun_is_read_with_it(said, noun):
-    from concierge.planner.leftover import _numbers_after_nouns
-
-    assert [word for _, word in _numbers_after_nouns(said)] == [noun]
-
-
-@pytest.mark.parametrize("said", ["5件", "the 3rd", "at 12:30", "price 1.5", "customer 5件", "トップ3"])
-def test_a_count_a_price_a_time_or_a_cue_is_no_number_of_a_noun(said):
-    from concierge.planner.leftover import _numbers_after_nouns
-
-    assert _numbers_after_nouns(said) == []

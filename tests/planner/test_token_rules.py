@@ -138,10 +138,11 @@ def test_a_japanese_keyword_of_a_list_names_the_rows(keyword, ja):
 
 @pytest.mark.parametrize(("said", "number"), [
     ("customer 5", "5"), ("invoice #98", "98"), ("album no. 3", "3"), ("得意先5", "5"), ("customer id 5", "5"),
-    ("5件", None), ("the 3rd", None), ("3 yen", None)])
+    ("顧客番号5", "5"), ("5件", None), ("the 3rd", None), ("3 yen", None), ("at 12:30", None), ("price 1.5", None),
+    ("customer 5件", None), ("トップ3", None)])
 def test_a_number_after_a_noun_is_read_and_a_count_or_a_price_is_not(said, number):
-    m = leftover._NUMBER_AFTER_NOUN.search(said)
-    assert (m and m["n"]) == number
+    found = leftover._numbers_after_nouns(said)
+    assert ([said[s:e] for (s, e), _ in found] == [said]) if number else found == []
 
 
 @pytest.mark.parametrize(("said", "state"), [("orders that are still backordered", "backordered"),
@@ -150,10 +151,14 @@ def test_a_state_said_of_the_rows_is_read(said, state):
     assert [word for _, word in leftover._states(said, said)] == [state]
 
 
-@pytest.mark.parametrize(("said", "group"), [("extras by type", "type"), ("種類別の売上", "種類"), ("店ごと", "店")])
+@pytest.mark.parametrize(("said", "group"), [("extras by type", "type"), ("種類別の売上", "種類"), ("店ごと", "店"),
+                                             ("国別の売上", "国"), ("sales per store", "store")])
 def test_a_grouping_is_read(said, group):
-    m = leftover._BY.search(said)
-    assert m is not None and (m["w"] or m["j"]) == group
+    assert [word for _, word in leftover._grouped_by(said)] == [group]
+
+
+def test_a_word_that_begins_with_by_is_no_grouping():
+    assert leftover._grouped_by("byte sales") == []
 
 
 @pytest.mark.parametrize(("label", "thing"), [
