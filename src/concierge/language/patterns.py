@@ -15,7 +15,7 @@ one, "*" any, "+" one or more) and `name` (the text its tokens cover is `Match.n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -151,14 +151,24 @@ class Pattern:
     def finditer(self, utterance: Utterance, start: int = 0, end: int | None = None) -> Iterator[Match]:
         """Matches from left to right, none overlapping, within the text's span [start, end)."""
         tokens = utterance.starting(start, len(utterance.text) + 1 if end is None else end)
-        i = tokens.start
-        while i < tokens.stop:
+        after = tokens.start
+        for i in self._firsts(utterance, tokens):
+            if i < after:
+                continue
             found = self.at(utterance, i)
             if found is None or (end is not None and found.end > end):
-                i += 1
                 continue
             yield found
-            i = found.last
+            after = found.last
+
+    def _firsts(self, utterance: Utterance, tokens: range) -> Iterable[int]:
+        """The tokens a match may begin at: those of the words the first slot takes, where it must take one."""
+        first = self.slots[0]
+        words = first.forms or first.surfaces or first.lemmas
+        if not words or first.least == 0:
+            return tokens
+        index = utterance.by_form
+        return sorted({i for w in words for i in index.get(w, ()) if tokens.start <= i < tokens.stop})
 
     def search(self, utterance: Utterance, start: int = 0, end: int | None = None) -> Match | None:
         return next(self.finditer(utterance, start, end), None)
@@ -192,6 +202,12 @@ class WordTable(Generic[V]):
     def __init__(self, table: Mapping[str, V]) -> None:
         self._table = {" ".join(p.lower().split()): v for p, v in table.items()}
         self._longest = max((len(p.split()) for p in self._table), default=0)
+        self._firsts = frozenset(p.split()[0] for p in self._table if p)
+
+    def said_in(self, text: str) -> bool:
+        """Whether a phrase's first word may be in the text at all: the words are read only where one may be."""
+        said = {w.strip(_MARKS) for w in text.lower().split()}
+        return not self._firsts.isdisjoint(said)
 
     def find(self, utterance: Utterance) -> list[tuple[int, int, V]]:
         tokens, text, out = utterance.tokens, utterance.text, []
@@ -218,6 +234,9 @@ class WordTable(Generic[V]):
     @staticmethod
     def _said(tokens: Sequence[Token], i: int, last: int) -> str:
         return " ".join(t.surface.lower() for t in tokens[i:last + 1])
+
+
+_MARKS = ".,!?;:'\"()[]"
 
 
 def _joined(tokens: Sequence[Token], a: int, b: int) -> bool:

@@ -71,6 +71,8 @@ def _english_quantities(text: str) -> str:
 
 
 def _replaced(text: str, table: WordTable[str]) -> str:
+    if not table.said_in(text):
+        return text
     for start, end, said in reversed(table.find(tokenise(text))):
         text = text[:start] + said + text[end:]
     return text

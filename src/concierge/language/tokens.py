@@ -119,6 +119,15 @@ class Utterance:
         """The token that ends at `offset`, if one does."""
         return self._by_end.get(offset)
 
+    @cached_property
+    def by_form(self) -> dict[str, list[int]]:
+        """The indices of the tokens by each of their forms (surface, dictionary and normalised form), lower case."""
+        found: dict[str, list[int]] = {}
+        for i, t in enumerate(self.tokens):
+            for form in {t.surface.lower(), t.lemma.lower(), t.normal.lower()}:
+                found.setdefault(form, []).append(i)
+        return found
+
     def starting(self, start: int, end: int) -> range:
         """The indices of the tokens that start in [start, end), found by bisection (a long request has many)."""
         return range(bisect.bisect_left(self._starts, start), bisect.bisect_left(self._starts, end))
