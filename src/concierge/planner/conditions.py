@@ -27,24 +27,6 @@ SYMBOL = {"==": "=", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 
 
 
-@dataclass(frozen=True)
-class Found:
-    """Where a marker of a condition is said in a clause: its words, and the spaces after them."""
-
-    clause: str
-    begin: int
-    finish: int
-
-    def start(self) -> int:
-        return self.begin
-
-    def end(self) -> int:
-        return self.finish
-
-    def group(self) -> str:
-        return self.clause[self.begin:self.finish]
-
-
 def _spaces_after(text: str, end: int) -> int:
     return len(text) - len(text[end:].lstrip())
 
@@ -52,13 +34,13 @@ def _spaces_after(text: str, end: int) -> int:
 class JapaneseMarker:
     """The words that end a Japanese condition clause (…の場合、 …なければ), found where whole tokens say them."""
 
-    def search(self, clause: str) -> Found | None:
+    def search(self, clause: str) -> words.Found | None:
         said = tokenise(clause)
         for token in said.tokens:
             end = spelt(said, clause, token.start, words.said("if", "ja"))
             if end is not None:
                 after = spelt(said, clause, end, words.said("if", "after")) if said.starts_at(end) else None
-                return Found(clause, token.start, _spaces_after(clause, _after_comma(said, after or end)))
+                return words.Found(clause, token.start, _spaces_after(clause, _after_comma(said, after or end)))
         return None
 
 
@@ -77,18 +59,20 @@ class EnglishMarker:
                                      + [{"form": words.said("if", key)}])
         self.infix = infix
 
-    def search(self, clause: str) -> Found | None:
+    def search(self, clause: str) -> words.Found | None:
         said = tokenise(clause)
         for m in self.pattern.finditer(said):
             if self._fits(clause, m.start, m.end):
-                return Found(clause, len(clause[:m.start].rstrip()) if self.infix else m.start,
+                return words.Found(clause, len(clause[:m.start].rstrip()) if self.infix else m.start,
                              _spaces_after(clause, m.end))
         return None
 
-    def match(self, clause: str) -> Found | None:
+    def match(self, clause: str) -> words.Found | None:
         said = tokenise(clause)
         m = self.pattern.at(said, 0) if said.tokens else None
-        return Found(clause, 0, _spaces_after(clause, m.end)) if m and self._fits(clause, m.start, m.end) else None
+        if m is None or not self._fits(clause, m.start, m.end):
+            return None
+        return words.Found(clause, 0, _spaces_after(clause, m.end))
 
     def _fits(self, clause: str, start: int, end: int) -> bool:
         spaced_before = not self.infix or clause[start - 1:start].isspace()

@@ -388,32 +388,6 @@ def spelt(said: Utterance, folded: str, start: int, listed: tuple[str, ...], who
                 and (not whole or said.ends_at(start + len(w)))), default=None)
 
 
-# Said stands where callers read a regular expression's match (start, end, span, group, m["n"]); they reuse a
-# variable that held one, so the readers below are typed Any to them until they take Said itself.
-@dataclass(frozen=True)
-class Said:
-    """A span of a request read by tokens, with the text of its parts (as a regular expression's match gives)."""
-
-    begin: int
-    finish: int
-    parts: Mapping[str, str] = field(default_factory=dict)
-
-    def start(self) -> int:
-        return self.begin
-
-    def end(self) -> int:
-        return self.finish
-
-    def span(self) -> tuple[int, int]:
-        return self.begin, self.finish
-
-    def group(self, name: str = "") -> str:
-        return self.parts[name]
-
-    def __getitem__(self, name: str) -> str:
-        return self.parts[name]
-
-
 @dataclass(frozen=True)
 class Referring:
     """A noun of the catalog said after a word that points back (そのお客様, the same customer): `noun` is it,
@@ -421,7 +395,7 @@ class Referring:
 
     nouns: tuple[str, ...]
 
-    def finditer(self, text: str) -> Iterator[Said]:
+    def finditer(self, text: str) -> Iterator[words.Found]:
         said, folded = tokenise(text), fold(text)
         i = 0
         while i < len(said.tokens):
@@ -430,16 +404,16 @@ class Referring:
                 i += 1
                 continue
             yield found
-            i = said.starting(found.finish, len(text) + 1).start
+            i = said.starting(found.end(), len(text) + 1).start
 
-    def _at(self, said: Utterance, folded: str, i: int) -> Said | None:
+    def _at(self, said: Utterance, folded: str, i: int) -> words.Found | None:
         det = spelt(said, folded, said.tokens[i].start, DETERMINERS)
         after = said.starting(det, len(folded)) if det is not None else range(0)
         if not after or folded[det:said.tokens[after.start].start].strip():
             return None
         start = said.tokens[after.start].start
         end = spelt(said, folded, start, self.nouns, whole=False)
-        return None if end is None else Said(said.tokens[i].start, end, {"noun": folded[start:end]})
+        return None if end is None else words.Found(said.text, said.tokens[i].start, end, {"noun": folded[start:end]})
 
 
 @dataclass(frozen=True)
@@ -448,25 +422,25 @@ class Units:
 
     units: tuple[str, ...]  # folded
 
-    def search(self, text: str) -> Any:  # Said | None
+    def search(self, text: str) -> words.Found | None:
         said, folded = tokenise(text), fold(text)
         for i, token in enumerate(said.tokens):
             before = said.tokens[i - 1] if i else None
             if i + 1 < len(said.tokens) and _digits(token, before) and spelt(
                     said, folded, said.tokens[i + 1].start, self.units, whole=False) is not None:
-                return Said(token.start, said.tokens[i + 1].end, {"n": token.surface})
+                return words.Found(said.text, token.start, said.tokens[i + 1].end, {"n": token.surface})
             glued = self._glued(said, folded, token, before)  # 2人(前): the analyser glues a number to its unit
             if glued is not None:
                 return glued
         return None
 
-    def _glued(self, said: Utterance, folded: str, token: Token, before: Token | None) -> Any:  # Said | None
+    def _glued(self, said: Utterance, folded: str, token: Token, before: Token | None) -> words.Found | None:
         digits = len(token.surface) - len(token.surface.lstrip("0123456789"))
         number = Token(token.surface[:digits], "", "", "", ("",), token.start, token.start + digits)
         if not 0 < digits < len(token.surface) or not _digits(number, before):
             return None
         end = spelt(said, folded, number.end, self.units)
-        return None if end is None else Said(token.start, end, {"n": number.surface})
+        return None if end is None else words.Found(said.text, token.start, end, {"n": number.surface})
 
 
 MAX_DIGITS = 4
@@ -490,7 +464,7 @@ class CodeShape:
         self.digits = self.body is not None and any(
             re.fullmatch(self.body, d * n) for d in "01" for n in range(1, 13))  # the catalog's pattern
 
-    def finditer(self, text: str) -> Iterator[Any]:  # of Said
+    def finditer(self, text: str) -> Iterator[words.Found]:
         if self.body is None:
             return
         said = tokenise(text)
@@ -501,9 +475,9 @@ class CodeShape:
                 i += 1
                 continue
             yield found
-            i = said.starting(found.finish, len(text) + 1).start
+            i = said.starting(found.end(), len(text) + 1).start
 
-    def _at(self, said: Utterance, i: int) -> Said | None:
+    def _at(self, said: Utterance, i: int) -> words.Found | None:
         tokens, text = said.tokens, said.text
         if i > 0 and tokens[i - 1].end == tokens[i].start and _alnum_end(tokens[i - 1].surface):
             return None
@@ -513,7 +487,7 @@ class CodeShape:
         for j in range(last, i - 1, -1):
             value = text[tokens[i].start:tokens[j].end]
             if MASK not in value and re.fullmatch(self.body or "", value) and self._ends(said, j):
-                return Said(tokens[i].start, tokens[j].end, {"": value})
+                return words.Found(text, tokens[i].start, tokens[j].end)
         return None
 
     def _ends(self, said: Utterance, j: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import Protocol
@@ -48,12 +48,13 @@ class Spanned(Protocol):
 
 
 class Found:
-    """A word of a `WordList` found in a text: its span, as `re.Match` gives one."""
+    """Words found in a text by its tokens: their span, and the text of each named part, as `re.Match` gives them
+    (`group()` the words, `group("n")` or `m["n"]` a part)."""
 
-    __slots__ = ("_end", "_start", "string")
+    __slots__ = ("_end", "_parts", "_start", "string")
 
-    def __init__(self, string: str, start: int, end: int) -> None:
-        self.string, self._start, self._end = string, start, end
+    def __init__(self, string: str, start: int, end: int, parts: Mapping[str, str] | None = None) -> None:
+        self.string, self._start, self._end, self._parts = string, start, end, parts or {}
 
     def start(self) -> int:
         return self._start
@@ -64,11 +65,11 @@ class Found:
     def span(self) -> tuple[int, int]:
         return self._start, self._end
 
-    def group(self, _: int = 0) -> str:
-        return self.string[self._start:self._end]
+    def group(self, name: int | str = 0) -> str:
+        return self._parts[name] if isinstance(name, str) else self.string[self._start:self._end]
 
-    def __getitem__(self, _: int) -> str:
-        return self.group()
+    def __getitem__(self, name: int | str) -> str:
+        return self.group(name)
 
 
 class WordList:
