@@ -102,6 +102,13 @@ async def test_a_lights_other_names_said_with_its_room_switch_that_light_alone(t
     assert [b["command"] for b in sent(sim)] == ["turnOn"] and sim.device("寝室の電気")["power"] == "on"
 
 
+@pytest.mark.parametrize("said", ["全部の電気の状態を教えて", "how are all the lights?"])
+async def test_a_question_asked_of_every_light_reads_each_one(talk, sim, said):
+    turn = await talk.say(said)
+    assert sent(sim) == [] and all(name in turn.answer for name in ("リビングの電気", "寝室の電気", "Kitchen Light"))
+    assert "ついています" in turn.answer or " is on " in turn.answer
+
+
 async def test_an_answer_to_which_light_completes_the_command_asked(talk, sim):
     first = await talk.say("お風呂の電気つけて")
     assert sent(sim) == [] and "玄関の電気" in first.answer

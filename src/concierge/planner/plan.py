@@ -986,9 +986,10 @@ def _choices(tool: Tool, missing: list[str], ctx: Context, slots: Slots | None =
 
 
 def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
-    """Every value of a required parameter read from the data, where a command is asked of all of them (all the
-    lights, 家じゅう) and the request names none; [] otherwise, or where they are more than one request calls."""
-    if tool.mode != "write" or not param.required or not reads_data(param) \
+    """Every value of a required parameter read from the data, where a command or a question is asked of all of
+    them (all the lights, 家じゅう, 全部の電気の状態) and the request names none; [] otherwise, or where they are more
+    than one request calls."""
+    if not param.required or not reads_data(param) \
             or not (slots.every_but or words.pattern("every", "words").search(slots.cue_text)):
         return []
     group = ctx.lexicon.enum_of[(tool.name, pname)].key
