@@ -3,7 +3,7 @@ begins, never as characters inside another word."""
 
 from __future__ import annotations
 
-from concierge.planner.text import fold, mask, normalise
+from concierge.planner.text import fold, mask, normalise, remember
 from concierge.planner.words import WordList
 
 
@@ -21,7 +21,9 @@ def test_an_english_word_is_found_with_its_endings():
 
 
 def test_a_word_in_a_folded_copy_is_cut_as_the_request_was_said():
-    said = fold(normalise("色もキッチンと同じにしといて"))  # きっちんと: the analyser would cut きっ|ちんと
+    request = normalise("色もキッチンと同じにしといて")
+    remember(request)
+    said = fold(request)  # きっちんと: the analyser would cut きっ|ちんと
     assert found(("きっちん", "と同じ"), said) == ["きっちん", "と同じ"]
     assert found(("と同じ",), mask(said, [(2, 6)])) == ["と同じ"]
 
@@ -39,3 +41,12 @@ def test_the_list_answers_as_a_regex_would():
     assert words.match(text, 3) is not None and words.match(text, 2) is None
     assert words.sub("_", text) == "牛丼を_で, a _ one"
     assert words.fullmatch("large") is not None and words.fullmatch("larger") is None
+
+
+def test_a_catalogs_words_folded_by_the_thousand_never_push_out_a_requests_copies():
+    request = normalise("色もキッチンと同じにしといて")
+    remember(request)
+    said = fold(request)
+    for n in range(10_000):
+        fold(f"カタログの言葉{n}")
+    assert found(("と同じ",), said) == ["と同じ"]

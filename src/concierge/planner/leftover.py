@@ -230,9 +230,10 @@ def _numbers_after_nouns(text: str) -> list[tuple[Span, str]]:
     for i, n in enumerate(said.tokens):
         if not (n.surface.isdigit() and len(n.surface) <= _NUMBER_DIGITS) or _unit_after(said, i):
             continue
-        start = _noun_before(said, _mark_before(said, i))
+        mark = _mark_before(said, i)
+        start = _noun_before(said, mark)
         if start is not None:
-            out.append(((start, n.end), fold(text[start:said.tokens[_mark_before(said, i) - 1].end])))
+            out.append(((start, n.end), fold(text[start:said.tokens[mark - 1].end])))
     return out
 
 

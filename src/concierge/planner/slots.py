@@ -45,7 +45,7 @@ from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
-from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps
+from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps, remember
 
 Span = tuple[int, int]
 
@@ -119,6 +119,7 @@ class Slots:
 
 def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]],
          focus: DateRange | None = None, enum_synonyms: Synonyms | None = None, now: str | None = None) -> Slots:
+    remember(text)
     slots = Slots(text, fold(text), focus=focus)
     slots.dates = find_dates(text, today, focus)
     slots.impossible = impossible_dates(text, today)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -20,7 +22,7 @@ from concierge.language.english import english_numbers
 from concierge.language.japanese import kanji_numbers
 
 __all__ = ["EN_NUMBER", "NUMBER_WORD", "WORD_LIMIT", "Disjoint", "Hit", "Phrases", "fold", "mask", "normalise",
-           "number", "overlaps", "said_as"]
+           "number", "overlaps", "remember", "said_as"]
 
 T = TypeVar("T")
 MASK = "\x00"  # stands for a span already read; no phrase or value matches across it
@@ -50,16 +52,30 @@ def mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
     return _copy_of("".join(chars), text)
 
 
-_SAID: dict[str, str] = {}  # a folded or masked copy of a request: the request as said
-_SAID_KEPT = 4096
+_SAID: OrderedDict[str, str] = OrderedDict()  # a request, and each folded or masked copy of it: the request
+_SAID_KEPT = 4096  # copies of the latest requests; the oldest go first
+_SAID_LOCK = threading.Lock()
+
+
+def remember(request: str) -> None:
+    """Keep a request, so that the copies `fold` and `mask` make of it are known to be its (`said_as`). Only
+    requests are kept: a catalog's words, folded by the thousand, never push a request's copies out."""
+    _keep(request, request)
 
 
 def _copy_of(copy: str, text: str) -> str:
-    if copy != text:
-        if len(_SAID) >= _SAID_KEPT:
-            _SAID.clear()
-        _SAID[copy] = _SAID.get(text, text)
+    request = _SAID.get(text)
+    if request is not None and copy != text:
+        _keep(copy, request)
     return copy
+
+
+def _keep(copy: str, request: str) -> None:
+    with _SAID_LOCK:
+        _SAID[copy] = request
+        _SAID.move_to_end(copy)
+        while len(_SAID) > _SAID_KEPT:
+            _SAID.popitem(last=False)
 
 
 def said_as(text: str) -> str:

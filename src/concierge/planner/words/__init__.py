@@ -7,7 +7,6 @@ import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from importlib import resources
-from typing import Protocol
 
 from concierge.language.patterns import Pattern
 from concierge.language.tokens import tokenise
@@ -33,18 +32,8 @@ def words(section: str, key: str) -> tuple[str, ...]:
 
 @cache
 def pattern(section: str, key: str) -> WordList:
-    """A list of questions.toml, found in folded text as whole words (`WordList`)."""
+    """A list of questions.toml, found in folded text where a word begins (`WordList`)."""
     return WordList(words(section, key))
-
-
-class Spanned(Protocol):
-    """What a word found has, whether a regex or a `WordList` found it."""
-
-    def start(self) -> int: ...
-
-    def end(self) -> int: ...
-
-    def span(self) -> tuple[int, int]: ...
 
 
 class Found:
@@ -105,8 +94,8 @@ class WordList:
         return Found(text, found.start(), found.end()) if found and _begins_a_word(text, pos) else None
 
     def fullmatch(self, text: str) -> Found | None:
-        found = self.match(text)
-        return found if found is not None and found.end() == len(text) else None
+        found = self._regex.fullmatch(text)
+        return Found(text, 0, len(text)) if found and _begins_a_word(text, 0) else None
 
     def sub(self, repl: str | Callable[[Found], str], text: str) -> str:
         out, at = [], 0
