@@ -113,3 +113,14 @@ def test_an_article_before_a_value_says_one(text, value, said):
 ])
 def test_a_request_about_sql_is_refused(farm_plan, text, refused):
     assert refusal(slots_of(farm_plan, text), farm_plan.lexicon) == refused
+
+
+@pytest.mark.parametrize("text,quality", [
+    ("赤いトマトの先週の売上", ["赤い"]), ("先週の甘いかぼちゃの売上", ["甘い"]), ("新しいお客様の売上", ["新しい"]),
+    ("今年一番大きい売上", []), ("先週の売上が多い商品", []), ("先週の売上", []),
+])
+def test_an_adjective_said_of_a_thing_is_a_state_of_the_rows_to_apply_or_say_unapplied(farm_plan, text, quality):
+    from concierge.planner import leftover
+
+    said = leftover.said(slots_of(farm_plan, text), farm_plan.lexicon)
+    assert [s.text for s in said if s.kind == "condition"] == quality

@@ -120,7 +120,25 @@ def _conditions(slots: Slots, lexicon: Lexicon) -> list[Said]:
         text = text[:m.start()] + MASK * (m.end() - m.start()) + text[m.end():]
     found = [m.span() for key in ("ja", "en") for m in words.pattern("conditions", key).finditer(text)]
     found += [span for span, word in _states(slots.text, text) if _a_state(word, lexicon)]
+    found += [span for span in _qualities(slots.text, text, lexicon) if not overlaps(span, found)]
     return [Said(slots.text[s:e], (s, e), "condition") for s, e in sorted(found)]
+
+
+def _qualities(said: str, masked: str, lexicon: Lexicon) -> list[Span]:
+    """An adjective said of a thing (赤い花): a state of the rows unless it ranks or compares (多い) or the
+    catalog knows the word. Words masked in `masked` are none."""
+    utterance = tokenise(said)
+    out = []
+    for m in words.token_pattern("conditions", "quality").finditer(utterance):
+        start, end = m.named["w"]
+        word = utterance.tokens[m.first].lemma
+        if MASK not in masked[start:end] and word not in _NOT_QUALITIES \
+                and not {fold(word), fold(said[start:end])} & (lexicon.known.words | lexicon.catalog_words):
+            out.append((start, end))
+    return out
+
+
+_NOT_QUALITIES = frozenset(words.said("conditions", "not_qualities"))
 
 
 def _states(said: str, masked: str) -> list[tuple[Span, str]]:
