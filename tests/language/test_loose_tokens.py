@@ -111,3 +111,31 @@ def test_grammar_said_around_a_value_is_no_word_that_qualifies_it(said, spans, r
 def test_a_tools_rows_counted_or_listed_in_japanese_are_read(said, counted):
     assert counting._counted_in_japanese("来店", fold(said)) == counted
 
+
+
+@pytest.mark.parametrize(("said", "scripts"), [
+    ("カップ麺の売上", ["katakana", "han", "hiragana", "han"]), ("焼きそば2つ", [None, None, "hiragana"]),
+    ("𠮷田さん", ["han", "han", "hiragana"]), ("Lサイズ", ["latin", "katakana"])])
+def test_a_token_says_the_one_script_it_is_written_in(said, scripts):
+    assert [t.script for t in tokenise(said).tokens] == scripts
+
+
+def test_runs_of_tokens_are_cut_where_a_space_or_another_token_comes_between():
+    said = tokenise("チーズ ケーキとシュークリーム")
+    assert [said.text[slice(*said.span(r))] for r in said.runs(lambda t: t.script == "katakana")] == [
+        "チーズ", "ケーキ", "シュークリーム"]
+
+
+@pytest.mark.parametrize(("masked", "words"), [
+    ("シュークリムある？", ["シュークリム"]),  # one word, however the analyser cuts a misspelling
+    ("しゃけ\x00\x00\x00\x00ください", ["しゃけ", "ください"]), ("焼きそば2つ", []),  # きそば is no word of its own
+    ("コーラLサイズ", ["コーラ", "サイズ"])])
+def test_words_written_in_kana_alone_are_read_whole(masked, words):
+    assert [masked[s:e] for s, e in loose._kana_words(masked)] == words
+
+
+@pytest.mark.parametrize(("masked", "words"), [
+    ("カップ麺の売上", ["カップ麺"]), ("ケーキ屋チーズ", ["ケーキ屋", "チーズ"]), ("麺カップ", ["カップ"]),
+    ("売上\x00\x00\x00", [])])
+def test_a_katakana_word_takes_the_kanji_written_after_it(masked, words):
+    assert [masked[s:e] for s, e in loose._foreign_words(masked)] == words

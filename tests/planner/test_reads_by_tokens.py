@@ -39,7 +39,7 @@ LEDGER: dict[str, dict[str, int]] = {  # module: {why: how many}
     "language/readings.py": {CATALOG: 4},
     "language/replies.py": {ANSWER: 1},
     "language/times.py": {DATES: 5},
-    "language/tokens.py": {TOKENISER: 2},
+    "language/tokens.py": {TOKENISER: 3},
     "planner/answer/problems.py": {ANSWER: 1},
     "planner/answer/results.py": {ANSWER: 2},
     "planner/answer/scene.py": {ANSWER: 2},
@@ -57,7 +57,7 @@ LEDGER: dict[str, dict[str, int]] = {  # module: {why: how many}
     "language/plain.py": {SCRIPT: 1, TO_DO: 1},
     "planner/choose.py": {TO_DO: 1},
     "planner/lexicon.py": {CATALOG: 11, SCRIPT: 2, TO_DO: 1},
-    "planner/loose.py": {SCRIPT: 4, TO_DO: 4},
+    "planner/loose.py": {SCRIPT: 4},
     "planner/slots.py": {SCRIPT: 4, CATALOG: 2, TO_DO: 1},
 }
 

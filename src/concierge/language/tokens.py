@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import bisect
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
 import regex
 
+from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
+
 __all__ = ["Token", "Utterance", "japanese", "tokenise"]
 
 _JAPANESE = regex.compile(r"[\p{Hiragana}\p{Katakana}\p{Han}]")
 _LATIN_WORD = regex.compile(r"[\p{L}\p{M}][\p{L}\p{M}'\-]*|\d+(?:\.\d+)?|\S")
+# The one script a token is written in, if it is written in one: katakana (ー counts), hiragana, kanji, Latin letters.
+_SCRIPT = regex.compile(rf"(?P<katakana>[{KATAKANA}]+)|(?P<hiragana>[{HIRAGANA}ー]+)|(?P<han>[{HAN}]+)"
+                        r"|(?P<latin>\p{Latin}+)")
 _local = threading.local()
 
 
@@ -32,6 +38,13 @@ class Token:
     pos: tuple[str, ...]  # part of speech, most general first: ("動詞", "一般", ...)
     start: int
     end: int
+
+    @cached_property
+    def script(self) -> str | None:
+        """"katakana", "hiragana", "han" or "latin" where the whole token is written in that one script, else None
+        (焼きそば, 2, ？)."""
+        found = _SCRIPT.fullmatch(self.surface)
+        return found.lastgroup if found else None
 
     @property
     def is_verb(self) -> bool:
@@ -127,6 +140,26 @@ class Utterance:
             for form in {t.surface.lower(), t.lemma.lower(), t.normal.lower()}:
                 found.setdefault(form, []).append(i)
         return found
+
+    def runs(self, fits: Callable[[Token], bool]) -> list[range]:
+        """The longest runs of tokens, each written right after the one before (no space between), that all fit:
+        the indices of each run (カップ|麺 is one run of nouns, シューク|リーム one of katakana)."""
+        found: list[range] = []
+        first: int | None = None
+        for i, token in enumerate(self.tokens):
+            if not fits(token):
+                first = None
+                continue
+            if first is not None and self.tokens[i - 1].end == token.start:
+                found[-1] = range(first, i + 1)
+            else:
+                first = i
+                found.append(range(i, i + 1))
+        return found
+
+    def span(self, run: range) -> tuple[int, int]:
+        """Where a run of tokens is in the text."""
+        return self.tokens[run.start].start, self.tokens[run.stop - 1].end
 
     def starting(self, start: int, end: int) -> range:
         """The indices of the tokens that start in [start, end), found by bisection (a long request has many)."""

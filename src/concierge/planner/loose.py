@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import takewhile
 
 import regex
 
@@ -30,7 +31,7 @@ from concierge.language.english import (
 )
 from concierge.language.japanese import around_values, final_particles, of_particle, particles
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
-from concierge.language.tokens import Utterance, tokenise
+from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
@@ -38,10 +39,7 @@ from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 Span = tuple[int, int]
 _NOUN = regex.compile(rf"[{KATAKANA}{HAN}{HIRAGANA}A-Za-z]")
 _STOP = set(particles())  # particles end a word
-_KATAKANA_WORD = regex.compile(rf"\p{{Katakana}}[{KATAKANA}]+")
-_UNKNOWN_WORD = regex.compile(rf"\p{{Katakana}}[{KATAKANA}]+[{HAN}]*")  # カップ麺 is one word
-# 惣菜の売れ筋: a word of the catalog follows
-_BEFORE_TOPIC = regex.compile(rf"(?P<w>[{KATAKANA}{HAN}]{{2,8}}){regex.escape(of_particle())}")
+_LONGEST_BEFORE_TOPIC = 8  # letters of a word read as a value before の売上: 惣菜 of 惣菜の売れ筋, not a whole phrase
 
 
 @dataclass(frozen=True)
@@ -243,21 +241,33 @@ _GRAMMAR = frozenset(fold(w) for w in around_values())
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 
 
-_STANDALONE = regex.compile(rf"(?<![{HIRAGANA}])[{HIRAGANA}ー]{{3,}}(?![{HIRAGANA}])|\p{{Katakana}}[{KATAKANA}]+")
+def _katakana_words(masked: str) -> list[Span]:
+    """The katakana words: runs of katakana tokens (シュークリム, even where the analyser cuts it), of two letters
+    or more."""
+    said = _words_apart(masked)
+    return [span for span in map(said.span, said.runs(lambda t: t.script == "katakana")) if span[1] - span[0] >= 2]
+
+
+def _kana_words(masked: str) -> list[Span]:
+    """The words written in kana alone: a run of hiragana tokens of three letters or more (しゃけ; not the きそば
+    of 焼きそば, one word with its kanji), or a katakana word."""
+    said = _words_apart(masked)
+    hiragana = [(s, e) for s, e in map(said.span, said.runs(lambda t: t.script == "hiragana")) if e - s >= 3]
+    return sorted(hiragana + _katakana_words(masked))
 
 
 def _contained(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found]]:
     """A kana word that is inside one value's name or reading (しゃけ of 鮭おにぎり, ツナ of ツナマヨおにぎり)."""
     out: list[tuple[str, Found]] = []
-    for m in _STANDALONE.finditer(masked):
-        word = fold(m.group())
+    for start, end in _kana_words(masked):
+        said = masked[start:end]
+        word = fold(said)
         if word in known.words or any(word in k for k in known.long):
             continue
         for key, matcher in matchers.items():
-            values = matcher.containing(m.group())
+            values = matcher.containing(said)
             if values:
-                out.append((key, Found(m.start(), m.end(), m.group(),
-                                       tuple(Candidate(v, "part", 0.5) for v in values))))
+                out.append((key, Found(start, end, said, tuple(Candidate(v, "part", 0.5) for v in values))))
                 break
     return out
 
@@ -307,8 +317,8 @@ def _sure(candidates: list[Candidate]) -> bool:
 def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found]]:
     """Loose matches of every group, longest first, none overlapping; a whole katakana word is read as one
     (シュークリム is シュークリーム misspelt, not シューク and an unknown リム)."""
-    found = [(key, Found(m.start(), m.end(), m.group(), tuple(c))) for m in _KATAKANA_WORD.finditer(masked)
-             for key, matcher in matchers.items() if _sure(c := matcher.match(m.group()))]
+    found = [(key, Found(s, e, masked[s:e], tuple(c))) for s, e in _katakana_words(masked)
+             for key, matcher in matchers.items() if _sure(c := matcher.match(masked[s:e]))]
     found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.stop)]
     chosen: list[tuple[str, Found]] = []
     spans = Disjoint()
@@ -449,16 +459,50 @@ def _unknown(masked: str, known: Known) -> list[tuple[str, Span]]:
     """Words left that look like a value: a katakana word, or a noun just before の売上 / の日別 …"""
     out: list[tuple[str, Span]] = []
     spans = Disjoint()
-    before = [m for m in _BEFORE_TOPIC.finditer(masked)
-              if masked[m.end():m.end() + 1] == MASK or fold(masked[m.end():m.end() + 8]).startswith(known.long)]
-    for m in [*_UNKNOWN_WORD.finditer(masked), *before]:
-        said = m.group("w") if m.re is _BEFORE_TOPIC else m.group()
-        start = m.start("w") if m.re is _BEFORE_TOPIC else m.start()
-        if _known(fold(said), known):
-            continue
-        if spans.add(start, start + len(said)):
-            out.append((said, (start, start + len(said))))
+    for start, end in [*_foreign_words(masked), *_before_topic(masked, known)]:
+        said = masked[start:end]
+        if not _known(fold(said), known) and spans.add(start, end):
+            out.append((said, (start, end)))
     return sorted(out, key=lambda u: u[1][0])
+
+
+def _foreign_words(masked: str) -> list[Span]:
+    """Katakana words, each with the kanji written right after it (カップ麺 is one word)."""
+    said = _words_apart(masked)
+    out = []
+    for run in said.runs(lambda t: t.script in ("katakana", "han")):
+        found: list[list[Token]] = []
+        for token in said.tokens[run.start:run.stop]:
+            if token.script == "katakana" and (not found or found[-1][-1].script == "han"):
+                found.append([token])
+            elif found:
+                found[-1].append(token)
+        for word in found:
+            katakana = "".join(t.surface for t in takewhile(lambda t: t.script == "katakana", word))
+            if len(katakana) >= 2 and not katakana.startswith("ー"):
+                out.append((word[0].start, word[-1].end))
+    return out
+
+
+def _before_topic(masked: str, known: Known) -> list[Span]:
+    """A word of katakana or kanji said just before の and a word of the catalog (惣菜 of 惣菜の売れ筋), its
+    last eight letters at most, cut between tokens."""
+    said = _words_apart(masked)
+    out = []
+    for run in said.runs(lambda t: t.script in ("katakana", "han")):
+        then = said.starting(said.tokens[run.stop - 1].end, len(masked) + 1)
+        particle = said.tokens[then.start] if then else None
+        if particle is None or particle.surface != of_particle() or particle.start != said.tokens[run.stop - 1].end:
+            continue
+        after = masked[particle.end:particle.end + 8]
+        if not (after[:1] == MASK or fold(after).startswith(known.long)):
+            continue
+        first = next((i for i in run if said.tokens[run.stop - 1].end - said.tokens[i].start <= _LONGEST_BEFORE_TOPIC),
+                     run.stop)
+        start, end = said.span(range(first, run.stop)) if first < run.stop else (0, 0)
+        if end - start >= 2:
+            out.append((start, end))
+    return out
 
 
 def _known(word: str, known: Known) -> bool:
