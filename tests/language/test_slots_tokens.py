@@ -14,6 +14,7 @@ from concierge.planner.slots import (
     _amounts,
     _code_after_label,
     _count_after,
+    _japanese_items,
     _keys,
     _labelled_numbers,
     _names,
@@ -187,3 +188,14 @@ class _NameLabels:
 def test_a_name_after_its_label(said, names):
     lexicon = _Lexicon(name_labels=_NameLabels())  # type: ignore[arg-type]
     assert [n for n, _ in _names(said, said.lower(), [], lexicon)] == names  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("said", "goods"), [
+    ("お客様にかぼちゃ4個を600円で売った", ["かぼちゃ4個"]), ("\x00\x00\x00\x00\x00かぼちゃ4個を", ["かぼちゃ4個"]),
+    ("キュウリ10本とナス5個", ["キュウリ10本とナス5個"]), ("トマトを2個", ["トマト2個"]),
+    ("にんじん 3本", ["にんじん3本"]), ("りんご1.5kg", ["りんご1.5kg"]), ("0016のかぼちゃ4個", ["かぼちゃ4個"]),
+    ("大根30本 \x00\x00\x00で", ["大根30本"]),
+    ("売上上位3つ", []), ("かぼちゃ4個入り", ["かぼちゃ4個"]), ("かぼちゃ4kgs", [])])
+def test_goods_are_the_words_written_before_their_count_and_counter(said, goods):
+    found = _japanese_items(said, ("個", "本", "kg", "つ"), {"上位"})
+    assert [g for g, _ in found] == goods

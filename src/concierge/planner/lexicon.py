@@ -34,7 +34,7 @@ from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import fuzzy, words
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
-from concierge.planner.text import MASK, WORD_LIMIT, Phrases, fold, normalise
+from concierge.planner.text import MASK, Phrases, fold, normalise
 
 KEYWORD, TOPIC = "keyword", "topic"
 Synonyms = Mapping[str, Mapping[str, str]]  # enum group key -> what is said -> the value (read from the data)
@@ -44,11 +44,9 @@ COUNTERS = list(words.said("counters", "goods"))
 KANA_FORM_MIN = 3  # a keyword's reading of fewer kana (あき of 空き) is no keyword: too many words hold it
 _HAN = regex.compile(f"[{HAN}]")
 _HIRAGANA_END = regex.compile(f"[{HIRAGANA}]$")
-NOUN_CHARS = f"{HIRAGANA}{KATAKANA}{HAN}A-Za-z"  # a character class of the `regex` package
 DETERMINERS = tuple(fold(normalise(w)) for w in words.said("references", "determiners"))
 # Values read from the data that are also words any English request uses: never read as that value.
 _FUNCTION_WORDS = english_words("values")
-_BEFORE_COUNT = "".join(words.said("counters", "before_count"))  # トマトを2個
 PRONOUNS = words.said_pattern("references", "pronouns")
 
 
@@ -121,9 +119,7 @@ class Lexicon:
         self.name_labels: Phrases[str] = Phrases({label: label for label in name_labels})
         self.code_names: Phrases[tuple[str, str]] = Phrases(code_names)
         self.referring = Referring(tuple(self.refer)) if self.refer else None
-        said = "|".join(re.escape(c) for c in sorted(counters, key=len, reverse=True))
-        self.goods = regex.compile(rf"(?P<noun>[{NOUN_CHARS}]{{1,{WORD_LIMIT}}})\s*[{_BEFORE_COUNT}]?\s*"
-                                   rf"(?P<qty>\d+(?:\.\d+)?)\s*(?P<counter>{said})(?![A-Za-z])")  # トマトを2個
+        self.counters = tuple(sorted(counters, key=len, reverse=True))  # of goods recorded: 個, 本, kg, longest first
         count_words = {w for t in self.tools.values() for p in t.params.values() if isinstance(p.extract, CountExtract)
                        for w in [*p.extract.cues, *p.extract.one, *p.extract.said]}
         # The single words keywords and topics are made of (customer, invoice, 得意先): a number said after one

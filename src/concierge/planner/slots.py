@@ -12,7 +12,7 @@ English) is read later, for that tool, by `count` and `english_items`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -58,7 +58,7 @@ _JOINERS = frozenset(words.said("joiners", "words"))
 _HONORIFICS = tuple(sorted(honorifics(), key=len, reverse=True))
 _NOT_NAMES = not_names()
 _NOT_NAME_ENDS = not_name_ends()
-_BEFORE_COUNT = "".join(words.said("counters", "before_count"))
+_BEFORE_COUNT = frozenset(words.said("counters", "before_count"))  # トマト|を|2個
 _KANJI_KANA_LATIN = regex.compile(rf"[{HAN}{KATAKANA}A-Za-z・]")
 _KANJI = regex.compile(rf"[{HAN}]")
 _KATAKANA = regex.compile(rf"[{KATAKANA}]")
@@ -132,7 +132,8 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     slots.amounts = _amounts(text, mask(text, taken))
     taken += [s for _, s in slots.amounts]
     # Goods with counters only where a tool records them: else 大盛りで2つ is an option and a count.
-    slots.items = _japanese_items(mask(text, taken), lexicon.goods, lexicon.vocabulary) if lexicon.takes_goods else []
+    slots.items = _japanese_items(mask(text, taken), lexicon.counters, lexicon.vocabulary) \
+        if lexicon.takes_goods else []
     taken += [s for _, s in slots.items]
     slots.codes = _codes(text, slots.folded, taken, lexicon)
     code_spans = [(c.start, c.end) for c in slots.codes]
@@ -381,42 +382,70 @@ def _said_as_year(text: str, start: int, end: int) -> bool:
         after is not None and after.surface in _YEAR_AFTER and not text[end:after.start].strip())
 
 
-def _japanese_items(text: str, item: re.Pattern[str], vocabulary: set[str]) -> list[tuple[str, Span]]:
+def _japanese_items(text: str, counters: Sequence[str], vocabulary: set[str]) -> list[tuple[str, Span]]:
+    """Goods said with how many of them (かぼちゃ4個, トマトを2個); goods joined by a word of `[joiners]` are one
+    list (キュウリ10本とナス5個)."""
     found: list[tuple[str, int, int]] = []
-    for m in item.finditer(text):
-        before = text[m.start() - 1] if m.start() else ""
-        glued = before == MASK or before.isdigit() or bool(found and found[-1][2] == m.start())
-        noun = _clean_noun(m["noun"].rstrip(_BEFORE_COUNT), glued)
-        if not noun or any(fold(noun).rstrip(_PARTICLES).endswith(word) for word in vocabulary):
+    said = tokenise(text)
+    for i, token in enumerate(said.tokens):
+        counter = _counter_after(said, i, counters)
+        if counter is None:
+            continue
+        noun = _goods_before(said, i)
+        if noun is None:
+            continue
+        start, end = noun
+        if any(fold(text[start:end]).endswith(word) for word in vocabulary):
             continue  # 売上上位3つ is a count, not goods
-        found.append((f"{noun}{m['qty']}{m['counter']}", m.end("noun") - len(noun), m.end()))
+        found.append((f"{text[start:end]}{token.surface}{counter[0]}", start, counter[1]))
     out: list[tuple[str, Span]] = []
-    for said, start, end in found:  # キュウリ10本とナス5個 is one list of goods
+    for goods, start, end in found:
         if out and _joined(text, out[-1][1][1], start):
-            joined = out[-1][0] + text[out[-1][1][1] : start].strip() + said
+            joined = out[-1][0] + text[out[-1][1][1] : start].strip() + goods
             out[-1] = (joined, (out[-1][1][0], end))
         else:
-            out.append((said, (start, end)))
+            out.append((goods, (start, end)))
     return out
+
+
+def _counter_after(said: Utterance, i: int, counters: Sequence[str]) -> tuple[str, int] | None:
+    """The counter said right after the number that token `i` is (4|個, 1.5|kg), and where it ends."""
+    number = said.tokens[i]
+    if not number.surface.replace(".", "", 1).isdigit():
+        return None
+    rest = said.text[number.end:]
+    after = len(rest) - len(rest.lstrip())
+    for counter in counters:
+        end = number.end + after + len(counter)
+        if rest[after:].startswith(counter) and said.ends_at(end) and said.starts_at(number.end + after):
+            return counter, end
+    return None
+
+
+def _goods_before(said: Utterance, i: int) -> Span | None:
+    """The words of goods said before the number that token `i` is: the letters of the tokens written one after
+    another up to it, a particle of `[counters] before_count` perhaps between (トマト|を|2個); none that is a
+    particle (お客様に|かぼちゃ), a mark or a value read before (a mask)."""
+    last = i - 1
+    if last >= 0 and said.tokens[last].surface in _BEFORE_COUNT and said.tokens[last].is_particle:
+        last -= 1
+    if last < 0 or said.text[said.tokens[last].end:said.tokens[last + 1].start].strip():
+        return None
+    first = last + 1
+    while first > 0 and _goods_word(said.tokens[first - 1]) \
+            and said.tokens[last].end - said.tokens[first - 1].start <= WORD_LIMIT \
+            and (first == last + 1 or said.tokens[first - 1].end == said.tokens[first].start):
+        first -= 1
+    return (said.tokens[first].start, said.tokens[last].end) if first <= last else None
+
+
+def _goods_word(token: Token) -> bool:
+    return token.surface.isalpha() and not (token.is_particle or token.is_auxiliary)
 
 
 def _joined(text: str, end: int, start: int) -> bool:
     """Whether only a word of `[joiners]` is said between two values (キュウリ10本とナス5個, 3 pumpkins and 2 eggs)."""
     return text[end:start].strip().lower() in _JOINERS
-
-
-def _clean_noun(noun: str, glued: bool) -> str:
-    """お客様にかぼちゃ -> かぼちゃ; の+かぼちゃ glued to a value read before -> かぼちゃ; にんじん stays;
-    には|キュウリ -> キュウリ (particles before a word in katakana or kanji)."""
-    lead = regex.match(rf"[{_PARTICLES}]+(?=[{KATAKANA}{HAN}])", noun)
-    if lead:
-        noun = noun[lead.end():]
-    for i in range(len(noun) - 2, 0, -1):
-        if noun[i] in _PARTICLES and _KANJI_KANA_LATIN.match(noun[i - 1]):
-            return noun[i + 1 :]
-    if glued and len(noun) > 2 and noun[0] in _PARTICLES and noun[1] != "ん":  # "" once を is stripped
-        return noun[1:]
-    return noun
 
 
 def _codes(text: str, folded: str, taken: list[Span], lexicon: Lexicon) -> list[Code]:
