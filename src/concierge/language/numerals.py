@@ -7,14 +7,14 @@ A numeral's digits are the analyser's (language/tokens.py): the normalised form 
 2500). A numeral is written as digits only when a counter, date or money unit follows it (月 日 年 週 ヶ月 個 本 円 件
 つ 位 人 …, and the hour or minutes of a time: 八時, 三十分後) or a ranking / recent-period word ends right before it
 (上位 下位 トップ ワースト ベスト 直近 過去 ここ). Words that merely contain a numeral stay as written: 一番, 一緒,
-一度, 一部, 十分, 一時的, 一杯, 一郎, 九州. The word lists are data, [numerals] of words/ja.toml, and matched on the
-text: the analyser cuts some numerals badly (七|千円, 三|十分で, 一人 kept whole), and those are read by their
-digits and units. Only a request with a numeral that may count is analysed.
+一度, 一部, 十分, 一時的, 一杯, 一郎, 九州. A numeral begins where a token does; the analyser cuts some numerals
+badly (七|千円, 三|十分で, 一人 kept whole), so a numeral runs on into the token after it, and its counter or idiom
+(the word lists of [numerals] in words/ja.toml) is found where the numeral ends or begins, and such a numeral is
+read by its digits and units. Only a request with a kanji numeral's character is analysed.
 The input is expected to be NFKC-normalised already (ASCII digits).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from decimal import Decimal
 from functools import cache, lru_cache
@@ -42,11 +42,10 @@ __all__ = ["in_tenths", "kanji_to_digits"]
 @lru_cache(maxsize=4096)
 def kanji_to_digits(text: str) -> str:
     """`text` with every kanji numeral that counts, dates or prices something written in ASCII digits."""
-    numerals = _numerals_that_may_count(text)
-    if not numerals:
+    if _kanji().isdisjoint(text):
         return text
     utterance = tokenise(text)
-    edits = [edit for said in numerals if (edit := _as_digits(utterance, said)) is not None]
+    edits = [edit for start, end in _numerals_said(utterance) if (edit := _as_digits(utterance, start, end))]
     for start, end, digits in reversed(edits):
         text = text[:start] + digits + text[end:]
     return text
@@ -69,27 +68,47 @@ def _tenths() -> dict[str, Any]:
             "percent": table["percent"]}
 
 
-def _numerals_that_may_count(text: str) -> list[re.Match[str]]:
-    """The numerals of `text`, part of no word, said before a counter or after a ranking word: the analyser reads
-    only a request that has one (it costs a hundred times more than this)."""
-    if not _any_kanji().search(text):
-        return []
-    return [said for said in _numerals_said().finditer(text) if _may_count(text, *said.span())]
+def _numerals_said(utterance: Utterance) -> list[tuple[int, int]]:
+    """The spans of the numerals said, each from a token's start, holding a kanji and not inside a number: the
+    tokens all of a numeral's characters (二千五百, 七|千, 1.5万), and the numeral the next one begins with (三|十分,
+    the 二 of 二人, the 三十 of 三十日)."""
+    found, tokens, i = [], utterance.tokens, 0
+    while i < len(tokens):
+        start = end = tokens[i].start
+        while i < len(tokens) and tokens[i].start == end and (lead := _numeral_lead(tokens[i].surface)):
+            end, i = end + lead, i + 1
+            if lead < len(tokens[i - 1].surface):
+                break
+        if end == start:
+            i += 1
+        elif not _kanji().isdisjoint(utterance.text[start:end]) and not _in_a_number(utterance.text, start):
+            found.append((start, end))
+    return found
 
 
-def _may_count(text: str, start: int, end: int) -> bool:
-    """Whether the numeral at [start, end) is part of no word and said before a counter or after a ranking word."""
-    return (_counted(text, end) or text.endswith(numeral_prefixes(), 0, start)) and not _part_of_a_word(text, start)
+def _numeral_lead(surface: str) -> int:
+    """How many characters of a numeral `surface` begins with (its digits, kanji and decimal point)."""
+    lead = 0
+    while lead < len(surface) and (surface[lead] in _kanji() or surface[lead] in _DIGITS or (
+            surface[lead] == "." and 0 < lead < len(surface) - 1 and surface[lead + 1] in _DIGITS)):
+        lead += 1
+    return lead
 
 
-def _as_digits(utterance: Utterance, said: re.Match[str]) -> tuple[int, int, str] | None:
-    """The span of the numeral `said` and its digits, if it counts, dates or prices something."""
-    start, end = said.span()
-    if not (_counted(utterance.text, end) or _ranked(utterance, start)):
+def _in_a_number(text: str, start: int) -> bool:
+    """Whether a digit, decimal point, comma or kanji numeral comes right before `start` (1,五百)."""
+    return start > 0 and (text[start - 1] in _DIGITS or text[start - 1] in ".," or text[start - 1] in _kanji())
+
+
+def _as_digits(utterance: Utterance, start: int, end: int) -> tuple[int, int, str] | None:
+    """The span of the numeral at [start, end) and its digits, if it counts, dates or prices something: part of no
+    word, and said before a counter or after a ranking word."""
+    text = utterance.text
+    if not (_counted(text, end) or _ranked(utterance, start)) or _part_of_a_word(text, start):
         return None
     value = _analysed(utterance, start, end)
     if value is None:
-        value = _value(said.group())
+        value = _value(text[start:end])
     return None if value is None else (start, end, str(value))
 
 
@@ -103,7 +122,7 @@ def _analysed(utterance: Utterance, start: int, end: int) -> int | None:
 
 def _counted(text: str, end: int) -> bool:
     """Whether a counter, unit or date word begins at `end` (三個, 四月, 八時; not 一時的 or 三分の一)."""
-    return _counter().match(text, end) is not None and not text.startswith(numeral_not_counters(), end)
+    return text.startswith(numeral_counters(), end) and not text.startswith(numeral_not_counters(), end)
 
 
 def _ranked(utterance: Utterance, start: int) -> bool:
@@ -114,14 +133,13 @@ def _ranked(utterance: Utterance, start: int) -> bool:
 
 def _part_of_a_word(text: str, start: int) -> bool:
     """Whether the numeral at `start` is part of a word: one of the idioms (一杯, 六本木, 一人一人) or no minutes
-    (十分) said over it, or a character it is glued to right before it (唯一つ); never right after an hour (7時十分)."""
+    (十分) begins with it, or a character it is glued to comes right before it (唯一つ); never right after an hour
+    (7時十分)."""
     if _after_an_hour(text, start):
         return False
     if start > 0 and text[start - 1] in numerals_glued():
         return True
-    words, longest = _words_with_numerals()
-    return any((said := words.match(text, at)) is not None and said.end() > start
-               for at in range(max(0, start - longest + 1), start + 1))
+    return text.startswith(_words_with_numerals(), start)
 
 
 def _after_an_hour(text: str, start: int) -> bool:
@@ -158,29 +176,16 @@ def _digits_of(said: str) -> str:
     return "".join(str(digits[c]) if c in digits else c for c in said)
 
 
-@cache
-def _kanji() -> str:
-    return "".join((*numeral_digits(), *numeral_units(), *numeral_large_units()))
+_DIGITS = frozenset("0123456789")
 
 
 @cache
-def _any_kanji() -> re.Pattern[str]:
-    return re.compile(f"[{_kanji()}]")
+def _kanji() -> frozenset[str]:
+    """The digits and units of a kanji numeral."""
+    return frozenset((*numeral_digits(), *numeral_units(), *numeral_large_units()))
 
 
 @cache
-def _numerals_said() -> re.Pattern[str]:
-    """A numeral as written: kanji, maybe after ASCII digits (二千五百, 1万2千, 1.5万), not inside a number."""
-    return re.compile(rf"(?<![0-9.,{_kanji()}])(?:[0-9]+(?:\.[0-9]+)?)?[{_kanji()}][0-9{_kanji()}]*")
-
-
-@cache
-def _words_with_numerals() -> tuple[re.Pattern[str], int]:
-    """Any of the idioms and the words that are no minutes, and the length of the longest."""
-    words = sorted((*numeral_idioms(), *numerals_not_minutes()), key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, words))), len(words[0])
-
-
-@cache
-def _counter() -> re.Pattern[str]:
-    return re.compile("|".join(map(re.escape, sorted(numeral_counters(), key=len, reverse=True))))
+def _words_with_numerals() -> tuple[str, ...]:
+    """The idioms and the words that are no minutes: a numeral they begin with is part of a word."""
+    return (*numeral_idioms(), *numerals_not_minutes())

@@ -49,13 +49,25 @@ def plain(text: str) -> str:
     edits = [*_kana_counts(utterance), *_kana_counters(utterance), *_before_katakana(utterance), *_aspect(utterance)]
     for start, end, said in sorted(edits, reverse=True):
         text = text[:start] + said + text[end:]
-    return _kana_aspect().sub("", text)
+    return _without_kana_aspect(text)
+
+
+def _without_kana_aspect(text: str) -> str:
+    """`text` without the auxiliaries of aspect after a verb written in kana that the analyser cuts as no verb (と|
+    めちゃ|って of とめちゃって, とめど|い|て): each where the text without it is read with a verb ending right before
+    it (とめて: 止める)."""
+    for found in reversed(list(_kana_aspect().finditer(text))):
+        plainly = text[:found.start()] + text[found.end():]
+        verb = tokenise(plainly).ending_at(found.start())
+        if verb is not None and verb.is_predicate:
+            text = plainly
+    return text
 
 
 @cache
 def _kana_aspect() -> regex.Pattern:
-    """The auxiliaries of aspect after a verb written in kana, which the analyser reads as a noun (けしといて,
-    つけちゃって): after the sound a verb's stem ends in, before its て or た."""
+    """Where an auxiliary of aspect may be after a verb written in kana: after a kana a verb's stem may end in,
+    right before its て or た (the とい of とめといて)."""
     said = kana_aspect()
     return regex.compile(rf"(?<=\p{{Hiragana}}(?:{_alternatives(said['stem_ends'])}))(?:{_alternatives(said['said'])})"
                          rf"(?=(?:{_alternatives(said['before'])}))")

@@ -18,12 +18,9 @@ In order:
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from functools import lru_cache
-
-import regex
 
 from concierge.catalog.model import (
     AmountExtract,
@@ -38,8 +35,7 @@ from concierge.catalog.model import (
 )
 from concierge.language.dates import normalise
 from concierge.language.japanese import subsidiary_verbs
-from concierge.language.scripts import HIRAGANA
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import Token, tokenise
 from concierge.planner import comparisons, leftover, measure, words
 from concierge.planner.counting import counts_rows_of
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
@@ -434,22 +430,47 @@ def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> 
     return best if best is not None and lexicon.tools[best].mode == "write" else None
 
 
-def _alternatives(key: str) -> str:
-    """A list of `[filler]` as one alternation, longest first."""
-    return "|".join(re.escape(w) for w in sorted(words.words("filler", key), key=len, reverse=True))
+# Punctuation, quotes (they only set a value apart: 『ランキング』です), spaces and the values masked.
+_MARKS = frozenset(" \t\n\u3000" + MASK + "?？、。,.!！「」『』\"“”'‘’")
 
 
-FILLER = regex.compile(rf"(?<![{HIRAGANA}])(?:{_alternatives('interjections')})(?![{HIRAGANA}])|{_alternatives('ja')}"
-                       rf"|(?<![a-z])(?:{_alternatives('en')})(?![a-z])|[\s\x00?？、。,.!！]"
-                       r"|[「」『』\"“”'‘’]")  # quotes only set a value apart: 『ランキング』です
+@functools.cache
+def _fillers() -> tuple[frozenset[str], int]:
+    """The words of `[filler]` (folded), and the most tokens one of them is cut into."""
+    said = frozenset(w for key in ("interjections", "ja", "en") for w in words.words("filler", key))
+    return said, max(len(tokenise(w).tokens) for w in said)
+
+
+def beyond_filler(text: str) -> str:
+    """The words of `text` (folded) that are none of `[filler]` (えっと, です, please), no punctuation, quote or
+    MASK, each one after the other: じゃ100で gives 100, えっと麦茶です with 麦茶 masked gives nothing."""
+    said, longest = _fillers()
+    tokens, rest, i = tokenise(text).tokens, [], 0
+    while i < len(tokens):
+        if _MARKS.issuperset(tokens[i].surface):
+            i += 1
+            continue
+        last = next((j for j in range(min(len(tokens), i + longest) - 1, i - 1, -1)
+                     if " ".join(text[tokens[i].start:tokens[j].end].split()) in said
+                     or (j == i and tokens[i].normal in said)), None)
+        if last is None:
+            rest.append(tokens[i].surface)
+        i = i + 1 if last is None else last + 1
+    return "".join(rest)
+
+
+def is_filler(token: Token) -> bool:
+    """Whether a token is one of the `[filler]` words by its forms, or punctuation or a quote."""
+    said = _fillers()[0]
+    return token.surface.lower() in said or token.normal in said or _MARKS.issuperset(token.surface)
 
 
 def says_only_values(slots: Slots) -> bool:
     """A request that says only values (先月は？, and last month?, 麦茶です): a follow-up of the previous one,
     or the answer to what the planner asked."""
     said = [u.span for u in slots.unsure] + [(h.start, h.end) for h in slots.enums]
-    return bool(slots.dates or slots.codes or said or slots.amounts or slots.items or slots.times) and not FILLER.sub(
-        "", mask(slots.read_text, said))
+    values = slots.dates or slots.codes or said or slots.amounts or slots.items or slots.times
+    return bool(values) and not beyond_filler(mask(slots.read_text, said))
 
 
 def _says_goods_or_money(slots: Slots, lexicon: Lexicon, name: str) -> bool:
@@ -485,8 +506,9 @@ def _ordered_so(slots: Slots, group: str) -> bool:
     after = set(words.words("lines", "option_after"))
     for hit in slots.enums:
         if any(k == group for k, _ in hit.value):
-            rest = [t for t in said.tokens if t.start >= hit.end and not FILLER.fullmatch(t.surface)]
-            if not rest or rest[0].surface in after:
+            rest = (said.tokens[i] for i in said.starting(hit.end, len(said.text)) if not is_filler(said.tokens[i]))
+            first = next(rest, None)
+            if first is None or first.surface in after:
                 return True
     return False
 

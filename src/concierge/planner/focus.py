@@ -23,10 +23,18 @@ from typing import Any
 from concierge.catalog.model import CountExtract, ItemsExtract, Param
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
-from concierge.planner.choose import FILLER, Choice, coverage, keyword_tools, says_only_values, topics, unmet_params
+from concierge.planner.choose import (
+    Choice,
+    beyond_filler,
+    coverage,
+    keyword_tools,
+    says_only_values,
+    topics,
+    unmet_params,
+)
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data, takes_code
 from concierge.planner.slots import Slots, count
-from concierge.planner.text import MASK, fold, mask, normalise
+from concierge.planner.text import fold, mask, normalise
 
 __all__ = ["Command", "adds_another", "again", "amended", "instead_text"]
 
@@ -268,7 +276,7 @@ def _instead(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
 
 def _bare_number(slots: Slots) -> int | None:
     """The number a request says and nothing else (じゃ100で, 2で): a value in place of one refused."""
-    rest = FILLER.sub("", slots.read_text)
+    rest = beyond_filler(slots.read_text)
     return int(rest) if rest.isdigit() and len(rest) <= 6 else None
 
 
@@ -294,7 +302,7 @@ def _other_kind(slots: Slots, lexicon: Lexicon, offered: Collection[str], comman
     were switched on): the one tool of that kind's topic that takes the command's own values (on)."""
     name, args = command
     named = [(h.start, h.end) for h in lexicon.cues.find(slots.cue_text)]
-    if FILLER.sub("", mask(slots.cue_text, named)).strip(MASK) or _says_data(slots, lexicon):
+    if beyond_filler(mask(slots.cue_text, named)) or _says_data(slots, lexicon):
         return None  # テレビも: the kind of device and nothing else
     fixed = {k: v for k, v in args.items() if k in lexicon.tools[name].params
              and of_fixed_values(lexicon.tools[name].params[k])}

@@ -32,7 +32,7 @@ from concierge.language.japanese import and_particle
 from concierge.language.patterns import Match
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import not_meant, words
-from concierge.planner.choose import FILLER, keyword_tools
+from concierge.planner.choose import beyond_filler, keyword_tools
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
@@ -457,5 +457,6 @@ def _states(slots: Slots) -> bool:
 
 def _assents(slots: Slots) -> bool:
     """Whether the request only says yes (はい お願いします, yes please)."""
-    rest = FILLER.sub("", words.pattern("lines", "assent").sub("", slots.read_text))
-    return bool(words.pattern("lines", "assent").search(slots.read_text)) and not rest.strip(" 、。,.!！")
+    assent = words.pattern("lines", "assent")
+    rest = beyond_filler(assent.sub(lambda found: MASK * len(found.group()), slots.read_text))
+    return bool(assent.search(slots.read_text)) and not rest
