@@ -1,7 +1,8 @@
 """The planner reads a request word by word: its rules are token patterns over the `Utterance` that
 `language.tokens.tokenise` gives (language/patterns.py), with their words in data files. A character regex is
 left only where it reads something other than a request (a catalog's text, an answer, a template), where the
-analyser cannot serve (dates and times: docs/planner.md), or where a rule has not been rewritten yet.
+analyser cannot serve (dates and times: docs/planner.md), where it tells scripts apart inside a word, or where it
+only finds where a word may be and the tokens decide. No rule reads the request by its characters alone.
 
 This ledger counts the regex calls left in each module and why. It only goes down: a module that reads more
 by characters than its entry allows fails here, and so does one that reads less (lower its entry, so that the
@@ -31,7 +32,6 @@ SCRIPT = "tells the script of a character inside a word (\\p{Han}, \\p{Katakana}
 OWN = "reads a value the planner wrote itself (a command's goods, かぼちゃ4個; a call's arguments), not the request"
 MISCUT = ("finds where a listed word may be by its characters inside kana the analyser cuts as no word "
           "(と|めちゃ|って), then keeps it only where the tokens read the text without it as a verb: the tokens decide")
-TO_DO = "reads the request by characters: still to rewrite as token patterns"
 
 LEDGER: dict[str, dict[str, int]] = {  # module: {why: how many}
     "language/dates.py": {DATES: 17},
