@@ -79,6 +79,10 @@ class Token:
         return self.pos[:3] == ("名詞", "固有名詞", "人名")
 
     @property
+    def is_family_name(self) -> bool:  # 佐藤 of 佐藤 花子
+        return self.pos[:4] == ("名詞", "固有名詞", "人名", "姓")
+
+    @property
     def is_noun(self) -> bool:  # 弁当, 注文, 田中
         return self.pos[0] == "名詞"
 

@@ -374,13 +374,21 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     """The keyword's tool, or a read tool of its catalog that also takes the values said that it cannot
     (ぷりんはどのくらい売れた: a ranking takes no product; the daily sales of プリン answer it)."""
     tool = lexicon.tools[name]
-    said = _groups_said(slots, lexicon)
+    said = _groups_said(slots, lexicon) - _people_found_by_name(slots, tool)
     if tool.mode != "read" or said <= _groups_of(lexicon, name) or counts_rows_of(tool, slots.cue_text):
         return name  # how many visits … : the visits, or a word of what could not be applied
     fits = [t for t in lexicon.tools if t in offered and t != name and lexicon.tools[t].catalog == tool.catalog
             and lexicon.tools[t].mode == "read" and said <= _groups_of(lexicon, t) and not unmet(slots, lexicon, t)]
     # ヘルメットの売上: the orders' summary takes no product; the summary of their lines does, not the products
     return min(fits, key=lambda t: _kinship(tool, lexicon.tools[t]), default=name)
+
+
+def _people_found_by_name(slots: Slots, tool: Tool) -> set[str]:
+    """The groups of the people of the data said (顧客の佐藤 花子さん), where the tool finds people by name."""
+    if not any(isinstance(p.extract, NameExtract) for p in tool.params.values()):
+        return set()
+    people = {span for _, span in slots.named_values}
+    return {key for h in slots.enums if (h.start, h.end) in people for key, _ in h.value}
 
 
 def _kinship(tool: Tool, other: Tool) -> tuple[bool, bool]:
@@ -402,7 +410,7 @@ def _groups_of(lexicon: Lexicon, name: str) -> set[str]:
 def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
     """The tool that takes most of the values said, counting its topics; the nearest example breaks ties."""
     said_topics = topics(lexicon, slots.cue_text)
-    best, best_score = None, 0.0
+    best, best_ranked = None, None
     for name in (t for t in lexicon.tools if t in offered):
         values, dates = coverage(slots, lexicon, name)
         said = said_topics.count(name)
@@ -418,9 +426,21 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
         score = 2 * values + dates + said + near
         if lexicon.tools[name].mode == "read" and leftover.left(lexicon.tools[name], slots, lexicon, set(offered)):
             score -= 1  # units shipped of SKU-00412: the sales lines take "shipped"; the purchase lines do not
-        if score > best_score:
-            best, best_score = name, score
+        ranked = (score, _columns_asked(slots, lexicon.tools[name]))  # 佐藤 花子さんの電話番号: the tool that has one
+        if score > 0 and (best_ranked is None or ranked > best_ranked):
+            best, best_ranked = name, ranked
     return best
+
+
+def _columns_asked(slots: Slots, tool: Tool) -> int:
+    """How many of the columns a read gives back are named in the request (電話番号, phone)."""
+    labels = tuple(sorted({fold(w) for text in tool.result.labels.values() for w in (text.ja, text.en) if len(w) > 1}))
+    return len({hit.value for hit in _label_phrases(labels).find(slots.cue_text)}) if tool.mode == "read" else 0
+
+
+@functools.lru_cache(maxsize=512)
+def _label_phrases(labels: tuple[str, ...]) -> Phrases[str]:
+    return Phrases({label: label for label in labels})
 
 
 def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
@@ -618,7 +638,7 @@ def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
                 kinds.add("referred")
             if x.lookup and slots.names:
                 kinds.add("name")
-        elif isinstance(x, NameExtract) and slots.names:
+        elif isinstance(x, NameExtract) and (slots.names or slots.named_values):
             kinds.add("name")
         elif isinstance(x, AmountExtract) and slots.amounts:
             kinds.add("amount")

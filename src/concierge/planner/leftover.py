@@ -73,7 +73,9 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
         return True  # 天丼って今日ありますか: the menu as it is today
     if s.kind in ("group", "condition") and any(fold(s.text) in fold(k) for k in keywords):
         return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers
-    if s.kind in ("name", "unknown"):  # words that look like a value fill a name only where no name is said
+    # Words that look like a value fill a name only where no name is said; 佐藤 花子さん, a person of the data,
+    # fills one too.
+    if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in {span for _, span in slots.named_values}):
         return not (s.kind == "unknown" and slots.names) and bool(whose.fills(tool, slots, s.span, offered))
     for pname, p in tool.params.items():
         x = p.extract

@@ -97,6 +97,7 @@ class Slots:
     codes: list[Code] = field(default_factory=list)
     enums: list[Hit[frozenset[tuple[str, str]]]] = field(default_factory=list)
     names: list[tuple[str, Span]] = field(default_factory=list)
+    named_values: list[tuple[str, Span]] = field(default_factory=list)  # 佐藤 花子|さん: a value of the data, a person
     keys: list[tuple[str, Span]] = field(default_factory=list)  # a key said as one, no reading took (ALFKI)
     name_labels: dict[Span, str] = field(default_factory=dict)  # a name read after a label: the label (folded)
     referred: set[str] = field(default_factory=set)  # parameter names pointed back at (そのお客様)
@@ -147,6 +148,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
         slots.unsure = [u for u in slots.unsure if not any(u.span[0] - 1 <= e <= u.span[0] for _, e in alone)]
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
+    slots.named_values = _persons(text, [(h.start, h.end) for h in slots.enums])
     name_spans = [s for _, s in slots.names]
     slots.keys = _keys(text, mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
     name_spans += [s for _, s in slots.keys]
@@ -717,6 +719,22 @@ def _name_words_end(said: Utterance, masked: str, i: int) -> int:
         if len(word) < len(token.surface):
             break
     return stop
+
+
+def _persons(text: str, spans: list[Span]) -> list[tuple[str, Span]]:
+    """The values of the data that are people: said with an honorific after them (佐藤 花子さん) or read as a
+    person's name (高橋 誠: a family name first, one word after it at most), whom a tool that finds people by
+    name finds too."""
+    said = tokenise(text)
+    out = []
+    for start, end in spans:
+        within = [said.tokens[i] for i in said.starting(start, end)]
+        then = said.starting(end, end + 1)
+        honoured = bool(then) and said.tokens[then.start].surface in _HONORIFICS
+        person = bool(within) and within[0].is_family_name and len(within) <= 2  # 高橋|誠, where 誠 is read as a noun
+        if within and not text[start:end].isascii() and (honoured or person):
+            out.append((text[start:end], (start, end)))
+    return out
 
 
 def _honorifics(text: str, masked: str) -> list[Span]:

@@ -1,0 +1,59 @@
+"""A cycle shop's customers and their bikes, a schema made here: the customers' own table finds them by part of
+their name, and the bikes' table names their owner by a value read from the data (the customer's name, joined).
+Questions as staff type them, the figures by plain SQL.
+
+- 「佐藤 花子さんの電話番号は？」, 「高橋 誠の電話番号」, "What is the phone number of customer 佐藤 花子?": a person
+  of the data is found in the customers' table, whose rows have the phone asked; never her bikes (a table with no
+  phone), nor, for a customer with no bike, 「自転車はありません」.
+- 「佐藤 花子さんの自転車は？」: her bikes still.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from drafted import Drafted, ask, schema_fixture
+
+TODAY = date(2026, 12, 3)
+CUSTOMERS = [(1, "佐藤 健", "横浜"), (2, "鈴木 花子", "川崎"), (3, "高橋 誠", "横浜"), (4, "田中 美咲", "東京"),
+             (5, "佐藤 花子", "東京"), (6, "鈴木 健", "横浜")]
+BIKES = [(1, 1, "Giant", "ロードバイク"), (2, 5, "Trek", "クロスバイク"), (3, 5, "Yamaha", "電動アシスト"),
+         (4, 2, "Bridgestone", "ママチャリ"), (5, 6, "Giant", "クロスバイク")]  # 高橋 誠 has none
+
+
+def _statements() -> list[str]:
+    out = [
+        "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, phone TEXT, city TEXT)",
+        "CREATE TABLE bikes (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id),"
+        " brand TEXT, kind TEXT)",
+    ]
+    out += [f"INSERT INTO customers VALUES ({i}, '{n}', '090-{1000 + i * 7}-{2000 + i * 13}', '{c}')"
+            for i, n, c in CUSTOMERS]
+    out += [f"INSERT INTO bikes VALUES ({i}, {c}, '{b}', '{k}')" for i, c, b, k in BIKES]
+    return out
+
+
+shop = schema_fixture("cycle_customers", _statements, TODAY)
+
+
+def _phone(shop: Drafted, name: str) -> str:
+    return str(shop.scalar(f"SELECT phone FROM customers WHERE name = '{name}'"))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("said", "name"), [
+    ("佐藤 花子さんの電話番号は？", "佐藤 花子"), ("顧客の佐藤 花子さんの電話番号を教えて", "佐藤 花子"),
+    ("高橋 誠の電話番号", "高橋 誠"), ("What is the phone number of customer 佐藤 花子?", "佐藤 花子")])
+async def test_a_customers_phone_is_read_from_the_customers(shop, said, name):
+    turn = await ask(shop.agent, shop.pipeline, said)
+    assert _phone(shop, name) in turn.answer, turn.answer
+    others = [n for _, n, _ in CUSTOMERS if n != name]
+    assert not any(_phone(shop, n) in turn.answer for n in others), turn.answer  # hers alone
+    assert "ありません" not in turn.answer and "no " not in turn.answer.lower(), turn.answer
+
+
+@pytest.mark.anyio
+async def test_a_customers_bikes_are_still_her_bikes(shop):
+    turn = await ask(shop.agent, shop.pipeline, "佐藤 花子さんの自転車は？")
+    assert "Trek" in turn.answer and "Yamaha" in turn.answer and "Giant" not in turn.answer, turn.answer
