@@ -6,6 +6,8 @@ Questions as staff type them, the figures by plain SQL.
   of the data is found in the customers' table, whose rows have the phone asked; never her bikes (a table with no
   phone), nor, for a customer with no bike, 「自転車はありません」.
 - 「佐藤 花子さんの自転車は？」: her bikes still.
+- "How many cross bikes do we have?": the kind the data writes クロスバイク, read from its English words and said
+  so; never every bike.
 """
 
 from __future__ import annotations
@@ -19,7 +21,10 @@ TODAY = date(2026, 12, 3)
 CUSTOMERS = [(1, "佐藤 健", "横浜"), (2, "鈴木 花子", "川崎"), (3, "高橋 誠", "横浜"), (4, "田中 美咲", "東京"),
              (5, "佐藤 花子", "東京"), (6, "鈴木 健", "横浜")]
 BIKES = [(1, 1, "Giant", "ロードバイク"), (2, 5, "Trek", "クロスバイク"), (3, 5, "Yamaha", "電動アシスト"),
-         (4, 2, "Bridgestone", "ママチャリ"), (5, 6, "Giant", "クロスバイク")]  # 高橋 誠 has none
+         (4, 2, "Bridgestone", "ママチャリ"), (5, 6, "Giant", "クロスバイク"), (6, 1, "Trek", "ロードバイク"),
+         (7, 4, "Panasonic", "電動アシスト"), (8, 6, "Bridgestone", "ママチャリ"), (9, 2, "Giant", "ロードバイク"),
+         (10, 4, "Trek", "クロスバイク"), (11, 1, "Bridgestone", "ママチャリ"), (12, 6, "Giant", "ロードバイク")]
+# 高橋 誠 (3) has no bike; 佐藤 花子 (5) has a Trek and a Yamaha
 
 
 def _statements() -> list[str]:
@@ -57,3 +62,14 @@ async def test_a_customers_phone_is_read_from_the_customers(shop, said, name):
 async def test_a_customers_bikes_are_still_her_bikes(shop):
     turn = await ask(shop.agent, shop.pipeline, "佐藤 花子さんの自転車は？")
     assert "Trek" in turn.answer and "Yamaha" in turn.answer and "Giant" not in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("said", "kind"), [("How many cross bikes do we have?", "クロスバイク"),
+                                            ("how many road bikes", "ロードバイク")])
+async def test_english_words_name_a_kind_the_data_writes_in_katakana(shop, said, kind):
+    count = int(shop.scalar(f"SELECT COUNT(*) FROM bikes WHERE kind = '{kind}'"))
+    every = int(shop.scalar("SELECT COUNT(*) FROM bikes"))
+    turn = await ask(shop.agent, shop.pipeline, said)
+    assert kind in turn.answer and str(count) in turn.answer, turn.answer  # said how it was read, and its count
+    assert str(every) not in turn.answer, turn.answer  # never every bike

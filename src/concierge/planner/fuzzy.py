@@ -229,6 +229,10 @@ class Matcher:
         """Candidates of the best tier, best first; [] when nothing is close."""
         return self._match(fold_word(word))
 
+    def spelt(self, word: str) -> list[str]:
+        """The values written as `word` is (folded alike), as the data writes them."""
+        return list(self._exact.get(fold_word(word), ()))
+
     def contained(self, word: str) -> str | None:
         """The longest value (as written in the data) inside a longer word, else None."""
         w = fold_word(word)

@@ -30,6 +30,7 @@ from concierge.language.english import (
     qualifiers,
 )
 from concierge.language.japanese import around_values, final_particles, of_particle, particles
+from concierge.language.katakana import katakana
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
@@ -103,12 +104,15 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
     _english(out, text, mask(text, spans), matchers, known)
+    _in_katakana(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]),
+                 matchers)
     _english_qualified(out, text, exact, known)
     _misspelt_place(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
 
 _EN_NOT_VALUES = english_words("loose")
+_KATAKANA_RUN = 3  # English words read as one value in katakana, at most
 
 
 def _english_words_said(text: str, masked: str, key: str, least: int) -> list[tuple[str, Span, Span]]:
@@ -186,6 +190,56 @@ def _english(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], k
                 break
         else:
             out.unknown.append((said, span))
+
+
+def _in_katakana(out: Loose, text: str, masked: str, matchers: dict[str, Matcher]) -> None:
+    """English words that name a value the data writes in katakana (road bikes: ロードバイク), read as that value
+    and said so in the answer; the longest run of words first, three at most."""
+    runs = _english_runs(masked)
+    if not runs:
+        return
+    kept = {key: m for key, m in matchers.items() if any(_KATAKANA_CHAR.match(v[:1]) for v in m.values)}
+    taken = Disjoint()
+    for run in runs:
+        for size in range(min(len(run), _KATAKANA_RUN), 0, -1):
+            for first in range(len(run) - size + 1):
+                words_said = run[first:first + size]
+                span = (words_said[0][1], words_said[-1][2])
+                spelt = _spelt(" ".join(w for w, _, _ in words_said), kept) if taken.free(*span) else None
+                if spelt is not None:
+                    taken.add(*span)
+                    out.hits.append(Hit(span[0], span[1], fold(text[span[0]:span[1]]), frozenset({spelt})))
+                    out.understood.append((text[span[0]:span[1]], spelt[1]))
+
+
+def _english_runs(masked: str) -> list[list[tuple[str, int, int]]]:
+    """Runs of English words of content (no word of the English lists of grammar and asking), each word with
+    where it is: [("road", 12, 16), ("bikes", 17, 22)]."""
+    said = tokenise(masked)
+    runs: list[list[tuple[str, int, int]]] = []
+    for token in said.tokens:
+        word = token.surface.lower()
+        if not (token.script == "latin" and len(word) > 2 and word not in _EN_SAID_WORDS
+                and word not in _EN_NOT_VALUES):
+            if runs and runs[-1]:
+                runs.append([])
+            continue
+        if not runs or (runs[-1] and masked[runs[-1][-1][2]:token.start].strip()):
+            runs.append([])
+        runs[-1].append((word, token.start, token.end))
+    return [r for r in runs if r]
+
+
+def _spelt(words_said: str, matchers: dict[str, Matcher]) -> tuple[str, str] | None:
+    """(group, value) of the one value the words name in katakana, each word read alone (a plural as one)."""
+    readings = []
+    for word in words_said.split():
+        reading = (katakana(word[:-1]) if word.endswith("s") and len(word) > 3 else None) or katakana(word)
+        if reading is None:
+            return None
+        readings.append(reading)
+    found = {(key, v) for key, m in matchers.items() for v in m.spelt("".join(readings))}
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _qualified(text: str, apart: str, word: Span, hit: Hit, known: Known) -> bool:
