@@ -8,6 +8,7 @@ Questions as staff type them, the figures by plain SQL.
 - 「佐藤 花子さんの自転車は？」: her bikes still.
 - "How many cross bikes do we have?": the kind the data writes クロスバイク, read from its English words and said
   so; never every bike.
+- "show the bikes waiting for repair": a state no parameter filters by is said unapplied, never every bike counted.
 """
 
 from __future__ import annotations
@@ -73,3 +74,10 @@ async def test_english_words_name_a_kind_the_data_writes_in_katakana(shop, said,
     turn = await ask(shop.agent, shop.pipeline, said)
     assert kind in turn.answer and str(count) in turn.answer, turn.answer  # said how it was read, and its count
     assert str(every) not in turn.answer, turn.answer  # never every bike
+
+
+@pytest.mark.anyio
+async def test_a_state_said_in_english_that_nothing_filters_gives_no_figure_for_every_bike(shop):
+    every = int(shop.scalar("SELECT COUNT(*) FROM bikes"))
+    turn = await ask(shop.agent, shop.pipeline, "show the bikes waiting for repair")
+    assert "waiting" in turn.answer and str(every) not in turn.answer, turn.answer

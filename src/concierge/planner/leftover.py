@@ -144,11 +144,11 @@ _NOT_QUALITIES = frozenset(words.said("conditions", "not_qualities"))
 
 
 def _states(said: str, masked: str) -> list[tuple[Span, str]]:
-    """A participle said of the rows (orders are backordered, backordered orders, the refunded ones): where, and
-    the participle (lower case). Words masked in `masked` are none."""
+    """A participle said of the rows (orders are backordered, backordered orders, the refunded ones, repairs
+    waiting for parts): where, and the participle (lower case). Words masked in `masked` are none."""
     utterance = tokenise(said)
     out: list[tuple[Span, str]] = []
-    for key in ("state_said", "state_before_word"):
+    for key in ("state_said", "state_before_word", "state_after_word"):
         for m in words.token_pattern("leftover", key).finditer(utterance):
             word = (m.said(utterance, "w") or "").lower()
             span = (m.start, m.end) if key == "state_said" else m.named["w"]
@@ -158,8 +158,8 @@ def _states(said: str, masked: str) -> list[tuple[Span, str]]:
 
 
 def _a_participle(word: str) -> bool:
-    """Letters only, three or more before -ed (backordered; not red, fed)."""
-    return len(word) >= 5 and word.isascii() and word.isalpha()
+    """Letters only, three or more before -ed or -ing (backordered, waiting; not red, fed, king)."""
+    return len(word) >= 5 + word.endswith("ing") and word.isascii() and word.isalpha()
 
 
 def _a_state(word: str | None, lexicon: Lexicon) -> bool:
