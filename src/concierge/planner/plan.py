@@ -265,6 +265,7 @@ class Context:
     memory: Memory = field(default_factory=Memory)
     enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
     enum_shared: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a name several rows have: their keys
+    enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a value: those of another it takes
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
@@ -712,7 +713,8 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
         return True
     if not edited:
         return False
-    calls = list(edited.calls) if isinstance(edited, Swap) else edited
+    calls = [(name, _fitted(ctx.lexicon.tools[name], slots, ctx, args))
+             for name, args in (edited.calls if isinstance(edited, Swap) else edited)]
     request.tools = tuple(dict.fromkeys(name for name, _ in calls))
     _note_understood(request, slots, {k: [v] for _, args in calls for k, v in args.items()})
     first: int | None = None
@@ -1030,6 +1032,8 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
                          lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
     if isinstance(paired, writes.Unpaired):
         return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
+    for line, _ in paired or [(values, periods)]:
+        _fit(tool, slots, ctx, line)
     return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)]) \
         or _absent(tool, slots, ctx, values)
 
@@ -1139,6 +1143,35 @@ def _impossible(tool: Tool, slots: Slots) -> Problem | None:
     return Problem("impossible_value", tool.name, tuple(dated), said=bad.text, reason=(
         ("ja", f"{bad.text}という日付はありません。正しい日付で言い直してください。"),
         ("en", f"{bad.text} is not a real date. Please say the date again.")))
+
+
+def _fitted(tool: Tool, slots: Slots, ctx: Context, args: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments with the value said that its other value takes (`_fit`)."""
+    values = {k: [v] for k, v in args.items()}
+    _fit(tool, slots, ctx, values)
+    return {k: v[0] for k, v in values.items()}
+
+
+def _fit(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> None:
+    """A value said by a synonym, of another value it does not take, read as the one it takes that the synonym's
+    words name (into `values`): a large cola is an Lサイズ one (large size), a large bowl 大盛り."""
+    for pname, param in tool.params.items():
+        enum = param.enum
+        if enum is None or enum.fits_param is None or len(values.get(pname, [])) != 1:
+            continue
+        fits = ctx.enum_fits.get(enum.key, {})
+        taken = [set(fits.get(str(v), ())) for v in values.get(enum.fits_param, [])]
+        value = values[pname][0]
+        if not taken or all(value in t for t in taken):
+            continue
+        said = {w for h in slots.enums if (enum.key, value) in h.value for w in fold(h.phrase).split()}
+        names = {**enum.synonyms, **getattr(param.extract, "synonyms", {}), **ctx.enum_synonyms.get(enum.key, {})}
+        meant = [v for v in set.intersection(*taken)
+                 if said and any(said <= set(fold(n).split()) for n, of in names.items() if of == v)]
+        if len(meant) == 1:
+            values[pname] = meant
+            slots.enums = [replace(h, value=h.value | {(enum.key, meant[0])}) if (enum.key, value) in h.value else h
+                           for h in slots.enums]  # the words said name it here
 
 
 def _shared(tool: Tool, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
