@@ -698,7 +698,8 @@ def _edit(slots: Slots, ctx: Context) -> Edit:
     """The request's edit of the order's lines (planner/lines.py), worked out once per text and plan."""
     if slots.text not in ctx.edits:
         mem = ctx.memory
-        ctx.edits[slots.text] = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call)
+        held = replace(mem.held, fits=ctx.enum_fits) if mem.held is not None else None
+        ctx.edits[slots.text] = edit(slots, ctx.lexicon, ctx.offered, held, mem.last_lines, mem.last_call)
     return ctx.edits[slots.text]
 
 
