@@ -309,7 +309,7 @@ def build(text: str, ctx: Context) -> Plan:
         plan.requests.append(request)
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
-    return _taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held)
+    return _declined(_taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held), ctx.memory.held)
 
 
 def _offer_taken(text: str, ctx: Context) -> Plan | None:
@@ -356,6 +356,35 @@ def _taken_back(plan: Plan, text: str, held: Held | None) -> Plan:
     if not (added & removed - {None}):
         return plan
     return Plan([Request(text, problems=[Problem("negated", said=text)])])
+
+
+def _declined(plan: Plan, held: Held | None) -> Plan:
+    """A message that puts a line in and says of another, not held, that it is not wanted (みそ汁はいらないです
+    唐揚げ弁当だけ): that line is declined, never taken out of the order, nor said back."""
+    if held is None or held.remove is None or not any(s.tool == held.add for s in plan.steps):
+        return plan
+    names = {str(n) for n in held.names()}
+    dropped = {i for i, s in enumerate(plan.steps) if s.tool == held.remove and str(s.args.get(held.key)) not in names}
+    pointing = {s.after for s in plan.steps} | {r.step for s in plan.steps for r in s.refs.values()} \
+        | {c for r in plan.requests if r.gate for c in r.gate.checks}
+    if not dropped or dropped & pointing:
+        return plan
+    kept = [i for i in range(len(plan.steps)) if i not in dropped]
+    index = {old: new for new, old in enumerate(kept)}
+    declined = {str(plan.steps[i].args.get(held.key)) for i in dropped}
+    steps = [replace(s, after=None if s.after is None else index[s.after], gate=_moved(s.gate, index),
+                     refs={k: replace(r, step=index[r.step]) for k, r in s.refs.items()})
+             for s in (plan.steps[i] for i in kept)]
+    for r in plan.requests:
+        r.steps = [index[i] for i in r.steps if i in index]
+        r.understood = [(said, value) for said, value in r.understood if value not in declined]
+        r.gate = _moved(r.gate, index)
+    return Plan(plan.requests, steps)
+
+
+def _moved(gate: Gate | None, index: dict[int, int]) -> Gate | None:
+    """The gate with its checks' steps at their new places."""
+    return None if gate is None else replace(gate, checks=tuple(index[c] for c in gate.checks))
 
 
 def _too_many_requests(text: str, said: int) -> Plan:
