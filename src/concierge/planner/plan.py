@@ -867,8 +867,9 @@ def _base(tool: Tool, chosen: Tool, slots: Slots, ctx: Context, follow_up: bool,
 def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem | None]:
     """A read tool that uses everything the request says (planner/leftover.py): the tool chosen, else another
     read tool of its catalog that the request names too and that takes it all (how many tracks of the Rock genre:
-    the summary that filters by genre); else the problem that says what could not be applied, and no call."""
-    if tool.mode != "read":
+    the summary that filters by genre); else the problem that says what could not be applied, and no call. A tool
+    that takes nothing and gives no figures (handover: お店の人に代わって) has nothing to apply words to."""
+    if tool.mode != "read" or not (tool.params or tool.result.labels):
         return tool, None
     for name, span in slots.names or slots.unknown:
         params = whose.fills(tool, slots, span, ctx.offered)
