@@ -17,7 +17,7 @@ def call(restaurant, phone) -> OrderCall:
 
 @pytest.mark.parametrize("yes", ["yes please", "はい、それで", "お願いします"])
 async def test_a_yes_to_the_one_option_offered_instead_takes_it(call, yes):
-    turn = await call.say("a large cola")
+    turn = await call.say("コーラ大盛りで")  # a large cola is an Lサイズ one; 大盛り said of it is refused
     assert call.order() == {} and "Lサイズ" in turn.answer
     await call.say(yes)
     assert call.order() == {("コーラ", "Lサイズ"): 1}

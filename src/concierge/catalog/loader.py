@@ -297,6 +297,9 @@ def _enum(p: Param):
     if (p.enum.shared_query is None) != (p.enum.shared_param is None):
         yield "enum.shared_query", "a value that names several rows is refused for the key of one: declare both " \
             "enum.shared_query and enum.shared_param"
+    if (p.enum.fits_query is None) != (p.enum.fits_param is None):
+        yield "enum.fits_query", "the values another parameter's values take: declare both enum.fits_query and " \
+            "enum.fits_param"
     if p.enum.values is not None:
         for syn, target in p.enum.synonyms.items():
             if target not in p.enum.values:
@@ -360,15 +363,22 @@ def _check_sql(tool: Tool, key: str, problem):
         if not gname.startswith("_"):
             yield problem(f"{key}.generated.{gname}", "generated values start with _ so no caller can set them")
     for pname, p in tool.params.items():
-        data_queries = {"bounds": p.bounds.query if p.bounds else None, "enum": p.enum.query if p.enum else None,
-                        "enum.synonyms": p.enum.synonyms_query if p.enum else None,
-                        "enum.shared": p.enum.shared_query if p.enum else None}
-        if p.enum and p.enum.shared_param is not None and p.enum.shared_param not in tool.params:
-            yield problem(f"{key}.params.{pname}.enum.shared_param",
-                          f"no parameter {p.enum.shared_param!r} in this tool")
-        for what, query in data_queries.items():
-            if query and SQL_PARAM.findall(query):
-                yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")
+        yield from _check_data_queries(tool, key, pname, p, problem)
+
+
+def _check_data_queries(tool: Tool, key: str, pname: str, p: Param, problem):
+    """A parameter's queries of the data take no parameters; the parameters its enum names are the tool's."""
+    data_queries = {"bounds": p.bounds.query if p.bounds else None, "enum": p.enum.query if p.enum else None,
+                    "enum.synonyms": p.enum.synonyms_query if p.enum else None,
+                    "enum.shared": p.enum.shared_query if p.enum else None,
+                    "enum.fits": p.enum.fits_query if p.enum else None}
+    for other in ("shared_param", "fits_param"):
+        named = getattr(p.enum, other) if p.enum else None
+        if named is not None and named not in tool.params:
+            yield problem(f"{key}.params.{pname}.enum.{other}", f"no parameter {named!r} in this tool")
+    for what, query in data_queries.items():
+        if query and SQL_PARAM.findall(query):
+            yield problem(f"{key}.params.{pname}.{what}.query", "a data query takes no parameters")
 
 
 def _check_planner(spec: CatalogFile, tool: Tool, key: str, problem):

@@ -71,6 +71,11 @@ class EnumSource(Strict):
     # row it names). Such a value is refused with those keys, to be given in `shared_param` instead.
     shared_query: str | None = None
     shared_param: str | None = None
+    # The values each value of another parameter takes (a drink comes large as Lサイズ, a bowl as 大盛り): rows of
+    # (`fits_param`'s value, a value of this enum it takes). A synonym said of a value it does not take is read as
+    # the one it takes that the synonym's words also name (large: 大盛り, large size: Lサイズ).
+    fits_query: str | None = None
+    fits_param: str | None = None
 
     @property
     def key(self) -> str:

@@ -186,6 +186,16 @@ def tokenise(text: str) -> Utterance:
         for m in _tokenizer().tokenize(text) if m.surface().strip()))
 
 
+@lru_cache(maxsize=4096)
+def shortest_words(word: str) -> tuple[Token, ...]:
+    """The shortest words the analyser's dictionary cuts a word into (ざる|そば of ざるそば, a word of its own)."""
+    from sudachipy import SplitMode
+
+    return tuple(Token(p.surface(), p.dictionary_form(), p.normalized_form(), p.reading_form(),
+                       tuple(p.part_of_speech()), p.begin(), p.end())
+                 for m in _tokenizer().tokenize(word) for p in m.split(SplitMode.A) if p.surface().strip())
+
+
 def _tokenizer() -> Any:
     """One analyser per thread (its state is not shared between threads); loads in about 0.05 s."""
     found = getattr(_local, "tokenizer", None)

@@ -61,6 +61,8 @@ class GuardContext:
     enum_synonyms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # `EnumSource.key` -> a value that names several rows -> their keys, read with `shared_query`
     enum_shared: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)
+    # `EnumSource.key` -> a value of `fits_param` -> the values it takes, read with `fits_query`
+    enum_fits: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -159,16 +159,18 @@ class Pipeline:
         ranges: dict[str, tuple[date, date]] = {}
         synonyms: dict[str, dict[str, str]] = {}
         shared: dict[str, dict[str, list[str]]] = {}
+        fits: dict[str, dict[str, list[str]]] = {}
         for catalog in catalogs:
             facts = self.sql.facts(catalog)
             enums.update(facts.enum_values)
             ranges.update(facts.date_ranges)
             synonyms.update(facts.enum_synonyms)
             shared.update(facts.enum_shared)
+            fits.update(facts.enum_fits)
         listed = [self.tools[key]] if key else [t for c in catalogs for t in c.tools.values()]
         http_enums, expires = self.http.caller.enum_values(listed, strict=key is not None)
         enums.update(http_enums)
-        ctx = guard.GuardContext(today, enums, ranges, synonyms, shared)
+        ctx = guard.GuardContext(today, enums, ranges, synonyms, shared, fits)
         self._contexts[key] = (version, ctx, expires)
         return ctx
 

@@ -65,6 +65,7 @@ class Planner:
             enum_values=dict(facts.enum_values),
             enum_synonyms={k: dict(v) for k, v in facts.enum_synonyms.items()},
             enum_shared={k: dict(v) for k, v in facts.enum_shared.items()},
+            enum_fits={k: dict(v) for k, v in facts.enum_fits.items()},
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable,
                                    self._held(request)),
             clocks=dict(request.clocks),
@@ -185,7 +186,9 @@ class Planner:
         if seen is not None and seen[0] is facts:
             return seen[1]
         key = (tuple((k, tuple(v)) for k, v in sorted(facts.enum_values.items())),
-               tuple((k, tuple(sorted(v.items()))) for k, v in sorted(facts.enum_synonyms.items())))
+               tuple((k, tuple(sorted(v.items()))) for k, v in sorted(facts.enum_synonyms.items())),
+               tuple((k, tuple((x, tuple(y)) for x, y in sorted(v.items())))
+                     for k, v in sorted(facts.enum_fits.items())))
         self._facts_key = (facts, key)
         return key
 

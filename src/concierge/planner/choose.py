@@ -80,9 +80,18 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
     return list(slots.parts[key])
 
 
+def _compares(slots: Slots, start: int) -> bool:
+    """Whether the words at `start` compare with a count said right before them (2つ以上, three or more): no
+    keyword of a tool, whatever else they say."""
+    said = tokenise(slots.text)
+    at = next((i for i, t in enumerate(said.tokens) if t.start == start), 0)
+    counted = at > 0 and (said.tokens[at - 1].is_numeral or (at > 1 and said.tokens[at - 2].is_numeral))
+    return counted and any(p.at(said, at) for p, _ in words.phrases("compare", "after"))
+
+
 def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], reads: bool) -> list[Part]:
     cues = lexicon.cues.find(slots.cue_text)
-    hits = [h for h in cues if any(k == KEYWORD for _, k in h.value)]
+    hits = [h for h in cues if any(k == KEYWORD for _, k in h.value) and not _compares(slots, h.start)]
     if reads:
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "read"))
                 for h in hits if any(lexicon.tools[t].mode == "read" for t, k in h.value if k == KEYWORD)]

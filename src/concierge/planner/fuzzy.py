@@ -45,7 +45,7 @@ from concierge.language.japanese import (
 )
 from concierge.language.readings import readings as dictionary_readings
 from concierge.language.scripts import HAN
-from concierge.language.tokens import tokenise
+from concierge.language.tokens import shortest_words, tokenise
 from concierge.planner import budget, words
 from concierge.planner.text import Disjoint, fold
 
@@ -469,8 +469,11 @@ def _word_runs(gloss: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _word_parts(value: str) -> tuple[str, ...]:
     """The words of a name of several, by the analyser, and their readings (folded), of two characters or more:
-    きつね and うどん of きつねうどん, a name in one script that the script alone does not cut."""
+    きつね and うどん of きつねうどん, a name in one script that the script alone does not cut; of a name the
+    dictionary holds as one word, the shortest words it cuts it into (ざる of ざるそば)."""
     words = tokenise(unicodedata.normalize("NFKC", value)).tokens
+    if len(words) == 1:  # ざるそば, a word of the dictionary: ざる and そば
+        words = shortest_words(words[0].surface)
     if len(words) < 2:
         return ()
     forms = {f for t in words for f in (fold(t.surface), fold(t.reading)) if len(f) >= 2 and t.is_noun}

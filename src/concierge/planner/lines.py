@@ -24,7 +24,7 @@ large one), is an add.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
@@ -55,6 +55,8 @@ class Held:
     place: str | None
     key: str  # the add tool's required parameter: it names a line
     rows: tuple[dict[str, Any], ...]
+    # `EnumSource.key` -> a line's `key` value -> the values of that enum it takes (planner Context.enum_fits)
+    fits: dict[str, dict[str, list[str]]] = field(default_factory=dict, compare=False)
 
     def names(self) -> list[Any]:
         return list(dict.fromkeys(r.get(self.key) for r in self.rows if r.get(self.key) is not None))
@@ -168,7 +170,7 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
         return _kept_changed(slots, lexicon, offered, change, held, kept, options, extra)
     if not (options or how_many is not None):
         return None
-    targets = _targets(slots, lexicon, offered, held, change, last_lines, only_option=how_many is None)
+    targets = _targets(slots, lexicon, offered, held, change, last_lines, options if how_many is None else None)
     if isinstance(targets, Ask):
         return targets
     return [(change.name, {held.key: name, **extra, **options}) for name in targets] or None
@@ -216,16 +218,17 @@ def _sets_count(slots: Slots) -> bool:
 
 
 def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Held, change: Tool,
-             last_lines: tuple[Any, ...], only_option: bool = False) -> list[Any] | Ask:
+             last_lines: tuple[Any, ...], only_options: dict[str, Any] | None = None) -> list[Any] | Ask:
     """The lines a change that names none is about: every line (両方とも, all of them), or the one in focus; an
-    option said alone (大盛りで, ご飯少なめで) is said of the line in focus, never another line."""
+    option said alone (大盛りで, ご飯少なめで) is said of the line in focus, never another line; of the lines in focus,
+    the one that takes it (それ Lサイズで after a bowl and a cola: the cola)."""
     text = slots.cue_text
     if _every(text):  # 両方とも大盛りに: every line held
         targets = held.names()
         if words.pattern("lines", "both").search(text) and len(targets) != 2:  # both, of three: which two
             return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
         return targets
-    if not (only_option or words.pattern("references", "thing").search(text)
+    if not (only_options or words.pattern("references", "thing").search(text)
             or words.pattern("lines", "correcting").search(text)
             or keyword_tools(slots, lexicon, offered) == [change.name]):  # それ2つに, やっぱ2つで, make it two
         return []
@@ -234,9 +237,18 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
         return Ask(change.name, held.key, "", tuple(str(t) for t in held.names()))
     if words.pattern("lines", "last").search(text):
         targets = targets[-1:]  # the last one, make it three
+    if len(targets) > 1 and only_options:
+        targets = _taking(held, change, targets, only_options) or targets
     if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
         return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     return targets
+
+
+def _taking(held: Held, change: Tool, lines: list[Any], options: dict[str, Any]) -> list[Any]:
+    """The lines that take every option said (whose enum declares the values each line takes), in order."""
+    enums = [(change.params[p].enum, v) for p, v in options.items()]
+    fitted = [(held.fits.get(enum.key, {}), v) for enum, v in enums if enum is not None and enum.fits_param == held.key]
+    return [line for line in lines if all(v in fits.get(str(line), ()) for fits, v in fitted)] if fitted else []
 
 
 def _every(text: str) -> bool:

@@ -265,6 +265,7 @@ class Context:
     memory: Memory = field(default_factory=Memory)
     enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
     enum_shared: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a name several rows have: their keys
+    enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a value: those of another it takes
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
@@ -308,7 +309,7 @@ def build(text: str, ctx: Context) -> Plan:
         plan.requests.append(request)
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
-    return _taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held)
+    return _declined(_taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held), ctx.memory.held)
 
 
 def _offer_taken(text: str, ctx: Context) -> Plan | None:
@@ -355,6 +356,35 @@ def _taken_back(plan: Plan, text: str, held: Held | None) -> Plan:
     if not (added & removed - {None}):
         return plan
     return Plan([Request(text, problems=[Problem("negated", said=text)])])
+
+
+def _declined(plan: Plan, held: Held | None) -> Plan:
+    """A message that puts a line in and says of another, not held, that it is not wanted (みそ汁はいらないです
+    唐揚げ弁当だけ): that line is declined, never taken out of the order, nor said back."""
+    if held is None or held.remove is None or not any(s.tool == held.add for s in plan.steps):
+        return plan
+    names = {str(n) for n in held.names()}
+    dropped = {i for i, s in enumerate(plan.steps) if s.tool == held.remove and str(s.args.get(held.key)) not in names}
+    pointing = {s.after for s in plan.steps} | {r.step for s in plan.steps for r in s.refs.values()} \
+        | {c for r in plan.requests if r.gate for c in r.gate.checks}
+    if not dropped or dropped & pointing:
+        return plan
+    kept = [i for i in range(len(plan.steps)) if i not in dropped]
+    index = {old: new for new, old in enumerate(kept)}
+    declined = {str(plan.steps[i].args.get(held.key)) for i in dropped}
+    steps = [replace(s, after=None if s.after is None else index[s.after], gate=_moved(s.gate, index),
+                     refs={k: replace(r, step=index[r.step]) for k, r in s.refs.items()})
+             for s in (plan.steps[i] for i in kept)]
+    for r in plan.requests:
+        r.steps = [index[i] for i in r.steps if i in index]
+        r.understood = [(said, value) for said, value in r.understood if value not in declined]
+        r.gate = _moved(r.gate, index)
+    return Plan(plan.requests, steps)
+
+
+def _moved(gate: Gate | None, index: dict[int, int]) -> Gate | None:
+    """The gate with its checks' steps at their new places."""
+    return None if gate is None else replace(gate, checks=tuple(index[c] for c in gate.checks))
 
 
 def _too_many_requests(text: str, said: int) -> Plan:
@@ -697,7 +727,8 @@ def _edit(slots: Slots, ctx: Context) -> Edit:
     """The request's edit of the order's lines (planner/lines.py), worked out once per text and plan."""
     if slots.text not in ctx.edits:
         mem = ctx.memory
-        ctx.edits[slots.text] = edit(slots, ctx.lexicon, ctx.offered, mem.held, mem.last_lines, mem.last_call)
+        held = replace(mem.held, fits=ctx.enum_fits) if mem.held is not None else None
+        ctx.edits[slots.text] = edit(slots, ctx.lexicon, ctx.offered, held, mem.last_lines, mem.last_call)
     return ctx.edits[slots.text]
 
 
@@ -712,7 +743,8 @@ def _edits_lines(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bo
         return True
     if not edited:
         return False
-    calls = list(edited.calls) if isinstance(edited, Swap) else edited
+    calls = [(name, _fitted(ctx.lexicon.tools[name], slots, ctx, args))
+             for name, args in (edited.calls if isinstance(edited, Swap) else edited)]
     request.tools = tuple(dict.fromkeys(name for name, _ in calls))
     _note_understood(request, slots, {k: [v] for _, args in calls for k, v in args.items()})
     first: int | None = None
@@ -835,8 +867,9 @@ def _base(tool: Tool, chosen: Tool, slots: Slots, ctx: Context, follow_up: bool,
 def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem | None]:
     """A read tool that uses everything the request says (planner/leftover.py): the tool chosen, else another
     read tool of its catalog that the request names too and that takes it all (how many tracks of the Rock genre:
-    the summary that filters by genre); else the problem that says what could not be applied, and no call."""
-    if tool.mode != "read":
+    the summary that filters by genre); else the problem that says what could not be applied, and no call. A tool
+    that takes nothing and gives no figures (handover: お店の人に代わって) has nothing to apply words to."""
+    if tool.mode != "read" or not (tool.params or tool.result.labels):
         return tool, None
     for name, span in slots.names or slots.unknown:
         params = whose.fills(tool, slots, span, ctx.offered)
@@ -1030,6 +1063,8 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
                          lambda part: _values_said(tool, _read(part, ctx), ctx, {}, dated))
     if isinstance(paired, writes.Unpaired):
         return Problem("ambiguous", tool.name, paired.params, candidates=paired.said)
+    for line, _ in paired or [(values, periods)]:
+        _fit(tool, slots, ctx, line)
     return _add_calls(plan, request, tool, values, periods, paired or [(values, periods)]) \
         or _absent(tool, slots, ctx, values)
 
@@ -1139,6 +1174,35 @@ def _impossible(tool: Tool, slots: Slots) -> Problem | None:
     return Problem("impossible_value", tool.name, tuple(dated), said=bad.text, reason=(
         ("ja", f"{bad.text}という日付はありません。正しい日付で言い直してください。"),
         ("en", f"{bad.text} is not a real date. Please say the date again.")))
+
+
+def _fitted(tool: Tool, slots: Slots, ctx: Context, args: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments with the value said that its other value takes (`_fit`)."""
+    values = {k: [v] for k, v in args.items()}
+    _fit(tool, slots, ctx, values)
+    return {k: v[0] for k, v in values.items()}
+
+
+def _fit(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> None:
+    """A value said by a synonym, of another value it does not take, read as the one it takes that the synonym's
+    words name (into `values`): a large cola is an Lサイズ one (large size), a large bowl 大盛り."""
+    for pname, param in tool.params.items():
+        enum = param.enum
+        if enum is None or enum.fits_param is None or len(values.get(pname, [])) != 1:
+            continue
+        fits = ctx.enum_fits.get(enum.key, {})
+        taken = [set(fits.get(str(v), ())) for v in values.get(enum.fits_param, [])]
+        value = values[pname][0]
+        if not taken or all(value in t for t in taken):
+            continue
+        said = {w for h in slots.enums if (enum.key, value) in h.value for w in fold(h.phrase).split()}
+        names = {**enum.synonyms, **getattr(param.extract, "synonyms", {}), **ctx.enum_synonyms.get(enum.key, {})}
+        meant = [v for v in set.intersection(*taken)
+                 if said and any(said <= set(fold(n).split()) for n, of in names.items() if of == v)]
+        if len(meant) == 1:
+            values[pname] = meant
+            slots.enums = [replace(h, value=h.value | {(enum.key, meant[0])}) if (enum.key, value) in h.value else h
+                           for h in slots.enums]  # the words said name it here
 
 
 def _shared(tool: Tool, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:

@@ -57,6 +57,8 @@ class DataFacts:
     rollups: dict[str, rollups.ReadCheck] = field(default_factory=dict)
     # when each rollup not built then was last looked for (a first `db refresh` while serving)
     unbuilt: dict[str, float] = field(default_factory=dict)
+    # `EnumSource.key` -> a value of `fits_param` -> the values of the enum it takes, read with `fits_query`
+    enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 class SqlExecutor(Executor):
@@ -93,7 +95,7 @@ class SqlExecutor(Executor):
         """The catalog's enum values, synonyms and date bounds read from the data, and its built rollups."""
         facts = self._facts.get(catalog.name)
         if facts is None:
-            enums, ranges, synonyms, shared = {}, {}, {}, {}
+            enums, ranges, synonyms, shared, fits = {}, {}, {}, {}, {}
             for p in (p for t in catalog.tools.values() for p in t.params.values()):
                 if p.enum and p.enum.query and p.enum.query not in enums:
                     enums[p.enum.query] = [str(r[0]) for r in self._data(p.enum.query) if r[0] is not None]
@@ -102,6 +104,8 @@ class SqlExecutor(Executor):
                     synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
                 if p.enum and p.enum.shared_query and p.enum.key not in shared:
                     shared[p.enum.key] = _keys_by_value(self._data(p.enum.shared_query))
+                if p.enum and p.enum.fits_query and p.enum.key not in fits:
+                    fits[p.enum.key] = _values_by_key(self._data(p.enum.fits_query))
                 if p.bounds and p.bounds.query and p.bounds.query not in ranges:
                     (low, high), = self._data(p.bounds.query)
                     if low is not None:
@@ -112,7 +116,8 @@ class SqlExecutor(Executor):
                     readable = rollups.read_checks(conn, catalog.spec.rollups)
             unbuilt = dict.fromkeys(set(catalog.spec.rollups) - set(readable) if self.use_rollups else (),
                                     time.monotonic())
-            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable, unbuilt)
+            facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable, unbuilt,
+                                                                fits)
         return facts
 
     # --- reads ---------------------------------------------------------------------
@@ -341,6 +346,15 @@ def _generated(tool: Tool, today: date) -> dict[str, str]:
         name: f"{gen.prefix}{today:%Y%m%d}{stamp}-{secrets.token_hex(3).upper()}"
         for name, gen in tool.generated.items()
     }
+
+
+def _values_by_key(rows: Sequence[sa.Row]) -> dict[str, list[str]]:
+    """Rows of (a value of one parameter, a value of another it takes) as the values each one takes."""
+    out: dict[str, list[str]] = {}
+    for key, value in rows:
+        if key is not None and value is not None:
+            out.setdefault(str(key), []).append(str(value))
+    return out
 
 
 def _keys_by_value(rows: Sequence[sa.Row]) -> dict[str, list[str]]:
