@@ -989,8 +989,9 @@ def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> 
     """Every value of a required parameter read from the data, where a command or a question is asked of all of
     them (all the lights, 家じゅう, 全部の電気の状態) and the request names none; [] otherwise, or where they are more
     than one request calls."""
+    asked = tool.mode == "read" and words.pattern("every_asked", "words").search(slots.cue_text)
     if not param.required or not reads_data(param) \
-            or not (slots.every_but or words.pattern("every", "words").search(slots.cue_text)):
+            or not (slots.every_but or asked or words.pattern("every", "words").search(slots.cue_text)):
         return []
     group = ctx.lexicon.enum_of[(tool.name, pname)].key
     values = [v for v in ctx.enum_values.get(group, []) if v not in slots.kept]  # 寝室以外: all but the bedroom
@@ -1077,7 +1078,8 @@ def _fill(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, 
             values[pname] = found
         elif param.required:
             missing.append(pname)
-    return missing
+    moving = [p for p in missing if levels.moved_said(tool.params[p], slots.cue_text)]
+    return [p for p in missing if p not in moving] or missing  # もう少し暗く: which light, not how bright
 
 
 def _add_calls(plan: Plan, request: Request, tool: Tool, values: dict[str, list[Any]], periods: list[dict[str, str]],
