@@ -24,6 +24,9 @@ NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change", "
 
 def problem_text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     """The problem as a sentence (or a question) in the language."""
+    if problem.kind == "values_counted":  # 電気は何個ある？: the lights there are, counted
+        return phrase(lang, "values_counted", said=problem.said, n=len(problem.candidates),
+                      values=phrase(lang, "list").join(problem.candidates))
     return _text(problem, lang, tools).strip()
 
 
@@ -75,8 +78,9 @@ def _needed(problem: Problem, lang: str, tool: Tool) -> str:
 
 
 def _form(tool: Tool, problem: Problem, lang: str) -> str | None:
-    """The form a single missing value of a fixed shape (`pattern`) is written in: its description's bracket."""
-    if len(problem.params) != 1 or tool.params[problem.params[0]].pattern is None:
+    """The form a single missing value of a fixed shape (`pattern`) is written in, where the request said its label
+    (色を300:0:0に): its description's bracket."""
+    if not problem.said or len(problem.params) != 1 or tool.params[problem.params[0]].pattern is None:
         return None
     described = tool.params[problem.params[0]].description.get(lang)
     for opening, closing in (("（", "）"), ("(", ")")):

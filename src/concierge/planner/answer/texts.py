@@ -58,6 +58,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unplaced": ("『{said}』をどうするのか分からなかったため、まだ何も変えていません。"
                      "{said}をどうするかも含めて、もう一度教えてください。"),
         "every": "あるのは{values}です。",
+        "values_counted": "{said}は{n}つです（{values}）。",
         "none_such": "『{said}』に当たる{label}はありません。",
         "not_placed": ("『{said}』をどの項目に入れるかわからないため、何も書き込んでいません。"
                        "「5個にして」「750円にして」のように、変えたい所を一つずつお伝えください。"),
@@ -140,6 +141,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unplaced": ('I could not tell what to do with "{said}", so I have changed nothing yet. Please say it again, '
                      'with what to do with {said} too.'),
         "every": "There are: {values}.",
+        "values_counted": "There are {n} ({said}): {values}.",
         "none_such": 'There is no {label} matching "{said}".',
         "not_placed": ('I could not tell where "{said}" goes, so nothing was written. Please say each change on '
                        'its own, such as "make it 5" or "700 yen".'),
