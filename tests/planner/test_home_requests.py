@@ -45,6 +45,10 @@ CASES = [
             [{"tool": "light_color", "args": {"light": "Kitchen Light", "color": "0:0:255"}}],
             [{"tool": "light_status", "args": {"light": "寝室の電気"}},
              {"tool": "light_color", "args": {"light": "Kitchen Light", "color": "0:0:255"}}]]}]),
+    # a command after one asked for a case to come, nothing done: that command's device, not another kind
+    ("later", [{"say": "if the kids are asleep by 9 switch off the tv", "calls": []},
+               {"say": "actually switch it off now", "calls": [
+                   {"tool": "tv_power", "args": {"tv": "テレビ", "power": "turnOff"}}]}]),
     # a colour not of its form: asked again, with the form
     ("form", [{"say": "キッチンの色を0:0:999にして", "calls": [], "answer_contains": ["0〜255"]}]),
 ]

@@ -67,7 +67,9 @@ from concierge.planner.choose import (
     recorded_write,
     refusal,
     says_only_values,
+    topics,
     unmet,
+    unmet_params,
 )
 from concierge.planner.conditions import Condition, number_before, of_number
 from concierge.planner.counting import counts_rows_of, how_many
@@ -440,10 +442,12 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
             out.append(_Draft([said]))
         else:
             pieces = _at_commas(said)
-            waiting += pieces if _writes_apart(pieces, ctx) else [said]
+            apart = 1 < len(pieces) <= MAX_REQUESTS_PER_MESSAGE and _writes_apart(pieces, ctx)
+            waiting += pieces if apart else [said]
             continue
         waiting = []
-    if waiting and _writes_apart(waiting, ctx):  # キッチン50、テレビは5: the light's brightness, the TV's channel
+    # キッチン50、テレビは5: the light's brightness, the TV's channel
+    if 1 < len(waiting) <= MAX_REQUESTS_PER_MESSAGE and _writes_apart(waiting, ctx):
         return [*out, *(_Draft([said]) for said in waiting)]
     if waiting:  # no keyword: 唐揚げ弁当3つ 7時半 is the bentos, and the time they are picked up at
         last = waiting[-1]
@@ -464,8 +468,13 @@ def _at_commas(said: str) -> list[str]:
 def _writes_apart(clauses: list[str], ctx: Context) -> bool:
     """Whether clauses with no keyword each record a write of their own, and not all the same one: requests apart
     (唐揚げ弁当3つ、のり弁2つ is one order)."""
-    recorded = [recorded_write(_read(said, ctx), ctx.lexicon, ctx.offered) for said in clauses]
-    return len(recorded) > 1 and None not in recorded and len(set(recorded)) > 1
+    recorded = set()
+    for said in clauses:
+        write = recorded_write(_read(said, ctx), ctx.lexicon, ctx.offered)
+        if write is None:
+            return False
+        recorded.add(write)
+    return len(recorded) > 1
 
 
 def _corrected(texts: list[str], said: str, ctx: Context) -> list[str] | None:
@@ -807,7 +816,24 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
             and all(ctx.lexicon.tools[t].mode == "write" and not takes(ctx.lexicon.tools[t], TimeExtract)
                     for t in choice.tools):
         return replace(choice, tools=(timed,))  # 7時で, 7時半に変えて, said to an order: the time it is picked up at
-    return _withheld(slots, ctx, choice, last[0] if last and first else None) or choice
+    return _withheld(slots, ctx, choice, last[0] if last and first else None) or _for_later(slots, ctx, choice) \
+        or choice
+
+
+def _for_later(slots: Slots, ctx: Context, choice: Choice) -> Choice | None:
+    """The write the request before asked for a case to come, where nothing was done and this one says its command
+    and no device: ok just turn it off now, after "if I'm not home by 10 turn off the TV", switches the TV off."""
+    if not ctx.memory.said or not choice.tools or topics(ctx.lexicon, slots.cue_text) \
+            or any(ctx.lexicon.tools[t].mode != "write" for t in choice.tools):
+        return None
+    before = _read(ctx.memory.said, ctx)
+    if hypothetical(before) is None:
+        return None
+    then = choose(before, ctx.lexicon, ctx.offered, None).tools
+    if len(then) != 1 or then[0] in choice.tools or ctx.lexicon.tools[then[0]].mode != "write" \
+            or unmet_params(slots, ctx.lexicon, then[0]) != unmet_params(before, ctx.lexicon, then[0]):
+        return None
+    return Choice(then)
 
 
 def _timed_write(slots: Slots, ctx: Context) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 from typing import Any
 
@@ -960,9 +960,7 @@ def _after_topic(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int |
     and within the parameter's bounds (5 is a channel; no TV's volume is turned 5 steps at once)."""
     param = lexicon.tools[tool].params[pname]
     said = tokenise(slots.text)
-    for hit in lexicon.cues.find(slots.cue_text):
-        if (tool, TOPIC) not in hit.value:
-            continue
+    for hit in _topics_said(lexicon, slots.cue_text).get(tool, ()):
         i = _first_after(said, hit.end)
         if i is not None and said.tokens[i].surface == topic_particle():
             i = _first_after(said, said.tokens[i].end)
@@ -971,6 +969,17 @@ def _after_topic(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int |
         if n is not None and (param.min is None or n >= param.min) and (param.max is None or n <= param.max):
             return n
     return None
+
+
+@lru_cache(maxsize=64)
+def _topics_said(lexicon: Lexicon, text: str) -> dict[str, tuple[Hit, ...]]:
+    """The topics found in the text, by tool."""
+    found: dict[str, list[Hit]] = {}
+    for hit in lexicon.cues.find(text):
+        for tool, kind in hit.value:
+            if kind == TOPIC:
+                found.setdefault(tool, []).append(hit)
+    return {tool: tuple(hits) for tool, hits in found.items()}
 
 
 _CUE_PARTICLES = frozenset(of_particle() + topic_particle())
