@@ -318,6 +318,7 @@ def build(text: str, ctx: Context) -> Plan:
 
 
 _COMMAS = frozenset(words.said("clause_cuts", "comma"))
+_APART_CHARS = 80  # settings said in one breath (キッチン50、テレビは5) are short; a long text is read whole
 
 
 def _moved_again(text: str, ctx: Context) -> str | None:
@@ -457,7 +458,9 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
 
 
 def _at_commas(said: str) -> list[str]:
-    """The clause cut where a comma is said (キッチン50|テレビは5)."""
+    """The clause cut where a comma is said (キッチン50|テレビは5); whole where it would make too many requests."""
+    if sum(said.count(c) for c in _COMMAS) >= MAX_REQUESTS_PER_MESSAGE:
+        return [said]
     utterance = tokenise(said)
     cuts = [t for t in utterance.tokens if t.surface in _COMMAS]
     bounds = [0, *(c for t in cuts for c in (t.start, t.end)), len(said)]
@@ -468,6 +471,8 @@ def _at_commas(said: str) -> list[str]:
 def _writes_apart(clauses: list[str], ctx: Context) -> bool:
     """Whether clauses with no keyword each record a write of their own, and not all the same one: requests apart
     (唐揚げ弁当3つ、のり弁2つ is one order)."""
+    if sum(map(len, clauses)) > _APART_CHARS:
+        return False
     recorded = set()
     for said in clauses:
         write = recorded_write(_read(said, ctx), ctx.lexicon, ctx.offered)
