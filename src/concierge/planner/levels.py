@@ -40,6 +40,12 @@ def moves(tool: Tool, said: str) -> bool:
     return any((rel := relative(p)) is not None and direction(said, rel) for p in tool.params.values())
 
 
+def moved_said(param: Param, said: str) -> bool:
+    """Whether the folded text moves the parameter's level up or down (もう少し暗く: a brightness said)."""
+    rel = relative(param)
+    return rel is not None and direction(said, rel) != 0
+
+
 def moved(level: Any, by: int) -> int | None:
     """`level` moved by `by` (None when the level read is no number); past the parameter's bounds it is not
     written (`within`), never replaced by the bound."""

@@ -12,6 +12,7 @@ a check, and the calls of the request it governs wait for that check to hold.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -58,6 +59,7 @@ from concierge.planner import (
 from concierge.planner.choose import (
     JOINER,
     Choice,
+    beyond_filler,
     choose,
     coverage,
     keyword_parts,
@@ -65,12 +67,15 @@ from concierge.planner.choose import (
     recorded_write,
     refusal,
     says_only_values,
+    topics,
     unmet,
+    unmet_params,
 )
 from concierge.planner.conditions import Condition, number_before, of_number
-from concierge.planner.counting import counts_rows_of
+from concierge.planner.counting import counts_rows_of, how_many
 from concierge.planner.lexicon import (
     KEYWORD,
+    TOPIC,
     Lexicon,
     code_pattern,
     reads_data,
@@ -288,6 +293,7 @@ def build(text: str, ctx: Context) -> Plan:
     if ctx.memory.previewed is not None and focus.adds_another(text):  # and also 0017: not a change of the card
         ctx = replace(ctx, memory=replace(ctx.memory, previewed=None))
     text = pointed(text, ctx.memory.held, ctx.memory.shown)  # one of each: the items just looked up
+    text = _moved_again(text, ctx) or text
     drafts = _drafts(text, ctx)
     if len(drafts) > MAX_REQUESTS_PER_MESSAGE:
         return _too_many_requests(text, len(drafts))
@@ -310,6 +316,28 @@ def build(text: str, ctx: Context) -> Plan:
         if not request.problems:
             _plan_request(plan, request, slots, ctx, ahead, first=i == 0)
     return _declined(_taken_back(_placed(plan, text, read_by_request, ctx), text, ctx.memory.held), ctx.memory.held)
+
+
+_COMMAS = frozenset(words.said("clause_cuts", "comma"))
+_APART_CHARS = 80  # settings said in one breath (キッチン50、テレビは5) are short; a long text is read whole
+
+
+def _moved_again(text: str, ctx: Context) -> str | None:
+    """The request before, where this one only asks for more of what it did and it moved a level (もうちょい after
+    リビングもう少し暗くして: its light another step down, from the level it set); None otherwise."""
+    last, before = ctx.memory.last_command, ctx.memory.said
+    if last is None or last[0] not in ctx.offered or not before or fold(normalise(beyond_filler(text))) not in _more():
+        return None
+    tool = ctx.lexicon.tools[last[0]]
+    said = _read(before, ctx)
+    moves = levels.moves(tool, said.cue_text) and keyword_tools(said, ctx.lexicon, ctx.offered) == [tool.name]
+    return before if moves else None
+
+
+@functools.cache
+def _more() -> frozenset[str]:
+    """The words of `[more_of_the_same]`, as a request made only of one reads (folded, fillers aside)."""
+    return frozenset(fold(normalise(beyond_filler(w))) for w in words.words("more_of_the_same", "words"))
 
 
 def _offer_taken(text: str, ctx: Context) -> Plan | None:
@@ -444,14 +472,44 @@ def _drafts(text: str, ctx: Context) -> list[_Draft]:
         elif out:
             out.append(_Draft([said]))
         else:
-            waiting.append(said)
+            pieces = _at_commas(said)
+            apart = 1 < len(pieces) <= MAX_REQUESTS_PER_MESSAGE and _writes_apart(pieces, ctx)
+            waiting += pieces if apart else [said]
             continue
         waiting = []
+    # キッチン50、テレビは5: the light's brightness, the TV's channel
+    if 1 < len(waiting) <= MAX_REQUESTS_PER_MESSAGE and _writes_apart(waiting, ctx):
+        return [*out, *(_Draft([said]) for said in waiting)]
     if waiting:  # no keyword: 唐揚げ弁当3つ 7時半 is the bentos, and the time they are picked up at
         last = waiting[-1]
         cut = _time_apart(last, _read(last, ctx), [], ctx)
         out += [_Draft([*waiting[:-1], last[:cut].strip()]), _Draft([last[cut:]])] if cut else [_Draft(waiting)]
     return out
+
+
+def _at_commas(said: str) -> list[str]:
+    """The clause cut where a comma is said (キッチン50|テレビは5); whole where it would make too many requests."""
+    if sum(said.count(c) for c in _COMMAS) >= MAX_REQUESTS_PER_MESSAGE:
+        return [said]
+    utterance = tokenise(said)
+    cuts = [t for t in utterance.tokens if t.surface in _COMMAS]
+    bounds = [0, *(c for t in cuts for c in (t.start, t.end)), len(said)]
+    pieces = [said[a:b].strip() for a, b in zip(bounds[::2], bounds[1::2], strict=True)]
+    return [p for p in pieces if p]
+
+
+def _writes_apart(clauses: list[str], ctx: Context) -> bool:
+    """Whether clauses with no keyword each record a write of their own, and not all the same one: requests apart
+    (唐揚げ弁当3つ、のり弁2つ is one order)."""
+    if sum(map(len, clauses)) > _APART_CHARS:
+        return False
+    recorded = set()
+    for said in clauses:
+        write = recorded_write(_read(said, ctx), ctx.lexicon, ctx.offered)
+        if write is None:
+            return False
+        recorded.add(write)
+    return len(recorded) > 1
 
 
 def _corrected(texts: list[str], said: str, ctx: Context) -> list[str] | None:
@@ -601,7 +659,7 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         if negation is not None:  # 取り消さないで: nothing written, asked again
             request.problems.append(Problem("negated", said=negation))
             return
-    unsettled = _unsettled(choice)
+    unsettled = _unsettled(choice) or _values_counted(slots, ctx, choice)
     if unsettled is not None:
         request.problems.append(unsettled)
         return
@@ -614,6 +672,27 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(twofold)
         return
     _plan_tools(plan, request, slots, ctx, ahead, choice, first)
+
+
+def _values_counted(slots: Slots, ctx: Context, choice: Choice) -> Problem | None:
+    """電気は何個ある？: how many of the things a topic's tools act on there are (the lights, read from the data), where
+    the tools chosen (the list of every device) take none of them: answered by counting those values."""
+    if not choice.tools or how_many(slots.text) is None \
+            or any(ctx.lexicon.tools[t].mode != "read" for t in choice.tools):
+        return None
+    hits = [h for h in ctx.lexicon.cues.find(slots.cue_text)
+            if any(k == TOPIC and t not in choice.tools and t in ctx.offered for t, k in h.value)]
+    acted_on = {(ctx.lexicon.enum_of[(t, n)].key, slots.text[h.start:h.end], t, n)
+                for h in hits for t, k in h.value if k == TOPIC
+                for n, p in ctx.lexicon.tools[t].params.items() if p.required and reads_data(p)}
+    groups = {g for g, *_ in acted_on}
+    taken = {ctx.lexicon.enum_of[(t, n)].key for t in choice.tools for n in ctx.lexicon.tools[t].params
+             if (t, n) in ctx.lexicon.enum_of}
+    if len(groups) != 1 or groups & taken or slots.enum_values(next(iter(groups))):
+        return None
+    group, said, tool, pname = min(acted_on)
+    values = tuple(ctx.enum_values.get(group, []))
+    return Problem("values_counted", tool, (pname,), said=said, candidates=values, every=True) if values else None
 
 
 def _settings_said(plan: Plan, request: Request, slots: Slots, ctx: Context) -> bool:
@@ -774,7 +853,24 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
             and all(ctx.lexicon.tools[t].mode == "write" and not takes(ctx.lexicon.tools[t], TimeExtract)
                     for t in choice.tools):
         return replace(choice, tools=(timed,))  # 7時で, 7時半に変えて, said to an order: the time it is picked up at
-    return _withheld(slots, ctx, choice, last[0] if last and first else None) or choice
+    return _withheld(slots, ctx, choice, last[0] if last and first else None) or _for_later(slots, ctx, choice) \
+        or choice
+
+
+def _for_later(slots: Slots, ctx: Context, choice: Choice) -> Choice | None:
+    """The write the request before asked for a case to come, where nothing was done and this one says its command
+    and no device: ok just turn it off now, after "if I'm not home by 10 turn off the TV", switches the TV off."""
+    if not ctx.memory.said or not choice.tools or topics(ctx.lexicon, slots.cue_text) \
+            or any(ctx.lexicon.tools[t].mode != "write" for t in choice.tools):
+        return None
+    before = _read(ctx.memory.said, ctx)
+    if hypothetical(before) is None:
+        return None
+    then = choose(before, ctx.lexicon, ctx.offered, None).tools
+    if len(then) != 1 or then[0] in choice.tools or ctx.lexicon.tools[then[0]].mode != "write" \
+            or unmet_params(slots, ctx.lexicon, then[0]) != unmet_params(before, ctx.lexicon, then[0]):
+        return None
+    return Choice(then)
 
 
 def _timed_write(slots: Slots, ctx: Context) -> str | None:
@@ -1006,6 +1102,15 @@ def _among(tool: Tool, slots: Slots, last: tuple[str, dict[str, Any]] | None, fi
 MAX_CHOICES = 8  # a missing value of fewer is asked for with every one named (which light: the living room's …)
 
 
+def _label_said(tool: Tool, missing: list[str], slots: Slots, ctx: Context) -> str:
+    """The label of the one code missing, where the request says it (色を300:0:0に: a colour not of its form)."""
+    x = tool.params[missing[0]].extract if len(missing) == 1 else None
+    if not isinstance(x, CodeExtract) or not x.labels:
+        return ""
+    own = {fold(normalise(w)) for w in x.labels}
+    return next((h.phrase for h in ctx.lexicon.code_labels.find(slots.cue_text) if h.phrase in own), "")
+
+
 def _choices(tool: Tool, missing: list[str], ctx: Context, slots: Slots | None = None) -> tuple[str, ...]:
     """The values a missing parameter read from the data can take, where it is the one missing and they are few;
     of many, those whose name holds a word the request said (食パン1斤: 角食パン, 山型食パン), where they are few."""
@@ -1022,8 +1127,9 @@ def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> 
     """Every value of a required parameter read from the data, where a command or a question is asked of all of
     them (all the lights, 家じゅう, 全部の電気の状態) and the request names none; [] otherwise, or where they are more
     than one request calls."""
+    asked = tool.mode == "read" and words.pattern("every_asked", "words").search(slots.cue_text)
     if not param.required or not reads_data(param) \
-            or not (slots.every_but or words.pattern("every", "words").search(slots.cue_text)):
+            or not (slots.every_but or asked or words.pattern("every", "words").search(slots.cue_text)):
         return []
     group = ctx.lexicon.enum_of[(tool.name, pname)].key
     values = [v for v in ctx.enum_values.get(group, []) if v not in slots.kept]  # 寝室以外: all but the bedroom
@@ -1056,7 +1162,8 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if isinstance(missing, Problem):
         return missing
     if missing:
-        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx, slots))
+        return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx, slots),
+                       said=_label_said(tool, missing, slots, ctx))
     for pname, (current, read_args) in copied.items():  # the other light's colour, read first
         values[pname] = [Ref(plan.add(Step(current.tool, read_args)), current.column)]
     paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
@@ -1112,7 +1219,8 @@ def _fill(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Context, 
             values[pname] = found
         elif param.required:
             missing.append(pname)
-    return missing
+    moving = [p for p in missing if levels.moved_said(tool.params[p], slots.cue_text)]
+    return [p for p in missing if p not in moving] or missing  # もう少し暗く: which light, not how bright
 
 
 def _add_calls(plan: Plan, request: Request, tool: Tool, values: dict[str, list[Any]], periods: list[dict[str, str]],
@@ -1359,8 +1467,10 @@ def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ct
     from the level its current tool reads first (levels.py); nothing when no such word is said."""
     rel = levels.relative(param)
     by = rel.step * levels.direction(slots.cue_text, rel) if rel is not None else 0
-    if rel is None or not by or any(len(v) != 1 for k, v in values.items() if k != pname):
+    if rel is None or not by:
         return []
+    if any(len(v) != 1 for k, v in values.items() if k != pname):
+        return _relative_of_several(tool, pname, param, ctx, values, by)
     args = {k: v[0] for k, v in values.items()}
     level = ctx.memory.level_of.get(levels.key(tool.name, pname, args))
     if level is not None:
@@ -1378,6 +1488,19 @@ def _relative(plan: Plan, tool: Tool, pname: str, param: Param, slots: Slots, ct
     return [Ref(step, current.column, by)]
 
 
+def _relative_of_several(tool: Tool, pname: str, param: Param, ctx: Context, values: dict[str, list[Any]],
+                         by: int) -> list[Any]:
+    """The level of several devices moved a step, where the conversation knows each one's level and it is the
+    same (もうちょい明るく after both lights were set to 30: 40 each); nothing otherwise."""
+    others = {k: v for k, v in values.items() if k != pname}
+    known = {ctx.memory.level_of.get(levels.key(tool.name, pname, dict(zip(others, combo, strict=True))))
+             for combo in itertools.product(*others.values())}
+    if len(known) != 1 or None in known:
+        return []
+    moved = levels.moved(known.pop(), by)
+    return [moved] if moved is not None and levels.within(moved, param) else []
+
+
 def _same_as(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]
              ) -> dict[str, tuple[Current, dict[str, Any]]]:
     """The parameters whose value is said to be another device's (キッチンと同じ色に), each with the tool that reads
@@ -1386,6 +1509,10 @@ def _same_as(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
               and p.current.tool in ctx.offered}
     for dname, device in tool.params.items():
         source = _source(slots, ctx.lexicon.enum_of[(tool.name, dname)].key) if wanted and reads_data(device) else None
+        focus = ctx.memory.chosen.get(dname) if wanted and reads_data(device) and source is None else None
+        if focus is not None and values.get(dname) and focus not in values[dname] \
+                and words.pattern("same_alone", "words").search(slots.folded):  # same colour for the bedroom
+            return {n: (c, {dname: focus}) for n, c in wanted.items() if dname in ctx.lexicon.tools[c.tool].params}
         if source is None or source not in values.get(dname, []):
             continue
         values[dname] = [v for v in values[dname] if v != source]
@@ -1425,6 +1552,9 @@ def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[A
     several = ctx.memory.chosen_all.get(pname, [])
     if len(several) > 1 and words.pattern("references", "several").search(slots.cue_text):
         return several  # make them blue: both lights just switched on
+    last = ctx.memory.last_command
+    if len(several) > 1 and last is not None and last[0] == tool.name and levels.moves(tool, slots.cue_text):
+        return several  # もうちょい明るく after both lights were set to 30: both, a step up
     return [ctx.memory.chosen[pname]]
 
 

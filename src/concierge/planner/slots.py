@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 from typing import Any
 
@@ -43,7 +43,7 @@ from concierge.language.tokens import Token, Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
-from concierge.planner.lexicon import PRONOUNS, Lexicon, Synonyms
+from concierge.planner.lexicon import PRONOUNS, TOPIC, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
 from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps, remember
 
@@ -914,7 +914,8 @@ def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     units = lexicon.count_units(tool, pname)
     if units is not None:  # 2つ, 30%, 7割; or two karaage bento: a number just before a value said
         m = units.search(text)
-        said = int(m["n"]) if m else _in_tenths(lexicon, tool, pname, text) or _before_value(slots, text)
+        said = int(m["n"]) if m else _in_tenths(lexicon, tool, pname, text) or _before_value(slots, text) \
+            or _after_topic(slots, lexicon, tool, pname)
         if said is not None:
             return said
     named = lexicon.count_words(tool, pname).find(text)  # 半分, max
@@ -970,6 +971,33 @@ def _before_value(slots: Slots, text: str) -> int | None:
                 said == "one" and _said_before(slots, hit.start, _POINTING)):
             return number(said)  # the ginger pork one: which one, not how many
     return None
+
+
+def _after_topic(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
+    """テレビ5, テレビは5: a number said right after the tool's topic (は perhaps between) where the request ends,
+    and within the parameter's bounds (5 is a channel; no TV's volume is turned 5 steps at once)."""
+    param = lexicon.tools[tool].params[pname]
+    said = tokenise(slots.text)
+    for hit in _topics_said(lexicon, slots.cue_text).get(tool, ()):
+        i = _first_after(said, hit.end)
+        if i is not None and said.tokens[i].surface == topic_particle():
+            i = _first_after(said, said.tokens[i].end)
+        word = None if i is None else _number_said(slots, said.tokens[i])
+        n = number(word) if word and i is not None and _count_ends(said, i + 1) else None
+        if n is not None and (param.min is None or n >= param.min) and (param.max is None or n <= param.max):
+            return n
+    return None
+
+
+@lru_cache(maxsize=64)
+def _topics_said(lexicon: Lexicon, text: str) -> dict[str, tuple[Hit, ...]]:
+    """The topics found in the text, by tool."""
+    found: dict[str, list[Hit]] = {}
+    for hit in lexicon.cues.find(text):
+        for tool, kind in hit.value:
+            if kind == TOPIC:
+                found.setdefault(tool, []).append(hit)
+    return {tool: tuple(hits) for tool, hits in found.items()}
 
 
 _CUE_PARTICLES = frozenset(of_particle() + topic_particle())

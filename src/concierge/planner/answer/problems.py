@@ -24,6 +24,9 @@ NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change", "
 
 def problem_text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     """The problem as a sentence (or a question) in the language."""
+    if problem.kind == "values_counted":  # 電気は何個ある？: the lights there are, counted
+        return phrase(lang, "values_counted", said=problem.said, n=len(problem.candidates),
+                      values=phrase(lang, "list").join(problem.candidates))
     return _text(problem, lang, tools).strip()
 
 
@@ -68,7 +71,24 @@ def _needed(problem: Problem, lang: str, tool: Tool) -> str:
         return tool.answer.ask.get(lang)
     if problem.kind == "missing" and problem.candidates:  # 電気消して: which light?
         return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
+    form = _form(tool, problem, lang) if problem.kind == "missing" else None
+    if form:  # 色を300:0:0に: the colour, in the form its description gives (赤:緑:青、各 0〜255)
+        return phrase(lang, "missing_form", what=labels[0], form=form)
     return phrase(lang, problem.kind, what=phrase(lang, "list").join(labels))
+
+
+def _form(tool: Tool, problem: Problem, lang: str) -> str | None:
+    """The form a single missing value of a fixed shape (`pattern`) is written in, where the request said its label
+    (色を300:0:0に): its description's bracket."""
+    if not problem.said or len(problem.params) != 1 or tool.params[problem.params[0]].pattern is None:
+        return None
+    described = tool.params[problem.params[0]].description.get(lang)
+    for opening, closing in (("（", "）"), ("(", ")")):
+        start = described.find(opening)
+        end = described.find(closing, start + 1)
+        if 0 <= start < end:
+            return described[start + 1:end].strip() or None
+    return None
 
 
 def _which(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:

@@ -36,7 +36,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "thanks": "どういたしまして。",
         "forbidden": "「{what}」は、このユーザーの権限では実行できません。",
         "missing": "{what}が必要です。{what}を教えてください。",
-        "missing_which": "どれにしますか？ {what}を教えてください（{values}）。",
+        "missing_form": "{what}が必要です。{what}を教えてください（{form}）。",
+        "missing_which": "どれにしますか？ どの{what}か教えてください（{values}）。",
         "ambiguous": "どれを指しているか特定できません。{what}を指定してください。",
         "which_tool": "どのデータのことですか？（{options}）",
         "unreferenced": "『{said}』がどなたを指すのか分かりません。お名前か番号を教えてください。",
@@ -57,6 +58,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unplaced": ("『{said}』をどうするのか分からなかったため、まだ何も変えていません。"
                      "{said}をどうするかも含めて、もう一度教えてください。"),
         "every": "あるのは{values}です。",
+        "values_counted": "{said}は{n}つです（{values}）。",
         "none_such": "『{said}』に当たる{label}はありません。",
         "not_placed": ("『{said}』をどの項目に入れるかわからないため、何も書き込んでいません。"
                        "「5個にして」「750円にして」のように、変えたい所を一つずつお伝えください。"),
@@ -117,6 +119,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "thanks": "You are welcome.",
         "forbidden": "Your role is not permitted to do this: {what}.",
         "missing": "I need the {what}. Please tell me the {what}.",
+        "missing_form": "I need the {what}. Please tell me the {what} ({form}).",
         "missing_which": "Which one? Please tell me the {what}: {values}.",
         "ambiguous": "I cannot tell which one you mean. Please give the {what}.",
         "which_tool": "Which data do you mean: {options}?",
@@ -138,6 +141,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "unplaced": ('I could not tell what to do with "{said}", so I have changed nothing yet. Please say it again, '
                      'with what to do with {said} too.'),
         "every": "There are: {values}.",
+        "values_counted": "There are {n} ({said}): {values}.",
         "none_such": 'There is no {label} matching "{said}".',
         "not_placed": ('I could not tell where "{said}" goes, so nothing was written. Please say each change on '
                        'its own, such as "make it 5" or "700 yen".'),
