@@ -1,7 +1,8 @@
 """Phrasings of regular callers, from a case set written apart (tests/restaurant/regulars_cases.jsonl), each a wrong
-write before: an option said alone is the line in focus, never another line; a count said again with は sets a part
-apart; a time said with a verb of changing is the pickup time; a time said last after goods with no keyword is taken;
-a change to another item said of part of the only line swaps that part; an English word before a category is asked."""
+write before: an option said alone is the line in focus that takes it, never another line (asked where two take
+it); a count said again with は sets a part apart; a time said with a verb of changing is the pickup time; a time
+said last after goods with no keyword is taken; a change to another item said of part of the only line swaps that
+part; an English word before a category is asked."""
 
 from __future__ import annotations
 
@@ -24,9 +25,16 @@ async def test_an_option_said_alone_changes_the_line_just_ordered(call, said, op
 
 
 async def test_an_option_said_alone_with_two_lines_in_focus_asks_which(call):
-    await call.say("牛丼ひとつとコーラひとつ")
+    await call.say("牛丼ひとつと親子丼ひとつ")
     turn = await call.say("大盛りで")
-    assert call.order() == {("牛丼", None): 1, ("コーラ", None): 1} and "牛丼" in turn.answer
+    assert call.order() == {("牛丼", None): 1, ("親子丼", None): 1}
+    assert "牛丼" in turn.answer and "親子丼" in turn.answer
+
+
+async def test_an_option_said_alone_goes_to_the_one_line_in_focus_that_takes_it(call):
+    await call.say("牛丼ひとつとコーラひとつ")
+    await call.say("大盛りで")  # a cola is never 大盛り
+    assert call.order() == {("牛丼", "大盛り"): 1, ("コーラ", None): 1}
 
 
 @pytest.mark.parametrize(("said", "lines"), [
