@@ -263,7 +263,7 @@ def _pause(slots: Slots, lexicon: Lexicon, between: tuple[int, int], before: Col
     punctuation: the first pause with the values said before it taken by the first write, and those after it by
     the second (唐揚げ弁当1つと のり弁2つ|7時半に取りに行きます; 10時に取りに行くので|あんぱん5個 お願いします)."""
     def taken(hit: Hit, tools: Collection[str]) -> bool:
-        return any(g in _groups_of(lexicon, t) for t in tools for g, _ in hit.value)
+        return any(g in lexicon.enum_groups(t) for t in tools for g, _ in hit.value)
 
     end, start = between
     for cut, resume in sorted(_pauses(slots.text, end, start) + _after_counts(slots, end, start)):
@@ -363,7 +363,7 @@ def _by_topic(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: st
     commands = {key for h in slots.enums for key, _ in h.value if key in lexicon.static_values}
     for other in dict.fromkeys(said):
         if other in offered and lexicon.tools[other].mode == "write" and commands \
-                and commands <= _groups_of(lexicon, other) and not _unmet_but_device(slots, lexicon, other):
+                and commands <= lexicon.enum_groups(other) and not _unmet_but_device(slots, lexicon, other):
             return other
     return name
 
@@ -384,10 +384,10 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     (ぷりんはどのくらい売れた: a ranking takes no product; the daily sales of プリン answer it)."""
     tool = lexicon.tools[name]
     said = _groups_said(slots, lexicon) - _people_found_by_name(slots, tool)
-    if tool.mode != "read" or said <= _groups_of(lexicon, name) or counts_rows_of(tool, slots.cue_text):
+    if tool.mode != "read" or said <= lexicon.enum_groups(name) or counts_rows_of(tool, slots.cue_text):
         return name  # how many visits … : the visits, or a word of what could not be applied
     fits = [t for t in lexicon.tools if t in offered and t != name and lexicon.tools[t].catalog == tool.catalog
-            and lexicon.tools[t].mode == "read" and said <= _groups_of(lexicon, t) and not unmet(slots, lexicon, t)]
+            and lexicon.tools[t].mode == "read" and said <= lexicon.enum_groups(t) and not unmet(slots, lexicon, t)]
     # ヘルメットの売上: the orders' summary takes no product; the summary of their lines does, not the products
     return min(fits, key=lambda t: _kinship(tool, lexicon.tools[t]), default=name)
 
@@ -409,11 +409,6 @@ def _kinship(tool: Tool, other: Tool) -> tuple[bool, bool]:
 def _groups_said(slots: Slots, lexicon: Lexicon) -> set[str]:
     """The enum groups read from the data whose values the request says (a product, a category)."""
     return {key for h in slots.enums for key, _ in h.value if key not in lexicon.static_values}
-
-
-def _groups_of(lexicon: Lexicon, name: str) -> set[str]:
-    return {lexicon.enum_of[(name, p)].key for p, param in lexicon.tools[name].params.items()
-            if isinstance(param.extract, EnumExtract)}
 
 
 def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
@@ -647,7 +642,7 @@ def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
                 kinds.add("referred")
             if x.lookup and slots.names:
                 kinds.add("name")
-        elif isinstance(x, NameExtract) and (slots.names or slots.named_values):
+        elif isinstance(x, NameExtract) and (slots.names or slots.people(lexicon.enum_groups(name))):
             kinds.add("name")
         elif isinstance(x, AmountExtract) and slots.amounts:
             kinds.add("amount")

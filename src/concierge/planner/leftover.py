@@ -75,7 +75,8 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
         return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers
     # Words that look like a value fill a name only where no name is said; 佐藤 花子さん, a person of the data,
     # fills one too.
-    if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in {span for _, span in slots.named_values}):
+    if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in {
+            span for _, span in slots.people(lexicon.enum_groups(tool.name))}):
         return not (s.kind == "unknown" and slots.names) and bool(whose.fills(tool, slots, s.span, offered))
     for pname, p in tool.params.items():
         x = p.extract

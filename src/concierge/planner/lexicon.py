@@ -205,6 +205,11 @@ class Lexicon:
         key = _phrase_key(value)
         return any(h.start == 0 and h.end == len(key) for h in self.cues.find(key))
 
+    def enum_groups(self, tool: str) -> set[str]:
+        """The groups of values the tool's enum parameters take."""
+        return {self.enum_of[(tool, p)].key for p, param in self.tools[tool].params.items()
+                if isinstance(param.extract, EnumExtract)}
+
     def matchers(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE) -> dict[str, Matcher]:
         """A loose matcher per enum group whose values are read from the data (products, categories)."""
         cache_key = (_key_of(values), _key_of(synonyms))

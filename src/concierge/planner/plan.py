@@ -1623,7 +1623,7 @@ def _labelled_for(tool: Tool, pname: str, code: Code) -> bool:
 def _names_for(tool: Tool, pname: str, slots: Slots, ctx: Context) -> list[str]:
     """The names said that fill this name parameter (planner/whose.py), and the words that look like a value
     that no value of the data matched (山田商店の受注) when no name is said at all."""
-    said = slots.names or slots.named_values or slots.unknown
+    said = slots.names or slots.people(ctx.lexicon.enum_groups(tool.name)) or slots.unknown
     return list(dict.fromkeys(n for n, span in said if whose.fills(tool, slots, span, ctx.offered) == [pname]))
 
 

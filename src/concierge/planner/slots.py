@@ -12,7 +12,7 @@ English) is read later, for that tool, by `count` and `english_items`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -113,6 +113,12 @@ class Slots:
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
     # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts)
     parts: dict[tuple, list] = field(default_factory=dict, repr=False, compare=False)
+
+    def people(self, read_by: Collection[str]) -> list[tuple[str, Span]]:
+        """The people of the data said (`named_values`) but those a tool reads by a group of `read_by` already
+        (鈴木さんが担当している得意先: the staff member, read as the 担当者, is no customer's name)."""
+        groups = {(h.start, h.end): {k for k, _ in h.value} for h in self.enums}
+        return [(n, s) for n, s in self.named_values if not groups.get(s, set()) & set(read_by)]
 
     def enum_values(self, group: str) -> list[str]:
         return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
