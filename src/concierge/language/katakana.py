@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
 from typing import Any
 
 _KATAKANA = re.compile(r"[ァ-ヺー]+")
@@ -23,11 +22,9 @@ def _models() -> tuple[Any, Any]:
     return C2K(max_len=_LONGEST, model="turbo"), NGram()
 
 
-def load_for(values: Iterable[str]) -> None:
-    """Load the models now where some value is written in katakana, so that the first English word read against
-    it costs no request the load (0.3-1 s)."""
-    if any(_KATAKANA.match(v) for v in values):
-        _models()
+def load() -> None:
+    """Load the models now, so that the first English word read costs no request the load (0.3-1 s)."""
+    _models()
 
 
 @functools.lru_cache(maxsize=4096)

@@ -17,7 +17,6 @@ from collections import OrderedDict
 from concierge.agent.providers.interface import ModelReply, ModelRequest, ToolCall
 from concierge.catalog.model import CodeExtract, CountExtract, TimeExtract
 from concierge.language.detect import language
-from concierge.language.katakana import load_for
 from concierge.language.tokens import Utterance, tokenise
 from concierge.pipeline.guard import GuardContext
 from concierge.pipeline.pipeline import Pipeline
@@ -45,7 +44,6 @@ class Planner:
         # read the data's values now, and their readings (loads the dictionary)
         self.lexicon.enum_phrases(ctx.enum_values, ctx.enum_synonyms)
         self.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
-        load_for(v for values in ctx.enum_values.values() for v in values)  # English read in katakana (road bike)
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
         # A plan is kept with the texts it read (its `Slots`): the turn's later steps read none of them again.
         self._plans: OrderedDict[tuple, tuple[Plan, dict[str, Slots]]] = OrderedDict()

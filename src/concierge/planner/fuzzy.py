@@ -44,7 +44,7 @@ from concierge.language.japanese import (
     particles,
 )
 from concierge.language.readings import readings as dictionary_readings
-from concierge.language.scripts import HAN
+from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.tokens import shortest_words, tokenise
 from concierge.planner import budget, words
 from concierge.planner.text import Disjoint, fold
@@ -133,6 +133,7 @@ class Matcher:
     def __init__(self, values: Sequence[str], synonyms: Mapping[str, str] | None = None) -> None:
         self.values = list(dict.fromkeys(v for v in values if fold_word(v)))
         self._order = {v: i for i, v in enumerate(self.values)}
+        self.in_katakana = any(_KATAKANA_FIRST.match(v) for v in self.values)  # some value: ロードバイク
         self._length = {v: len(fold_word(v)) for v in self.values}
         self._exact: dict[str, list[str]] = {}
         self._synonym: dict[str, list[str]] = {}  # with English plurals and singulars
@@ -383,6 +384,7 @@ class _Unit:
 _NOT_WORD = re.compile(r"[\W_]+")
 _KANJI = regex.compile(f"[{HAN}]+")
 _OKURIGANA = re.compile("[ぁ-ゖ]{0,2}")
+_KATAKANA_FIRST = regex.compile(f"[{KATAKANA}]")
 
 
 def _script(ch: str) -> str:

@@ -26,6 +26,7 @@ from concierge.catalog.model import (
     TimeExtract,
     Tool,
 )
+from concierge.language import katakana
 from concierge.language.english import english_words
 from concierge.language.other_forms import other_forms
 from concierge.language.readings import reading, readings
@@ -220,6 +221,8 @@ class Lexicon:
                                                                                  **synonyms.get(key, {})}))
                 for key, group in self.enums.items()
                 if key not in self.static_values and values.get(key)}
+            if any(m.in_katakana for m in found.values()):
+                katakana.load()  # English is read in katakana against them (road bikes), never in a request's budget
         return found
 
     def count_units(self, tool: str, pname: str) -> Units | None:

@@ -195,10 +195,10 @@ def _english(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], k
 def _in_katakana(out: Loose, text: str, masked: str, matchers: dict[str, Matcher]) -> None:
     """English words that name a value the data writes in katakana (road bikes: ロードバイク), read as that value
     and said so in the answer; the longest run of words first, three at most."""
-    runs = _english_runs(masked)
+    kept = {key: m for key, m in matchers.items() if m.in_katakana}
+    runs = _english_runs(masked) if kept else []
     if not runs:
         return
-    kept = {key: m for key, m in matchers.items() if any(_KATAKANA_CHAR.match(v[:1]) for v in m.values)}
     taken = Disjoint()
     for run in runs:
         for size in range(min(len(run), _KATAKANA_RUN), 0, -1):
