@@ -22,7 +22,7 @@ from concierge.settings import load_settings
 
 HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
-    HERE.parent / "restaurant" / "callers_cases.jsonl": 105,
+    HERE.parent / "restaurant" / "callers_cases.jsonl": 106,
     HERE.parent / "restaurant" / "edits_cases.jsonl": 114,
     HERE.parent / "restaurant" / "attack_cases.jsonl": 166,  # a red team's edits meant to trip it
     HERE.parent / "home" / "family_cases.jsonl": 112,
