@@ -154,3 +154,35 @@ async def test_and_also_an_item_after_the_total_was_read_is_another_line(call):
     await call.say("全部でいくらですか")
     await call.say("はい、あと味噌汁も")
     assert call.order() == {("生姜焼き弁当", None): 2, ("味噌汁", None): 1}
+
+
+@pytest.mark.parametrize(("first", "more", "meant"), [
+    ("鮭弁当と牛丼ひとつずつ", "あ、お弁当もうひとつ", "鮭弁当"),  # the one bento held, not the bowl put in last
+    ("one salmon bento and a beef bowl", "one more bento please", "鮭弁当"),
+    ("カツ丼とコーラひとつずつください", "どんぶりもう1個", "カツ丼"),
+    ("鮭弁当ひとつ", "もうひとつ", "鮭弁当"),
+])
+async def test_one_more_of_a_kind_is_the_line_of_that_kind(call, first, more, meant):
+    await call.say(first)
+    held = call.order()
+    await call.say(more)
+    assert call.order() == {**held, (meant, None): held[(meant, None)] + 1}
+
+
+@pytest.mark.parametrize(("first", "more", "named"), [
+    ("鮭弁当とのり弁当ひとつずつ", "お弁当もう一つ", ["鮭弁当", "のり弁当"]),  # two bentos: which, never the last
+    ("one salmon bento and one nori bento", "uh one more", ["鮭弁当", "のり弁当"]),
+    ("牛丼ひとつ", "あと飲み物ひとつ", ["緑茶", "ウーロン茶", "コーラ", "オレンジジュース"]),  # no drink held
+])
+async def test_one_more_that_fits_several_lines_or_none_is_asked_and_adds_nothing(call, first, more, named):
+    await call.say(first)
+    held = call.order()
+    turn = await call.say(more)
+    assert call.order() == held
+    assert all(n in turn.answer for n in named), turn.answer
+
+
+async def test_a_kind_ordered_with_no_item_is_asked_with_the_items_of_that_kind(call):
+    turn = await call.say("お弁当 ひとつ ください")
+    assert call.order() == {}
+    assert all(n in turn.answer for n in ["唐揚げ弁当", "のり弁当", "幕の内弁当"]) and "牛丼" not in turn.answer

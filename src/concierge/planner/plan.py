@@ -889,13 +889,15 @@ def _the_timed_write(ctx: Context) -> str | None:
 
 
 def _another_line(slots: Slots, ctx: Context, held: Held) -> bool:
-    """Whether the request names items with a word of another and nothing else (はい、あと味噌汁も; and a miso soup
-    too): a new line of the order, never a question about the item."""
+    """Whether the request names items, or a kind of them, with a word of another and nothing else (はい、あと味噌汁も;
+    and a miso soup too; どんぶりもう1個): a new line of the order, never a question about the item."""
     if held.add not in ctx.offered or keyword_tools(slots, ctx.lexicon, ctx.offered) \
             or not words.pattern("lines", "new").search(slots.cue_text) \
             or words.pattern("lines", "asking").search(slots.cue_text):
         return False
-    return bool(slots.enum_values(ctx.lexicon.enum_of[(held.add, held.key)].key))
+    group = ctx.lexicon.enum_of[(held.add, held.key)].key
+    return bool(slots.enum_values(group)) \
+        or _fitting_said(slots, ctx.enum_fits, list(ctx.enum_values.get(group, []))) is not None  # お弁当もう1つ
 
 
 def _amended(slots: Slots, ctx: Context) -> Choice | None:
@@ -951,13 +953,50 @@ def _base(tool: Tool, chosen: Tool, slots: Slots, ctx: Context, follow_up: bool,
     """The previous call's arguments this call keeps: those a follow-up keeps, those a call moved to another tool
     of the same rows keeps, and, after そのうち / of those, all of them."""
     if again is not None and again[0] == tool.name:
-        return dict(again[1])
+        return _line_meant(tool, slots, ctx, dict(again[1]))
     last = ctx.memory.last_call
     moved = tool is not chosen or (ranking.GROUP in tool.params and last is not None and last[0] != tool.name)
     base = _carried_to(tool, chosen, slots, last, first, ctx.lexicon.tools) if moved else \
         _carried(tool, slots, last, follow_up, first)
     narrowed = _among(tool, slots, last, first)
-    return narrowed if isinstance(narrowed, Problem) else {**base, **narrowed}
+    return narrowed if isinstance(narrowed, Problem) else _line_meant(tool, slots, ctx, {**base, **narrowed})
+
+
+def _line_meant(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any]) -> dict[str, Any] | Problem:
+    """One more (もう一つ, one more bento) said of no line, where the order holds some: the line in focus that the
+    words said fit (お弁当 of 鮭弁当 and 牛丼: the 鮭弁当, where the catalog's `fits_query` says which
+    category each item is of); of several, which is asked with them; never the last line put in guessed."""
+    held = ctx.memory.held
+    if held is None or tool.name != held.add or not held.rows \
+            or slots.enum_values(ctx.lexicon.enum_of[(tool.name, held.key)].key):
+        return base
+    if held.key not in base and (slots.unknown or not words.pattern("lines", "new").search(slots.cue_text)):
+        return base  # one more, of no line the last call put in: what else is said is asked about
+    names = held.names()
+    meant = [n for n in ctx.memory.last_lines if n in names] or names
+    fitting = _fitting_said(slots, ctx.enum_fits, names)
+    if fitting is not None:
+        meant = [n for n in meant if n in fitting] or fitting
+    if len(meant) == 1:
+        return {**base, held.key: meant[0]}
+    if not meant:  # あと飲み物ひとつ with no drink held: which drink, never one more bowl
+        group = ctx.lexicon.enum_of[(tool.name, held.key)].key
+        meant = _fitting_said(slots, ctx.enum_fits, list(ctx.enum_values.get(group, []))) or []
+    return Problem("missing", tool.name, (held.key,),
+                   candidates=tuple(str(n) for n in meant) if len(meant) <= MAX_CHOICES else ())
+
+
+def _fitting_said(slots: Slots, enum_fits: dict[str, dict[str, list[str]]], names: list[Any]) -> list[Any] | None:
+    """Those of `names` (lines held, or items) that take every value said of an enum whose `fits_query` reads
+    them (お弁当: the items of the category 弁当); None where no such value is said."""
+    fitting: list[Any] | None = None
+    for hit in slots.enums:
+        for group, value in hit.value:
+            fits = enum_fits.get(group)
+            if fits is not None and any(str(n) in fits for n in names):
+                taking = [n for n in names if value in fits.get(str(n), ())]
+                fitting = taking if fitting is None else [n for n in fitting if n in taking]
+    return fitting
 
 
 def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem | None]:
@@ -1117,7 +1156,10 @@ def _choices(tool: Tool, missing: list[str], ctx: Context, slots: Slots | None =
     if len(missing) != 1 or not reads_data(tool.params[missing[0]]):
         return ()
     values = ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, missing[0])].key, [])
-    if len(values) > MAX_CHOICES and slots is not None:
+    fitting = _fitting_said(slots, ctx.enum_fits, list(values)) if slots is not None else None
+    if fitting:  # お弁当ひとつ: which bento
+        values = fitting
+    elif len(values) > MAX_CHOICES and slots is not None:
         said = {fold(h.phrase) for h in slots.enums} | {fold(w) for w, _ in slots.unknown}
         values = [v for v in values if any(len(w) > 1 and w in fold(v) for w in said)]
     return tuple(values) if 1 < len(values) <= MAX_CHOICES else ()
