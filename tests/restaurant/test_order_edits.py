@@ -186,3 +186,29 @@ async def test_a_kind_ordered_with_no_item_is_asked_with_the_items_of_that_kind(
     turn = await call.say("お弁当 ひとつ ください")
     assert call.order() == {}
     assert all(n in turn.answer for n in ["唐揚げ弁当", "のり弁当", "幕の内弁当"]) and "牛丼" not in turn.answer
+
+
+@pytest.mark.parametrize(("first", "said", "after"), [
+    ("a cola and a green tea", "make the tea large not the cola", {("コーラ", None): 1, ("緑茶", "Lサイズ"): 1}),
+    ("a cola and a green tea", "make it large, not the cola", {("コーラ", None): 1, ("緑茶", "Lサイズ"): 1}),
+    ("three salmon bentos", "no not three two", {("鮭弁当", None): 2}),
+    ("three salmon bentos", "no, two", {("鮭弁当", None): 2}),
+    ("three salmon bentos", "just two", {("鮭弁当", None): 2}),
+    ("a cola and a green tea", "drop the tea", {("コーラ", None): 1}),  # tea: the one tea held
+])
+async def test_a_line_said_in_the_negative_or_a_count_corrected_edits_the_line_meant(call, first, said, after):
+    await call.say(first)
+    await call.say(said)
+    assert call.order() == after
+
+
+@pytest.mark.parametrize(("first", "said", "named"), [
+    ("a cola, a green tea and an oolong tea", "make it large, not the cola", ["緑茶", "ウーロン茶"]),
+    ("one green tea one oolong tea and a beef bowl", "drop the tea", ["緑茶", "ウーロン茶"]),
+])
+async def test_a_line_said_in_the_negative_or_by_a_word_of_several_is_asked_never_guessed(call, first, said, named):
+    await call.say(first)
+    held = call.order()
+    turn = await call.say(said)
+    assert call.order() == held
+    assert all(n in turn.answer for n in named), turn.answer

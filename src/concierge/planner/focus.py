@@ -209,7 +209,7 @@ def _given_instead(slots: Slots) -> bool:
     if words.pattern("amend", "change").search(low):
         return True
     return low.endswith(tuple(words.words("answer", "after"))) \
-        or low.startswith(tuple(words.words("lines", "correcting")) + tuple(words.words("answer", "before")))
+        or any(words.pattern(*key).match(low) for key in (("lines", "correcting"), ("answer", "before")))
 
 
 def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command | None,

@@ -153,6 +153,7 @@ class Matcher:
                 for form in {surface, *readings}:
                     _add(self._part, form, value)
         self._glosses: dict[str, list[str]] = {}
+        self.heads: set[str] = set()  # the last words of English synonyms of several, the nouns they name: tea(s)
         self._containing: dict[str, list[str]] = {}
         for g, v in (synonyms or {}).items():
             if v in self._order:
@@ -179,6 +180,9 @@ class Matcher:
                 *head, last = run.split()
                 for form in _english_forms(last):
                     _add(self._part, fold_word(" ".join([*head, form])), value)
+            said = gloss.split()
+            if len(said) > 1:
+                self.heads.update(fold_word(form) for form in _english_forms(said[-1]))
 
     def _add_gloss_parts(self, glosses: list[tuple[str, str]]) -> None:
         """キッチン of キッチンの電気 and of キッチンライト names Kitchen Light: the parts of a Japanese synonym,

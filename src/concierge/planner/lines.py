@@ -117,8 +117,12 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
     kept = [v for v in kept if v not in negated]
     if len(negated) == 1 and len(new) == 1 and not kept:
         kept = negated  # not the coke, an oolong tea: the coke swapped
-    elif negated and not kept and not new:
-        return None
+    elif negated and not kept and not new:  # make it large, not the cola: the other line; of several, which
+        others = [n for n in held.names() if n not in negated]
+        if len(others) == 1:
+            return _edit_held(slots, lexicon, offered, held, change, others, last_lines)
+        changes = _options(slots, lexicon, change, held.key) or _count(slots, lexicon, change, held.key) is not None
+        return Ask(change.name, held.key, "", tuple(str(n) for n in others)) if others and changes else None
     if not kept and len(new) == 1 and (words.pattern("distributive", "part").search(text)
                                        or words.pattern("lines", "change_to").search(text)):
         kept = _in_focus(held, ())[:1] if len(held.names()) == 1 else []  # うち ひとつを 鮭弁当に; のり弁に変えて
@@ -229,7 +233,7 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
             return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
         return targets
     if not (only_options or words.pattern("references", "thing").search(text)
-            or words.pattern("lines", "correcting").search(text)
+            or words.pattern("lines", "correcting").search(text) or _count_corrected(slots)
             or keyword_tools(slots, lexicon, offered) == [change.name]):  # それ2つに, やっぱ2つで, make it two
         return []
     targets = _in_focus(held, last_lines)
@@ -242,6 +246,13 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
     if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
         return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     return targets
+
+
+def _count_corrected(slots: Slots) -> bool:
+    """Whether a count is said in the negative and another with it (3つじゃなくて2つ, not three, two)."""
+    said = tokenise(slots.text)
+    counts = [i for i in range(len(said.tokens)) if count_said(said, i) is not None]
+    return len(counts) > 1 and any(_not_a_count(said, i) is not None for i in counts)
 
 
 def _taking(held: Held, change: Tool, lines: list[Any], options: dict[str, Any]) -> list[Any]:

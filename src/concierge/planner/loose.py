@@ -378,7 +378,8 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     spans = Disjoint()
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
-        if not single and _plausible(f, masked) and MASK not in f.said and not _cut_from(masked, f) \
+        if not single and _plausible(f, masked, matchers[key].heads) and MASK not in f.said \
+                and not _cut_from(masked, f) \
                 and in_words(masked, f.start, f.end) and spans.add(f.start, f.end):
             chosen.append((key, f))
     return chosen
@@ -415,16 +416,18 @@ def _cut_from(masked: str, found: Found) -> bool:
     return bool(extra) and not any(whole in fold(c.value) for c in found.candidates)  # あとポテサラ: ポテサラ
 
 
-def _plausible(found: Found, masked: str) -> bool:
+def _plausible(found: Found, masked: str, heads: Collection[str] = ()) -> bool:
     """Words that are a verb where they are said (受け付けた: received, never the status 受付) are not read
     loosely as a value; English words of a request (did, are, the) are not read as a part or a misspelling of a
-    value unless they are long enough to be a name: "krautback" is part of "the krautback", "dis" is not "did"."""
+    value unless they are long enough to be a name ("krautback" is part of "the krautback", "dis" is not "did"),
+    or are the noun that ends English names of the values (tea of green tea and oolong tea; never can of can beer)."""
     if not found.said.isascii():
         return found.candidates[0].how in ("exact", "synonym") or not (
             _verb_in(found.said) or _inside_verb(masked, found.start, found.end))
     how, size = found.candidates[0].how, len(found.said.strip())
     close = found.candidates[0].score >= 0.5  # one letter off (puding), not two (weather is not water)
-    return how in ("exact", "synonym") or (how == "part" and size >= 4) or (how == "typo" and size >= 6 and close)
+    return how in ("exact", "synonym") or (how == "part" and (size >= 4 or fold(found.said.strip()) in heads)) \
+        or (how == "typo" and size >= 6 and close)
 
 
 def _inside_verb(text: str, start: int, end: int) -> bool:

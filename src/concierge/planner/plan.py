@@ -1371,14 +1371,16 @@ def _shared(tool: Tool, ctx: Context, values: dict[str, list[Any]]) -> Problem |
 
 
 def _not_meant(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> Problem | None:
-    """A question's values said in the negative are not what it asks about (into `values`): 郊外店じゃなくて本店の売上
-    is the main store's. One said in the negative alone (郊外店じゃない店舗の売上) cannot be applied: said so, never
-    answered for it or for all."""
-    negated = not_meant.values(slots) if tool.mode == "read" else set()
+    """Values said in the negative are not what a request is about (into `values`): 郊外店じゃなくて本店の売上 is the
+    main store's. One said in the negative alone cannot be applied: of a question (郊外店じゃない店舗の売上), said so,
+    never answered for it or for all; of a command (make it large, not the cola), never written: which is asked."""
+    negated = not_meant.values(slots)
     for pname, said in list(values.items()):
         meant = [v for v in said if v not in negated]
         if meant:
             values[pname] = meant
+        elif said and tool.mode == "write" and reads_data(tool.params[pname]):
+            del values[pname]  # make it large, not the cola: which item is asked, never the cola written
         elif said and isinstance(tool.params[pname].extract, EnumExtract):
             words_said = not_meant.said(slots, said[0])
             return Problem("not_applied", tool.name, said=words_said, candidates=(words_said,))
