@@ -84,7 +84,7 @@ def _compares(slots: Slots, start: int) -> bool:
     """Whether the words at `start` compare with a count said right before them (2つ以上, three or more): no
     keyword of a tool, whatever else they say."""
     said = tokenise(slots.text)
-    at = next((i for i, t in enumerate(said.tokens) if t.start == start), 0)
+    at = next(iter(said.starting(start, start + 1)), 0)
     counted = at > 0 and (said.tokens[at - 1].is_numeral or (at > 1 and said.tokens[at - 2].is_numeral))
     return counted and any(p.at(said, at) for p, _ in words.phrases("compare", "after"))
 
@@ -383,21 +383,14 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     """The keyword's tool, or a read tool of its catalog that also takes the values said that it cannot
     (ぷりんはどのくらい売れた: a ranking takes no product; the daily sales of プリン answer it)."""
     tool = lexicon.tools[name]
-    said = _groups_said(slots, lexicon) - _people_found_by_name(slots, tool)
+    finds_people = any(isinstance(p.extract, NameExtract) for p in tool.params.values())
+    said = _groups_said(slots, lexicon) - (slots.groups_of_people() if finds_people else set())  # 顧客の佐藤 花子さん
     if tool.mode != "read" or said <= lexicon.enum_groups(name) or counts_rows_of(tool, slots.cue_text):
         return name  # how many visits … : the visits, or a word of what could not be applied
     fits = [t for t in lexicon.tools if t in offered and t != name and lexicon.tools[t].catalog == tool.catalog
             and lexicon.tools[t].mode == "read" and said <= lexicon.enum_groups(t) and not unmet(slots, lexicon, t)]
     # ヘルメットの売上: the orders' summary takes no product; the summary of their lines does, not the products
     return min(fits, key=lambda t: _kinship(tool, lexicon.tools[t]), default=name)
-
-
-def _people_found_by_name(slots: Slots, tool: Tool) -> set[str]:
-    """The groups of the people of the data said (顧客の佐藤 花子さん), where the tool finds people by name."""
-    if not any(isinstance(p.extract, NameExtract) for p in tool.params.values()):
-        return set()
-    people = {span for _, span in slots.named_values}
-    return {key for h in slots.enums if (h.start, h.end) in people for key, _ in h.value}
 
 
 def _kinship(tool: Tool, other: Tool) -> tuple[bool, bool]:
@@ -430,21 +423,16 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
         score = 2 * values + dates + said + near
         if lexicon.tools[name].mode == "read" and leftover.left(lexicon.tools[name], slots, lexicon, set(offered)):
             score -= 1  # units shipped of SKU-00412: the sales lines take "shipped"; the purchase lines do not
-        ranked = (score, _columns_asked(slots, lexicon.tools[name]))  # 佐藤 花子さんの電話番号: the tool that has one
+        # 佐藤 花子さんの電話番号: the tool that has the phone number
+        ranked = (score, _columns_asked(slots, lexicon, lexicon.tools[name]))
         if score > 0 and (best_ranked is None or ranked > best_ranked):
             best, best_ranked = name, ranked
     return best
 
 
-def _columns_asked(slots: Slots, tool: Tool) -> int:
+def _columns_asked(slots: Slots, lexicon: Lexicon, tool: Tool) -> int:
     """How many of the columns a read gives back are named in the request (電話番号, phone)."""
-    labels = tuple(sorted({fold(w) for text in tool.result.labels.values() for w in (text.ja, text.en) if len(w) > 1}))
-    return len({hit.value for hit in _label_phrases(labels).find(slots.cue_text)}) if tool.mode == "read" else 0
-
-
-@functools.lru_cache(maxsize=512)
-def _label_phrases(labels: tuple[str, ...]) -> Phrases[str]:
-    return Phrases({label: label for label in labels})
+    return len({hit.value for hit in lexicon.columns(tool.name).find(slots.cue_text)}) if tool.mode == "read" else 0
 
 
 def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:

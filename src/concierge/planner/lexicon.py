@@ -136,6 +136,7 @@ class Lexicon:
         self.frame: Phrases[str] = Phrases({w: w for w in self._frame_words(count_words, name_labels)})
         self._enum_phrases: dict[tuple, Phrases[frozenset[tuple[str, str]]]] = {}
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
+        self._columns: dict[str, Phrases[str]] = {}
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
         described, examples = _described(self.tools.values())
         self.known = Known.of(self.vocabulary | described | set(GENERIC_WORDS)
@@ -210,6 +211,14 @@ class Lexicon:
         """The groups of values the tool's enum parameters take."""
         return {self.enum_of[(tool, p)].key for p, param in self.tools[tool].params.items()
                 if isinstance(param.extract, EnumExtract)}
+
+    def columns(self, tool: str) -> Phrases[str]:
+        """The labels of the columns the tool gives back, as phrases to find in a request (電話番号, phone)."""
+        found = self._columns.get(tool)
+        if found is None:
+            labels = {fold(w) for text in self.tools[tool].result.labels.values() for w in (text.ja, text.en)}
+            found = self._columns[tool] = Phrases({label: label for label in labels if len(label) > 1})
+        return found
 
     def matchers(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE) -> dict[str, Matcher]:
         """A loose matcher per enum group whose values are read from the data (products, categories)."""

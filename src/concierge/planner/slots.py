@@ -117,8 +117,14 @@ class Slots:
     def people(self, read_by: Collection[str]) -> list[tuple[str, Span]]:
         """The people of the data said (`named_values`) but those a tool reads by a group of `read_by` already
         (鈴木さんが担当している得意先: the staff member, read as the 担当者, is no customer's name)."""
-        groups = {(h.start, h.end): {k for k, _ in h.value} for h in self.enums}
-        return [(n, s) for n, s in self.named_values if not groups.get(s, set()) & set(read_by)]
+        return [(n, s) for n, s in self.named_values if not self._groups_at(s) & set(read_by)]
+
+    def groups_of_people(self) -> set[str]:
+        """The enum groups whose values the people of the data said are (顧客の佐藤 花子さん: the customers' names)."""
+        return {k for _, s in self.named_values for k in self._groups_at(s)}
+
+    def _groups_at(self, span: Span) -> set[str]:
+        return {k for h in self.enums if (h.start, h.end) == span for k, _ in h.value}
 
     def enum_values(self, group: str) -> list[str]:
         return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
