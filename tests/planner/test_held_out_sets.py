@@ -24,10 +24,10 @@ HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
     HERE.parent / "restaurant" / "callers_cases.jsonl": 106,
     HERE.parent / "restaurant" / "edits_cases.jsonl": 115,
-    HERE.parent / "restaurant" / "attack_cases.jsonl": 169,  # a red team's edits meant to trip it
+    HERE.parent / "restaurant" / "attack_cases.jsonl": 173,  # a red team's edits meant to trip it
     HERE.parent / "home" / "family_cases.jsonl": 112,
     HERE.parent / "home" / "household_cases.jsonl": 77,
-    HERE.parent / "restaurant" / "regulars_cases.jsonl": 94,  # regular callers, written apart later
+    HERE.parent / "restaurant" / "regulars_cases.jsonl": 95,  # regular callers, written apart later
     HERE.parent / "home" / "evening_cases.jsonl": 67,  # settings said to several devices in one breath
 }
 FOLDER_FLOORS = {"inn": 63, "bakery": 79}

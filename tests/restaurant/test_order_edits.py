@@ -212,3 +212,30 @@ async def test_a_line_said_in_the_negative_or_by_a_word_of_several_is_asked_neve
     turn = await call.say(said)
     assert call.order() == held
     assert all(n in turn.answer for n in named), turn.answer
+
+
+@pytest.mark.parametrize(("said", "lines"), [
+    ("唐揚げ弁当 大盛りみっつと 普通のをひとつ", {("唐揚げ弁当", "大盛り"): 3, ("唐揚げ弁当", None): 1}),
+    ("唐揚げ弁当の大盛りをみっつと 普通の唐揚げ弁当をひとつ ください",
+     {("唐揚げ弁当", "大盛り"): 3, ("唐揚げ弁当", None): 1}),
+    ("牛丼 並盛りふたつと 大盛りひとつ", {("牛丼", None): 2, ("牛丼", "大盛り"): 1}),
+    ("gyudon, two regular and one large", {("牛丼", None): 2, ("牛丼", "大盛り"): 1}),
+])
+async def test_one_item_said_with_parts_of_their_own_counts_is_one_line_a_part(call, said, lines):
+    turn = await call.say(said)
+    assert call.order() == lines, turn.answer
+
+
+async def test_a_plain_one_said_after_large_ones_is_another_line_of_the_item(call):
+    await call.say("唐揚げ弁当 大盛りで みっつ ください")
+    await call.say("あと 普通の唐揚げ弁当も ひとつ ください")
+    assert call.order() == {("唐揚げ弁当", "大盛り"): 3, ("唐揚げ弁当", None): 1}
+
+
+@pytest.mark.parametrize(("first", "then"), [("餃子 大盛りで ひとつ", "じゃあ 普通ので"),
+                                             ("gyoza, large, one", "ok a regular one then")])
+async def test_the_plain_one_said_after_an_option_refused_is_the_item_with_none(call, first, then):
+    refused = await call.say(first)
+    assert call.order() == {}, refused.answer
+    await call.say(then)
+    assert call.order() == {("餃子", None): 1}

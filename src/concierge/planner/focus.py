@@ -260,11 +260,16 @@ def _same_command(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | 
 
 def _instead(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
     """The refused command with the value said now in place of the refused one (22時 refused: じゃあ9時で; 150%
-    refused: じゃ100で): its other values hold."""
+    refused: じゃ100で), or with no option where the plain one is said (大盛り refused: じゃあ普通ので): its other
+    values hold."""
     name, args = command
     tool = lexicon.tools[name]
     if says_only_values(slots) and coverage(slots, lexicon, name)[0]:
         return Choice((name,), follow_up=True, again=(name, dict(args)))
+    if not beyond_filler(words.pattern("lines", "plain").sub(" ", slots.read_text)).strip():  # じゃあ普通ので
+        plain = {p: v for p, v in args.items() if p not in tool.params or tool.params[p].required
+                 or tool.params[p].enum is None}
+        return Choice((name,), follow_up=True, again=(name, plain)) if plain != args else None
     counts = [p for p in args if p in tool.params and isinstance(tool.params[p].extract, CountExtract)]
     if len(counts) != 1:
         return None

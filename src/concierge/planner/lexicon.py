@@ -140,7 +140,8 @@ class Lexicon:
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
         described, examples = _described(self.tools.values())
         self.known = Known.of(self.vocabulary | described | set(GENERIC_WORDS)
-                              | set(words.words("numbers", "suffixes")), described=examples)
+                              | set(words.words("numbers", "suffixes")) | set(words.words("lines", "plain")),
+                              described=examples)
         # The English words the catalog names its columns and parameters with (rating, returned): a participle
         # of one is no unknown state of the rows.
         self.catalog_words = frozenset(w for t in self.tools.values() for p, param in t.params.items()

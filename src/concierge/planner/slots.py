@@ -969,14 +969,18 @@ def _ranked_count(slots: Slots, text: str, cues: Phrases[str], ones: Phrases[str
 
 
 def _before_value(slots: Slots, text: str) -> int | None:
-    """Two karaage bento, 2 gyoza: a number said just before a value the request names; else just after it
-    (nori bento x2, nori bento two please, karaage bento, two of them)."""
+    """Two karaage bento, 2 gyoza, two regular: a number said just before a value the request names, or a word of
+    one with no option; else just after a value (nori bento x2, nori bento two please, karaage bento, two of them)."""
     for hit in slots.enums:
         said = _number_just_before(slots, hit.start, spaced=True)
         if said and number(said) is not None:
             return number(said)
         if _said_before(slots, hit.start, _ARTICLES):  # a coke, an oolong tea
             return 1
+    for plain in words.pattern("lines", "plain").finditer(slots.folded):  # two regular: the one with no option
+        said = _number_just_before(slots, plain.start(), spaced=True)
+        if said and number(said) is not None:
+            return number(said)
     for hit in slots.enums:
         said = _count_after(slots, hit.end)
         if said and number(said) is not None and not (

@@ -49,7 +49,8 @@ def pair(tool: Tool, slots: Slots, values: dict[str, list[Any]], periods: list[d
         return None
     keys = [n for n, p in tool.params.items() if p.required and reads_data(p) and len(values.get(n, [])) > 1]
     if not keys:
-        return _part_apart(tool, slots.text, slots.folded, values, periods, said_in)
+        return _part_apart(tool, slots.text, slots.folded, values, periods, said_in) \
+            or _counted_parts(tool, slots.text, values, periods, said_in)
     if len(keys) != 1:
         return None
     # The command's verb said once holds for every value (キッチンとリビングの電気つけて): one of fixed values,
@@ -171,6 +172,30 @@ def _distributed(slots: Slots, end: int) -> int | None:
         return end
     m = words.pattern("distributive", "before").search(rest)
     return end + m.start() if m else None
+
+
+def _counted_parts(tool: Tool, text: str, values: dict[str, list[Any]], periods: list[dict[str, str]],
+                   said_in: Callable[[str], dict[str, list[Any]]]) -> Pairs | None:
+    """唐揚げ弁当 大盛りみっつと 普通のをひとつ, gyudon, two regular and one large: one value said with parts joined,
+    each with a count of its own, is one write a part, each with what its part says (普通の: no option); None where
+    fewer than two parts say a count."""
+    counts = [n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)]
+    if len(counts) != 1:
+        return None
+    said = tokenise(text)
+    cuts = [t.end for t in said.tokens if t.surface.lower() in words.said("joiners", "words")]
+    parts: list[dict[str, list[Any]]] = []
+    begun = 0
+    for end in [*cuts, len(text)]:  # a part with no count of its own is said with the next (gyudon, | two …)
+        own = said_in(text[begun:end])
+        if counts[0] in own:
+            parts.append(own)
+            begun = end
+    if len(parts) < 2 or begun < len(text) and said_in(text[begun:]):
+        return None
+    per_part = {p for part in parts for p in part if not tool.params[p].required}  # the item said once holds for all
+    shared = {p: v for p, v in values.items() if p not in per_part}
+    return [({**shared, **part}, periods) for part in parts]
 
 
 def _set_apart(text: str, folded: str) -> tuple[int, int] | None:
