@@ -24,7 +24,7 @@ HERE = Path(__file__).parent
 FLOORS = {  # turns passed of the set, as measured when it last moved (the note of the change says how many in all)
     HERE.parent / "restaurant" / "callers_cases.jsonl": 106,
     HERE.parent / "restaurant" / "edits_cases.jsonl": 115,
-    HERE.parent / "restaurant" / "attack_cases.jsonl": 173,  # a red team's edits meant to trip it
+    HERE.parent / "restaurant" / "attack_cases.jsonl": 176,  # a red team's edits meant to trip it
     HERE.parent / "home" / "family_cases.jsonl": 112,
     HERE.parent / "home" / "household_cases.jsonl": 77,
     HERE.parent / "restaurant" / "regulars_cases.jsonl": 95,  # regular callers, written apart later

@@ -239,3 +239,14 @@ async def test_the_plain_one_said_after_an_option_refused_is_the_item_with_none(
     assert call.order() == {}, refused.answer
     await call.say(then)
     assert call.order() == {("餃子", None): 1}
+
+
+async def test_each_one_less_counts_every_line_down(call):
+    await call.say("牛丼ふたつと カツ丼みっつ")
+    await call.say("それぞれ ひとつずつ減らしてください")
+    assert call.order() == {("牛丼", None): 1, ("カツ丼", None): 2}
+
+
+async def test_a_one_kanji_word_of_an_item_said_alone_names_it(call):
+    await call.say("唐揚げと鮭 ふたつずつ")
+    assert call.order() == {("唐揚げ弁当", None): 2, ("鮭弁当", None): 2}

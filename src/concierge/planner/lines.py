@@ -165,7 +165,7 @@ def _edit_held(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: H
     if words.pattern("distributive", "part").search(text) and options and how_many and len(focus) == 1:
         return _part_changed(held, change, focus[0], how_many, options)  # そのうち1つだけ大盛りに
     if words.pattern("lines", "fewer").search(text) and focus:
-        if len(focus) > 1 and not kept:  # 一つ減らして after two lines were added: which one
+        if len(focus) > 1 and not kept and not _every(text):  # 一つ減らして after two lines were added: which one
             return Ask(change.name, held.key, "", tuple(str(t) for t in focus))
         return _fewer(held, change, focus, how_many or 1)  # ひとつ減らして
     counted = _count_param(change)

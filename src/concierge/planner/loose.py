@@ -377,12 +377,20 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     chosen: list[tuple[str, Found]] = []
     spans = Disjoint()
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
-        single = len(f.said) < 2 and f.candidates[0].how != "exact"  # 売 is not 梅 by its reading ばい
+        single = len(f.said) < 2 and f.candidates[0].how != "exact" and not (  # 売 is not 梅 by its reading ばい
+            f.candidates[0].how == "part" and _a_noun_alone(masked, f.start, f.end))  # 鮭 of 鮭弁当, said as a word
         if not single and _plausible(f, masked, matchers[key].heads) and MASK not in f.said \
                 and not _cut_from(masked, f) \
                 and in_words(masked, f.start, f.end) and spans.add(f.start, f.end):
             chosen.append((key, f))
     return chosen
+
+
+def _a_noun_alone(text: str, start: int, end: int) -> bool:
+    """Whether the analyser reads [start, end) as one noun of its own (唐揚げと|鮭|ふたつずつ)."""
+    said = tokenise(text)
+    at = said.starting(start, end)
+    return len(at) == 1 and said.tokens[at[0]].end == end and said.tokens[at[0]].is_noun
 
 
 _HAN_CHAR = regex.compile(r"\p{Han}")
