@@ -27,7 +27,7 @@ FLOORS = {  # turns passed of the set, as measured when it last moved (the note 
     HERE.parent / "restaurant" / "attack_cases.jsonl": 176,  # a red team's edits meant to trip it
     HERE.parent / "home" / "family_cases.jsonl": 112,
     HERE.parent / "home" / "household_cases.jsonl": 77,
-    HERE.parent / "restaurant" / "regulars_cases.jsonl": 95,  # regular callers, written apart later
+    HERE.parent / "restaurant" / "regulars_cases.jsonl": 97,  # regular callers, written apart later
     HERE.parent / "home" / "evening_cases.jsonl": 67,  # settings said to several devices in one breath
 }
 FOLDER_FLOORS = {"inn": 63, "bakery": 79}

@@ -250,3 +250,12 @@ async def test_each_one_less_counts_every_line_down(call):
 async def test_a_one_kanji_word_of_an_item_said_alone_names_it(call):
     await call.say("唐揚げと鮭 ふたつずつ")
     assert call.order() == {("唐揚げ弁当", None): 2, ("鮭弁当", None): 2}
+
+
+async def test_a_name_misspelt_by_a_letter_before_a_category_word_is_the_item_and_said_so(call):
+    turn = await call.say("can i get 2 karage bento and 1 oyako don")
+    assert call.order() == {("唐揚げ弁当", None): 2, ("親子丼", None): 1}
+    assert "karage bento" in turn.answer and "唐揚げ弁当" in turn.answer
+    turn = await call.say("and 2 teriyaki bento")  # no item close: asked, nothing written
+    assert call.order() == {("唐揚げ弁当", None): 2, ("親子丼", None): 1}
+    assert "teriyaki bento" in turn.answer

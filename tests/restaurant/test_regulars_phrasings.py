@@ -73,7 +73,7 @@ async def test_part_of_the_only_line_changed_to_another_item_is_swapped(call):
     assert call.order() == {("鮭弁当", None): 1, ("のり弁当", None): 1}
 
 
-@pytest.mark.parametrize("said", ["can i get 2 karage bento and 1 oyako don", "2 teriyaki bento and a coke"])
+@pytest.mark.parametrize("said", ["2 teriyaki bento and a coke", "can i get 2 yakiniku bento and 1 oyako don"])
 async def test_a_word_before_a_category_that_names_no_item_is_asked_and_nothing_is_added(call, said):
     turn = await call.say(said)
     assert call.order() == {} and " bento" in turn.answer

@@ -106,7 +106,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
     _english(out, text, mask(text, spans), matchers, known)
     _in_katakana(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]),
                  matchers)
-    _english_qualified(out, text, exact, known)
+    _english_qualified(out, text, exact, known, matchers)
     _misspelt_place(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
@@ -153,9 +153,11 @@ _EN_SAID_WORDS = function_words() | common_words() | determiners() | qualifiers(
 _EN_COUNTS = frozenset(english_numbers())
 
 
-def _english_qualified(out: Loose, text: str, exact: list[Hit[frozenset[tuple[str, str]]]], known: Known) -> None:
-    """A count, then an English word no reading took, then a value found exactly (2 teriyaki bento, two karage
-    bento): a name that is none, asked about; never dropped for the value after it."""
+def _english_qualified(out: Loose, text: str, exact: list[Hit[frozenset[tuple[str, str]]]], known: Known,
+                       matchers: dict[str, Matcher]) -> None:
+    """A count, then an English word no reading took, then a value found exactly (2 teriyaki bento): a name that
+    is none, asked about, never dropped for the value after it; or the one value the words name misspelt (2 karage
+    bento: karaage bento), read as it and said so."""
     taken = [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
     utterance = tokenise(text)
     for hit in exact:
@@ -168,7 +170,21 @@ def _english_qualified(out: Loose, text: str, exact: list[Hit[frozenset[tuple[st
         if not (count.isdigit() or count in _EN_COUNTS) or word in _EN_NOT_VALUES or word in _EN_SAID_WORDS \
                 or word in _EN_COUNTS or word in known.words or any(a < span[1] and span[0] < b for a, b in taken):
             continue
-        out.unknown.append((text[span[0]:hit.end], (span[0], hit.end)))
+        said = text[span[0]:hit.end]
+        meant = _misspelt(said, matchers)
+        if meant is None:
+            out.unknown.append((said, (span[0], hit.end)))
+            continue
+        out.hits = [h for h in out.hits if not (span[0] <= h.start and h.end <= hit.end)]
+        out.hits.append(Hit(span[0], hit.end, fold(said), frozenset({meant})))
+        out.understood.append((said, meant[1]))
+
+
+def _misspelt(said: str, matchers: dict[str, Matcher]) -> tuple[str, str] | None:
+    """(group, value) of the one value words said name misspelt by a letter or so (karage bento), else None."""
+    found = {(key, c.value) for key, m in matchers.items() for c in m.match(said)
+             if c.how == "typo" and c.score >= _CLOSE_TYPO}
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _english(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
@@ -424,6 +440,9 @@ def _cut_from(masked: str, found: Found) -> bool:
     return bool(extra) and not any(whole in fold(c.value) for c in found.candidates)  # あとポテサラ: ポテサラ
 
 
+_CLOSE_TYPO = 0.5  # one letter off (puding), not two (weather is not water)
+
+
 def _plausible(found: Found, masked: str, heads: Collection[str] = ()) -> bool:
     """Words that are a verb where they are said (受け付けた: received, never the status 受付) are not read
     loosely as a value; English words of a request (did, are, the) are not read as a part or a misspelling of a
@@ -433,7 +452,7 @@ def _plausible(found: Found, masked: str, heads: Collection[str] = ()) -> bool:
         return found.candidates[0].how in ("exact", "synonym") or not (
             _verb_in(found.said) or _inside_verb(masked, found.start, found.end))
     how, size = found.candidates[0].how, len(found.said.strip())
-    close = found.candidates[0].score >= 0.5  # one letter off (puding), not two (weather is not water)
+    close = found.candidates[0].score >= _CLOSE_TYPO
     return how in ("exact", "synonym") or (how == "part" and (size >= 4 or fold(found.said.strip()) in heads)) \
         or (how == "typo" and size >= 6 and close)
 
