@@ -259,3 +259,15 @@ async def test_a_name_misspelt_by_a_letter_before_a_category_word_is_the_item_an
     turn = await call.say("and 2 teriyaki bento")  # no item close: asked, nothing written
     assert call.order() == {("唐揚げ弁当", None): 2, ("親子丼", None): 1}
     assert "teriyaki bento" in turn.answer
+
+
+@pytest.mark.parametrize(("said", "after"), [
+    ("one more of each", {("牛丼", None): 2, ("コーラ", None): 2}),
+    ("それぞれもう一つ", {("牛丼", None): 2, ("コーラ", None): 2}),
+    ("もう2つずつ", {("牛丼", None): 3, ("コーラ", None): 3}),  # two more each, never each set to two
+    ("両方とも2つに", {("牛丼", None): 2, ("コーラ", None): 2}),
+])
+async def test_more_of_each_line_adds_to_every_line_and_a_count_for_both_sets_it(call, said, after):
+    await call.say("牛丼とコーラひとつずつ")
+    await call.say(said)
+    assert call.order() == after

@@ -138,6 +138,11 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
         said = _masked(slots, words.pattern("lines", "other_one"))
         return _edit_held(said, lexicon, offered, held, change, [other], last_lines)
     another = words.pattern("lines", "new").search(text) and not words.pattern("lines", "at_most").search(text)
+    if (another or _more_counted(slots)) and not (new or unsure or kept) and _every(text) and held.add in offered:
+        # one more of each, もう2つずつ: more of every line, never each set to the count
+        counted = _count_param(lexicon.tools[held.add])
+        some = {counted: _count(slots, lexicon, lexicon.tools[held.add], held.key) or 1} if counted else {}
+        return [(held.add, {held.key: name, **some}) for name in _in_focus(held, last_lines) or held.names()]
     if new or unsure or another or words.pattern("lines", "asking").search(text):
         return None  # あと味噌汁: another line (but no more than two: a count); 牛丼って大盛りだといくら: a question
     return _taken_out(slots, lexicon, held, change, kept) or _edit_held(slots, lexicon, offered, held, change, kept,
@@ -246,6 +251,13 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
     if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
         return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     return targets
+
+
+def _more_counted(slots: Slots) -> bool:
+    """Whether a count is said right after a word of more (もう2つずつ, あと1つずつ)."""
+    said, more = tokenise(slots.text), set(words.words("lines", "more_before"))
+    return any(i > 0 and said.tokens[i - 1].surface in more and count_said(said, i) is not None
+               for i in range(len(said.tokens)))
 
 
 def _count_corrected(slots: Slots) -> bool:
