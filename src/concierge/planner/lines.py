@@ -139,10 +139,7 @@ def _edit_named(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: 
         return _edit_held(said, lexicon, offered, held, change, [other], last_lines)
     another = words.pattern("lines", "new").search(text) and not words.pattern("lines", "at_most").search(text)
     if (another or _more_counted(slots)) and not (new or unsure or kept) and _every(text) and held.add in offered:
-        # one more of each, もう2つずつ: more of every line, never each set to the count
-        counted = _count_param(lexicon.tools[held.add])
-        some = {counted: _count(slots, lexicon, lexicon.tools[held.add], held.key) or 1} if counted else {}
-        return [(held.add, {held.key: name, **some}) for name in _in_focus(held, last_lines) or held.names()]
+        return _more_of_each(slots, lexicon, held, last_lines)
     if new or unsure or another or words.pattern("lines", "asking").search(text):
         return None  # あと味噌汁: another line (but no more than two: a count); 牛丼って大盛りだといくら: a question
     return _taken_out(slots, lexicon, held, change, kept) or _edit_held(slots, lexicon, offered, held, change, kept,
@@ -251,6 +248,14 @@ def _targets(slots: Slots, lexicon: Lexicon, offered: Collection[str], held: Hel
     if len(targets) > 1:  # やっぱ2つで after クロワッサン3つとメロンパン3つ: which one
         return Ask(change.name, held.key, "", tuple(str(t) for t in targets))
     return targets
+
+
+def _more_of_each(slots: Slots, lexicon: Lexicon, held: Held, last_lines: tuple[Any, ...]) -> list[Call]:
+    """One more of each, もう2つずつ: more of every line in focus, never each set to the count."""
+    add = lexicon.tools[held.add]
+    counted = _count_param(add)
+    more = {counted: _count(slots, lexicon, add, held.key) or 1} if counted else {}
+    return [(held.add, {held.key: name, **more}) for name in _in_focus(held, last_lines) or held.names()]
 
 
 def _more_counted(slots: Slots) -> bool:
