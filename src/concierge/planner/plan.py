@@ -92,6 +92,7 @@ from concierge.planner.segments import clauses
 from concierge.planner.slots import Code, Slots, count, english_items, read
 from concierge.planner.text import MASK, fold, mask, normalise
 from concierge.planner.unplaced import unplaced
+from concierge.sources.sql.executor import Needed
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
@@ -271,6 +272,7 @@ class Context:
     enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
     enum_shared: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a name several rows have: their keys
     enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a value: those of another it takes
+    needs: dict[str, dict[str, Needed]] = field(default_factory=dict)  # a value: what its write is refused without
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
@@ -1167,6 +1169,20 @@ def _choices(tool: Tool, missing: list[str], ctx: Context, slots: Slots | None =
     return tuple(values) if 1 < len(values) <= MAX_CHOICES else ()
 
 
+def _needed(tool: Tool, values: dict[str, list[Any]], ctx: Context) -> Problem | None:
+    """A value its write's checks refuse without another that is not said (ガトーショコラをひとつ: a whole cake needs
+    a size): which is asked, naming those the check offers; never sent to be refused."""
+    needs = ctx.needs.get(tool.name, {})
+    for said in (v for vs in values.values() for v in vs if isinstance(v, str) and v in needs):
+        needed = needs[said]
+        if not values.get(needed.param) and needed.check < len(tool.checks):
+            message = tool.checks[needed.check].message
+            return Problem("missing", tool.name, (needed.param,), said=said,
+                           candidates=needed.offered if len(needed.offered) <= MAX_CHOICES else (),
+                           reason=(("ja", message.ja), ("en", message.en)))
+    return None
+
+
 def _kind_words(slots: Slots, ctx: Context) -> set[str]:
     """The words a request says in place of a value (folded): the values said and the other names of each (サンド
     of the shelf サンドイッチ), the words that look like a value, and the nouns no value was read in (ケーキ)."""
@@ -1239,6 +1255,9 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if missing:
         return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx, slots),
                        said=_label_said(tool, missing, slots, ctx))
+    needed = _needed(tool, values, ctx)
+    if needed is not None:
+        return needed
     for pname, (current, read_args) in copied.items():  # the other light's colour, read first
         values[pname] = [Ref(plan.add(Step(current.tool, read_args)), current.column)]
     paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
