@@ -1,6 +1,8 @@
 """Kinds of request the bakery's held-out cases showed (tests/planner/bakery), asked here in other words and of
 other goods and days: what the customer gets is the call made (or none) and the answer.
 
+- an item put in without what the write's check refuses it without (a whole cake with no size) is asked about,
+  naming the sizes, and nothing is sent; the next turn's size puts it in;
 - a price asked with the words of the order's total (いくらになります) said of an item and its size is the item's
   price, and a follow-up naming another size keeps the item;
 - a kind said in place of an item (サンドイッチ2つ, a cake, two sandwiches) asks which, naming the goods of the kind;
@@ -89,3 +91,19 @@ def test_another_day_said_after_a_closed_day_was_refused_asks_for_that_day_at_th
     assert refused.calls == [{"tool": "pickup_at", "args": {"day": "2026-12-22", "at": "11:00"}}]
     assert retried.calls == [{"tool": "pickup_at", "args": {"day": day, "at": "11:00"}}]
     assert "11:00" in retried.answer
+
+
+def test_an_item_its_write_refuses_without_a_choice_is_asked_about_naming_the_choices(bakery):
+    asked, chosen = _talk(bakery, "いちごのデコレーションケーキをひとつお願いします", "6号で")
+    assert asked.calls == []
+    assert all(size in asked.answer for size in ("4号", "5号", "6号")), asked.answer
+    assert chosen.calls == [{"tool": "put_in_basket",
+                             "args": {"product": "いちごのデコレーションケーキ", "qty": 1, "style": "6号"}}]
+    assert "4,500" in chosen.answer
+
+
+def test_a_choice_asked_about_in_english_and_one_the_write_takes_without_it(bakery):
+    cake, = _talk(bakery, "I'd like a chocolate cake")
+    assert cake.calls == [] and "5号" in cake.answer
+    loaf, = _talk(bakery, "角食パンを1斤ください")
+    assert loaf.calls == [{"tool": "put_in_basket", "args": {"product": "角食パン", "qty": 1}}]
