@@ -156,13 +156,24 @@ class SqlExecutor(Executor):
             allowed = set(enums.get(option.enum.query or "", []) or option.enum.values or []) if option.enum else set()
             if len(values) > NEEDS_READ_MOST:
                 continue
-            with self.db.read() as conn:
-                for value in values:
-                    bound = {key[0]: value, optional[0]: None}
-                    if conn.execute(bind(tool, check.sql), bound).first() is not None:
-                        continue
-                    offered = [str(r[0]) for r in conn.execute(bind(tool, check.offer or ""), bound).all()]
-                    out.setdefault(value, Needed(optional[0], index, tuple(v for v in offered if v in allowed)))
+            try:
+                found = self._refused_without(tool, index, key[0], optional[0], values, allowed)
+                out.update({v: n for v, n in found.items() if v not in out})
+            except sa.exc.SQLAlchemyError as err:  # asked for then by the write's own refusal, as before
+                log.warning("the needs of %s were not read ahead: %s", tool.name, first_line(err))
+        return out
+
+    def _refused_without(self, tool: Tool, index: int, key: str, option: str, values: list[str],
+                         allowed: set[str]) -> dict[str, Needed]:
+        """The values of `key` that check `index` refuses with `option` not given, and the options it offers."""
+        check, out = tool.checks[index], {}
+        with self.db.read() as conn:
+            for value in values:
+                bound = {key: value, option: None}
+                if conn.execute(bind(tool, check.sql), bound).first() is not None:
+                    continue
+                offered = [str(r[0]) for r in conn.execute(bind(tool, check.offer or ""), bound).all()]
+                out[value] = Needed(option, index, tuple(v for v in offered if v in allowed))
         return out
 
     # --- reads ---------------------------------------------------------------------
