@@ -82,18 +82,18 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
 
 
 def _inner(slots: Slots, lexicon: Lexicon, hit: Hit, offered: Collection[str]) -> Hit:
-    """A keyword said inside a longer one, where the longer one's tools leave what the request says and the
-    shorter one's take it all: いくら of いくらになります said of a cake and its size asks its price, not the order's
-    total (ガトーショコラって 6号だといくらになります？)."""
+    """A keyword said inside a longer one, where the longer one's tools take nothing and the request says values
+    that the shorter one's take, all of them: いくら of いくらになります said of a cake and its size asks its price, not
+    the order's total (ガトーショコラって 6号だといくらになります？)."""
     named = [t for t, k in hit.value if k == KEYWORD]
-    if not named or not said(slots, lexicon) \
-            or not all(leftover.left(lexicon.tools[t], slots, lexicon, set(offered)) for t in named):
-        return hit
-    for phrase, value in sorted(lexicon.cues.values.items(), key=lambda pv: -len(pv[0])):
-        at = hit.phrase.find(phrase) if len(phrase) < len(hit.phrase) else -1
-        taking = frozenset((t, k) for t, k in value if k == KEYWORD
+    if not named or any(lexicon.tools[t].params for t in named) or not said(slots, lexicon):
+        return hit  # only a tool that takes nothing gives way, where something is said
+    inner = [(p, v) for p, v in lexicon.cues.values.items() if len(p) < len(hit.phrase) and p in hit.phrase]
+    for phrase, value in sorted(inner, key=lambda pv: -len(pv[0])):
+        taking = frozenset((t, k) for t, k in value if k == KEYWORD and _kinds(slots, lexicon, t)
                            and not leftover.left(lexicon.tools[t], slots, lexicon, set(offered)))
-        if at >= 0 and taking:
+        if taking:
+            at = hit.phrase.find(phrase)
             return Hit(hit.start + at, hit.start + at + len(phrase), phrase, taking)
     return hit
 
