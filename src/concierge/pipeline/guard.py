@@ -50,6 +50,7 @@ from typing import Any
 from concierge.catalog.model import Param, Tool
 from concierge.errors import ResultCode
 from concierge.language.spoken import dates, period
+from concierge.sources.sql.executor import Needed
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class GuardContext:
     enum_shared: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)
     # `EnumSource.key` -> a value of `fits_param` -> the values it takes, read with `fits_query`
     enum_fits: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)
+    # a write -> a value of its required enum -> what its checks refuse it without
+    needs: Mapping[str, Mapping[str, Needed]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

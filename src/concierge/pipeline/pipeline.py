@@ -37,7 +37,7 @@ from concierge.sources.result import (
     new_result_id,
     plain_args,
 )
-from concierge.sources.sql.executor import SqlExecutor, refused_write
+from concierge.sources.sql.executor import Needed, SqlExecutor, refused_write
 from concierge.storage import users
 from concierge.storage.database import Database, first_line, normalise_url
 from concierge.storage.migrate import ensure_state
@@ -160,6 +160,7 @@ class Pipeline:
         synonyms: dict[str, dict[str, str]] = {}
         shared: dict[str, dict[str, list[str]]] = {}
         fits: dict[str, dict[str, list[str]]] = {}
+        needs: dict[str, dict[str, Needed]] = {}
         for catalog in catalogs:
             facts = self.sql.facts(catalog)
             enums.update(facts.enum_values)
@@ -167,10 +168,11 @@ class Pipeline:
             synonyms.update(facts.enum_synonyms)
             shared.update(facts.enum_shared)
             fits.update(facts.enum_fits)
+            needs.update(facts.needs)
         listed = [self.tools[key]] if key else [t for c in catalogs for t in c.tools.values()]
         http_enums, expires = self.http.caller.enum_values(listed, strict=key is not None)
         enums.update(http_enums)
-        ctx = guard.GuardContext(today, enums, ranges, synonyms, shared, fits)
+        ctx = guard.GuardContext(today, enums, ranges, synonyms, shared, fits, needs)
         self._contexts[key] = (version, ctx, expires)
         return ctx
 

@@ -66,6 +66,7 @@ class Planner:
             enum_synonyms={k: dict(v) for k, v in facts.enum_synonyms.items()},
             enum_shared={k: dict(v) for k, v in facts.enum_shared.items()},
             enum_fits={k: dict(v) for k, v in facts.enum_fits.items()},
+            needs={k: dict(by) for k, by in facts.needs.items()},
             memory=progress.memory(request.messages[: max(start, 0)], self.pipeline.tools, self.referable,
                                    self._held(request)),
             clocks=dict(request.clocks),
@@ -188,7 +189,8 @@ class Planner:
         key = (tuple((k, tuple(v)) for k, v in sorted(facts.enum_values.items())),
                tuple((k, tuple(sorted(v.items()))) for k, v in sorted(facts.enum_synonyms.items())),
                tuple((k, tuple((x, tuple(y)) for x, y in sorted(v.items())))
-                     for k, v in sorted(facts.enum_fits.items())))
+                     for k, v in sorted(facts.enum_fits.items())),
+               tuple((k, tuple(sorted(by.items()))) for k, by in sorted(facts.needs.items())))
         self._facts_key = (facts, key)
         return key
 

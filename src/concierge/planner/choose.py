@@ -38,6 +38,7 @@ from concierge.language.japanese import subsidiary_verbs
 from concierge.language.tokens import Token, tokenise
 from concierge.planner import comparisons, leftover, measure, words
 from concierge.planner.counting import counts_rows_of
+from concierge.planner.leftover import said
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
@@ -80,6 +81,23 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
     return list(slots.parts[key])
 
 
+def _inner(slots: Slots, lexicon: Lexicon, hit: Hit, offered: Collection[str]) -> Hit:
+    """A keyword said inside a longer one, where the longer one's tools take nothing and the request says values
+    that the shorter one's take, all of them: いくら of いくらになります said of a cake and its size asks its price, not
+    the order's total (ガトーショコラって 6号だといくらになります？)."""
+    named = [t for t, k in hit.value if k == KEYWORD]
+    if not named or any(lexicon.tools[t].params for t in named) or not said(slots, lexicon):
+        return hit  # only a tool that takes nothing gives way, where something is said
+    inner = [(p, v) for p, v in lexicon.cues.values.items() if len(p) < len(hit.phrase) and p in hit.phrase]
+    for phrase, value in sorted(inner, key=lambda pv: -len(pv[0])):
+        taking = frozenset((t, k) for t, k in value if k == KEYWORD and _kinds(slots, lexicon, t)
+                           and not leftover.left(lexicon.tools[t], slots, lexicon, set(offered)))
+        if taking:
+            at = hit.phrase.find(phrase)
+            return Hit(hit.start + at, hit.start + at + len(phrase), phrase, taking)
+    return hit
+
+
 def _compares(slots: Slots, start: int) -> bool:
     """Whether the words at `start` compare with a count said right before them (2つ以上, three or more): no
     keyword of a tool, whatever else they say."""
@@ -90,7 +108,7 @@ def _compares(slots: Slots, start: int) -> bool:
 
 
 def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], reads: bool) -> list[Part]:
-    cues = lexicon.cues.find(slots.cue_text)
+    cues = [_inner(slots, lexicon, h, offered) for h in lexicon.cues.find(slots.cue_text)]
     hits = [h for h in cues if any(k == KEYWORD for _, k in h.value) and not _compares(slots, h.start)]
     if reads:
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "read"))

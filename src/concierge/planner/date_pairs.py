@@ -5,14 +5,18 @@ Never both; where two dates' words are said, the one said nearest the period."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
 from concierge.catalog.model import DateExtract, EnumExtract, Tool
+from concierge.language.dates import find_dates
 from concierge.language.patterns import Pattern
 from concierge.language.tokens import Utterance, tokenise
+from concierge.planner import words
 from concierge.planner.slots import Slots
-from concierge.planner.text import fold
+from concierge.planner.text import fold, mask
 
 
 def chosen(tool: Tool, slots: Slots, carried: Mapping[str, Any] | None = None) -> dict[tuple[str, str], str]:
@@ -75,3 +79,36 @@ def _said_at(said: Utterance, word: str) -> Iterator[int]:
 @lru_cache(maxsize=256)
 def _phrase(word: str) -> Pattern:
     return Pattern.parse([{"form": w} for w in word.split()])
+
+
+def days_to_come(tool: Tool, text: str, dated: list[str]) -> bool:
+    """Whether a day named alone (土曜, 24日) is the coming one: a day bounded from today (a pickup), or the one day
+    a read takes with no bounds, asked of but not in the past (日曜って何時からやってます？, 火曜日はお休みでしたっけ;
+    not 日曜は何時まで開いてた？)."""
+    params = [tool.params[n] for n in dated]
+    if any(p.bounds is not None and p.bounds.min == "today" for p in params):
+        return True
+    one_day = all(p.bounds is None and isinstance(p.extract, DateExtract) and p.extract.part == "day" for p in params)
+    return tool.mode == "read" and bool(params) and one_day and not _said_of_the_past(text)
+
+
+def with_days_to_come(tool: Tool, slots: Slots, today: date) -> Slots:
+    """The request read with the days it names alone as the coming ones, where the tool's are (じゃあ水曜で, after
+    a pickup on a Tuesday was refused); as it was read otherwise."""
+    dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
+    if not days_to_come(tool, slots.text, dated):
+        return slots
+    dates = find_dates(slots.text, today, slots.focus, ahead=True)
+    read = mask(slots.read_text, [(d.start_index, d.end_index) for d in dates])
+    return replace(slots, dates=dates, read_text=read, parts={})
+
+
+def _said_of_the_past(text: str) -> bool:
+    """Whether a request speaks in the past tense (開いてた, did you open), but for a fact recalled (でしたっけ)."""
+    tokens = tokenise(text).tokens
+    return any(t.lemma.lower() in _PAST and (i + 1 == len(tokens) or tokens[i + 1].surface not in _RECALLED)
+               for i, t in enumerate(tokens))
+
+
+_PAST = frozenset(words.said("days", "past"))
+_RECALLED = frozenset(words.said("days", "recalled"))

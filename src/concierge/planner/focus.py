@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import replace
+from datetime import date
 from typing import Any
 
 from concierge.catalog.model import CountExtract, ItemsExtract, Param
 from concierge.language.tokens import Token, Utterance, tokenise
-from concierge.planner import words
+from concierge.planner import date_pairs, words
 from concierge.planner.choose import (
     Choice,
     beyond_filler,
@@ -213,13 +215,13 @@ def _given_instead(slots: Slots) -> bool:
 
 
 def again(slots: Slots, lexicon: Lexicon, offered: Collection[str], command: Command | None,
-          refused: bool = False) -> Choice | None:
+          refused: date | None = None) -> Choice | None:
     """The choice a follow-up to `command` makes, or None when the request is not one; `refused`: the guard
-    refused the command, and a value said now is asked for in place of the one refused."""
+    refused the command, and a value said now is asked for in place of the one refused (its tool's today)."""
     if command is None or command[0] not in offered:
         return None
     keyword = keyword_tools(slots, lexicon, offered)
-    instead = _instead(slots, lexicon, command) if not keyword and refused else None
+    instead = _instead(slots, lexicon, command, refused) if not keyword and refused else None
     if instead is not None:
         return instead
     if not keyword:  # キッチンも; もうけしといて after the TV's channel was set: its command's own value (off)
@@ -258,13 +260,14 @@ def _same_command(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | 
     return Choice((name,), follow_up=True, again=(name, kept))
 
 
-def _instead(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
-    """The refused command with the value said now in place of the refused one (22時 refused: じゃあ9時で; 150%
-    refused: じゃ100で), or with no option where the plain one is said (大盛り refused: じゃあ普通ので): its other
-    values hold."""
+def _instead(slots: Slots, lexicon: Lexicon, command: Command, today: date) -> Choice | None:
+    """The refused command with the values said now in place of the refused ones (22時 refused: じゃあ9時で; 150%
+    refused: じゃ100で; a Tuesday refused: じゃあ水曜の同じ時間で): its other values hold, the same ones said or not;
+    or with no option where the plain one is said (大盛り refused: じゃあ普通ので)."""
     name, args = command
     tool = lexicon.tools[name]
-    if says_only_values(slots) and coverage(slots, lexicon, name)[0]:
+    said = _the_same_kept(date_pairs.with_days_to_come(tool, slots, today))
+    if says_only_values(said) and any(coverage(said, lexicon, name)):
         return Choice((name,), follow_up=True, again=(name, dict(args)))
     if not beyond_filler(words.pattern("lines", "plain").sub(" ", slots.read_text)).strip():  # じゃあ普通ので
         plain = {p: v for p, v in args.items() if p not in tool.params or tool.params[p].required
@@ -277,6 +280,19 @@ def _instead(slots: Slots, lexicon: Lexicon, command: Command) -> Choice | None:
     if number is None:
         return None
     return Choice((name,), follow_up=True, again=(name, {**args, counts[0]: number}))
+
+
+def _the_same_kept(slots: Slots) -> Slots:
+    """The request without the words that keep a value as it was (同じ時間, the same time): a command asked for
+    again holds its values."""
+    said = tokenise(slots.text)
+    same = [(t.start, said.tokens[i + 1].end) for i, t in enumerate(said.tokens[:-1])
+            if fold(t.surface) in _SAME and (said.tokens[i + 1].is_noun or said.tokens[i + 1].surface.isalpha())
+            and not said.tokens[i + 1].is_numeral]
+    return replace(slots, read_text=mask(slots.read_text, same)) if same else slots
+
+
+_SAME = frozenset(words.words("same_alone", "words"))
 
 
 def _bare_number(slots: Slots) -> int | None:

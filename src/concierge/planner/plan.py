@@ -92,6 +92,7 @@ from concierge.planner.segments import clauses
 from concierge.planner.slots import Code, Slots, count, english_items, read
 from concierge.planner.text import MASK, fold, mask, normalise
 from concierge.planner.unplaced import unplaced
+from concierge.sources.sql.executor import Needed
 
 MAX_CALLS_PER_REQUEST = 10  # more, and the request makes none but says so (a value is never dropped unsaid)
 MAX_REQUESTS_PER_MESSAGE = 10  # more, and the message is answered only with how many it may ask at once
@@ -271,6 +272,7 @@ class Context:
     enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
     enum_shared: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a name several rows have: their keys
     enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a value: those of another it takes
+    needs: dict[str, dict[str, Needed]] = field(default_factory=dict)  # a value: what its write is refused without
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
@@ -841,8 +843,10 @@ def _choice(slots: Slots, ctx: Context, first: bool) -> Choice:
     if held is not None and (adds(slots, ctx.lexicon, ctx.offered, held, ctx.memory.last_command)
                              or _another_line(slots, ctx, held)):
         return Choice((held.add,))
-    followed = (_amended(slots, ctx) or focus.again(slots, ctx.lexicon, ctx.offered, ctx.memory.last_command,
-                                                     ctx.memory.command_refused)) if first else None
+    last_command = ctx.memory.last_command
+    refused = ctx.clocks.get(last_command[0], ctx.today) if last_command and ctx.memory.command_refused else None
+    followed = (_amended(slots, ctx) or focus.again(slots, ctx.lexicon, ctx.offered, last_command, refused)) \
+        if first else None
     if followed is not None:
         return followed
     choice = choose(slots, ctx.lexicon, ctx.offered, last[0] if last and first else None)
@@ -1160,9 +1164,54 @@ def _choices(tool: Tool, missing: list[str], ctx: Context, slots: Slots | None =
     if fitting:  # お弁当ひとつ: which bento
         values = fitting
     elif len(values) > MAX_CHOICES and slots is not None:
-        said = {fold(h.phrase) for h in slots.enums} | {fold(w) for w, _ in slots.unknown}
-        values = [v for v in values if any(len(w) > 1 and w in fold(v) for w in said)]
+        group = ctx.lexicon.enum_of[(tool.name, missing[0])].key
+        values = _named_by(values, _names(group, ctx), _kind_words(slots, ctx))
     return tuple(values) if 1 < len(values) <= MAX_CHOICES else ()
+
+
+def _needed(tool: Tool, values: dict[str, list[Any]], ctx: Context) -> Problem | None:
+    """A value its write's checks refuse without another that is not said (ガトーショコラをひとつ: a whole cake needs
+    a size): which is asked, naming those the check offers; never sent to be refused."""
+    needs = ctx.needs.get(tool.name, {})
+    for said in (v for vs in values.values() for v in vs if isinstance(v, str) and v in needs):
+        needed = needs[said]
+        if not values.get(needed.param) and needed.check < len(tool.checks):
+            message = tool.checks[needed.check].message
+            return Problem("missing", tool.name, (needed.param,), said=said,
+                           candidates=needed.offered if len(needed.offered) <= MAX_CHOICES else (),
+                           reason=(("ja", message.ja), ("en", message.en)))
+    return None
+
+
+def _kind_words(slots: Slots, ctx: Context) -> set[str]:
+    """The words a request says in place of a value (folded): the values said and the other names of each (サンド
+    of the shelf サンドイッチ), the words that look like a value, and the nouns no value was read in (ケーキ)."""
+    said = {fold(h.phrase) for h in slots.enums} | {fold(w) for w, _ in slots.unknown}
+    for h in slots.enums:
+        for group, value in h.value:
+            said |= {fold(n) for n, v in _names(group, ctx) if v == value}
+    read = [(h.start, h.end) for h in slots.enums]
+    said |= {fold(t.surface) for t in tokenise(slots.text).tokens
+             if t.is_noun and not t.is_numeral and not any(a < t.end and t.start < b for a, b in read)}
+    return {w for w in said if len(w) > 1}
+
+
+def _names(group: str, ctx: Context) -> list[tuple[str, str]]:
+    """Every name of the group's values, with the value it names: the value, its synonyms declared and read."""
+    declared = ctx.lexicon.enums[group].synonyms if group in ctx.lexicon.enums else {}
+    return [*((v, v) for v in ctx.enum_values.get(group, [])), *declared.items(),
+            *ctx.enum_synonyms.get(group, {}).items()]
+
+
+def _named_by(values: list[str], names: list[tuple[str, str]], said: set[str]) -> list[str]:
+    """Those of `values` one of whose names holds a word said: 食パン in 角食パン, サンド in たまごサンド, ケーキ in
+    ショートケーキ (いちごショート); an English word whole, singular or plural (sandwiches: egg sandwich)."""
+    def holds(name: str, word: str) -> bool:
+        if not word.isascii():
+            return word in name
+        return bool({word, word.removesuffix("s"), word.removesuffix("es")} & set(name.split()))
+    named = {v for n, v in names if any(holds(fold(n), w) for w in said)}
+    return [v for v in values if v in named]
 
 
 def _every(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> list[Any]:
@@ -1206,6 +1255,9 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if missing:
         return Problem("missing", tool.name, tuple(missing), candidates=_choices(tool, missing, ctx, slots),
                        said=_label_said(tool, missing, slots, ctx))
+    needed = _needed(tool, values, ctx)
+    if needed is not None:
+        return needed
     for pname, (current, read_args) in copied.items():  # the other light's colour, read first
         values[pname] = [Ref(plan.add(Step(current.tool, read_args)), current.column)]
     paired = writes.pair(tool, slots, values, periods, ctx.lexicon,
@@ -1292,7 +1344,7 @@ def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], da
                 ) -> tuple[Slots, list[dict[str, str]]]:
     """The date arguments said (on the tool's own clock), else those of the call followed up."""
     today = ctx.clocks.get(tool.name, ctx.today)
-    ahead = any(p.bounds is not None and p.bounds.min == "today" for n, p in tool.params.items() if n in dated)
+    ahead = date_pairs.days_to_come(tool, slots.text, dated)
     if today != ctx.today or ahead:  # a pickup day: 土曜 is the coming Saturday
         slots = replace(slots, dates=find_dates(slots.text, today, slots.focus, ahead=ahead))
     return slots, _dates(tool, slots, today, base) or [{n: base[n] for n in dated if base.get(n) is not None}]

@@ -69,6 +69,9 @@ def _needed(problem: Problem, lang: str, tool: Tool) -> str:
     if problem.kind == "missing" and not problem.candidates and tool.answer and tool.answer.ask \
             and set(problem.params) >= {n for n, p in tool.params.items() if p.required}:  # 注文したい: 何にしますか？
         return tool.answer.ask.get(lang)
+    if problem.kind == "missing" and problem.candidates and problem.reason:  # ガトーショコラをひとつ: which size?
+        return phrase(lang, "missing_needed", said=problem.said, reason=_reason(problem, lang).rstrip("。."),
+                      values=phrase(lang, "list").join(problem.candidates))
     if problem.kind == "missing" and problem.candidates:  # 電気消して: which light?
         return phrase(lang, "missing_which", what=labels[0], values=phrase(lang, "list").join(problem.candidates))
     form = _form(tool, problem, lang) if problem.kind == "missing" else None

@@ -17,12 +17,13 @@ _IDENTITY = {"_user": sa.String, "_role": sa.String, "_all_rows": sa.Boolean, "_
 
 
 def bind(tool: Tool, sql: str) -> sa.TextClause:
-    kinds = tuple((name, tool.params[name].type if name in tool.params else name) for name in _names(sql))
+    kinds = tuple((name, tool.params[name].type if name in tool.params else name) for name in bound_names(sql))
     return _bind(sql, kinds)
 
 
 @lru_cache(maxsize=1024)
-def _names(sql: str) -> tuple[str, ...]:
+def bound_names(sql: str) -> tuple[str, ...]:
+    """The `:named` parameters of a statement, in order, each once."""
     return tuple(dict.fromkeys(SQL_PARAM.findall(sql)))
 
 

@@ -35,7 +35,7 @@ from concierge.sources.result import (
     shaped,
     totals_sql,
 )
-from concierge.sources.sql.bind import bind, sql_values
+from concierge.sources.sql.bind import bind, bound_names, sql_values
 from concierge.storage import rollups
 from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
 from concierge.storage.replicas import Reader, Replicas
@@ -43,6 +43,16 @@ from concierge.storage.replicas import Reader, Replicas
 log = logging.getLogger(__name__)
 UNIQUE_CODE_ATTEMPTS = 3
 ROLLUP_LOOK_S = 30.0  # how often a rollup not built yet is looked for
+
+
+@dataclass(frozen=True)
+class Needed:
+    """An optional enum a write's check refuses a value without (a whole cake with no size): the parameter, the
+    check (its index in `Tool.checks`) and the values its offer names (4号, 5号, 6号)."""
+
+    param: str
+    check: int
+    offered: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,11 @@ class DataFacts:
     unbuilt: dict[str, float] = field(default_factory=dict)
     # `EnumSource.key` -> a value of `fits_param` -> the values of the enum it takes, read with `fits_query`
     enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # a write -> a value of its required enum -> what its checks refuse it without (`Needed`)
+    needs: dict[str, dict[str, Needed]] = field(default_factory=dict)
+
+
+NEEDS_READ_MOST = 200  # values of a write's key whose needs are read ahead, at most (one check each)
 
 
 class SqlExecutor(Executor):
@@ -116,9 +131,50 @@ class SqlExecutor(Executor):
                     readable = rollups.read_checks(conn, catalog.spec.rollups)
             unbuilt = dict.fromkeys(set(catalog.spec.rollups) - set(readable) if self.use_rollups else (),
                                     time.monotonic())
+            needs = {t.name: found for t in catalog.tools.values() if (found := self._needs(t, enums))}
             facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable, unbuilt,
-                                                                fits)
+                                                                fits, needs)
         return facts
+
+    def _needs(self, tool: Tool, enums: dict[str, list[str]]) -> dict[str, Needed]:
+        """What a write's checks refuse each value of its one required enum without: a check with an `offer` over
+        that value and one optional enum alone, that fails with the optional one not given (a whole cake with no
+        size), and the values of it the offer names (4号, 5号, 6号). Read with the facts, so that a request that
+        leaves it out is asked, never sent."""
+        if tool.mode != "write":
+            return {}
+        out: dict[str, Needed] = {}
+        for index, check in ((i, c) for i, c in enumerate(tool.checks) if c.offer):
+            names = set(bound_names(check.sql)) | set(bound_names(check.offer or ""))
+            params = {n: tool.params.get(n) for n in names}
+            key = [n for n, p in params.items() if p is not None and p.required and p.enum and p.enum.query]
+            optional = [n for n, p in params.items() if p is not None and not p.required and p.enum]
+            if len(key) != 1 or len(optional) != 1 or len(names) != 2:
+                continue
+            keyed, option = tool.params[key[0]], tool.params[optional[0]]
+            values = enums.get(keyed.enum.query or "", []) if keyed.enum else []
+            allowed = set(enums.get(option.enum.query or "", []) or option.enum.values or []) if option.enum else set()
+            if len(values) > NEEDS_READ_MOST:
+                continue
+            try:
+                found = self._refused_without(tool, index, key[0], optional[0], values, allowed)
+                out.update({v: n for v, n in found.items() if v not in out})
+            except sa.exc.SQLAlchemyError as err:  # asked for then by the write's own refusal, as before
+                log.warning("the needs of %s were not read ahead: %s", tool.name, first_line(err))
+        return out
+
+    def _refused_without(self, tool: Tool, index: int, key: str, option: str, values: list[str],
+                         allowed: set[str]) -> dict[str, Needed]:
+        """The values of `key` that check `index` refuses with `option` not given, and the options it offers."""
+        check, out = tool.checks[index], {}
+        with self.db.read() as conn:
+            for value in values:
+                bound = {key: value, option: None}
+                if conn.execute(bind(tool, check.sql), bound).first() is not None:
+                    continue
+                offered = [str(r[0]) for r in conn.execute(bind(tool, check.offer or ""), bound).all()]
+                out[value] = Needed(option, index, tuple(v for v in offered if v in allowed))
+        return out
 
     # --- reads ---------------------------------------------------------------------
     def read(self, tool: Tool, args: dict[str, Any], values: dict[str, Any]) -> ToolResult:
