@@ -1,0 +1,60 @@
+"""Kinds of request the inn's front desk (tests/planner/inn/, a business no product code knows) was answered
+wrongly, said here in other words than its held-out cases, on its own folder and catalog:
+
+- a change named by a guest who has several bookings asks which; the key of one of them, said next, makes the
+  change asked for, never a lookup of the booking (田中一郎さんの予約 人数を1名に -> R-5021のほうで);
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from concierge import evaluation
+from concierge.settings import load_settings
+
+INN = Path(__file__).parent / "inn"
+TODAY = "2026-11-27"
+
+
+@pytest.fixture(scope="module")
+def inn(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("inn") / "inn"
+    shutil.copytree(INN, folder, ignore=shutil.ignore_patterns("*.db", "*.db-*", "cases.jsonl"))
+    subprocess.run([sys.executable, "make_db.py"], cwd=folder, check=True, capture_output=True)
+    return folder
+
+
+def _failures(folder: Path, *cases: dict) -> list[str]:
+    """What went wrong in each conversation said to the inn: its lines, none where every turn passed."""
+    path = folder / "cases.jsonl"
+    lines = [{"id": f"c{i}", "domain": "inn", "today": TODAY, **case} for i, case in enumerate(cases)]
+    path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in lines), encoding="utf-8")
+    settings = load_settings(environ={}, cwd=folder)
+    report = anyio.run(lambda: evaluation.run(path, settings=settings))
+    return [c.line() for c in report.cases if not c.passed]
+
+
+def _turn(say: str, calls: list[dict], contains: list[str] = (), lacks: list[str] = ()) -> dict:
+    return {"say": say, "calls": calls, "answer_contains": list(contains), "answer_lacks": list(lacks)}
+
+
+def test_the_booking_picked_after_a_name_of_several_gets_the_change_asked(inn):
+    lookup = {"tool": "reservations", "args": {"guest": "田中一郎"}}
+    asked_ja = _turn("田中一郎様の予約、人数を2名に変えて", [lookup], ["R-5009", "R-5021"], ["変更しました"])
+    asked_en = _turn("change Ichiro Tanaka's booking to 2 people", [{**lookup, "args": {"guest": "Ichiro Tanaka"}}],
+                     ["R-5009", "R-5021"], ["is now for"])
+    change = {"tool": "change_people", "args": {"reservation": "R-5009", "people": 2}}
+    assert _failures(
+        inn,
+        {"turns": [asked_ja, _turn("R-5009です", [change], ["R-5009", "2名に変更しました"])]},
+        {"turns": [asked_en, _turn("booking R-5009", [change], ["R-5009 is now for 2 people"])]},
+        {"turns": [asked_ja, _turn("R-5021の予約を見せて", [{"tool": "reservations", "args": {"res_no": "R-5021"}}],
+                                   ["R-5021", "2名"], ["変更しました"])]},
+    ) == []
