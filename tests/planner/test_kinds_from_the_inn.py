@@ -3,6 +3,8 @@ wrongly, said here in other words than its held-out cases, on its own folder and
 
 - a change named by a guest who has several bookings asks which; the key of one of them, said next, makes the
   change asked for, never a lookup of the booking (田中一郎さんの予約 人数を1名に -> R-5021のほうで);
+- a count corrected, said in place of one said in the negative, is the one written, with its unit or without
+  (24本じゃなくて12本, should be 12 not 24); the one said in the negative alone is asked for;
 """
 
 from __future__ import annotations
@@ -57,4 +59,18 @@ def test_the_booking_picked_after_a_name_of_several_gets_the_change_asked(inn):
         {"turns": [asked_en, _turn("booking R-5009", [change], ["R-5009 is now for 2 people"])]},
         {"turns": [asked_ja, _turn("R-5021の予約を見せて", [{"tool": "reservations", "args": {"res_no": "R-5021"}}],
                                    ["R-5021", "2名"], ["変更しました"])]},
+    ) == []
+
+
+def test_a_count_said_in_place_of_another_is_the_one_written(inn):
+    def receipt(item: str, quantity: int) -> dict:
+        return {"tool": "correct_receipt", "args": {"item": item, "received_on": "2026-11-26", "quantity": quantity}}
+
+    assert _failures(
+        inn,
+        {"turns": [_turn("昨日入った温泉まんじゅう、20箱じゃなくて18箱", [receipt("温泉まんじゅう", 18)],
+                         ["18箱に直しました", "38箱"])]},
+        {"turns": [_turn("the green tea from yesterday should be 30 not 24", [receipt("緑茶", 30)],
+                         ["is now 30", "42 in stock"])]},
+        {"turns": [_turn("入浴剤の入庫 30じゃなくて", [], ["入庫数を教えてください"], ["直しました"])]},
     ) == []
