@@ -5,6 +5,8 @@ wrongly, said here in other words than its held-out cases, on its own folder and
   change asked for, never a lookup of the booking (田中一郎さんの予約 人数を1名に -> R-5021のほうで);
 - a count corrected, said in place of one said in the negative, is the one written, with its unit or without
   (24本じゃなくて12本, should be 12 not 24); the one said in the negative alone is asked for;
+- a value of the data written in digits, said after the noun that names it (room 302), is that value: never a
+  number no parameter takes, answered with nothing;
 """
 
 from __future__ import annotations
@@ -73,4 +75,17 @@ def test_a_count_said_in_place_of_another_is_the_one_written(inn):
         {"turns": [_turn("the green tea from yesterday should be 30 not 24", [receipt("緑茶", 30)],
                          ["is now 30", "42 in stock"])]},
         {"turns": [_turn("入浴剤の入庫 30じゃなくて", [], ["入庫数を教えてください"], ["直しました"])]},
+    ) == []
+
+
+def test_a_value_written_in_digits_said_after_its_noun_is_that_value(inn):
+    def room(tool: str, number: str) -> dict:
+        return {"tool": tool, "args": {"room": number}}
+
+    assert _failures(
+        inn,
+        {"turns": [_turn("how much is room 302 a night", [room("rooms", "302")], ["38,000"])]},
+        {"turns": [_turn("bookings in room 203", [room("reservations", "203")], ["R-5005", "R-5015", "R-5021"])]},
+        {"turns": [{**_turn("who is staying in room 201 tonight", [room("in_house", "201")], ["Makoto Ito", "R-5006"]),
+                    "calls": [{**room("in_house", "201"), "may_add": {"night": TODAY}}]}]},
     ) == []
