@@ -7,6 +7,8 @@ wrongly, said here in other words than its held-out cases, on its own folder and
   (24本じゃなくて12本, should be 12 not 24); the one said in the negative alone is asked for;
 - a value of the data written in digits, said after the noun that names it (room 302), is that value: never a
   number no parameter takes, answered with nothing;
+- a guest's family name with 様 (伊藤様の予約) is the name looked up, never a room asked for; said in English as
+  whose at the start of the request (Watanabe's bookings), it is the name too, never every booking listed.
 """
 
 from __future__ import annotations
@@ -88,4 +90,18 @@ def test_a_value_written_in_digits_said_after_its_noun_is_that_value(inn):
         {"turns": [_turn("bookings in room 203", [room("reservations", "203")], ["R-5005", "R-5015", "R-5021"])]},
         {"turns": [{**_turn("who is staying in room 201 tonight", [room("in_house", "201")], ["Makoto Ito", "R-5006"]),
                     "calls": [{**room("in_house", "201"), "may_add": {"night": TODAY}}]}]},
+    ) == []
+
+
+def test_a_family_name_said_with_an_honorific_or_as_whose_is_the_guest_looked_up(inn):
+    def guest(name: str) -> dict:
+        return {"tool": "reservations", "args": {"guest": name}}
+
+    assert _failures(
+        inn,
+        {"turns": [_turn("伊藤様の予約を見せて", [guest("伊藤")], ["R-5006", "R-5020"], ["部屋"])]},
+        {"turns": [_turn("高橋様の予約", [guest("高橋")], ["R-5017"])]},
+        {"turns": [_turn("Watanabe's bookings", [guest("Watanabe")], ["R-5012", "R-5026"], ["R-5004"])]},
+        {"turns": [_turn("Kobayashi's booking, cancel it", [guest("Kobayashi")], ["R-5004", "which one"],
+                         ["is cancelled"])]},
     ) == []
