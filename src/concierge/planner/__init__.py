@@ -27,6 +27,7 @@ from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold, normalise
+from concierge.sources.result import Rows
 
 __all__ = ["Planner"]
 
@@ -39,6 +40,8 @@ class Planner:
         self.pipeline = pipeline
         self.lexicon = Lexicon(pipeline.tools)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
+        self._looked_up = any(isinstance(p.extract, CodeExtract) and p.extract.lookup is not None
+                              for t in pipeline.tools.values() for p in t.params.values())
         self._timed = {t.name for t in pipeline.tools.values()
                        if any(isinstance(p.extract, TimeExtract) for p in t.params.values())}
         ctx = pipeline.guard_context()
@@ -140,8 +143,13 @@ class Planner:
         two bookings of 田中): which row, their keys its candidates; planned again as that turn was, with the calls
         it made."""
         made = progress.calls_made(request.messages[turn.start + 1:turn.stop])
-        if not made:
+        tools = self.pipeline.tools
+        if not self._looked_up or not made or any(c.name not in tools or tools[c.name].mode == "write" for c in made):
             return None
+        found = {str(v) for c in made if isinstance(c.result, Rows) for row in c.result.rows for v in row.values()}
+        said = tokenise(normalise(request.messages[turn.stop].text or ""))
+        if not any(v in said.text and _said_whole(said, v) for v in found if v):
+            return None  # the turn names no value its lookups found: no row of theirs is picked
         earlier = replace(ctx, memory=progress.memory(request.messages[:turn.start], self.pipeline.tools,
                                                       self.referable, self._held(request)), read={}, edits={})
         plan = self._built(said_before, earlier)
@@ -159,8 +167,8 @@ class Planner:
         (麦茶 or 緑茶?) -> 麦茶; 商品ランキングの売上 -> (the product ランキング?) -> 『ランキング』です."""
         before = self._built(said_before, ctx)
         asked = _asked(before) or blocked
-        if asked is None:
-            return None
+        if asked is None or (asked is blocked and _key_of(text, asked.candidates) is None):
+            return None  # held back for several rows: only the key of one of them completes it
         answer = words.value_said(text)
         answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
         key = _key_of(text, asked.candidates) if asked.kind == "which_row" else None
