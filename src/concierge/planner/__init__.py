@@ -13,6 +13,7 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 
 from concierge.agent.providers.interface import ModelReply, ModelRequest, ToolCall
 from concierge.catalog.model import CodeExtract, CountExtract, TimeExtract
@@ -26,6 +27,7 @@ from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold, normalise
+from concierge.sources.result import Rows
 
 __all__ = ["Planner"]
 
@@ -38,6 +40,8 @@ class Planner:
         self.pipeline = pipeline
         self.lexicon = Lexicon(pipeline.tools)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
+        self._looked_up = any(isinstance(p.extract, CodeExtract) and p.extract.lookup is not None
+                              for t in pipeline.tools.values() for p in t.params.values())
         self._timed = {t.name for t in pipeline.tools.values()
                        if any(isinstance(p.extract, TimeExtract) for p in t.params.values())}
         ctx = pipeline.guard_context()
@@ -75,9 +79,12 @@ class Planner:
         plan = self._built(text, ctx)
         before = progress.turn_start(request.messages[:start]) if start > 0 else -1
         said_before = request.messages[before].text or "" if before >= 0 else ""
-        if said_before and (only_values(normalise(text), ctx) or self._completes(plan, said_before, ctx, request,
-                                                                                  range(before, start))):
-            plan = self._answering(said_before, text, ctx) or plan
+        if not said_before:
+            return plan, start
+        turn = range(before, start)
+        blocked = self._blocked_before(said_before, ctx, request, turn)
+        if only_values(normalise(text), ctx) or self._completes(plan, said_before, ctx, request, turn, blocked):
+            plan = self._answering(said_before, text, ctx, blocked) or plan
         return plan, start
 
     def _held(self, request: ModelRequest) -> Held | None:
@@ -97,7 +104,8 @@ class Planner:
         timed = next((spec.name for spec in request.tools if spec.name in self._timed), None)
         return self.pipeline.now(timed) if timed else None
 
-    def _completes(self, plan: Plan, said_before: str, ctx: Context, request: ModelRequest, turn: range) -> bool:
+    def _completes(self, plan: Plan, said_before: str, ctx: Context, request: ModelRequest, turn: range,
+                   blocked: Problem | None) -> bool:
         """Whether this turn gives what the turn before asked for, though it does not read as values alone: a call
         of the very tool asked about (明日の朝 -> what time? -> 8時半くらいで); or, making no call, a request of the
         same tool missing what the turn before said (暗くして -> how bright? -> 60%で), or words that are part of one
@@ -131,20 +139,37 @@ class Planner:
                 return self._asked_turns[(said_before, answered)]
         return _asked(self._built(said_before, ctx))
 
+    def _blocked_before(self, said_before: str, ctx: Context, request: ModelRequest, turn: range) -> Problem | None:
+        """The write of the turn before that a name held back, found in several rows (田中さんの予約 人数を1名に:
+        two bookings of 田中): which row, their keys its candidates; planned again as that turn was, with the calls
+        it made."""
+        made = progress.calls_made(request.messages[turn.start + 1:turn.stop])
+        tools = self.pipeline.tools
+        if not self._looked_up or not made or any(c.name not in tools or tools[c.name].mode == "write" for c in made):
+            return None
+        found = {str(v) for c in made if isinstance(c.result, Rows) for row in c.result.rows for v in row.values()}
+        said = tokenise(normalise(request.messages[turn.stop].text or ""))
+        if not any(v in said.text and _said_whole(said, v) for v in found if v):
+            return None  # the turn names no value its lookups found: no row of theirs is picked
+        earlier = replace(ctx, memory=progress.memory(request.messages[:turn.start], self.pipeline.tools,
+                                                      self.referable, self._held(request)), read={}, edits={})
+        plan = self._built(said_before, earlier)
+        return _held_back(plan, progress.advance(plan, made, self.pipeline.tools)[1])
+
     def _remember_asked(self, said: str, answered: str, plan: Plan) -> None:
         with self._plans_lock:
             self._asked_turns[(said, answered)] = _asked(plan)
             if len(self._asked_turns) > PLANS_KEPT:
                 self._asked_turns.popitem(last=False)
 
-    def _answering(self, said_before: str, text: str, ctx: Context) -> Plan | None:
+    def _answering(self, said_before: str, text: str, ctx: Context, blocked: Problem | None) -> Plan | None:
         """The previous request completed by this turn, when the previous turn asked something and this one
         only gives values: かぼちゃ4個を600円で売った -> (which customer?) -> 0016です; 先週のお茶の売上 ->
         (麦茶 or 緑茶?) -> 麦茶; 商品ランキングの売上 -> (the product ランキング?) -> 『ランキング』です."""
         before = self._built(said_before, ctx)
-        asked = _asked(before)
-        if asked is None:
-            return None
+        asked = _asked(before) or blocked
+        if asked is None or (asked is blocked and _key_of(text, asked.candidates) is None):
+            return None  # held back for several rows: only the key of one of them completes it
         answer = words.value_said(text)
         answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
         key = _key_of(text, asked.candidates) if asked.kind == "which_row" else None
@@ -285,6 +310,18 @@ def _put_in(said_before: str, asked: str, answer: str) -> str:
     before = tokenise(said_before).ending_at(at)
     start = before.start if before is not None and before.is_prefix else at
     return said_before[:start] + answer + said_before[at + len(asked):]
+
+
+def _held_back(plan: Plan, states: list[progress.State]) -> Problem | None:
+    """A write held back as its lookup found several rows (two bookings of 田中一郎), as the row asked for: the
+    name said, the keys found."""
+    for step, state in zip(plan.steps, states, strict=True):
+        if state.status != progress.BLOCKED or state.reason != "ambiguous":
+            continue
+        pname, ref = next(iter(step.refs.items()))
+        said = next((name for r in plan.requests for name, at in r.lookups if at == ref.step), "")
+        return Problem("which_row", step.tool, (pname,), said=said, candidates=tuple(str(v) for v in state.values))
+    return None
 
 
 def _asked(plan: Plan) -> Problem | None:

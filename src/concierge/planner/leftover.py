@@ -52,7 +52,8 @@ def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
     out += [Said(name, span, "name") for name, span in slots.names]
     out += [Said(slots.text[d.start_index:d.end_index], (d.start_index, d.end_index), "date") for d in slots.dates]
     out += [Said(slots.text[s[0]:s[1]], s, "amount") for _, s in slots.amounts]
-    out += _numbers(slots, lexicon)
+    values = [s.span for s in out if s.kind == "enum"]  # room 203: the room, a value of the data
+    out += [n for n in _numbers(slots, lexicon) if not any(n.span[0] < a < n.span[1] <= b for a, b in values)]
     out += [Said(key, span, "key") for key, span in slots.keys]
     out += [Said(word, span, "unknown") for word, span in slots.unknown if not overlaps(span, [s.span for s in out])]
     read = [s.span for s in out] + [(h.start, h.end) for h in slots.enums]  # 売れなかった: the order asc

@@ -29,7 +29,6 @@ from typing import Any
 
 from concierge.catalog.model import CountExtract, Tool
 from concierge.language.japanese import and_particle
-from concierge.language.patterns import Match
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import not_meant, words
 from concierge.planner.choose import beyond_filler, keyword_tools
@@ -37,7 +36,7 @@ from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, mask
-from concierge.planner.writes import count_said
+from concierge.planner.writes import count_said, not_a_count, said_after
 
 __all__ = ["Ask", "Edit", "Held", "Swap", "adds", "edit", "pointed"]
 
@@ -269,7 +268,7 @@ def _count_corrected(slots: Slots) -> bool:
     """Whether a count is said in the negative and another with it (3つじゃなくて2つ, not three, two)."""
     said = tokenise(slots.text)
     counts = [i for i in range(len(said.tokens)) if count_said(said, i) is not None]
-    return len(counts) > 1 and any(_not_a_count(said, i) is not None for i in counts)
+    return len(counts) > 1 and any(not_a_count(said, i) is not None for i in counts)
 
 
 def _taking(held: Held, change: Tool, lines: list[Any], options: dict[str, Any]) -> list[Any]:
@@ -417,9 +416,9 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     said = tokenise(slots.text)
     counts = [(i, n) for i, t in enumerate(said.tokens)
               if MASK not in slots.read_text[t.start:t.end] and (n := count_said(said, i)) is not None]
-    if any(_said_after(said, i, "all_counted") for i, _ in counts):
+    if any(said_after(said, i, "all_counted") for i, _ in counts):
         return None
-    negated = {i: span for i, _ in counts if (span := _not_a_count(said, i)) is not None}  # みっつじゃなくて ふたつ
+    negated = {i: span for i, _ in counts if (span := not_a_count(said, i)) is not None}  # みっつじゃなくて ふたつ
     text = mask(slots.read_text, negated.values())
     found = count(replace(slots, read_text=text, parts={}), lexicon, tool.name, pname)
     if found is not None:
@@ -430,30 +429,11 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     return bare if bare is not None else meant[0] if len(meant) == 1 else None  # make it two actually
 
 
-def _said_after(said: Utterance, i: int, key: str) -> Match | None:
-    """A match of `[line_counts] key` right after token `i`."""
-    if i + 1 >= len(said.tokens):
-        return None
-    return next((m for p in words.token_patterns("line_counts", key) if (m := p.at(said, i + 1))), None)
-
-
-def _not_a_count(said: Utterance, i: int) -> tuple[int, int] | None:
-    """Where a count is said in the negative or of the whole a part is taken from (3つじゃなくて, not three,
-    3つのうち): the span of the words, else None."""
-    token = said.tokens[i]
-    after = _said_after(said, i, "not_after")
-    if after is not None:
-        return token.start, after.end
-    before = next((m for p in words.token_patterns("line_counts", "not_before")
-                   if (m := p.ending(said, token.start, reach=1)) and m.end < token.start), None)
-    return (before.start, token.end) if before else None
-
-
 def _alone_at_end(said: Utterance, i: int) -> bool:
     """Whether count `i` ends the request, a particle and stops aside (make it two., 2で)."""
     if i + 1 == len(said.tokens):
         return True
-    after = _said_after(said, i, "bare_after")
+    after = said_after(said, i, "bare_after")
     return after is not None and after.last == len(said.tokens)
 
 

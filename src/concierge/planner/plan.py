@@ -1693,7 +1693,8 @@ def _said(tool: Tool, pname: str, param: Param, slots: Slots, ctx: Context) -> l
         goods = slots.items[0][0] if slots.items else english_items(slots)
         return [goods] if goods else []
     if isinstance(x, CountExtract):
-        n = count(slots, ctx.lexicon, tool.name, pname)
+        n = writes.written_count(slots, ctx.lexicon, tool, pname) if tool.mode == "write" \
+            else count(slots, ctx.lexicon, tool.name, pname)
         return [n] if n is not None else []
     if isinstance(x, TimeExtract):
         return [slots.times[0][0]] if slots.times else []

@@ -160,6 +160,8 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
         slots.unsure = [u for u in slots.unsure if not any(u.span[0] - 1 <= e <= u.span[0] for _, e in alone)]
     taken += [(h.start, h.end) for h in slots.enums] + [u.span for u in slots.unsure]
     slots.names = _names(text, slots.folded, taken + [t.span for t in slots.twofold], lexicon, slots.name_labels)
+    # 鈴木様の予約: a person's name, never a value of the data that names none
+    slots.unknown = [u for u in slots.unknown if not overlaps(u[1], [s for _, s in slots.names])]
     slots.named_values = _persons(text, [(h.start, h.end) for h in slots.enums])
     name_spans = [s for _, s in slots.names]
     slots.keys = _keys(text, mask(text, taken + name_spans + [t.span for t in slots.twofold]), lexicon)
@@ -845,17 +847,19 @@ def _alnum(char: str) -> bool:
 
 def _capitalised_name(masked: str, span: Span, lexicon: Lexicon) -> list[tuple[str, Span]]:
     """Capitalised words as a name (John Smith), without the words a request starts with (Show, Top)
-    or the catalog's vocabulary; one word alone at the start of the request is not a name."""
+    or the catalog's vocabulary; one word alone at the start of the request is not a name, unless said as whose
+    (Tanaka's booking)."""
     start = span[0]
     words = masked[start:span[1]].split()
     while words and (words[0].lower() in _NOT_CAPITALISED_NAMES or words[0].lower() in lexicon.vocabulary):
         start += len(words[0]) + 1
         words = words[1:]
+    whose = bool(words) and words[-1].endswith("'s")
     words = [w.removesuffix("'s") for w in words]
-    if not words or any(w.lower() in lexicon.vocabulary for w in words):
+    if not words or any(w.lower() in lexicon.vocabulary or w.lower() in _NOT_CAPITALISED_NAMES for w in words):
         return []
     at_start = not masked[:start].strip(" \"'(「")
-    if len(words) == 1 and at_start:
+    if len(words) == 1 and at_start and not whose:
         return []
     return [(" ".join(words), (start, start + len(" ".join(words))))]
 

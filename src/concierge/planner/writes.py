@@ -13,15 +13,16 @@ while a later part says values (唐揚げ弁当とのり弁当を2つ) could tak
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from concierge.catalog.model import AmountExtract, CodeExtract, CountExtract, ItemsExtract, Tool
+from concierge.language.patterns import Match
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, of_fixed_values, reads_data
-from concierge.planner.slots import Slots, english_item_groups
-from concierge.planner.text import number
+from concierge.planner.slots import Slots, count, english_item_groups
+from concierge.planner.text import MASK, mask, number
 
 Pairs = list[tuple[dict[str, list[Any]], list[dict[str, str]]]]
 _MOST_DIGITS = 3  # a count said in digits has at most three (1000 is a price, a year, a code)
@@ -131,6 +132,42 @@ def count_said(said: Utterance, i: int) -> int | None:
             or (i + 1 < len(said.tokens) and _glued(token, said.tokens[i + 1])):
         return None
     return n
+
+
+def said_after(said: Utterance, i: int, key: str) -> Match | None:
+    """A match of `[line_counts] key` right after token `i`."""
+    if i + 1 >= len(said.tokens):
+        return None
+    return next((m for p in words.token_patterns("line_counts", key) if (m := p.at(said, i + 1))), None)
+
+
+def not_a_count(said: Utterance, i: int) -> tuple[int, int] | None:
+    """Where a count is said in the negative or of the whole a part is taken from (3つじゃなくて, not three,
+    3つのうち): the span of the words, else None."""
+    token = said.tokens[i]
+    after = said_after(said, i, "not_after")
+    if after is not None:
+        return token.start, after.end
+    before = next((m for p in words.token_patterns("line_counts", "not_before")
+                   if (m := p.ending(said, token.start, reach=1)) and m.end < token.start), None)
+    return (before.start, token.end) if before else None
+
+
+def written_count(slots: Slots, lexicon: Lexicon, tool: Tool, pname: str) -> int | None:
+    """The count a write is given, never one said in the negative (缶ビール 24本じゃなくて12本: 12); said with no unit
+    nor cue where it is the tool's one count and said in place of another (should be 12 not 24, 24じゃなくて12)."""
+    said = tokenise(slots.text)
+    counts = [(i, n) for i, t in enumerate(said.tokens)
+              if MASK not in slots.read_text[t.start:t.end] and (n := count_said(said, i)) is not None]
+    negated = {i: span for i, _ in counts if (span := not_a_count(said, i)) is not None}
+    if negated:
+        slots = replace(slots, read_text=mask(slots.read_text, negated.values()), parts={})
+    found = count(slots, lexicon, tool.name, pname)
+    if found is not None or not negated or not tool.params[pname].required \
+            or [n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)] != [pname]:
+        return found
+    meant = [n for i, n in counts if i not in negated]
+    return meant[0] if len(meant) == 1 else None
 
 
 def _glued(first: Token, then: Token) -> bool:
