@@ -74,6 +74,9 @@ class DataFacts:
 
 
 NEEDS_READ_MOST = 200  # values of a write's key whose needs are read ahead, at most (one check each)
+# The needs read ahead are kept across the reads of the facts a write causes (an order's line written changes none
+# of them) while the values are the same, this long at most: the guard checks every write whatever they say.
+NEEDS_KEPT_S = 300.0
 
 
 class SqlExecutor(Executor):
@@ -87,6 +90,7 @@ class SqlExecutor(Executor):
         self.use_rollups = use_rollups
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._facts: dict[str, DataFacts] = {}
+        self._needs_kept: dict[str, tuple[dict[str, list[str]], float, dict[str, dict[str, Needed]]]] = {}
 
     def handles(self, tool: Tool) -> bool:
         return tool.http is None
@@ -131,10 +135,21 @@ class SqlExecutor(Executor):
                     readable = rollups.read_checks(conn, catalog.spec.rollups)
             unbuilt = dict.fromkeys(set(catalog.spec.rollups) - set(readable) if self.use_rollups else (),
                                     time.monotonic())
-            needs = {t.name: found for t in catalog.tools.values() if (found := self._needs(t, enums))}
+            needs = self._needs_of(catalog, enums)
             facts = self._facts[catalog.name] = DataFacts(enums, ranges, synonyms, shared, readable, unbuilt,
                                                                 fits, needs)
         return facts
+
+    def _needs_of(self, catalog: Catalog, enums: dict[str, list[str]]) -> dict[str, dict[str, Needed]]:
+        """The needs of the catalog's writes (`_needs`), read again only where the values changed or the last read
+        is `NEEDS_KEPT_S` old: never one query per value after every write of an order's line."""
+        kept = self._needs_kept.get(catalog.name)
+        now = time.monotonic()
+        if kept is not None and kept[0] == enums and now - kept[1] < NEEDS_KEPT_S:
+            return kept[2]
+        needs = {t.name: found for t in catalog.tools.values() if (found := self._needs(t, enums))}
+        self._needs_kept[catalog.name] = ({k: list(v) for k, v in enums.items()}, now, needs)
+        return needs
 
     def _needs(self, tool: Tool, enums: dict[str, list[str]]) -> dict[str, Needed]:
         """What a write's checks refuse each value of its one required enum without: a check with an `offer` over
