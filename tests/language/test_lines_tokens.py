@@ -66,7 +66,7 @@ def test_a_count_said_in_the_negative_or_of_a_whole_is_not_the_count():
                           (normalise("3つのうち1つを大盛りに"), "3つのうち")]:
         u = tokenise(text)
         found = [text[s[0]:s[1]] for i in range(len(u.tokens))
-                 if writes.count_said(u, i) is not None and (s := lines._not_a_count(u, i))]
+                 if writes.count_said(u, i) is not None and (s := writes.not_a_count(u, i))]
         assert found == [negated], text
 
 
@@ -93,7 +93,7 @@ def test_one_of_each_names_every_value_shown_with_its_count():
 @pytest.mark.parametrize(("said", "kept"), [("3つじゃなくて2つ", [2]), ("not three, two", [2]), ("3つのうち2つ", [2])])
 def test_only_the_count_not_said_in_the_negative_nor_of_a_whole_is_left(said, kept):
     u = tokenise(said)
-    assert [n for i, n in counted(u) if not lines._not_a_count(u, i)] == kept
+    assert [n for i, n in counted(u) if not writes.not_a_count(u, i)] == kept
 
 
 @pytest.mark.parametrize(("said", "pointing"), [("that one", True), ("which one", True), ("just one", False)])
