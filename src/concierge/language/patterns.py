@@ -57,13 +57,13 @@ class Slot:
     name: str | None = None
 
     def fits(self, token: Token) -> bool:
-        said = {token.surface.lower(), token.lemma.lower(), token.normal.lower()}
-        if (self.forms and not said & self.forms) or said & self.not_forms:
+        said = token.forms
+        if (self.forms and self.forms.isdisjoint(said)) or not self.not_forms.isdisjoint(said):
             return False
-        if self.ends and not any(token.surface.lower().endswith(e) and len(token.surface) > len(e)
+        if self.ends and not any(token.surface_lower.endswith(e) and len(token.surface) > len(e)
                                  for e in self.ends):
             return False
-        if self.surfaces and token.surface.lower() not in self.surfaces:
+        if self.surfaces and token.surface_lower not in self.surfaces:
             return False
         if self.lemmas and token.lemma.lower() not in self.lemmas:
             return False

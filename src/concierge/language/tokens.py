@@ -40,6 +40,15 @@ class Token:
     end: int
 
     @cached_property
+    def forms(self) -> frozenset[str]:
+        """Its surface, dictionary form and normalised form, lower case: what a token pattern's words are to fit."""
+        return frozenset((self.surface.lower(), self.lemma.lower(), self.normal.lower()))
+
+    @cached_property
+    def surface_lower(self) -> str:
+        return self.surface.lower()
+
+    @cached_property
     def script(self) -> str | None:
         """"katakana", "hiragana", "han" or "latin" where the whole token is written in that one script, else None
         (焼きそば, 2, ？)."""
