@@ -82,8 +82,8 @@ class Planner:
         if not said_before:
             return plan, start
         turn = range(before, start)
-        blocked = self._blocked_before(said_before, ctx, request, turn)
-        if only_values(normalise(text), ctx) or self._completes(plan, said_before, ctx, request, turn, blocked):
+        if only_values(normalise(text), ctx) or self._completes(plan, said_before, ctx, request, turn):
+            blocked = self._blocked_before(said_before, ctx, request, turn)
             plan = self._answering(said_before, text, ctx, blocked) or plan
         return plan, start
 
@@ -104,8 +104,7 @@ class Planner:
         timed = next((spec.name for spec in request.tools if spec.name in self._timed), None)
         return self.pipeline.now(timed) if timed else None
 
-    def _completes(self, plan: Plan, said_before: str, ctx: Context, request: ModelRequest, turn: range,
-                   blocked: Problem | None) -> bool:
+    def _completes(self, plan: Plan, said_before: str, ctx: Context, request: ModelRequest, turn: range) -> bool:
         """Whether this turn gives what the turn before asked for, though it does not read as values alone: a call
         of the very tool asked about (明日の朝 -> what time? -> 8時半くらいで); or, making no call, a request of the
         same tool missing what the turn before said (暗くして -> how bright? -> 60%で), or words that are part of one

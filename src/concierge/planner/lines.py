@@ -36,7 +36,7 @@ from concierge.planner.lexicon import Lexicon
 from concierge.planner.loose import Unsure
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, mask
-from concierge.planner.writes import count_said, not_a_count, said_after
+from concierge.planner.writes import count_said, counts_said, not_a_count, said_after
 
 __all__ = ["Ask", "Edit", "Held", "Swap", "adds", "edit", "pointed"]
 
@@ -413,12 +413,9 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     if pname is None:
         return None
     slots = _without_other_values(slots, lexicon, tool, key)
-    said = tokenise(slots.text)
-    counts = [(i, n) for i, t in enumerate(said.tokens)
-              if MASK not in slots.read_text[t.start:t.end] and (n := count_said(said, i)) is not None]
+    said, counts, negated = counts_said(slots)  # みっつじゃなくて ふたつ: the 2
     if any(said_after(said, i, "all_counted") for i, _ in counts):
         return None
-    negated = {i: span for i, _ in counts if (span := not_a_count(said, i)) is not None}  # みっつじゃなくて ふたつ
     text = mask(slots.read_text, negated.values())
     found = count(replace(slots, read_text=text, parts={}), lexicon, tool.name, pname)
     if found is not None:

@@ -153,13 +153,19 @@ def not_a_count(said: Utterance, i: int) -> tuple[int, int] | None:
     return (before.start, token.end) if before else None
 
 
-def written_count(slots: Slots, lexicon: Lexicon, tool: Tool, pname: str) -> int | None:
-    """The count a write is given, never one said in the negative (缶ビール 24本じゃなくて12本: 12); said with no unit
-    nor cue where it is the tool's one count and said in place of another (should be 12 not 24, 24じゃなくて12)."""
+def counts_said(slots: Slots) -> tuple[Utterance, list[tuple[int, int]], dict[int, tuple[int, int]]]:
+    """The request's tokens, the counts it says (token, number; none inside a value read), and of those the ones said
+    in the negative or of a whole, with the span of their words (みっつじゃなくて ふたつ: the 3)."""
     said = tokenise(slots.text)
     counts = [(i, n) for i, t in enumerate(said.tokens)
               if MASK not in slots.read_text[t.start:t.end] and (n := count_said(said, i)) is not None]
-    negated = {i: span for i, _ in counts if (span := not_a_count(said, i)) is not None}
+    return said, counts, {i: span for i, _ in counts if (span := not_a_count(said, i)) is not None}
+
+
+def written_count(slots: Slots, lexicon: Lexicon, tool: Tool, pname: str) -> int | None:
+    """The count a write is given, never one said in the negative (缶ビール 24本じゃなくて12本: 12); said with no unit
+    nor cue where it is the tool's one count and said in place of another (should be 12 not 24, 24じゃなくて12)."""
+    _, counts, negated = counts_said(slots)
     if negated:
         slots = replace(slots, read_text=mask(slots.read_text, negated.values()), parts={})
     found = count(slots, lexicon, tool.name, pname)
