@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from concierge.language.tokens import Token, Utterance
@@ -124,8 +125,22 @@ class Pattern:
             raise ValueError("a token pattern needs at least one slot")
         return cls(tuple(Slot.parse(s) for s in specs))
 
+    @cached_property
+    def _needed(self) -> tuple[frozenset[str], ...]:
+        """The words of each slot that must take a token: a request that says none of one set cannot match."""
+        return tuple(words for s in self.slots if s.least and (words := s.forms or s.surfaces or s.lemmas))
+
+    def may_match(self, utterance: Utterance) -> bool:
+        """Whether the utterance says a word of each slot that must take one (a pattern is tried against every
+        request many times, and most say none of its words)."""
+        said = utterance.forms_said
+        return all(not words.isdisjoint(said) for words in self._needed)
+
     def at(self, utterance: Utterance, first: int, last: int | None = None) -> Match | None:
         """The longest match that begins at token `first` (and ends at token `last`, where given), if one does."""
+        return self._at(utterance, first, last) if self.may_match(utterance) else None
+
+    def _at(self, utterance: Utterance, first: int, last: int | None = None) -> Match | None:
         tokens = utterance.tokens if last is None else utterance.tokens[:last]
         bounds = self._longest(tokens, first, 0, last)
         if bounds is None or bounds[-1] == first:
@@ -150,12 +165,14 @@ class Pattern:
 
     def finditer(self, utterance: Utterance, start: int = 0, end: int | None = None) -> Iterator[Match]:
         """Matches from left to right, none overlapping, within the text's span [start, end)."""
+        if not self.may_match(utterance):
+            return
         tokens = utterance.starting(start, len(utterance.text) + 1 if end is None else end)
         after = tokens.start
         for i in self._firsts(utterance, tokens):
             if i < after:
                 continue
-            found = self.at(utterance, i)
+            found = self._at(utterance, i)
             if found is None or (end is not None and found.end > end):
                 continue
             yield found
@@ -184,11 +201,11 @@ class Pattern:
         """A match that ends at the token ending at `offset` (spaces after it aside), beginning at most `reach`
         tokens before: the longest such."""
         before = utterance.starting(0, offset)
-        if not before or utterance.tokens[before.stop - 1].end > offset:
+        if not before or not self.may_match(utterance) or utterance.tokens[before.stop - 1].end > offset:
             return None
         last = before.stop
         for first in range(max(0, last - reach), last):
-            found = self.at(utterance, first, last)
+            found = self._at(utterance, first, last)
             if found is not None:
                 return found
         return None

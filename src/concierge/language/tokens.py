@@ -154,6 +154,11 @@ class Utterance:
                 found.setdefault(form, []).append(i)
         return found
 
+    @cached_property
+    def forms_said(self) -> frozenset[str]:
+        """Every form of every token (`by_form`'s keys), as a set."""
+        return frozenset(self.by_form)
+
     def runs(self, fits: Callable[[Token], bool]) -> list[range]:
         """The longest runs of tokens, each written right after the one before (no space between), that all fit:
         the indices of each run (カップ|麺 is one run of nouns, シューク|リーム one of katakana)."""

@@ -42,7 +42,7 @@ from concierge.planner.leftover import said
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.slots import Slots, count, english_items
-from concierge.planner.text import MASK, Disjoint, Hit, Phrases, fold, mask
+from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
 JOINER = words.joiners()  # two things asked
 _JOINERS = frozenset(words.said("joiners", "words"))
@@ -168,7 +168,7 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         return sum((tool, TOPIC) in h.value for h in topic_hits)
 
     # which branch, a grouping's keyword, says the topic branch too
-    topic_hits = [*cues, *(i for h in cues for i in _topic_phrases(lexicon).find(slots.cue_text[h.start:h.end])
+    topic_hits = [*cues, *(i for h in cues for i in lexicon.topics.find(slots.cue_text[h.start:h.end])
                            if i.phrase != h.phrase)]
     asks_change = comparisons.asks_change(slots)
     asks_money = bool(words.pattern("measures", "money").search(slots.cue_text)) \
@@ -559,13 +559,6 @@ def _group_said(slots: Slots, group: str) -> bool:
     return bool(slots.enum_values(group)) or any(u.group == group for u in slots.unsure)
 
 
-@functools.lru_cache(maxsize=8)
-def _topic_phrases(lexicon: Lexicon) -> Phrases[frozenset[tuple[str, str]]]:
-    """The catalogs' topics alone, to find those a longer keyword holds."""
-    return Phrases({phrase: frozenset((t, k) for t, k in value if k == TOPIC)
-                    for phrase, value in lexicon.cues.values.items() if any(k == TOPIC for _, k in value)})
-
-
 def topics(lexicon: Lexicon, text: str) -> list[str]:
     """The tools whose topics are said, once per phrase said."""
     return [tool for hit in lexicon.cues.find(text) for tool, k in sorted(hit.value) if k == TOPIC]
@@ -635,8 +628,15 @@ def _takes_dates_said(slots: Slots, lexicon: Lexicon, name: str) -> int:
     return int(bool(slots.dates) and any(isinstance(p.extract, DateExtract) for p in params))
 
 
-def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
+def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> frozenset[str]:
     """The kinds of value said (codes of a pattern, a name, an amount, goods, an enum, a count) the tool takes."""
+    key = (id(lexicon), name)
+    if key not in slots.kinds:
+        slots.kinds[key] = frozenset(_kinds_taken(slots, lexicon, name))
+    return slots.kinds[key]
+
+
+def _kinds_taken(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
     tool = lexicon.tools[name]
     kinds: set[str] = set()
     for pname, p in tool.params.items():

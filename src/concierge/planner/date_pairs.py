@@ -100,7 +100,7 @@ def with_days_to_come(tool: Tool, slots: Slots, today: date) -> Slots:
         return slots
     dates = find_dates(slots.text, today, slots.focus, ahead=True)
     read = mask(slots.read_text, [(d.start_index, d.end_index) for d in dates])
-    return replace(slots, dates=dates, read_text=read, parts={})
+    return replace(slots, dates=dates, read_text=read)
 
 
 def _said_of_the_past(text: str) -> bool:

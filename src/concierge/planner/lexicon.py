@@ -115,6 +115,10 @@ class Lexicon:
                     counters += [c for c in x.counters if c not in counters]
         _add_kana_forms(cues)  # まちがえてた: the keyword 間違え, written in kana
         self.cues: Phrases[frozenset[tuple[str, str]]] = Phrases({k: frozenset(v) for k, v in cues.items()})
+        # the catalogs' topics alone, to find those a longer keyword holds
+        self.topics: Phrases[frozenset[tuple[str, str]]] = Phrases({
+            phrase: frozenset((t, k) for t, k in value if k == TOPIC)
+            for phrase, value in self.cues.values.items() if any(k == TOPIC for _, k in value)})
         self.code_labels: Phrases[str] = Phrases({
             label: pattern for pattern, kind in self.codes.items() for label in sorted(kind.labels)})
         self.name_labels: Phrases[str] = Phrases({label: label for label in name_labels})

@@ -209,7 +209,7 @@ def _masked(slots: Slots, said: words.WordList) -> Slots:
     """The request with the words `said` masked where its values and keywords are read."""
     def hide(text: str) -> str:
         return mask(text, [m.span() for m in said.finditer(text)])
-    return replace(slots, read_text=hide(slots.read_text), cue_text=hide(slots.cue_text), parts={})
+    return replace(slots, read_text=hide(slots.read_text), cue_text=hide(slots.cue_text))
 
 
 def _sets_count(slots: Slots) -> bool:
@@ -417,7 +417,7 @@ def _count(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) -> int | None:
     if any(said_after(said, i, "all_counted") for i, _ in counts):
         return None
     text = mask(slots.read_text, negated.values())
-    found = count(replace(slots, read_text=text, parts={}), lexicon, tool.name, pname)
+    found = count(replace(slots, read_text=text), lexicon, tool.name, pname)
     if found is not None:
         return found
     counts = [(i, n) for i, n in counts if i not in negated]
@@ -448,7 +448,7 @@ def _without_other_values(slots: Slots, lexicon: Lexicon, tool: Tool, key: str) 
     if not others:
         return slots
     return replace(slots, read_text=mask(slots.read_text, [(h.start, h.end) for h in others]),
-                   enums=[h for h in slots.enums if h not in others], parts={})
+                   enums=[h for h in slots.enums if h not in others])
 
 
 def _says(key: str, text: str, slots: Slots, lexicon: Lexicon, offered: Collection[str], change: str | None) -> bool:

@@ -111,8 +111,12 @@ class Slots:
     alone: tuple[Span, ...] = ()  # where the request says what is left as it is, or not done (消すんじゃなくて)
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
-    # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts)
-    parts: dict[tuple, list] = field(default_factory=dict, repr=False, compare=False)
+    # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts); a copy made by `replace`
+    # reads its own
+    parts: dict[tuple, list] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # the kinds of value said that each tool takes, once per tool (planner/choose._kinds)
+    kinds: dict[tuple[int, str], frozenset[str]] = field(default_factory=dict, init=False, repr=False,
+                                                         compare=False)
 
     def people(self, read_by: Collection[str]) -> list[tuple[str, Span]]:
         """The people of the data said (`named_values`) but those a tool reads by a group of `read_by` already

@@ -167,7 +167,7 @@ def written_count(slots: Slots, lexicon: Lexicon, tool: Tool, pname: str) -> int
     nor cue where it is the tool's one count and said in place of another (should be 12 not 24, 24じゃなくて12)."""
     _, counts, negated = counts_said(slots)
     if negated:
-        slots = replace(slots, read_text=mask(slots.read_text, negated.values()), parts={})
+        slots = replace(slots, read_text=mask(slots.read_text, negated.values()))
     found = count(slots, lexicon, tool.name, pname)
     if found is not None or not negated or not tool.params[pname].required \
             or [n for n, p in tool.params.items() if isinstance(p.extract, CountExtract)] != [pname]:
