@@ -10,7 +10,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("base", ("concierge.errors", "concierge.threads", "concierge.plugins")),
+    ("base", ("concierge.errors", "concierge.threads", "concierge.plugins", "concierge.collector")),
     ("language", ("concierge.language",)),
     ("catalog", ("concierge.catalog",)),
     ("storage", ("concierge.storage",)),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from concierge import collector
 from concierge.cli.options import remember_config_file
 from concierge.errors import ConciergeError
 from concierge.settings import FILE_NAME
@@ -35,6 +36,7 @@ def main(verbose: bool) -> None:
     """concierge: ask a business database in plain Japanese or English, through declared tools."""
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    collector.tune()
 
 
 def _register() -> None:

@@ -133,8 +133,7 @@ class Pattern:
     def may_match(self, utterance: Utterance) -> bool:
         """Whether the utterance says a word of each slot that must take one (a pattern is tried against every
         request many times, and most say none of its words)."""
-        said = utterance.forms_said
-        return all(not words.isdisjoint(said) for words in self._needed)
+        return not any(map(utterance.forms_said.isdisjoint, self._needed))
 
     def at(self, utterance: Utterance, first: int, last: int | None = None) -> Match | None:
         """The longest match that begins at token `first` (and ends at token `last`, where given), if one does."""

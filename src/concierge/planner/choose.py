@@ -75,10 +75,10 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
     of the values said, named first. Writes among them are the whole request (販売登録して…売った
     is not also a question about sales); writes joined by と / 、 / and are one each (電気をつけて、明るさを40%に).
     `reads`: only the keywords of reads count (明るさ今いくつ？ asks, whatever write 明るさ names)."""
-    key = (id(lexicon), frozenset(offered), reads)
-    if key not in slots.parts:
-        slots.parts[key] = _keyword_parts(slots, lexicon, offered, reads)
-    return list(slots.parts[key])
+    key = ("parts", id(lexicon), frozenset(offered), reads)
+    if key not in slots.memo:
+        slots.memo[key] = _keyword_parts(slots, lexicon, offered, reads)
+    return list(slots.memo[key])
 
 
 def _inner(slots: Slots, lexicon: Lexicon, hit: Hit, offered: Collection[str]) -> Hit:
@@ -630,10 +630,10 @@ def _takes_dates_said(slots: Slots, lexicon: Lexicon, name: str) -> int:
 
 def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> frozenset[str]:
     """The kinds of value said (codes of a pattern, a name, an amount, goods, an enum, a count) the tool takes."""
-    key = (id(lexicon), name)
-    if key not in slots.kinds:
-        slots.kinds[key] = frozenset(_kinds_taken(slots, lexicon, name))
-    return slots.kinds[key]
+    key = ("kinds", id(lexicon), name)
+    if key not in slots.memo:
+        slots.memo[key] = frozenset(_kinds_taken(slots, lexicon, name))
+    return slots.memo[key]
 
 
 def _kinds_taken(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:

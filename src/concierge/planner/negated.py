@@ -33,6 +33,12 @@ def negated(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | N
     return hypothetical(slots) or _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
 
 
+def may_be_hypothetical(text: str) -> bool:
+    """Whether the text says a word of a case that may come at all (`hypothetical` reads it to know)."""
+    said = set(words.words("negation", "hypothetical"))
+    return any(t.surface in said or t.surface.lower() in said for t in tokenise(text).tokens)
+
+
 def hypothetical(slots: Slots) -> str | None:
     """A word that says the command is of a case that may come (if, もし), said as a word of its own: もしもし
     is a greeting."""

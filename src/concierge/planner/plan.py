@@ -85,7 +85,7 @@ from concierge.planner.lexicon import (
     takes_key,
 )
 from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
-from concierge.planner.negated import hypothetical, negated
+from concierge.planner.negated import hypothetical, may_be_hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
 from concierge.planner.segments import clauses
@@ -867,6 +867,8 @@ def _for_later(slots: Slots, ctx: Context, choice: Choice) -> Choice | None:
     if not ctx.memory.said or not choice.tools or topics(ctx.lexicon, slots.cue_text) \
             or any(ctx.lexicon.tools[t].mode != "write" for t in choice.tools):
         return None
+    if not may_be_hypothetical(ctx.memory.said):
+        return None  # read only where it may say one
     before = _read(ctx.memory.said, ctx)
     if hypothetical(before) is None:
         return None
@@ -1657,7 +1659,7 @@ def _enum_in_focus(tool: Tool, pname: str, ctx: Context, slots: Slots) -> list[A
 def _named_for_later(tool: Tool, pname: str, ctx: Context) -> list[Any]:
     """The one value the request before named in a command of a case to come, which nothing was done to: 今消しちゃって
     after 「もし寝たら寝室の電気消して」 is of the bedroom light."""
-    if not ctx.memory.said:
+    if not ctx.memory.said or not may_be_hypothetical(ctx.memory.said):
         return []
     before = _read(ctx.memory.said, ctx)
     if hypothetical(before) is None:

@@ -33,7 +33,7 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from typing import Any, Literal
 
@@ -189,21 +189,22 @@ class _Words:
     by_word: dict[str, tuple[int, ...]]  # the rules a request that says a word may match
     always: tuple[int, ...]  # the rules any request may match
 
-    def search(self, utterance: Utterance, said: dict[str, list[int]]) -> tuple[int, int] | None:
-        """The first words of `utterance` that say the kind; `said`: the tokens of each form, lower-cased."""
-        found = self._tokens(utterance, said)
+    def search(self, utterance: Utterance) -> tuple[int, int] | None:
+        """The first words of `utterance` that say the kind."""
+        found = self._tokens(utterance, utterance.by_form)
         spelt = self._kana(utterance, found[0] if found else len(utterance.text))
         return spelt or found
 
     def _tokens(self, utterance: Utterance, said: dict[str, list[int]]) -> tuple[int, int] | None:
-        tries = sorted((i, r) for r in self._viable(said) for i in _starts(self.rules[r], utterance, said))
+        tries = sorted((i, r) for r in self._viable(utterance) for i in _starts(self.rules[r], utterance, said))
         for i, r in tries:
             if (m := self.rules[r].at(utterance, i)) is not None:
                 return m.start, m.end
         return None
 
-    def _viable(self, said: dict[str, list[int]]) -> set[int]:
+    def _viable(self, utterance: Utterance) -> set[int]:
         """The rules all of whose words that must be there are said."""
+        said = utterance.forms_said
         maybe = {r for w in said if w in self.by_word for r in self.by_word[w]}.union(self.always)
         return {r for r in maybe if all(not need.isdisjoint(said) for need in self.rules[r].needs)}
 
@@ -245,6 +246,7 @@ def _listed(section: str, key: str) -> frozenset[str]:
     return frozenset(_table()[section][key])
 
 
+@lru_cache(maxsize=1024)  # a request's clauses are asked about more than once as it is planned
 def out_of_scope(text: str, today: date, future: bool) -> OutOfScope | None:
     """What in `text` (normalised) no tool can answer, or None.
 
@@ -252,26 +254,15 @@ def out_of_scope(text: str, today: date, future: bool) -> OutOfScope | None:
     from the dates it read); a read question about such a period is a forecast.
     """
     utterance = tokenise(text)
-    said = _said(utterance)
     for kind in KINDS:
-        found = _words(kind).search(utterance, said)
+        found = _words(kind).search(utterance)
         if found is not None:
             return OutOfScope(kind, *found)
         if kind == "general" and (asked := _what_is(utterance)) is not None:
             return asked
-    if future and _words("write").search(utterance, said) is None:
+    if future and _words("write").search(utterance) is None:
         return _future_period(text, today)  # as typed: "in May" is a month only capitalised
     return None
-
-
-def _said(utterance: Utterance) -> dict[str, list[int]]:
-    """The tokens of `utterance` (indices) by each of their forms (surface, dictionary and normalised form),
-    lower-cased."""
-    said: dict[str, list[int]] = {}
-    for i, t in enumerate(utterance.tokens):
-        for w in (t.surface, t.lemma, t.normal):
-            said.setdefault(w.lower(), []).append(i)
-    return said
 
 
 def _starts(rule: _Rule, utterance: Utterance, said: dict[str, list[int]]) -> Iterable[int]:

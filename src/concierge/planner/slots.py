@@ -111,12 +111,9 @@ class Slots:
     alone: tuple[Span, ...] = ()  # where the request says what is left as it is, or not done (消すんじゃなくて)
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
-    # the keywords' parts, once per catalog set offered (planner/choose.keyword_parts); a copy made by `replace`
-    # reads its own
-    parts: dict[tuple, list] = field(default_factory=dict, init=False, repr=False, compare=False)
-    # the kinds of value said that each tool takes, once per tool (planner/choose._kinds)
-    kinds: dict[tuple[int, str], frozenset[str]] = field(default_factory=dict, init=False, repr=False,
-                                                         compare=False)
+    # what is worked out from the read once, by what was asked (the keywords' parts for a catalog set offered, the
+    # kinds of value a tool takes, the count said for a parameter); a copy made by `replace` works out its own
+    memo: dict[tuple, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def people(self, read_by: Collection[str]) -> list[tuple[str, Span]]:
         """The people of the data said (`named_values`) but those a tool reads by a group of `read_by` already
@@ -929,6 +926,13 @@ def _trim_name(name: str) -> str:
 
 def count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     """トップ5, top 3, 上位3つ, 3位まで -> the number; いちばん, the worst, worst selling dessert -> 1."""
+    key = ("count", id(lexicon), tool, pname)
+    if key not in slots.memo:
+        slots.memo[key] = _count(slots, lexicon, tool, pname)
+    return slots.memo[key]
+
+
+def _count(slots: Slots, lexicon: Lexicon, tool: str, pname: str) -> int | None:
     cues, ones = lexicon.count_phrases(tool, pname)
     text = slots.read_text
     units = lexicon.count_units(tool, pname)

@@ -138,6 +138,9 @@ class Hit(Generic[T]):
     value: T
 
 
+_FOUND_KEPT = 1024  # texts each set of phrases remembers what it found in
+
+
 class Phrases(Generic[T]):
     """Many phrases found at once in folded text: leftmost, then longest, never overlapping.
 
@@ -160,11 +163,22 @@ class Phrases(Generic[T]):
         self._canonical = {" ".join(_tokens(p)): p for p in reversed(words)}
         body = "|".join(r"[\s\-]+".join(map(re.escape, _tokens(p))) for p in words if _tokens(p))
         self._words = re.compile(rf"(?<![a-z0-9])({body}){_ASCII_SUFFIX}(?![a-z0-9])") if words else None
+        # a request's texts are searched again and again as it is read: each once (one dict operation a step, as
+        # several threads may find at once)
+        self._found: dict[str, tuple[Hit[T], ...]] = {}
 
     def __bool__(self) -> bool:
         return bool(self.values)
 
     def find(self, folded: str) -> list[Hit[T]]:
+        found = self._found.get(folded)
+        if found is None:
+            if len(self._found) >= _FOUND_KEPT:
+                self._found.clear()
+            found = self._found[folded] = tuple(self._find(folded))
+        return list(found)
+
+    def _find(self, folded: str) -> list[Hit[T]]:
         found: list[tuple[int, int, str]] = []
         if self._others is not None:
             found += [(m.start(), m.end(), m.group()) for m in self._others.finditer(folded)]
