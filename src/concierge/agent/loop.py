@@ -208,10 +208,10 @@ class Agent:
 
     # --- the loop ----------------------------------------------------------------
     async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool) -> None:
-        specs, system = await threads.run(self._offer, run.user)
+        # the offer, and the state as the turn began (the plan of its message edits these lines): one trip to a thread
+        specs, system, state = await threads.run(self._begin, run)
         clocks = {s.name: self.pipeline.today(s.name) for s in specs}  # the same for every step of the turn
         today = run.today = self._today(clocks)
-        state = await self._state(run)  # as the turn began: the plan of its message edits these lines
         for _ in range(self.max_steps):
             request = ModelRequest(
                 system=system, messages=list(run.messages), tools=specs, today=today, user=run.user.name,
@@ -246,7 +246,11 @@ class Agent:
         session = Session(run.session_id, run.caller)
         return await threads.run(rules.context, self.pipeline, run.user, session, run.lang)
 
-    async def _state(self, run: _Run) -> dict[str, tuple[dict[str, Any], ...]]:
+    def _begin(self, run: _Run) -> tuple[list[ToolSpec], str, dict[str, tuple[dict[str, Any], ...]]]:
+        """The tools offered, the system prompt, and the state (`_state`), as the turn begins (in a thread)."""
+        return *self._offer(run.user), self._state(run)
+
+    def _state(self, run: _Run) -> dict[str, tuple[dict[str, Any], ...]]:
         """The lines of the catalogs' states, for a provider that reads them instead of `context` (the offline
         planner); {} for the others, and when no catalog declares `rules.lines`."""
         if not self._has_lines or self.provider.capabilities.reads_context:
@@ -254,8 +258,7 @@ class Agent:
         made = (call.name for m in run.messages if m.role == "assistant" for call in m.tool_calls)
         if not any(name in self._line_tools for name in made):
             return dict.fromkeys(self._line_states, ())  # nothing put in the order yet: no lines, and no read
-        session = Session(run.session_id, run.caller)
-        return await threads.run(rules.state_rows, self.pipeline, run.user, session)
+        return rules.state_rows(self.pipeline, run.user, Session(run.session_id, run.caller))
 
     async def _handle_results(self, run: _Run, calls: list[ToolCall], auto_confirm: bool) -> bool:
         """Run the calls and add their results; True when the turn ends waiting for a confirmation."""

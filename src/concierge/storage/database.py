@@ -157,6 +157,12 @@ class Database:
             else:  # read-only, REPEATABLE READ, the timeout: the connection's defaults (`_pg_reader`, `_mysql_reader`)
                 yield conn
 
+    def restart_timeout(self) -> None:
+        """Give the next statement of this thread's read the whole read timeout again: SQLite's clock runs once per
+        read (`read`), the other databases time each statement already."""
+        if getattr(self._deadline, "at", None) is not None:
+            self._deadline.at = time.monotonic() + self.read_timeout_s
+
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
         if self.refuses_writes:

@@ -115,20 +115,25 @@ class SqlExecutor(Executor):
         facts = self._facts.get(catalog.name)
         if facts is None:
             enums, ranges, synonyms, shared, fits = {}, {}, {}, {}, {}
-            for p in (p for t in catalog.tools.values() for p in t.params.values()):
-                if p.enum and p.enum.query and p.enum.query not in enums:
-                    enums[p.enum.query] = [str(r[0]) for r in self._data(p.enum.query) if r[0] is not None]
-                if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
-                    rows = self._data(p.enum.synonyms_query)
-                    synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
-                if p.enum and p.enum.shared_query and p.enum.key not in shared:
-                    shared[p.enum.key] = _keys_by_value(self._data(p.enum.shared_query))
-                if p.enum and p.enum.fits_query and p.enum.key not in fits:
-                    fits[p.enum.key] = _values_by_key(self._data(p.enum.fits_query))
-                if p.bounds and p.bounds.query and p.bounds.query not in ranges:
-                    (low, high), = self._data(p.bounds.query)
-                    if low is not None:
-                        ranges[p.bounds.query] = (as_date(low), as_date(high))
+            with self.db.read() as conn:  # one read, each query with the whole read timeout to itself
+                def data(sql: str) -> list[sa.Row]:
+                    self.db.restart_timeout()
+                    return list(conn.execute(sa.text(sql)).all())
+
+                for p in (p for t in catalog.tools.values() for p in t.params.values()):
+                    if p.enum and p.enum.query and p.enum.query not in enums:
+                        enums[p.enum.query] = [str(r[0]) for r in data(p.enum.query) if r[0] is not None]
+                    if p.enum and p.enum.synonyms_query and p.enum.key not in synonyms:
+                        rows = data(p.enum.synonyms_query)
+                        synonyms[p.enum.key] = {str(said): str(value) for said, value in rows if said and value}
+                    if p.enum and p.enum.shared_query and p.enum.key not in shared:
+                        shared[p.enum.key] = _keys_by_value(data(p.enum.shared_query))
+                    if p.enum and p.enum.fits_query and p.enum.key not in fits:
+                        fits[p.enum.key] = _values_by_key(data(p.enum.fits_query))
+                    if p.bounds and p.bounds.query and p.bounds.query not in ranges:
+                        (low, high), = data(p.bounds.query)
+                        if low is not None:
+                            ranges[p.bounds.query] = (as_date(low), as_date(high))
             readable: dict[str, rollups.ReadCheck] = {}
             if self.use_rollups:
                 with self.db.read() as conn:
@@ -240,12 +245,6 @@ class SqlExecutor(Executor):
             with self.db.read() as own:
                 return tool.rollup.sql if check.holds(self.db, own) else tool.sql
         return tool.rollup.sql if check.holds(self.db, conn) else tool.sql
-
-    def _data(self, sql: str) -> list[sa.Row]:
-        """The rows of one of the guard's data queries, read on its own: a slow one (a DISTINCT over 10^7 rows
-        with no index to read it from) has the whole read timeout to itself."""
-        with self.db.read() as conn:
-            return list(conn.execute(sa.text(sql)).all())
 
     def _rollup_check(self, catalog: Catalog, name: str) -> rollups.ReadCheck | None:
         """The read check of rollup `name` where it is built; one not built when the facts were read is looked
