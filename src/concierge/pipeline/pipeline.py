@@ -312,7 +312,7 @@ class Pipeline:
             result.result_id = call.line.result_id
         if result.status == "ok":
             call.line.written = True
-            if executor.writes_change_facts:
+            if executor.changes_facts(tool):
                 self.refresh(tool.catalog)
         return result
 

@@ -67,7 +67,11 @@ class Executor(ABC):
     """Runs the tools of one kind of source."""
 
     nothing_yet = "Nothing is written yet."
-    writes_change_facts = True  # a write may change the values the guard read from the data: read them again
+
+    def changes_facts(self, tool: Tool) -> bool:
+        """Whether a write of `tool` may change the values the guard read from the data (then they are read again
+        after it); by default, yes."""
+        return True
 
     @abstractmethod
     def handles(self, tool: Tool) -> bool:

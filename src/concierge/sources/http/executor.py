@@ -21,7 +21,9 @@ from concierge.storage.source_grants import GrantStore
 
 class HttpExecutor(Executor):
     nothing_yet = "Nothing is sent yet."
-    writes_change_facts = False  # a command changes a device, not the listings its enums are read from
+
+    def changes_facts(self, tool: Tool) -> bool:
+        return False  # a command changes a device, not the listings its enums are read from
 
     def __init__(self, catalogs: list[Catalog], state: Database | None = None):
         """`state`: the state database, where the grants of `oauth2_authorization_code` sources are kept."""

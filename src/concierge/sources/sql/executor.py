@@ -36,6 +36,7 @@ from concierge.sources.result import (
     totals_sql,
 )
 from concierge.sources.sql.bind import bind, bound_names, sql_values
+from concierge.sources.sql.written import SideEffects, tables_read, tables_written
 from concierge.storage import rollups
 from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
 from concierge.storage.replicas import Reader, Replicas
@@ -91,12 +92,45 @@ class SqlExecutor(Executor):
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._facts: dict[str, DataFacts] = {}
         self._needs_kept: dict[str, tuple[dict[str, list[str]], float, dict[str, dict[str, Needed]]]] = {}
+        self._facts_read: dict[str, frozenset[str] | None] = {}  # by catalog: the tables its facts read
+        self._side_effects = SideEffects()
 
     def handles(self, tool: Tool) -> bool:
         return tool.http is None
 
     def beside(self, state: object) -> bool:
         return state is self.db
+
+    def changes_facts(self, tool: Tool) -> bool:
+        """Whether a write of `tool` may change its catalog's facts: unless it is certain that it cannot
+        (sources/sql/written.py), worked out once per tool, and the database's side effects looked for again."""
+        catalog = self._catalog_of[tool.name]
+        dialect = self.db.engine.dialect.name
+        written = tables_written((tool.sql, *tool.then), dialect)
+        if written is None:
+            return True
+        if catalog.name not in self._facts_read:
+            self._facts_read[catalog.name] = self._facts_tables(catalog, dialect)
+        read = self._facts_read[catalog.name]
+        changed = self._side_effects.changed(self.db, written) if read is not None else None
+        return changed is None or read is None or bool(changed & read)
+
+    def _facts_tables(self, catalog: Catalog, dialect: str) -> frozenset[str] | None:
+        """The tables the catalog's facts read (its enum and bounds queries, the checks its needs run); None
+        where one cannot be read, or is a view, or the catalog has rollups (their tables are read apart)."""
+        if catalog.spec.rollups:
+            return None
+        params = [p for t in catalog.tools.values() for p in t.params.values()]
+        queries = [q for p in params if p.enum for q in (p.enum.query, p.enum.synonyms_query, p.enum.shared_query,
+                                                         p.enum.fits_query) if q]
+        queries += [p.bounds.query for p in params if p.bounds and p.bounds.query]
+        queries += [q for t in catalog.tools.values() for c in t.checks if c.offer for q in (c.sql, c.offer)]
+        read = tables_read(tuple(queries), dialect)
+        if read is None:
+            return None
+        with self.db.read() as conn:
+            views = {v.lower() for v in sa.inspect(conn).get_view_names()}
+        return None if read & views else read
 
     def refresh(self, catalog: str | None = None) -> None:
         if catalog is None:
