@@ -110,7 +110,10 @@ class SqlExecutor(Executor):
         if written is None:
             return True
         if catalog.name not in self._facts_read:
-            self._facts_read[catalog.name] = self._facts_tables(catalog, dialect)
+            try:
+                self._facts_read[catalog.name] = self._facts_tables(catalog, dialect)
+            except (DatabaseError, sa.exc.SQLAlchemyError):  # the write is done: its facts are read again, later
+                return True
         read = self._facts_read[catalog.name]
         changed = self._side_effects.changed(self.db, written) if read is not None else None
         return changed is None or read is None or bool(changed & read)

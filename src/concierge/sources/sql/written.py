@@ -105,8 +105,8 @@ class SideEffects:
             try:
                 with db.read() as conn:
                     found = _look(conn)
-            except DatabaseError:
-                found = None
+            except (DatabaseError, sa.exc.SQLAlchemyError):  # asked again at the next write
+                return None
             self._found, self._looked = found or _Effects(frozenset(), {}, unknown=True), time.monotonic()
         effects = self._found
         changed, todo = set(written), list(written)
