@@ -180,3 +180,59 @@ def test_the_tables_a_write_changes_are_read_from_its_statements(statements, wri
 def test_a_database_it_does_not_know_changes_anything():
     assert tables_written(("DELETE FROM a",), "oracle") is None
     assert tables_read(("SELECT name FROM a JOIN b ON a.id = b.id",), "sqlite") == frozenset({"a", "b"})
+
+
+def _one_catalog(url: str, tmp_path, read_from: str, write_to: str) -> Pipeline:
+    """A catalog whose values are read from `read_from` and whose one write adds a name to `write_to`."""
+    (tmp_path / "names.yaml").write_text(f"""catalog: names
+description: {{ja: 名前, en: names}}
+roles:
+  admin: {{all_rows: true}}
+tools:
+  pick:
+    description: {{ja: 名前を選びます, en: pick a name}}
+    roles: [admin]
+    params:
+      name:
+        type: enum
+        required: true
+        description: {{ja: 名前, en: a name}}
+        enum: {{query: SELECT name FROM {read_from} ORDER BY name}}
+    sql: SELECT :name AS name
+  add_name:
+    description: {{ja: 名前を足します, en: add a name}}
+    mode: write
+    roles: [admin]
+    params:
+      name: {{type: string, required: true, description: {{ja: 名前, en: a name}}}}
+    sql: INSERT INTO {write_to} (name) VALUES (:name)
+""", encoding="utf-8")
+    pipeline = open_pipeline([str(tmp_path / "names.yaml")], url)
+    users.add(pipeline.state, ADMIN.name, ADMIN.role)
+    return pipeline
+
+
+def _added_is_valid(p: Pipeline) -> bool:
+    assert p.invoke("pick", {"name": "ドーナツ"}, ADMIN).status == "refused"
+    assert p.invoke("add_name", {"name": "ドーナツ"}, ADMIN).status == "ok"
+    return p.invoke("pick", {"name": "ドーナツ"}, ADMIN).status == "ok"
+
+
+def test_values_read_through_a_view_are_read_again_after_a_write_of_any_table(url, tmp_path):
+    _behind_its_back(url, "CREATE VIEW on_sale AS SELECT name FROM items")
+    p = _one_catalog(url, tmp_path, read_from="on_sale", write_to="items")
+    try:
+        assert _added_is_valid(p)
+    finally:
+        p.close()
+
+
+@pytest.mark.postgres
+def test_a_row_written_to_a_partition_is_read_through_its_parent(pg_url, tmp_path):
+    _behind_its_back(pg_url, "CREATE TABLE names (name text)")
+    _behind_its_back(pg_url, "CREATE TABLE names_new () INHERITS (names)")
+    p = _one_catalog(pg_url, tmp_path, read_from="names", write_to="names_new")
+    try:
+        assert _added_is_valid(p)
+    finally:
+        p.close()

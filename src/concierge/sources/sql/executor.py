@@ -132,7 +132,11 @@ class SqlExecutor(Executor):
         if read is None:
             return None
         with self.db.read() as conn:
-            views = {v.lower() for v in sa.inspect(conn).get_view_names()}
+            seen = sa.inspect(conn)
+            views = {v.lower() for schema in seen.get_schema_names() for v in (
+                *seen.get_view_names(schema=schema),
+                *(seen.get_materialized_view_names(schema=schema) if self.db.engine.dialect.name == "postgresql"
+                  else ()))}
         return None if read & views else read
 
     def refresh(self, catalog: str | None = None) -> None:

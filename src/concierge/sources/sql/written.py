@@ -9,8 +9,8 @@ menu's. A write keeps its catalog's facts only where this is certain:
   write anywhere; or a SELECT of no such function (`SELECT 'end' AS action`), which writes nothing;
 - no facts query reads a table it writes, or a view (a view may read any table);
 - no trigger or rule is on a table it changes; a table whose foreign key acts on one it changes (ON DELETE
-  CASCADE, SET NULL, SET DEFAULT) is changed too. The database's catalog is read again every
-  `SIDE_EFFECTS_LOOK_S`.
+  CASCADE, SET NULL, SET DEFAULT) is changed too, and so are a PostgreSQL table's partitions and parents. The
+  database's catalog is read again every `SIDE_EFFECTS_LOOK_S`.
 
 Anything else (a statement sqlglot cannot read, a database this module does not know) reads the facts again, as
 every write did before. Table names are compared without schema or quotes, lower case: two tables of one name in
@@ -131,7 +131,12 @@ _LOOKS = {
         " WHERE r.rulename <> '_RETURN' AND n.nspname NOT IN ('pg_catalog', 'information_schema')",
         "SELECT child.relname, parent.relname FROM pg_constraint k JOIN pg_class child ON child.oid = k.conrelid"
         " JOIN pg_class parent ON parent.oid = k.confrelid"
-        " WHERE k.contype = 'f' AND (k.confdeltype NOT IN ('a', 'r') OR k.confupdtype NOT IN ('a', 'r'))",
+        " WHERE k.contype = 'f' AND (k.confdeltype NOT IN ('a', 'r') OR k.confupdtype NOT IN ('a', 'r'))"
+        # a partition or an inheriting table and its parent: a row written to one is read through the other
+        " UNION SELECT c.relname, p.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+        " JOIN pg_class p ON p.oid = i.inhparent"
+        " UNION SELECT p.relname, c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+        " JOIN pg_class p ON p.oid = i.inhparent",
     ),
     "mysql": (
         "SELECT event_object_table FROM information_schema.triggers WHERE trigger_schema = DATABASE()",
