@@ -33,19 +33,20 @@ def negated(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | N
     return hypothetical(slots) or _japanese(slots, lexicon, offered, commands) or _english(slots, commands)
 
 
+_HYPOTHETICAL = frozenset(words.words("negation", "hypothetical"))
+
+
 def may_be_hypothetical(text: str) -> bool:
     """Whether the text says a word of a case that may come at all (`hypothetical` reads it to know)."""
-    said = set(words.words("negation", "hypothetical"))
-    return any(t.surface in said or t.surface.lower() in said for t in tokenise(text).tokens)
+    return any(t.surface in _HYPOTHETICAL or t.surface.lower() in _HYPOTHETICAL for t in tokenise(text).tokens)
 
 
 def hypothetical(slots: Slots) -> str | None:
     """A word that says the command is of a case that may come (if, もし), said as a word of its own: もしもし
     is a greeting."""
-    said = set(words.words("negation", "hypothetical"))
     tokens = tokenise(slots.text).tokens
-    word = next((t.surface for t in tokens if t.surface in said and not t.surface.isascii()), None)
-    english = next((t.surface.lower() for t in tokens if t.surface.isascii() and t.surface.lower() in said
+    word = next((t.surface for t in tokens if t.surface in _HYPOTHETICAL and not t.surface.isascii()), None)
+    english = next((t.surface.lower() for t in tokens if t.surface.isascii() and t.surface.lower() in _HYPOTHETICAL
                     and MASK not in slots.cue_text[t.start:t.end]), None)
     return word or english
 

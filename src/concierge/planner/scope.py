@@ -191,12 +191,12 @@ class _Words:
 
     def search(self, utterance: Utterance) -> tuple[int, int] | None:
         """The first words of `utterance` that say the kind."""
-        found = self._tokens(utterance, utterance.by_form)
+        found = self._tokens(utterance)
         spelt = self._kana(utterance, found[0] if found else len(utterance.text))
         return spelt or found
 
-    def _tokens(self, utterance: Utterance, said: dict[str, list[int]]) -> tuple[int, int] | None:
-        tries = sorted((i, r) for r in self._viable(utterance) for i in _starts(self.rules[r], utterance, said))
+    def _tokens(self, utterance: Utterance) -> tuple[int, int] | None:
+        tries = sorted((i, r) for r in self._viable(utterance) for i in _starts(self.rules[r], utterance))
         for i, r in tries:
             if (m := self.rules[r].at(utterance, i)) is not None:
                 return m.start, m.end
@@ -265,11 +265,12 @@ def out_of_scope(text: str, today: date, future: bool) -> OutOfScope | None:
     return None
 
 
-def _starts(rule: _Rule, utterance: Utterance, said: dict[str, list[int]]) -> Iterable[int]:
+def _starts(rule: _Rule, utterance: Utterance) -> Iterable[int]:
     """The tokens `rule` may begin at."""
     first = rule.first
     if first is None:
         return range(len(utterance.tokens))
+    said = utterance.by_form
     return {i for w in first if w in said for i in said[w]}
 
 

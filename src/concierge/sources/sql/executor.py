@@ -92,6 +92,7 @@ class SqlExecutor(Executor):
         self._catalog_of = {n: c for c in catalogs for n in c.tools}
         self._facts: dict[str, DataFacts] = {}
         self._needs_kept: dict[str, tuple[dict[str, list[str]], float, dict[str, dict[str, Needed]]]] = {}
+        self._facts_queries: dict[str, tuple[str, ...]] = {}  # by catalog: the queries its facts last ran
         self._facts_read: dict[str, frozenset[str] | None] = {}  # by catalog: the tables its facts read
         self._side_effects = SideEffects()
 
@@ -103,7 +104,8 @@ class SqlExecutor(Executor):
 
     def changes_facts(self, tool: Tool) -> bool:
         """Whether a write of `tool` may change its catalog's facts: unless it is certain that it cannot
-        (sources/sql/written.py), worked out once per tool, and the database's side effects looked for again."""
+        (sources/sql/written.py). The tables of the statements are read once per tool, those of the facts once
+        per catalog; the database's triggers and keys are looked for again (`SideEffects`)."""
         catalog = self._catalog_of[tool.name]
         dialect = self.db.engine.dialect.name
         written = tables_written((tool.sql, *tool.then), dialect)
@@ -115,28 +117,28 @@ class SqlExecutor(Executor):
             except (DatabaseError, sa.exc.SQLAlchemyError):  # the write is done: its facts are read again, later
                 return True
         read = self._facts_read[catalog.name]
-        changed = self._side_effects.changed(self.db, written) if read is not None else None
-        return changed is None or read is None or bool(changed & read)
+        if read is None:
+            return True
+        if not read:  # the catalog reads no values from the data
+            return False
+        changed = self._side_effects.changed(self.db, written)
+        return changed is None or bool(changed & read)
 
     def _facts_tables(self, catalog: Catalog, dialect: str) -> frozenset[str] | None:
-        """The tables the catalog's facts read (its enum and bounds queries, the checks its needs run); None
+        """The tables the catalog's facts read (the queries `facts` runs, the checks its needs may run); None
         where one cannot be read, or is a view, or the catalog has rollups (their tables are read apart)."""
         if catalog.spec.rollups:
             return None
-        params = [p for t in catalog.tools.values() for p in t.params.values()]
-        queries = [q for p in params if p.enum for q in (p.enum.query, p.enum.synonyms_query, p.enum.shared_query,
-                                                         p.enum.fits_query) if q]
-        queries += [p.bounds.query for p in params if p.bounds and p.bounds.query]
-        queries += [q for t in catalog.tools.values() for c in t.checks if c.offer for q in (c.sql, c.offer)]
-        read = tables_read(tuple(queries), dialect)
+        self.facts(catalog)  # the queries it runs, as it runs them
+        checks = [q for t in catalog.tools.values() for c in t.checks if c.offer for q in (c.sql, c.offer)]
+        read = tables_read((*self._facts_queries[catalog.name], *checks), dialect)
         if read is None:
             return None
         with self.db.read() as conn:
             seen = sa.inspect(conn)
             views = {v.lower() for schema in seen.get_schema_names() for v in (
                 *seen.get_view_names(schema=schema),
-                *(seen.get_materialized_view_names(schema=schema) if self.db.engine.dialect.name == "postgresql"
-                  else ()))}
+                *(seen.get_materialized_view_names(schema=schema) if dialect == "postgresql" else ()))}
         return None if read & views else read
 
     def refresh(self, catalog: str | None = None) -> None:
@@ -156,8 +158,10 @@ class SqlExecutor(Executor):
         facts = self._facts.get(catalog.name)
         if facts is None:
             enums, ranges, synonyms, shared, fits = {}, {}, {}, {}, {}
+            ran: list[str] = []
             with self.db.read() as conn:  # one read, each query with the whole read timeout to itself
                 def data(sql: str) -> list[sa.Row]:
+                    ran.append(sql)
                     self.db.restart_timeout()
                     return list(conn.execute(sa.text(sql)).all())
 
@@ -175,6 +179,7 @@ class SqlExecutor(Executor):
                         (low, high), = data(p.bounds.query)
                         if low is not None:
                             ranges[p.bounds.query] = (as_date(low), as_date(high))
+            self._facts_queries[catalog.name] = tuple(ran)
             readable: dict[str, rollups.ReadCheck] = {}
             if self.use_rollups:
                 with self.db.read() as conn:

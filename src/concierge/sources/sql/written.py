@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 import sqlalchemy as sa
@@ -52,9 +53,10 @@ def tables_written(statements: tuple[str, ...], dialect: str) -> frozenset[str] 
         for change in changes:
             target = change.this.this if isinstance(change, exp.Insert) and isinstance(change.this, exp.Schema) \
                 else change.this
-            joined = any(change.args.get(k) for k in ("from", "from_", "using", "tables")) or any(
-                True for _ in target.find_all(exp.Join)) if target is not None else True
-            if not isinstance(target, exp.Table) or not target.name or joined:
+            if not isinstance(target, exp.Table) or not target.name:
+                return None
+            if any(change.args.get(k) for k in ("from", "from_", "using", "tables")) \
+                    or any(True for _ in target.find_all(exp.Join)):
                 return None  # UPDATE t1 JOIN t2 SET ...: which of them is changed is not read here
             out.add(target.name.lower())
     return frozenset(out)
@@ -66,7 +68,7 @@ def tables_read(statements: tuple[str, ...], dialect: str) -> frozenset[str] | N
     exp, trees = _parsed(statements, dialect)
     if trees is None or any(tree is None for tree in trees):
         return None
-    return frozenset(t.name.lower() for tree in trees if tree is not None for t in tree.find_all(exp.Table) if t.name)
+    return frozenset(t.name.lower() for tree in trees for t in tree.find_all(exp.Table) if t.name)
 
 
 def _parsed(statements: Iterable[str], dialect: str) -> tuple:
@@ -107,7 +109,7 @@ class SideEffects:
                     found = _look(conn)
             except (DatabaseError, sa.exc.SQLAlchemyError):  # asked again at the next write
                 return None
-            self._found, self._looked = found or _Effects(frozenset(), {}, unknown=True), time.monotonic()
+            self._found, self._looked = found or _Effects(frozenset(), {}, True), time.monotonic()
         effects = self._found
         changed, todo = set(written), list(written)
         while todo:
@@ -116,13 +118,15 @@ class SideEffects:
         return None if effects.unknown or changed & effects.triggered else frozenset(changed)
 
 
+@dataclass(frozen=True)
 class _Effects:
-    def __init__(self, triggered: frozenset[str], acting: dict[str, set[str]], *, unknown: bool = False):
-        self.triggered, self.acting, self.unknown = triggered, acting, unknown
+    triggered: frozenset[str]  # the tables with a trigger or a rule
+    acting: dict[str, set[str]]  # by table: the tables whose foreign keys act on it
+    unknown: bool = False  # a database this does not know, or could not ask: anything may change
 
 
 # (tables with a trigger or a rule, (child, parent) of each foreign key with an action), by dialect
-_NO_ACTIONS = "('RESTRICT', 'NO ACTION')"
+_NO_ACTIONS = ("RESTRICT", "NO ACTION")
 _LOOKS = {
     "postgresql": (
         "SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal"
@@ -172,6 +176,6 @@ def _sqlite_acting_keys(conn: sa.Connection) -> list[tuple[str, str]]:
     for table in tables:
         quoted = '"' + table.replace('"', '""') + '"'
         for k in conn.exec_driver_sql(f"PRAGMA foreign_key_list({quoted})").mappings():
-            if k["on_update"] not in ("NO ACTION", "RESTRICT") or k["on_delete"] not in ("NO ACTION", "RESTRICT"):
+            if k["on_update"] not in _NO_ACTIONS or k["on_delete"] not in _NO_ACTIONS:
                 out.append((table, k["table"]))
     return out
