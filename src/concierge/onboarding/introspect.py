@@ -58,6 +58,7 @@ class Column:
     stored_as_text: bool = False  # a date or timestamp kept in a text column ('2025-05-01')
     native_text: bool = True  # for text: a plain string type (not a database enum type), compared as is
     values: tuple[str, ...] | None = None  # the distinct values, where the column is low-cardinality text
+    few: tuple[str, ...] | None = None  # a text column's distinct values, where at most ENUM_MAX_VALUES
     first: str | None = None  # the first and last date (ISO) of a date column
     last: str | None = None
     samples: tuple[str, ...] = ()  # a few values of a text column (for the pattern of a key)
@@ -210,12 +211,13 @@ def _column(conn: sa.Connection, table: sa.TableClause, info: dict, rows: int, *
             sa.select(sa.func.min(col), sa.func.max(col), sa.func.count(col)).select_from(table)).one()
         return replace(base, first=_iso(low), last=_iso(high), nulls=rows - int(present or 0))
     if kind == "text":
-        values = None
+        values = few = None
         if not (primary and sole_key) and not foreign:  # a part of a key of several columns (a store) is a value
             found = [str(v) for v in conn.scalars(present.distinct().limit(ENUM_MAX_VALUES + 1))]
-            if 0 < len(found) <= ENUM_MAX_VALUES and len(found) * 2 <= rows:
-                values = tuple(sorted(found))
-        return replace(base, values=values, samples=samples[:20])
+            if 0 < len(found) <= ENUM_MAX_VALUES:
+                few = tuple(sorted(found))
+                values = few if len(found) * 2 <= rows else None
+        return replace(base, values=values, few=few, samples=samples[:20])
     if kind in ("integer", "number") and not primary and not foreign:
         distinct, low, high = conn.execute(
             sa.select(sa.func.count(sa.distinct(col)), sa.func.min(col), sa.func.max(col)).select_from(table)).one()

@@ -37,10 +37,11 @@ from concierge.language.dates import normalise
 from concierge.language.japanese import subsidiary_verbs
 from concierge.language.tokens import Token, tokenise
 from concierge.planner import comparisons, leftover, measure, words
-from concierge.planner.counting import counts_rows_of
+from concierge.planner.counting import counts_rows_of, how_many
 from concierge.planner.leftover import said
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
+from concierge.planner.ranking import GROUP, entity_of
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
@@ -361,14 +362,41 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
         parts = keyword_parts(slots, lexicon, offered, reads)
         tied = parts[0].tied if len(parts) == 1 else ()
-        return Choice(tuple(_by_topic(slots, lexicon, offered, _taking_values(slots, lexicon, offered, t))
-                            for t in keyword), tied=tuple(t for t in tied if t in offered))
+        return Choice(tuple(_by_topic(slots, lexicon, offered, _rows_over_totals(
+            slots, lexicon, offered, _taking_values(slots, lexicon, offered, t))) for t in keyword),
+            tied=tuple(t for t in tied if t in offered))
     if previous_tool is not None and previous_tool in offered and _takes_what_is_said(slots, lexicon, previous_tool) \
             and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)) \
             and not (lexicon.tools[previous_tool].mode == "read" and recorded_write(slots, lexicon, offered)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
-    return Choice((best,) if best else tuple(keyword))
+    return Choice((_rows_over_totals(slots, lexicon, offered, best),) if best else tuple(keyword))
+
+
+_ROWS_ASKED = frozenset(words.said("rows_asked", "words"))
+
+
+def _rows_over_totals(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
+    """A summary chosen for the values said, where the request groups, ranks and counts nothing and asks who or
+    which the rows are (which customers are in Osaka) or a figure only the rows give (胡蝶蘭の単価, the unit price):
+    the list of the same rows that takes those values; a count or a sum of them is not the answer."""
+    tool = lexicon.tools[name]
+    if GROUP not in tool.params or how_many(slots.cue_text) or entity_of(tool, slots, lexicon) is not None:
+        return name
+    who = bool(tokenise(slots.cue_text).forms_said & _ROWS_ASKED)
+    values = coverage(slots, lexicon, name)
+    for other in (lexicon.tools[t] for t in offered if t != name):
+        if other.catalog == tool.catalog and other.mode == "read" and GROUP not in other.params \
+                and noun(other).many == noun(tool).many and coverage(slots, lexicon, other.name) >= values \
+                and not unmet(slots, lexicon, other.name) and (who or _only_rows_give(slots, lexicon, other, tool)):
+            return other.name
+    return name
+
+
+def _only_rows_give(slots: Slots, lexicon: Lexicon, rows: Tool, summary: Tool) -> bool:
+    """Whether the request names a column of the rows that their summary does not give (単価: a price per piece)."""
+    said = {hit.value for hit in lexicon.columns(rows.name).find(slots.cue_text)}
+    return bool(said - set(lexicon.columns(summary.name).values.values()))
 
 
 def _by_topic(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:

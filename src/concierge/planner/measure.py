@@ -99,6 +99,15 @@ def total_named(tool: Tool, text: str) -> str | None:
     return max(said)[1] if said else None
 
 
+def column_named(tool: Tool, text: str) -> str | None:
+    """A column of a list's rows, none of its totals, whose label the request says (胡蝶蘭の単価: the unit price),
+    the longest label first; None for a summary, or where it names none."""
+    if ranks(tool):
+        return None
+    said = _labels_said(tool, text, [c for c in tool.result.labels if c not in tool.result.totals])
+    return max(said)[1] if said else None
+
+
 def said_length(tool: Tool, text: str) -> int:
     """How long the label of a measure of the tool said in the request is (0 where none is said): the longer
     names the figure more closely ("amount paid" over "amount")."""

@@ -1353,12 +1353,15 @@ def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], da
 
 
 def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any]) -> None:
-    """The one figure of the tool's result the request names (売上: the money), for the answer to state alone; a
-    follow-up of the same tool (2011年は？ after 2010年の売上合計は？) keeps the figure the request before it named."""
+    """The one figure of the tool's result the request names (売上: the money; 単価, a column of its rows), for the
+    answer to state alone; a follow-up of the same tool (2011年は？ after 2010年の売上合計は？) keeps the figure the
+    request before it named."""
     figure = measure.named(tool, slots.cue_text) or measure.total_named(tool, slots.cue_text)
     last = ctx.memory.last_call
     if figure is None and base and last is not None and last[0] == tool.name:
         figure = measure.named(tool, fold(normalise(ctx.memory.said)))
+    if figure is None:  # 胡蝶蘭の単価: the unit price of the rows, not what they add up to
+        figure = measure.column_named(tool, slots.cue_text)
     if figure is not None:
         request.measures[tool.name] = measure.column(tool, figure)
 

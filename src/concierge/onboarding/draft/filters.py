@@ -16,7 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 from concierge.onboarding import glossary
-from concierge.onboarding.columns import Display, display_column, enum_columns, letters_only, name_columns, repeats
+from concierge.onboarding.columns import (
+    Display,
+    display_column,
+    enum_columns,
+    group_columns,
+    letters_only,
+    name_columns,
+    repeats,
+)
 from concierge.onboarding.draft.conditions import event_words, flag_names
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import code_labels, column_label, key_stem, ref_noun
@@ -196,6 +204,16 @@ def enum_filter(ctx: Context, tool: ToolDraft, table: Table, col: Column, alias:
     name = f"{owner.one} {col.name}" if owner and owner.one not in col.name else col.name
     return tool.param(slug(name, "value"), spec,
                       f"(:{{p}} IS NULL OR {ctx.sql.text(f'{alias}.{ctx.sql.q(col.name)}', col)} = :{{p}})")
+
+
+def shared_value_columns(table: Table) -> list[Column]:
+    """The columns a read or a summary filters by as enums read from the data: its enums, and the things its rows
+    share beyond them (`group_columns`: a customer's city), seen to repeat (never a code of each row: wh_cd), where
+    their values are few (`Column.few`) or the table small enough to read them all (REF_ENUM_ROWS). How many
+    customers in Kyoto is the customers of that city, never a search of their names for Kyoto."""
+    shared = [c for c in group_columns(table) if (
+        len(c.few) < table.row_count if c.few is not None else table.row_count <= REF_ENUM_ROWS and repeats(c, table))]
+    return [*enum_columns(table), *shared]
 
 
 def name_searches(ctx: Context, table: Table) -> list[tuple[str, str, Noun]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from concierge.onboarding import measures
-from concierge.onboarding.columns import amount_columns, date_columns, display_column, enum_columns
+from concierge.onboarding.columns import amount_columns, date_columns, display_column
 from concierge.onboarding.draft import filters
 from concierge.onboarding.draft.conditions import flag_names, yes_no_columns, yes_no_filter
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
@@ -157,7 +157,7 @@ def _filters(ctx: Context, tool: ToolDraft, table: Table, reached: Paths) -> set
     """A summary's filters: its enums and yes/no conditions, and those of the rows its foreign keys reach
     (`filters.ref_filters`); the aliases of the joins they need."""
     flags = flag_names(table, ctx.schema.dialect)
-    for col in enum_columns(table):
+    for col in filters.shared_value_columns(table):
         if col.name not in flags:
             filters.enum_filter(ctx, tool, table, col)
     for yn in yes_no_columns(table, ctx.schema.dialect):

@@ -109,6 +109,9 @@ def sums(scene: Scene) -> str | None:
     totals = {k: v for k, v in scene.totals.items() if v is not None}
     if scene.measure in totals:  # 発注10167の金額: that figure, not every sum of the rows
         totals = {scene.measure: totals[scene.measure]}
+    elif scene.measure is not None and scene.measure not in scene.args and scene.rows \
+            and scene.measure in scene.rows[0]:  # 胡蝶蘭の単価: that column, which adds up to nothing asked
+        return _column_said(scene, scene.measure)
     found = [(label(tool, k, lang), number(v)) for k, v in totals.items()]
     if not found:
         return None
@@ -116,6 +119,16 @@ def sums(scene: Scene) -> str | None:
         return "、".join(f"{name}は{v}" if "計" in name else f"{name}の合計は{v}" for name, v in found) + "です。"
     return _cap(" and ".join(f"their {name} {'comes to' if 'total' in name else 'adds up to'} {v}"
                              for name, v in found) + ".")
+
+
+def _column_said(scene: Scene, column: str) -> str | None:
+    """The one value a column asked has in every row (「単価は22,000です。」); None where the rows differ in it,
+    which their table shows."""
+    values = {repr(row.get(column)) for row in scene.rows}
+    if len(values) != 1 or scene.rows[0].get(column) is None:
+        return None
+    name, value = label(scene.tool, column, scene.lang), number(scene.rows[0][column])
+    return f"{name}は{value}です。" if scene.lang == "ja" else _cap(f"the {name} is {value}.")
 
 
 def _first(row: dict[str, Any], scene: Scene, tool: Tool, group: str, measure: str, count_col: str | None) -> str:
