@@ -7,7 +7,7 @@ import pytest
 from planner_helpers import PRODUCTS
 
 from concierge.demo.restaurant.data import MENU, search_text
-from concierge.language.readings import reading, readings, romaji
+from concierge.language.readings import reading, readings, romaji, sound_key
 from concierge.onboarding.naming import romanised, slug
 from concierge.planner.fuzzy import Matcher
 
@@ -83,3 +83,15 @@ def test_passport_romaji_writes_a_final_long_vowel_once_and_m_before_b():
 def test_the_menu_is_searched_by_every_spelling_of_an_item(name, english, found):
     text = search_text(name, english)
     assert all(f.lower() in text for f in found), text
+
+
+@pytest.mark.parametrize(("japanese", "latin"), [
+    ("大阪", "Osaka"), ("京都", "Kyoto"), ("東京", "Tokyo"), ("神戸", "Kobe"), ("大野", "Ohno"), ("新橋", "Shimbashi"),
+    ("佐藤", "Sato"), ("伊藤", "Itoh"), ("札幌", "Sapporo"), ("世田谷", "Setagaya")])
+def test_a_word_sounds_as_its_romaji_however_the_long_vowels_and_n_are_written(japanese, latin):
+    assert sound_key(romaji(japanese)) == sound_key(latin)
+
+
+@pytest.mark.parametrize(("japanese", "latin"), [("大阪", "Osaki"), ("京都", "Kyushu"), ("田中", "Tanabe")])
+def test_words_that_sound_otherwise_are_told_apart(japanese, latin):
+    assert sound_key(romaji(japanese)) != sound_key(latin)

@@ -80,3 +80,22 @@ async def test_the_sales_of_an_item_are_still_their_sum(shop):
     summed = int(shop.scalar("SELECT SUM(amount) FROM orders WHERE item = '胡蝶蘭'"))
     turn = await ask(shop.agent, shop.pipeline, "胡蝶蘭の売上合計は？")
     assert summed in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+async def test_an_area_said_in_romaji_is_the_area_the_data_writes_in_kanji(shop):
+    count = int(shop.scalar("SELECT COUNT(*) FROM customers WHERE area = '世田谷区'"))
+    turn = await ask(shop.agent, shop.pipeline, "how many customers in setagaya")
+    assert figures(turn.answer) == {count}, turn.answer
+    assert "世田谷区" in turn.answer, turn.answer  # said how it was read
+
+
+@pytest.mark.anyio
+async def test_a_name_said_in_romaji_is_the_one_person_it_sounds_like_or_asked(shop):
+    spent = int(shop.scalar("SELECT SUM(o.amount) FROM orders o JOIN customers c ON c.id = o.customer_id"
+                            " WHERE c.name = '佐藤 美咲'"))
+    turn = await ask(shop.agent, shop.pipeline, "how much did Misaki Sato spend")  # given name first, as in English
+    assert spent in figures(turn.answer) and "佐藤 美咲" in turn.answer, turn.answer
+    turn = await ask(shop.agent, shop.pipeline, "how much did Sato spend")  # two 佐藤: which, never both summed
+    assert "佐藤 美咲" in turn.answer and "佐藤 健" in turn.answer, turn.answer
+    assert not figures(turn.answer), turn.answer

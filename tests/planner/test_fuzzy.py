@@ -241,3 +241,18 @@ def test_a_value_inside_a_katakana_word_is_found_only_as_a_word_of_it():
 
 def test_words_with_a_verb_are_no_misspelt_value():
     assert _verb_in("入って") and not _verb_in("サンドイッチ") and not _verb_in("りびんぐ")  # kana alone: left alone
+
+
+def test_a_japanese_word_finds_the_value_the_data_writes_in_romaji():
+    cities = Matcher(["Osaka", "Kyoto", "Kobe", "Tokyo DC"])
+    assert cities.sounded("osaka", ()) == ["Osaka"]
+    assert cities.sounded("tokyosoko", ["tokyo", "soko"]) == ["Tokyo DC"]  # 東京倉庫: a word of the value
+    assert cities.sounded("nagoya", ["nagoya"]) == []
+
+
+def test_words_in_romaji_find_the_values_the_data_writes_in_japanese():
+    names = Matcher(["田中 太郎", "田中 花子", "目黒区", "渋谷区"])
+    assert names.in_japanese(["hanako", "tanaka"]) == ["田中 花子"]  # in either order
+    assert names.in_japanese(["tanaka"]) == ["田中 太郎", "田中 花子"]  # both: asked which
+    assert names.in_japanese(["meguro"]) == ["目黒区"]
+    assert names.in_japanese(["shinjuku"]) == []

@@ -271,3 +271,13 @@ async def test_more_of_each_line_adds_to_every_line_and_a_count_for_both_sets_it
     await call.say("牛丼とコーラひとつずつ")
     await call.say(said)
     assert call.order() == after
+
+
+async def test_a_change_that_names_nothing_to_change_says_so_and_changes_nothing(call):
+    await call.say("2 karaage bento and a gyoza please")
+    turn = await call.say("make the karage ones larg")  # the size misspelt past reading: no new size was heard
+    assert call.order() == {("唐揚げ弁当", None): 2, ("餃子", None): 1}
+    assert "not changed" in turn.answer and "changed." not in turn.answer, turn.answer
+    turn = await call.say("唐揚げのやつ、かえて")
+    assert call.order() == {("唐揚げ弁当", None): 2, ("餃子", None): 1}
+    assert "変えていません" in turn.answer and "変更しました" not in turn.answer, turn.answer

@@ -17,7 +17,7 @@ import regex
 
 from concierge.language.tokens import japanese, tokenise
 
-__all__ = ["hiragana", "long_vowels_spelt", "reading", "readings", "romaji"]
+__all__ = ["hiragana", "long_vowels_spelt", "reading", "readings", "romaji", "sound_key"]
 
 _local = threading.local()
 _LONG = re.compile(r"([aeiou])-")  # ー, which jaconv writes -, is the vowel before it once more
@@ -70,6 +70,18 @@ def romaji(text: str, *, passport: bool = False) -> str:
     if passport:
         words = [_PASSPORT_N.sub("m", _PASSPORT_END.sub(r"\1", w)) for w in words]
     return " ".join(words)
+
+
+_SOUND_LONG = re.compile(r"(?<=o)[ou]|(?<=o)h(?![aiueoy])|(?<=u)u|(?<=a)a|(?<=i)i|(?<=e)e")
+
+
+def sound_key(latin: str) -> str:
+    """Words in Latin letters as they sound, however the long vowels and n are spelt: Tokyo, toukyou and Tookyoo are
+    tokyo; Ohno and Ono are ono; Shimbashi and shinbashi are shinbashi (letters only, lower case). The key of the
+    romaji of Japanese words is how the data's romaji is said in Japanese (大阪: Osaka)."""
+    letters = "".join(c for c in latin.lower() if "a" <= c <= "z")
+    letters = "".join("n" if c == "m" and letters[i + 1:i + 2] in ("b", "m", "p") else c for i, c in enumerate(letters))
+    return _SOUND_LONG.sub("", letters)
 
 
 def _spelt(kana: str) -> str:

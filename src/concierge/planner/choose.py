@@ -34,14 +34,14 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.dates import normalise
-from concierge.language.japanese import subsidiary_verbs
+from concierge.language.japanese import of_particle, subsidiary_verbs
 from concierge.language.tokens import Token, tokenise
-from concierge.planner import comparisons, leftover, measure, words
+from concierge.planner import comparisons, date_pairs, leftover, measure, words
 from concierge.planner.counting import counts_rows_of, how_many
 from concierge.planner.leftover import said
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
 from concierge.planner.nouns import belongs_to, noun
-from concierge.planner.ranking import GROUP, entity_of
+from concierge.planner.ranking import GROUP, asks_groups, entity_of
 from concierge.planner.slots import Slots, count, english_items
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
 
@@ -82,6 +82,13 @@ def keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str] = (),
     return list(slots.memo[key])
 
 
+def _labels_said(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> list[tuple[int, int]]:
+    """Where the request names a column of a read's rows by its label (daily rate, 1日料金): a keyword inside one
+    (daily: by day) is no keyword said."""
+    return [(h.start, h.end) for t in offered if lexicon.tools[t].mode == "read"
+            for h in lexicon.columns(t).find(slots.cue_text)]
+
+
 def _inner(slots: Slots, lexicon: Lexicon, hit: Hit, offered: Collection[str]) -> Hit:
     """A keyword said inside a longer one, where the longer one's tools take nothing and the request says values
     that the shorter one's take, all of them: いくら of いくらになります said of a cake and its size asks its price, not
@@ -109,7 +116,9 @@ def _compares(slots: Slots, start: int) -> bool:
 
 
 def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], reads: bool) -> list[Part]:
-    cues = [_inner(slots, lexicon, h, offered) for h in lexicon.cues.find(slots.cue_text)]
+    labels = _labels_said(slots, lexicon, offered)
+    cues = [_inner(slots, lexicon, h, offered) for h in lexicon.cues.find(slots.cue_text)
+            if not any(a <= h.start and h.end <= b and b - a > h.end - h.start for a, b in labels)]
     hits = [h for h in cues if any(k == KEYWORD for _, k in h.value) and not _compares(slots, h.start)]
     if reads:
         hits = [replace(h, value=frozenset((t, k) for t, k in h.value if lexicon.tools[t].mode == "read"))
@@ -160,7 +169,8 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
         counted = counts_rows_of(lexicon.tools[tool], slots.cue_text)  # how many visits … of male customers
         changes = asks_change and lexicon.tools[tool].result.summary is not None  # a figure's change, computed
         asked = not comparisons.unasked(lexicon.tools[tool], slots)  # 東京倉庫の先月の出荷件数: no comparison
-        return may_call, asked, -_unsaid_noun_words(slots, lexicon, tool), changes, counted, named.count(tool), \
+        head = not _modifier(slots, hits, tool)
+        return may_call, asked, -_unsaid_noun_words(slots, lexicon, tool), changes, counted, head, named.count(tool), \
             unfilled, labelled, money, takes, topics_said(tool), -named.index(tool)
 
     def topics_said(tool: str) -> int:
@@ -185,6 +195,16 @@ def _keyword_parts(slots: Slots, lexicon: Lexicon, offered: Collection[str], rea
     fillable = {lexicon.tools[p.tool].catalog for p in parts if not unmet_by(p.tool)}
     kept = [p for p in parts if not fillable or not unmet_by(p.tool) or lexicon.tools[p.tool].catalog in fillable]
     return [replace(p, start=0) if i == 0 else p for i, p in enumerate(kept)]
+
+
+def _modifier(slots: Slots, hits: list[Hit], tool: str) -> bool:
+    """Whether every keyword of the tool said is joined by の to another tool's that follows it: 大阪のお客様の修理の
+    合計 asks about the repairs, お客様 only says whose; a grouping (日別の売れ行き: by day) says how, not whose."""
+    said = [i for i, h in enumerate(hits) if (tool, KEYWORD) in h.value]
+    if any(hits[i].phrase.endswith(_GROUPED) for i in said):
+        return False
+    return bool(said) and all(i + 1 < len(hits) and (tool, KEYWORD) not in hits[i + 1].value
+                              and slots.cue_text[hits[i].end:hits[i + 1].start] == _OF for i in said)
 
 
 def _tied(lexicon: Lexicon, best: str, named: list[str], hits: list[Hit], topic_hits: list[Hit],
@@ -370,10 +390,14 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
             and not (lexicon.tools[previous_tool].mode == "read" and recorded_write(slots, lexicon, offered)):
         return Choice((previous_tool,), follow_up=True)
     best = _best_by_values(slots, lexicon, offered)
-    return Choice((_rows_over_totals(slots, lexicon, offered, best),) if best else tuple(keyword))
+    if best:
+        best = _column_owner(slots, lexicon, offered, _rows_over_totals(slots, lexicon, offered, best))
+    return Choice((best,) if best else tuple(keyword))
 
 
 _ROWS_ASKED = frozenset(words.said("rows_asked", "words"))
+_OF = of_particle()
+_GROUPED = tuple(words.said("ranking", "affix_after"))
 
 
 def _rows_over_totals(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
@@ -381,16 +405,53 @@ def _rows_over_totals(slots: Slots, lexicon: Lexicon, offered: Collection[str], 
     which the rows are (which customers are in Osaka) or a figure only the rows give (胡蝶蘭の単価, the unit price):
     the list of the same rows that takes those values; a count or a sum of them is not the answer."""
     tool = lexicon.tools[name]
-    if GROUP not in tool.params or how_many(slots.cue_text) or entity_of(tool, slots, lexicon) is not None:
+    if GROUP not in tool.params or how_many(slots.cue_text) or asks_groups(tool, slots, lexicon):
         return name
-    who = bool(tokenise(slots.cue_text).forms_said & _ROWS_ASKED)
-    values = coverage(slots, lexicon, name)
-    for other in (lexicon.tools[t] for t in offered if t != name):
-        if other.catalog == tool.catalog and other.mode == "read" and GROUP not in other.params \
-                and noun(other).many == noun(tool).many and coverage(slots, lexicon, other.name) >= values \
-                and not unmet(slots, lexicon, other.name) and (who or _only_rows_give(slots, lexicon, other, tool)):
+    forms = tokenise(slots.cue_text).forms_said
+    who = bool(forms & _ROWS_ASKED)
+    said, dates = coverage(slots, lexicon, name)
+    values = (said - (entity_of(tool, slots, lexicon) is not None), dates)  # which customers: no value of the rows
+    lists = [lexicon.tools[t] for t in offered if t != name and lexicon.tools[t].catalog == tool.catalog
+             and lexicon.tools[t].mode == "read" and GROUP not in lexicon.tools[t].params]
+    named = [t for t in lists if who and _noun_said(t, forms, slots.cue_text)]  # which customers: the customers
+    named = named if len(named) == 1 else []  # 目黒区のお客様のレンタルの一覧: the rentals, the summary's own rows
+    for other in named + [t for t in lists if noun(t).many == noun(tool).many]:
+        if coverage(slots, lexicon, other.name) >= values and not unmet(slots, lexicon, other.name) \
+                and (who or _only_rows_give(slots, lexicon, other, tool)):
             return other.name
     return name
+
+
+def _noun_said(tool: Tool, forms: frozenset[str], text: str) -> bool:
+    """Whether the request names a tool's rows: their noun as a word (customers), or a keyword of one word of theirs
+    in Japanese (お客様)."""
+    n = noun(tool)
+    said = tool.intents.keywords if tool.intents else []
+    return n.one.lower() in forms or n.many.lower() in forms or any(
+        not k.isascii() and len(k) > 1 and fold(k) in text and _a_noun(k) for k in said)
+
+
+@lru_cache(maxsize=4096)
+def _a_noun(word: str) -> bool:
+    """Whether a keyword is a noun alone (お客様, 顧客一覧; not お客様は何人)."""
+    tokens = tokenise(word).tokens
+    return bool(tokens) and all(t.is_noun or t.is_prefix or t.is_suffix for t in tokens)
+
+
+def _column_owner(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
+    """A read chosen for the values said, where the request names a column of rows it does not give and one other
+    list of its catalog does, whose rows the values said name (daily rate of the Prius: the cars' rate, not the
+    rentals of the Prius by day)."""
+    tool = lexicon.tools[name]
+    reads = [t for t in offered if lexicon.tools[t].mode == "read" and GROUP not in lexicon.tools[t].params]
+    said = {h.value for t in reads for h in lexicon.columns(t).find(slots.cue_text)}
+    missing = said - set(lexicon.columns(name).values.values())
+    if tool.mode != "read" or not missing:
+        return name
+    owners = [t for t in reads if t != name and lexicon.tools[t].catalog == tool.catalog
+              and missing <= set(lexicon.columns(t).values.values()) and not unmet(slots, lexicon, t)
+              and coverage(slots, lexicon, t)[0] > 0]
+    return owners[0] if len(owners) == 1 else name
 
 
 def _only_rows_give(slots: Slots, lexicon: Lexicon, rows: Tool, summary: Tool) -> bool:
@@ -431,12 +492,21 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     tool = lexicon.tools[name]
     finds_people = any(isinstance(p.extract, NameExtract) for p in tool.params.values())
     said = _groups_said(slots, lexicon) - (slots.groups_of_people() if finds_people else set())  # 顧客の佐藤 花子さん
-    if tool.mode != "read" or said <= lexicon.enum_groups(name) or counts_rows_of(tool, slots.cue_text):
+    if tool.mode != "read" or said <= lexicon.enum_groups(name) or counts_rows_of(tool, slots.cue_text) \
+            or _each_value_taken(slots, lexicon, name, said):
         return name  # how many visits … : the visits, or a word of what could not be applied
     fits = [t for t in lexicon.tools if t in offered and t != name and lexicon.tools[t].catalog == tool.catalog
             and lexicon.tools[t].mode == "read" and said <= lexicon.enum_groups(t) and not unmet(slots, lexicon, t)]
     # ヘルメットの売上: the orders' summary takes no product; the summary of their lines does, not the products
     return min(fits, key=lambda t: _kinship(tool, lexicon.tools[t]), default=name)
+
+
+def _each_value_taken(slots: Slots, lexicon: Lexicon, name: str, said: set[str]) -> bool:
+    """Whether the tool takes every value said as one of the things it may be (ドイツのお客様: Germany is the customers'
+    country, and an invoice's billing country too: the customers take it)."""
+    groups = lexicon.enum_groups(name)
+    return all(any(key in groups for key, _ in h.value) for h in slots.enums
+               if any(key in said for key, _ in h.value))
 
 
 def _kinship(tool: Tool, other: Tool) -> tuple[bool, bool]:
@@ -466,7 +536,7 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
         # A write said with no keyword is the first that records what is said (のり弁 3つ: an order, not a change
         # of one; a change or a removal is said with its verb); a read is the one nearest its examples.
         near = similarity(slots.read_text, lexicon.tools[name]) if lexicon.tools[name].mode == "read" else 0
-        score = 2 * values + dates + said + near
+        score = 2 * values + dates + said + near + _event_said(slots, lexicon.tools[name])
         if lexicon.tools[name].mode == "read" and leftover.left(lexicon.tools[name], slots, lexicon, set(offered)):
             score -= 1  # units shipped of SKU-00412: the sales lines take "shipped"; the purchase lines do not
         # 佐藤 花子さんの電話番号: the tool that has the phone number
@@ -474,6 +544,12 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
         if score > 0 and (best_ranked is None or ranked > best_ranked):
             best, best_ranked = name, ranked
     return best
+
+
+def _event_said(slots: Slots, tool: Tool) -> int:
+    """1 where the period said is of a date of the tool's whose event the request names (先月の出荷件数: shipped),
+    else 0: the shipments of last month are not the stock counted last month."""
+    return int(bool(slots.dates) and bool(date_pairs.words_of(tool, date_pairs.chosen(tool, slots))))
 
 
 def _columns_asked(slots: Slots, lexicon: Lexicon, tool: Tool) -> int:

@@ -44,6 +44,7 @@ from concierge.language.japanese import (
     particles,
 )
 from concierge.language.readings import readings as dictionary_readings
+from concierge.language.readings import romaji, sound_key
 from concierge.language.scripts import HAN, KATAKANA
 from concierge.language.tokens import shortest_words, tokenise
 from concierge.planner import budget, words
@@ -171,6 +172,8 @@ class Matcher:
         # twice its edits, so ハンバーグ弁当売上 is not ハンバーグ弁当 misspelt, while ハンバーク弁当 outweighs its part
         # 弁当. One entry holds both, so that threads planning at once never see one without the other.
         self._cache: dict[tuple[str, bool], tuple[list[Candidate], int]] = {}
+        self._sounds: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None  # `sounded`, built on first use
+        self._romaji: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None  # `in_japanese`, alike
 
     def _add_english_parts(self, glosses: list[tuple[str, str]]) -> None:
         """"karaage" of "karaage bento", "ginger pork" of "ginger pork bento": the runs of words of an English
@@ -233,6 +236,40 @@ class Matcher:
     def match(self, word: str) -> list[Candidate]:
         """Candidates of the best tier, best first; [] when nothing is close."""
         return self._match(fold_word(word))
+
+    def sounded(self, whole: str, words: Collection[str]) -> list[str]:
+        """The values the data writes in Latin letters that a Japanese word sounds like (`readings.sound_key` of its
+        romaji): the values it is the whole of (大阪: Osaka), else those it is one word of (東京倉庫: Tokyo DC)."""
+        if self._sounds is None:
+            self._sounds = ({}, {})
+            for value in self.values:
+                if value.isascii() and any(c.isalpha() for c in value):
+                    _add(self._sounds[0], sound_key(value), value)
+                    for word in value.split():
+                        if sum(c.isalpha() for c in word) > 2:
+                            _add(self._sounds[1], sound_key(word), value)
+        wholes, parts = self._sounds
+        found = list(wholes.get(whole, ()))
+        return found or list(dict.fromkeys(v for w in words for v in parts.get(w, ())))
+
+    def in_japanese(self, words: Sequence[str]) -> list[str]:
+        """The values the data writes in Japanese that words said in Latin letters sound like (`readings.sound_key`
+        of each): the values whose romaji is the words run together (Meguroku: 目黒区), else those whose romaji has
+        every word (Meguro: 目黒区; Hanako Tanaka and Tanaka Hanako: 田中 花子; Tanaka: every 田中)."""
+        if self._romaji is None:
+            self._romaji = ({}, {})
+            for value in self.values:
+                if not value.isascii():
+                    spelt = [sound_key(w) for w in romaji(value).split()]
+                    _add(self._romaji[0], "".join(spelt), value)
+                    for word in {w for w in spelt if len(w) > 2}:
+                        _add(self._romaji[1], word, value)
+        wholes, parts = self._romaji
+        found = list(wholes.get("".join(words), ()))
+        if found or any(len(w) < 3 for w in words):
+            return found
+        each = [set(parts.get(w, ())) for w in words]
+        return sorted(set.intersection(*each), key=self._order.__getitem__) if each else []
 
     def spelt(self, word: str) -> list[str]:
         """The values written as `word` is (folded alike), as the data writes them."""

@@ -31,11 +31,12 @@ from concierge.language.english import (
 )
 from concierge.language.japanese import around_values, final_particles, of_particle, particles
 from concierge.language.katakana import katakana
+from concierge.language.readings import romaji, sound_key
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
-from concierge.language.tokens import Token, Utterance, tokenise
+from concierge.language.tokens import Token, Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
-from concierge.planner.text import MASK, Disjoint, Hit, fold, mask
+from concierge.planner.text import MASK, Disjoint, Hit, fold, mask, overlaps
 
 Span = tuple[int, int]
 _NOUN = regex.compile(rf"[{KATAKANA}{HAN}{HIRAGANA}A-Za-z]")
@@ -103,10 +104,13 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
         _take_unless_another_thing(out, text, mask(text, spans), group, found, known)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     out.unknown += _unknown(mask(text, spans), known)
+    _in_romaji(out, text, matchers)
     _english(out, text, mask(text, spans), matchers, known)
     _in_katakana(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]),
                  matchers)
     _english_qualified(out, text, exact, known, matchers)
+    _in_japanese(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
+                                 + [s for _, s in out.unknown]), matchers, known)
     _misspelt_place(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
     return out
 
@@ -226,6 +230,59 @@ def _in_katakana(out: Loose, text: str, masked: str, matchers: dict[str, Matcher
                     taken.add(*span)
                     out.hits.append(Hit(span[0], span[1], fold(text[span[0]:span[1]]), frozenset({spelt})))
                     out.understood.append((text[span[0]:span[1]], spelt[1]))
+
+
+def _in_romaji(out: Loose, text: str, matchers: dict[str, Matcher]) -> None:
+    """A Japanese word that names no value and sounds like one the data writes in Latin letters (大阪のお客様: Osaka;
+    林さん: Hayashi): read as it, and said so in the answer; several of one group are asked about."""
+    taken = [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
+    names = [(t.surface, (t.start, t.end)) for t in tokenise(text).tokens
+             if t.is_person_name and japanese(t.surface) and not overlaps((t.start, t.end), taken)]
+    for said, span in [*out.unknown, *names]:
+        if not japanese(said):
+            continue
+        tokens = tokenise(said).tokens
+        whole = sound_key(romaji(said))
+        found = {(key, v) for key, m in matchers.items() for v in m.sounded(whole, ())}
+        if not found and len(tokens) == 1:  # 東京: the Tokyo of Tokyo DC; 東京倉庫 says more than a value's word
+            found = {(key, v) for key, m in matchers.items() for v in m.sounded("", [whole])}
+        groups = {key for key, _ in found}
+        if len(groups) != 1:
+            continue
+        if (said, span) in out.unknown:
+            out.unknown.remove((said, span))
+        values = tuple(sorted(v for _, v in found))
+        if len(values) == 1:
+            out.hits.append(Hit(span[0], span[1], fold(text[span[0]:span[1]]), frozenset(found)))
+            out.understood.append((said, values[0]))
+        else:
+            out.unsure.append(Unsure(said, span, groups.pop(), values))
+
+
+def _in_japanese(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:
+    """Words in Latin letters, none of the catalog's, that sound like a value the data writes in Japanese (customers
+    in Meguro: 目黒区; Hanako Tanaka: 田中 花子): read as it and said so; several of one group (Tanaka: 田中 太郎
+    and 田中 花子) are asked about. The longest run of words first, three at most."""
+    taken = Disjoint()
+    for run in _english_runs(masked):
+        for size in range(min(len(run), _KATAKANA_RUN), 0, -1):
+            for first in range(len(run) - size + 1):
+                said = run[first:first + size]
+                span = (said[0][1], said[-1][2])
+                if not taken.free(*span) or all(w in known.words for w, _, _ in said):
+                    continue
+                keys = [sound_key(w) for w, _, _ in said]
+                found = {(key, v) for key, m in matchers.items() for v in m.in_japanese(keys)}
+                groups = {key for key, _ in found}
+                if len(groups) != 1:
+                    continue
+                taken.add(*span)
+                values = tuple(v for _, v in found)
+                if len(values) == 1:
+                    out.hits.append(Hit(span[0], span[1], fold(text[span[0]:span[1]]), frozenset(found)))
+                    out.understood.append((text[span[0]:span[1]], values[0]))
+                else:
+                    out.unsure.append(Unsure(text[span[0]:span[1]], span, groups.pop(), tuple(sorted(values))))
 
 
 def _english_runs(masked: str) -> list[list[tuple[str, int, int]]]:

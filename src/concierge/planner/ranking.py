@@ -126,6 +126,22 @@ def _arguments(tool: Tool, slots: Slots, lexicon: Lexicon, entity: str, figure: 
     return args
 
 
+def asks_groups(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
+    """Whether a request that names one of a summary's groups asks for the groups: ranks them (the most, いちばん,
+    top 3), names a figure of theirs, or says the grouping (by customer, 顧客別); "which customers live in Meguro"
+    names the customers and asks who they are."""
+    text = slots.cue_text
+    if entity_of(tool, slots, lexicon) is None:
+        return False
+    if _ranks(tool, slots, lexicon) or _superlative(text) or _most(text, lexicon) or measure.named(tool, text):
+        return True
+    return bool(tokenise(text).forms_said & _GROUPING)
+
+
+_GROUPING = frozenset(w for key in ("affix_before", "affix_after") for w in words.said("ranking", key)) - frozenset(
+    words.said("ranking", "which_alone"))
+
+
 def _ranks(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
     """Whether the request asks the top of a summary's groups (いちばん, top 3, which customer)."""
     return TOP in tool.params and count(slots, lexicon, tool.name, TOP) is not None

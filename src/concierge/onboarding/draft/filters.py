@@ -121,13 +121,12 @@ def ref_filters(ctx: Context, tool: ToolDraft, table: Table, j: Join) -> list[st
 
 
 def _ref_enums(ctx: Context, tool: ToolDraft, j: Join, named: Display, rnoun: Noun) -> list[str]:
-    """The enums of the row a join reaches, as filters of the rows that name it: ハーブの先週の売上 is the sales of the
-    plants of that family. Not of a customer or a company: ドイツのお客様 lists them, it asks for no invoices."""
+    """The values the row a join reaches shares with others (`shared_value_columns`), as filters of the rows that
+    name it: ハーブの先週の売上 is the sales of the plants of that family, 大阪のお客様の修理 the repairs of the
+    customers of that city."""
     ref = j.table
-    if _party(ref):
-        return []
     apart = {c.name for c in named.columns} | flag_names(ref, ctx.schema.dialect)
-    return [enum_filter(ctx, tool, ref, c, j.alias, rnoun) for c in enum_columns(ref) if c.name not in apart]
+    return [enum_filter(ctx, tool, ref, c, j.alias, rnoun) for c in shared_value_columns(ref) if c.name not in apart]
 
 
 def _party(table: Table) -> bool:
@@ -214,6 +213,15 @@ def shared_value_columns(table: Table) -> list[Column]:
     shared = [c for c in group_columns(table) if (
         len(c.few) < table.row_count if c.few is not None else table.row_count <= REF_ENUM_ROWS and repeats(c, table))]
     return [*enum_columns(table), *shared]
+
+
+def label_columns(table: Table) -> list[Column]:
+    """The column that labels the rows of a small table that has no name (cars: model Prius), as an enum read from
+    the data: the daily rate of the Prius is the car of that label, which no search of names would find."""
+    display = display_column(table)
+    if display is None or display.joined or table.row_count > REF_ENUM_ROWS or name_columns(table):
+        return []
+    return [display.columns[0]]
 
 
 def name_searches(ctx: Context, table: Table) -> list[tuple[str, str, Noun]]:

@@ -48,7 +48,7 @@ def read_tool(ctx: Context, table: Table) -> dict[str, Any]:
             spec["extract"] = {"kind": "name", "labels": ["named", "called", cnoun.one, f"{noun.one} {cnoun.one}"]}
         found.append(tool.param(pname, spec, f"(:{{p}} IS NULL OR LOWER({expr}) LIKE LOWER(:{{p}}) ESCAPE '\\')"))
     flags = flag_names(table, ctx.schema.dialect)
-    for col in filters.shared_value_columns(table):
+    for col in filters.shared_value_columns(table) + filters.label_columns(table):
         if col.name not in flags:
             found.append(filters.enum_filter(ctx, tool, table, col))
     for yn in yes_no_columns(table, ctx.schema.dialect):
