@@ -40,6 +40,7 @@ from concierge.planner import comparisons, date_pairs, leftover, measure, words
 from concierge.planner.counting import counts_rows_of, how_many
 from concierge.planner.leftover import said
 from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
+from concierge.planner.measure import price_asked
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.ranking import GROUP, asks_groups, entity_of
 from concierge.planner.slots import Slots, count, english_items
@@ -443,15 +444,28 @@ def _column_owner(slots: Slots, lexicon: Lexicon, offered: Collection[str], name
     list of its catalog does, whose rows the values said name (daily rate of the Prius: the cars' rate, not the
     rentals of the Prius by day)."""
     tool = lexicon.tools[name]
-    reads = [t for t in offered if lexicon.tools[t].mode == "read" and GROUP not in lexicon.tools[t].params]
-    said = {h.value for t in reads for h in lexicon.columns(t).find(slots.cue_text)}
+    reads = [t for t in offered if lexicon.tools[t].mode == "read" and GROUP not in lexicon.tools[t].params
+             and lexicon.tools[t].catalog == tool.catalog and t != name and not unmet(slots, lexicon, t)
+             and (coverage(slots, lexicon, t)[0] > 0 or _finds_by_name(lexicon.tools[t]))]
+    said = {h.value for t in [name, *reads] for h in lexicon.columns(t).find(slots.cue_text)}
     missing = said - set(lexicon.columns(name).values.values())
-    if tool.mode != "read" or not missing:
+    if tool.mode != "read":
         return name
-    owners = [t for t in reads if t != name and lexicon.tools[t].catalog == tool.catalog
-              and missing <= set(lexicon.columns(t).values.values()) and not unmet(slots, lexicon, t)
-              and coverage(slots, lexicon, t)[0] > 0]
+    if missing:
+        owners = [t for t in reads if missing <= set(lexicon.columns(t).values.values())]
+    elif price_asked(slots.cue_text) and _dated(tool):  # ヘッドスパの値段: the menu's price, not the visits'
+        owners = [t for t in reads if not _dated(lexicon.tools[t]) and lexicon.tools[t].result.money]
+    else:
+        owners = []
     return owners[0] if len(owners) == 1 else name
+
+
+def _finds_by_name(tool: Tool) -> bool:
+    return any(isinstance(p.extract, NameExtract) for p in tool.params.values())
+
+
+def _dated(tool: Tool) -> bool:
+    return any(isinstance(p.extract, DateExtract) for p in tool.params.values())
 
 
 def _only_rows_give(slots: Slots, lexicon: Lexicon, rows: Tool, summary: Tool) -> bool:

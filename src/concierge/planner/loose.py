@@ -112,6 +112,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
     _in_japanese(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
                                  + [s for _, s in out.unknown]), matchers, known)
     _misspelt_place(out, text, mask(text, spans + [(h.start, h.end) for h in out.hits]), matchers, known)
+    _twins(out, text, matchers)
     return out
 
 
@@ -257,6 +258,28 @@ def _in_romaji(out: Loose, text: str, matchers: dict[str, Matcher]) -> None:
             out.understood.append((said, values[0]))
         else:
             out.unsure.append(Unsure(said, span, groups.pop(), values))
+
+
+def _twins(out: Loose, text: str, matchers: dict[str, Matcher]) -> None:
+    """A value found whose data also writes it in the other script (渋谷区 and Shibuya, Shinjuku and 新宿区: one ward
+    typed two ways): both are read, each a call of its own, and said so; never the rows of one alone as the answer."""
+    for hit in list(out.hits):
+        if len(hit.value) != 1:
+            continue
+        (key, value), = hit.value
+        matcher = matchers.get(key)
+        if matcher is None:
+            continue
+        if value.isascii():
+            twins = matcher.in_japanese([sound_key(value)])
+        else:
+            said = text[hit.start:hit.end]
+            twins = [v for w in (value, said) for v in matcher.sounded(sound_key(romaji(w)), ())]
+            if not twins and len(tokenise(said).tokens) == 1:
+                twins = matcher.sounded("", [sound_key(romaji(said))])
+        for twin in dict.fromkeys(t for t in twins if t != value):
+            out.hits.append(Hit(hit.start, hit.end, hit.phrase, frozenset({(key, twin)})))
+            out.understood.append((text[hit.start:hit.end], twin))
 
 
 def _in_japanese(out: Loose, text: str, masked: str, matchers: dict[str, Matcher], known: Known) -> None:

@@ -108,6 +108,18 @@ def column_named(tool: Tool, text: str) -> str | None:
     return max(said)[1] if said else None
 
 
+def price_asked(text: str) -> bool:
+    """Whether the request asks the price of one thing (カットいくら, the price of the Prius), not a total."""
+    return bool(words.pattern("measures", "price").search(text)) and not (
+        words.pattern("measures", "money").search(text) or words.pattern("measures", "not_price").search(text))
+
+
+def price_of(tool: Tool, text: str) -> str | None:
+    """The one money column of a list of things whose price the request asks (ヘッドスパの値段: its price)."""
+    money = list(tool.result.money)
+    return money[0] if len(money) == 1 and not ranks(tool) and price_asked(text) else None
+
+
 def said_length(tool: Tool, text: str) -> int:
     """How long the label of a measure of the tool said in the request is (0 where none is said): the longer
     names the figure more closely ("amount paid" over "amount")."""

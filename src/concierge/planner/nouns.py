@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import regex
+
 from concierge.catalog.model import Tool
+from concierge.language.scripts import KATAKANA
 from concierge.planner import words
 from concierge.planner.text import fold
 
@@ -36,6 +39,7 @@ _MADE_KEPT = 4096
 
 
 _ANY_JA = "データ"
+_KATAKANA = regex.compile(rf"[{KATAKANA}]")
 
 
 def noun(tool: Tool | None) -> Noun:
@@ -61,9 +65,16 @@ def _noun(tool: Tool) -> Noun:
         base = re.sub(r"^(?:get|find|list|show)_|_summary$", "", tool.name).replace("_", " ")
         many = base if base.endswith("s") else base + "s"
     one = one or (many[:-1] if many.endswith("s") else many)
-    ja = next((m["n"] for k in keywords if (m := _JA.match(k.strip()))), None) or next(
+    ja = next((m["n"] for k in keywords if (m := _JA.match(k.strip())) and _whole(k.strip(), m["n"])), None) or next(
         (t for t in topics if not t.isascii()), None) or _ANY_JA  # never a tool's English name in Japanese
     return Noun(one, many, ja)
+
+
+def _whole(keyword: str, n: str) -> bool:
+    """Whether a keyword's noun is a whole word: not cut out of one (どのスタイ|リスト of どのスタイリスト, a
+    grouping's phrase: its last letter and the first of what follows are both katakana)."""
+    rest = keyword[len(n):]
+    return not (rest and _KATAKANA.fullmatch(n[-1]) and _KATAKANA.fullmatch(rest[0]))
 
 
 def belongs_to(other: Tool, tool: Tool) -> bool:

@@ -1361,7 +1361,7 @@ def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base
     if figure is None and base and last is not None and last[0] == tool.name:
         figure = measure.named(tool, fold(normalise(ctx.memory.said)))
     if figure is None:  # 胡蝶蘭の単価: the unit price of the rows, not what they add up to
-        figure = measure.column_named(tool, slots.cue_text)
+        figure = measure.column_named(tool, slots.cue_text) or measure.price_of(tool, slots.cue_text)
     if figure is not None:
         request.measures[tool.name] = measure.column(tool, figure)
 

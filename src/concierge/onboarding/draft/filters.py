@@ -216,12 +216,20 @@ def shared_value_columns(table: Table) -> list[Column]:
 
 
 def label_columns(table: Table) -> list[Column]:
-    """The column that labels the rows of a small table that has no name (cars: model Prius), as an enum read from
-    the data: the daily rate of the Prius is the car of that label, which no search of names would find."""
+    """The column that names or labels the rows of a small table of things, as an enum read from the data: the daily
+    rate of the Prius is that car's, the price of ヘッドスパ that menu item's, read as the data writes them. Where the
+    table has a name, only a name of few values that no other value of the table shares (a menu item called カラー
+    beside the category カラー would narrow カラー系 to the one item); never people's or companies' names, searched
+    by a part (田中)."""
     display = display_column(table)
-    if display is None or display.joined or table.row_count > REF_ENUM_ROWS or name_columns(table):
+    if display is None or display.joined or table.row_count > REF_ENUM_ROWS or _party(table):
         return []
-    return [display.columns[0]]
+    col = display.columns[0]
+    if name_columns(table):
+        others = {v for c in shared_value_columns(table) for v in (c.values or c.few or ())}
+        if col.few is None or others & set(col.few):
+            return []
+    return [col]
 
 
 def name_searches(ctx: Context, table: Table) -> list[tuple[str, str, Noun]]:
