@@ -39,7 +39,17 @@ from concierge.language.tokens import Token, tokenise
 from concierge.planner import comparisons, date_pairs, leftover, measure, words
 from concierge.planner.counting import counts_rows_of, how_many
 from concierge.planner.leftover import said
-from concierge.planner.lexicon import KEYWORD, TOPIC, Lexicon, code_pattern, of_fixed_values, reads_data, takes_code
+from concierge.planner.lexicon import (
+    KEYWORD,
+    TOPIC,
+    Lexicon,
+    code_pattern,
+    finds_by_name,
+    of_fixed_values,
+    reads_data,
+    takes_code,
+    takes_dates,
+)
 from concierge.planner.measure import price_asked
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.ranking import GROUP, asks_groups, entity_of
@@ -444,34 +454,34 @@ def _column_owner(slots: Slots, lexicon: Lexicon, offered: Collection[str], name
     list of its catalog does, whose rows the values said name (daily rate of the Prius: the cars' rate, not the
     rentals of the Prius by day)."""
     tool = lexicon.tools[name]
-    reads = [t for t in offered if lexicon.tools[t].mode == "read" and GROUP not in lexicon.tools[t].params
-             and lexicon.tools[t].catalog == tool.catalog and t != name and not unmet(slots, lexicon, t)
-             and (coverage(slots, lexicon, t)[0] > 0 or _finds_by_name(lexicon.tools[t]))]
-    said = {h.value for t in [name, *reads] for h in lexicon.columns(t).find(slots.cue_text)}
-    missing = said - set(lexicon.columns(name).values.values())
     if tool.mode != "read":
         return name
+    reads = [t for t in offered if lexicon.tools[t].mode == "read" and GROUP not in lexicon.tools[t].params
+             and lexicon.tools[t].catalog == tool.catalog and t != name and not unmet(slots, lexicon, t)
+             and (coverage(slots, lexicon, t)[0] > 0 or finds_by_name(lexicon.tools[t]))]
+    missing = set().union(*(_labels_named(slots, lexicon, t) for t in [name, *reads])) - _labels(lexicon, name)
     if missing:
-        owners = [t for t in reads if missing <= set(lexicon.columns(t).values.values())]
-    elif price_asked(slots.cue_text) and _dated(tool):  # ヘッドスパの値段: the menu's price, not the visits'
-        owners = [t for t in reads if not _dated(lexicon.tools[t]) and lexicon.tools[t].result.money]
+        owners = [t for t in reads if missing <= _labels(lexicon, t)]
+    elif price_asked(slots.cue_text) and takes_dates(tool):  # ヘッドスパの値段: the menu's price, not the visits'
+        owners = [t for t in reads if not takes_dates(lexicon.tools[t]) and lexicon.tools[t].result.money]
     else:
         owners = []
     return owners[0] if len(owners) == 1 else name
 
 
-def _finds_by_name(tool: Tool) -> bool:
-    return any(isinstance(p.extract, NameExtract) for p in tool.params.values())
-
-
-def _dated(tool: Tool) -> bool:
-    return any(isinstance(p.extract, DateExtract) for p in tool.params.values())
-
-
 def _only_rows_give(slots: Slots, lexicon: Lexicon, rows: Tool, summary: Tool) -> bool:
     """Whether the request names a column of the rows that their summary does not give (単価: a price per piece)."""
-    said = {hit.value for hit in lexicon.columns(rows.name).find(slots.cue_text)}
-    return bool(said - set(lexicon.columns(summary.name).values.values()))
+    return bool(_labels_named(slots, lexicon, rows.name) - _labels(lexicon, summary.name))
+
+
+def _labels_named(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
+    """The labels of a tool's columns the request says (電話番号, phone), folded."""
+    return {hit.value for hit in lexicon.columns(name).find(slots.cue_text)}
+
+
+def _labels(lexicon: Lexicon, name: str) -> set[str]:
+    """The labels of a tool's columns, folded."""
+    return set(lexicon.columns(name).values.values())
 
 
 def _by_topic(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
@@ -504,8 +514,8 @@ def _taking_values(slots: Slots, lexicon: Lexicon, offered: Collection[str], nam
     """The keyword's tool, or a read tool of its catalog that also takes the values said that it cannot
     (ぷりんはどのくらい売れた: a ranking takes no product; the daily sales of プリン answer it)."""
     tool = lexicon.tools[name]
-    finds_people = any(isinstance(p.extract, NameExtract) for p in tool.params.values())
-    said = _groups_said(slots, lexicon) - (slots.groups_of_people() if finds_people else set())  # 顧客の佐藤 花子さん
+    people = slots.groups_of_people() if finds_by_name(tool) else set()  # 顧客の佐藤 花子さん
+    said = _groups_said(slots, lexicon) - people
     if tool.mode != "read" or said <= lexicon.enum_groups(name) or counts_rows_of(tool, slots.cue_text) \
             or _each_value_taken(slots, lexicon, name, said):
         return name  # how many visits … : the visits, or a word of what could not be applied
@@ -568,7 +578,7 @@ def _event_said(slots: Slots, tool: Tool) -> int:
 
 def _columns_asked(slots: Slots, lexicon: Lexicon, tool: Tool) -> int:
     """How many of the columns a read gives back are named in the request (電話番号, phone)."""
-    return len({hit.value for hit in lexicon.columns(tool.name).find(slots.cue_text)}) if tool.mode == "read" else 0
+    return len(_labels_named(slots, lexicon, tool.name)) if tool.mode == "read" else 0
 
 
 def recorded_write(slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> str | None:
@@ -742,8 +752,7 @@ def coverage(slots: Slots, lexicon: Lexicon, name: str) -> tuple[int, int]:
 
 def _takes_dates_said(slots: Slots, lexicon: Lexicon, name: str) -> int:
     """1 when the request says a period and the tool takes dates, else 0."""
-    params = lexicon.tools[name].params.values()
-    return int(bool(slots.dates) and any(isinstance(p.extract, DateExtract) for p in params))
+    return int(bool(slots.dates) and takes_dates(lexicon.tools[name]))
 
 
 def _kinds(slots: Slots, lexicon: Lexicon, name: str) -> frozenset[str]:

@@ -237,9 +237,10 @@ class Matcher:
         """Candidates of the best tier, best first; [] when nothing is close."""
         return self._match(fold_word(word))
 
-    def sounded(self, whole: str, words: Collection[str]) -> list[str]:
-        """The values the data writes in Latin letters that a Japanese word sounds like (`readings.sound_key` of its
-        romaji): the values it is the whole of (大阪: Osaka), else those it is one word of (東京倉庫: Tokyo DC)."""
+    def sounded(self, key: str, *, part: bool = False) -> list[str]:
+        """The values the data writes in Latin letters that a Japanese word sounds like (`key`: `readings.sound_key`
+        of its romaji): the values it is the whole of (大阪: Osaka), or with `part` those it is one word of (東京:
+        the Tokyo of Tokyo DC)."""
         if self._sounds is None:
             self._sounds = ({}, {})
             for value in self.values:
@@ -249,8 +250,7 @@ class Matcher:
                         if sum(c.isalpha() for c in word) > 2:
                             _add(self._sounds[1], sound_key(word), value)
         wholes, parts = self._sounds
-        found = list(wholes.get(whole, ()))
-        return found or list(dict.fromkeys(v for w in words for v in parts.get(w, ())))
+        return list((parts if part else wholes).get(key, ()))
 
     def in_japanese(self, words: Sequence[str]) -> list[str]:
         """The values the data writes in Japanese that words said in Latin letters sound like (`readings.sound_key`

@@ -19,6 +19,7 @@ import regex
 from concierge.catalog.model import (
     CodeExtract,
     CountExtract,
+    DateExtract,
     EnumExtract,
     ItemsExtract,
     NameExtract,
@@ -314,6 +315,16 @@ def code_pattern(param: Param) -> str | None:
 def takes_key(param: Param) -> bool:
     """Whether a parameter takes a key said as one (ALFKI): a text code with no pattern to read it by."""
     return isinstance(param.extract, CodeExtract) and param.type == "string" and not param.pattern
+
+
+def finds_by_name(tool: Tool) -> bool:
+    """Whether a tool finds rows by a name said (a customer's, a menu item's)."""
+    return any(isinstance(p.extract, NameExtract) for p in tool.params.values())
+
+
+def takes_dates(tool: Tool) -> bool:
+    """Whether a tool takes a period (its rows are events: sales, visits, rentals)."""
+    return any(isinstance(p.extract, DateExtract) for p in tool.params.values())
 
 
 def takes_code(param: Param, value: str, pattern: str) -> bool:

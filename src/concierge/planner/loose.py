@@ -242,22 +242,12 @@ def _in_romaji(out: Loose, text: str, matchers: dict[str, Matcher]) -> None:
     for said, span in [*out.unknown, *names]:
         if not japanese(said):
             continue
-        tokens = tokenise(said).tokens
-        whole = sound_key(romaji(said))
-        found = {(key, v) for key, m in matchers.items() for v in m.sounded(whole, ())}
-        if not found and len(tokens) == 1:  # 東京: the Tokyo of Tokyo DC; 東京倉庫 says more than a value's word
-            found = {(key, v) for key, m in matchers.items() for v in m.sounded("", [whole])}
-        groups = {key for key, _ in found}
-        if len(groups) != 1:
-            continue
-        if (said, span) in out.unknown:
+        key = _sound(said)
+        found = {(group, v) for group, m in matchers.items() for v in m.sounded(key)}
+        if not found and _one_word(said):  # 東京: the Tokyo of Tokyo DC; 東京倉庫 says more than a value's word
+            found = {(group, v) for group, m in matchers.items() for v in m.sounded(key, part=True)}
+        if _read_as_sounded(out, text, span, found) and (said, span) in out.unknown:
             out.unknown.remove((said, span))
-        values = tuple(sorted(v for _, v in found))
-        if len(values) == 1:
-            out.hits.append(Hit(span[0], span[1], fold(text[span[0]:span[1]]), frozenset(found)))
-            out.understood.append((said, values[0]))
-        else:
-            out.unsure.append(Unsure(said, span, groups.pop(), values))
 
 
 def _twins(out: Loose, text: str, matchers: dict[str, Matcher]) -> None:
@@ -274,9 +264,9 @@ def _twins(out: Loose, text: str, matchers: dict[str, Matcher]) -> None:
             twins = matcher.in_japanese([sound_key(value)])
         else:
             said = text[hit.start:hit.end]
-            twins = [v for w in (value, said) for v in matcher.sounded(sound_key(romaji(w)), ())]
-            if not twins and len(tokenise(said).tokens) == 1:
-                twins = matcher.sounded("", [sound_key(romaji(said))])
+            twins = [*matcher.sounded(_sound(value)), *matcher.sounded(_sound(said))]
+            if not twins and _one_word(said):
+                twins = matcher.sounded(_sound(said), part=True)
         for twin in dict.fromkeys(t for t in twins if t != value):
             out.hits.append(Hit(hit.start, hit.end, hit.phrase, frozenset({(key, twin)})))
             out.understood.append((text[hit.start:hit.end], twin))
@@ -296,16 +286,32 @@ def _in_japanese(out: Loose, text: str, masked: str, matchers: dict[str, Matcher
                     continue
                 keys = [sound_key(w) for w, _, _ in said]
                 found = {(key, v) for key, m in matchers.items() for v in m.in_japanese(keys)}
-                groups = {key for key, _ in found}
-                if len(groups) != 1:
-                    continue
-                taken.add(*span)
-                values = tuple(v for _, v in found)
-                if len(values) == 1:
-                    out.hits.append(Hit(span[0], span[1], fold(text[span[0]:span[1]]), frozenset(found)))
-                    out.understood.append((text[span[0]:span[1]], values[0]))
-                else:
-                    out.unsure.append(Unsure(text[span[0]:span[1]], span, groups.pop(), tuple(sorted(values))))
+                if _read_as_sounded(out, text, span, found):
+                    taken.add(*span)
+
+
+def _read_as_sounded(out: Loose, text: str, span: Span, found: set[tuple[str, str]]) -> bool:
+    """The words at `span` read as the values of one group they sound like: one read and said so, several asked
+    about; False (nothing read) where they sound like values of no group or of several."""
+    groups = {group for group, _ in found}
+    if len(groups) != 1:
+        return False
+    said, values = text[span[0]:span[1]], tuple(sorted(v for _, v in found))
+    if len(values) == 1:
+        out.hits.append(Hit(span[0], span[1], fold(said), frozenset(found)))
+        out.understood.append((said, values[0]))
+    else:
+        out.unsure.append(Unsure(said, span, groups.pop(), values))
+    return True
+
+
+def _sound(japanese_text: str) -> str:
+    """How Japanese words sound, as `readings.sound_key` writes it (大阪: osaka)."""
+    return sound_key(romaji(japanese_text))
+
+
+def _one_word(text: str) -> bool:
+    return len(tokenise(text).tokens) == 1
 
 
 def _english_runs(masked: str) -> list[list[tuple[str, int, int]]]:

@@ -78,6 +78,7 @@ from concierge.planner.lexicon import (
     TOPIC,
     Lexicon,
     code_pattern,
+    finds_by_name,
     reads_data,
     spelt,
     takes,
@@ -1530,7 +1531,7 @@ def _add_steps(plan: Plan, request: Request, tool: Tool, values: dict[str, list[
 def _named_lookup(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> str | None:
     """A name said to a tool that takes no name (orders of Chika Smith): the first optional code
     parameter with a lookup finds the code from it, as a required one would."""
-    if not slots.names or any(isinstance(p.extract, NameExtract) for p in tool.params.values()):
+    if not slots.names or finds_by_name(tool):
         return None
     return next((n for n, p in tool.params.items() if isinstance(p.extract, CodeExtract) and p.extract.lookup
                  and not p.required and n not in values), None)

@@ -13,10 +13,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from concierge.catalog.model import DateExtract, Tool
+from concierge.catalog.model import Tool
 from concierge.planner import leftover, measure, ranking, words
 from concierge.planner.counting import COUNTING
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, takes_dates
 from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold
@@ -57,19 +57,15 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
     asked = COUNTING.search(slots.text)
     times = (asked is not None and asked["counter"] == "回") \
         or words.said_pattern("counters", "times").search(slots.cue_text) is not None
-    if tool.mode != "read" or not times or _dated(tool):
+    if tool.mode != "read" or not times or takes_dates(tool):
         return None
     for other in ranking.summaries(lexicon, tool.catalog, offered):
         count = next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)
-        if count is not None and _dated(other) and not leftover.left(other, slots, lexicon, set(offered)):
+        if count is not None and takes_dates(other) and not leftover.left(other, slots, lexicon, set(offered)):
             return Sold(other, count, {})
     return None
 
 
-
-
-def _dated(tool: Tool) -> bool:
-    return any(isinstance(p.extract, DateExtract) for p in tool.params.values())
 
 
 def _sells(tool: Tool) -> bool:
