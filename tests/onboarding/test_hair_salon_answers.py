@@ -7,6 +7,12 @@ by plain SQL.
   counted apart, each said; never the clients of one spelling alone as the answer.
 - 「ヘッドスパの値段」, 「カットの値段は？」: the price on the menu; never the appointments of that menu added up.
 - "upcoming reservations": a state no parameter filters by is said unapplied, never every appointment.
+- 「先月の売上は？」: the money of the visits done; a no-show and a booking still to come brought none in, are left
+  out and said so; the count of appointments still counts them all. 「佐藤さんは何回来た？」 counts the visits that
+  happened, not the one booked for next week.
+- 「カットいくら」: いくら glued to the menu's name is the question's word, never part of a name asked about.
+- 「先月のno-showは何件」, "no-show appointments last month": a status spelt with a hyphen (no and show are words of
+  questions) or in Latin letters inside Japanese is the status, never dropped for every appointment.
 """
 
 from __future__ import annotations
@@ -79,3 +85,56 @@ async def test_upcoming_is_said_unapplied_never_every_appointment(salon):
     turn = await ask(salon.agent, salon.pipeline, "upcoming reservations")
     assert "upcoming" in turn.answer and len(APPOINTMENTS) not in figures(turn.answer), turn.answer
     assert not any(d in turn.answer for _, d, *_ in APPOINTMENTS), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["先月の売上は？", "Sales last month?"])
+async def test_sales_add_up_the_visits_done_and_say_what_was_left_out(salon, said):
+    period = "visit_date BETWEEN '2026-11-01' AND '2026-11-30'"
+    done = int(salon.scalar(f"SELECT SUM(amount) FROM appointments WHERE {period} AND status = 'done'"))
+    every = int(salon.scalar(f"SELECT SUM(amount) FROM appointments WHERE {period}"))
+    turn = await ask(salon.agent, salon.pipeline, said)
+    assert done in figures(turn.answer) and every not in figures(turn.answer), turn.answer
+    assert "no-show" in turn.answer and "booked" in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+async def test_a_count_of_appointments_still_counts_every_status(salon):
+    every = int(salon.scalar("SELECT COUNT(*) FROM appointments"
+                             " WHERE visit_date BETWEEN '2026-11-01' AND '2026-11-30'"))
+    turn = await ask(salon.agent, salon.pipeline, "先月の予約は何件？")
+    assert every in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["先月のno-showは何件", "no-show appointments last month", "先月のno-showの売上"])
+async def test_a_status_spelt_with_a_hyphen_is_read_as_the_status(salon, said):
+    period = "visit_date BETWEEN '2026-11-01' AND '2026-11-30'"
+    [(count, amount)] = salon.rows(f"SELECT COUNT(*), SUM(amount) FROM appointments WHERE {period}"
+                                   " AND status = 'no-show'")
+    [(every, every_amount)] = salon.rows(f"SELECT COUNT(*), SUM(amount) FROM appointments WHERE {period}")
+    turn = await ask(salon.agent, salon.pipeline, said)
+    assert "no-show" in turn.answer, turn.answer
+    assert (count if "件" in said else amount) in figures(turn.answer), turn.answer
+    assert every not in figures(turn.answer) and every_amount not in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["佐藤さんは何回来た？", "How many times did Yuki Yamamoto come in?"])
+async def test_visits_that_happened_leave_out_bookings_and_no_shows(salon, said):
+    client = "佐藤 美咲" if "佐藤" in said else "Yuki Yamamoto"
+    came = int(salon.scalar("SELECT COUNT(*) FROM appointments a JOIN clients c ON c.client_id = a.client_id"
+                            f" WHERE c.name = '{client}' AND a.status = 'done'"))
+    every = int(salon.scalar("SELECT COUNT(*) FROM appointments a JOIN clients c ON c.client_id = a.client_id"
+                             f" WHERE c.name = '{client}'"))
+    assert came != every
+    turn = await ask(salon.agent, salon.pipeline, said)
+    assert (came in figures(turn.answer) if came else "no appointments" in turn.answer), turn.answer
+    assert every not in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+async def test_a_price_asked_with_ikura_glued_to_the_name(salon):
+    price = int(salon.scalar("SELECT price FROM menu WHERE name = 'パーマ'"))
+    turn = await ask(salon.agent, salon.pipeline, "パーマいくら")
+    assert price in figures(turn.answer), turn.answer

@@ -25,7 +25,7 @@ from functools import cache
 
 from concierge.language.japanese import and_particle, of_particle
 from concierge.language.patterns import Match, Pattern
-from concierge.language.tokens import Utterance, tokenise
+from concierge.language.tokens import Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, spelt
 from concierge.planner.text import Hit
@@ -84,7 +84,8 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
             out.hits.append(hit)
             continue
         labels = frozenset(label for key, _ in data for label in lexicon.enums[key].labels)
-        how = _placement(utterance, masked, hit.start, hit.end, labels)
+        how = Placement.NAMED if _spelt_as_value(text, masked, hit.start, hit.end) \
+            else _placement(utterance, masked, hit.start, hit.end, labels)
         if how is Placement.NAMED:
             out.hits.append(hit)
             out.named.append((hit.start, hit.end))
@@ -96,6 +97,20 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
         if how is Placement.OPEN:
             out.asked += [Twofold(said, (hit.start, hit.end), key, value) for key, value in sorted(data)]
     return out
+
+
+def _spelt_as_value(text: str, folded: str, start: int, end: int) -> bool:
+    """Words that only a value spells so: joined by a hyphen (no-show, drop-off), or in Latin letters inside a Japanese
+    sentence (先月のdoneの売上), where they are no word of its question unless they name a figure (先月のsales)."""
+    said = text[start:end]
+    if any(b == "-" and _latin(a) and _latin(c) for a, b, c in zip(said, said[1:], said[2:], strict=False)):
+        return True
+    return said.isascii() and japanese(text) and not any(
+        folded[start:end] in words.words("measures", kind) for kind in ("money", "quantity", "count"))
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalpha()
 
 
 def _in_frame(size: int, frame: list[Hit[str]]) -> list[bool]:

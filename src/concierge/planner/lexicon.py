@@ -145,7 +145,8 @@ class Lexicon:
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
         described, examples = _described(self.tools.values())
         self.known = Known.of(self.vocabulary | described | set(GENERIC_WORDS)
-                              | set(words.words("numbers", "suffixes")) | set(words.words("lines", "plain")),
+                              | set(words.words("numbers", "suffixes")) | set(words.words("lines", "plain"))
+                              | {w for kind in ("price", "money", "count") for w in words.words("measures", kind)},
                               described=examples)
         # The English words the catalog names its columns and parameters with (rating, returned): a participle
         # of one is no unknown state of the rows.

@@ -29,7 +29,7 @@ from concierge.language.english import (
     function_words,
     qualifiers,
 )
-from concierge.language.japanese import around_values, final_particles, of_particle, particles
+from concierge.language.japanese import around_values, final_particles, honorifics, of_particle, particles
 from concierge.language.katakana import katakana
 from concierge.language.readings import romaji, sound_key
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
@@ -392,8 +392,9 @@ def _only_adverbs(words: str) -> bool:
 
 
 _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
-# Words of grammar around a value (じゃあ飲料は, ぷりんって): never what qualifies it.
-_GRAMMAR = frozenset(fold(w) for w in around_values())
+# Words of grammar around a value (じゃあ飲料は, ぷりんって), and an honorific after a name (Ito Harukaさん): never
+# what qualifies it.
+_GRAMMAR = frozenset(fold(w) for w in (*around_values(), *honorifics()))
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 
 

@@ -52,6 +52,7 @@ from concierge.planner import (
     ranking,
     settings_said,
     sold,
+    statuses,
     whose,
     words,
     writes,
@@ -227,6 +228,7 @@ class Request:
     values: dict[str, list[Any]] = field(default_factory=dict)  # parameter -> values it used (for later ones)
     understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value used) when not verbatim
     measures: dict[str, str] = field(default_factory=dict)  # tool -> the one figure of its result the request names
+    counted: list[statuses.Counted] = field(default_factory=list)  # the statuses its money adds up
 
 
 @dataclass
@@ -1251,6 +1253,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     if unclear:
         return unclear
     _note_understood(request, slots, values)
+    _note_counted(request, tool, slots, ctx, values)
     copied = _same_as(tool, slots, ctx, values)
     missing = _fill(plan, request, tool, slots, ctx, ahead, (values, periods[0], base), skip=set(copied))
     if isinstance(missing, Problem):
@@ -1365,6 +1368,15 @@ def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base
         figure = measure.column_named(tool, slots.cue_text) or measure.price_of(tool, slots.cue_text)
     if figure is not None:
         request.measures[tool.name] = measure.column(tool, figure)
+
+
+def _note_counted(request: Request, tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> None:
+    """The status a call asked for money counts (planner/statuses.py), into `values`, for the answer to say."""
+    known = {p: ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, p)].key, []) for p in tool.params
+             if (tool.name, p) in ctx.lexicon.enum_of}
+    found = statuses.counted(tool, slots.cue_text, values, known)
+    if found is not None and found not in request.counted:
+        request.counted.append(found)
 
 
 def _note_understood(request: Request, slots: Slots, values: dict[str, list[Any]]) -> None:

@@ -22,6 +22,7 @@ from concierge.planner.conditions import measured
 from concierge.planner.counting import COUNTING
 from concierge.planner.plan import Plan, Request
 from concierge.planner.progress import BLOCKED, DONE, SKIPPED, State, succeeded
+from concierge.planner.statuses import Counted
 from concierge.sources.result import Rows
 
 __all__ = ["compose", "render", "table"]
@@ -89,7 +90,19 @@ def _request(request: Request, turn: _Turn) -> list[str]:
         elif turn.states[index].status == DONE and index not in turn.shown:
             turn.shown.add(index)
             out += turn.render(index, counting, counter, request.measures)
+    shown = {turn.plan.steps[i].tool for i in request.steps if turn.states[i].status == DONE}
+    out += [_counted(c, turn) for c in request.counted if c.tool in shown]
     return out
+
+
+def _counted(counted: Counted, turn: _Turn) -> str:
+    """Which statuses a call counted (planner/statuses.py), in a sentence."""
+    tool, lang = turn.tools[counted.tool], turn.lang
+    joined = phrase(lang, "or").join(counted.others) if lang == "ja" else " or ".join(counted.others)
+    said = {"label": label(tool, counted.param, lang), "others": joined}
+    if counted.value is None:
+        return phrase(lang, "status_by" if counted.grouped else "status_all", **said)
+    return phrase(lang, "status_only", value=counted.value, **said)
 
 
 def _written_together(request: Request, turn: _Turn) -> dict[int, str]:

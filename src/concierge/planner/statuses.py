@@ -1,0 +1,94 @@
+"""Money asked of rows that have a status: only the rows that brought money in are added up, and the answer says so.
+
+A salon's appointments are done, no-show or booked; an inn's reservations confirmed or cancelled. 「先月の売上は？」
+of such rows is the money of those that happened: adding up the no-shows and the bookings still to come states a
+figure broader than the question. Where the tool filters by a status column whose values are all no-money words
+(questions.toml [statuses]) but one, the call takes that one and the answer names what it left out; where several
+values remain, a summary groups its money by status (a list adds up every row) and the answer says which
+statuses bring no money in. A status the request
+names, or a grouping by it, is the person's own choice and is kept. Rows asked as what happened (何回来た, how many
+times did she come in) are counted so too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from concierge.catalog.model import Tool
+from concierge.language.tokens import tokenise
+from concierge.planner import words
+from concierge.planner.lexicon import reads_data
+from concierge.planner.measure import says_kind
+from concierge.planner.text import fold, normalise
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What a call's money adds up: the status `param` taken (`value`, None where every row is counted) and the
+    values it left out (or, where every row is counted, those of no money it holds); `grouped`: the money is
+    shown by status instead."""
+
+    tool: str
+    param: str
+    value: str | None
+    others: tuple[str, ...]
+    grouped: bool = False
+
+
+def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: dict[str, list[str]]) -> Counted | None:
+    """The status a call asked for money takes, into `values` (`known`: each status parameter's values in the
+    data); None where the request asks no money, the tool has no status filter, or the request names it."""
+    if tool.mode != "read" or not _asks_what_happened(tool, text):
+        return None
+    said = {str(v) for vs in values.values() for v in vs}
+    for pname, param in tool.params.items():
+        if param.required or not reads_data(param) or pname in values or pname in said or not _is_status(tool, pname):
+            continue
+        data = known.get(pname, [])
+        none_in = [v for v in data if _brings_nothing(v)]
+        kept = [v for v in data if v not in none_in]
+        if not none_in or not kept:
+            continue
+        if len(kept) == 1:
+            values[pname] = kept
+            return Counted(tool.name, pname, kept[0], tuple(none_in))
+        grouping = _grouping_by(tool, pname)
+        if grouping is not None and grouping not in values:
+            values[grouping] = [pname]
+        grouped = grouping is not None and values[grouping] == [pname]
+        return Counted(tool.name, pname, None, tuple(none_in), grouped=grouped)
+    return None
+
+
+def _grouping_by(tool: Tool, pname: str) -> str | None:
+    """The parameter of a summary that groups by the status column, where it has one."""
+    return next((name for name, param in tool.params.items()
+                 if param.enum is not None and param.enum.values and pname in param.enum.values), None)
+
+
+def _asks_what_happened(tool: Tool, text: str) -> bool:
+    """Money asked of rows that keep it (売上, sales), or the rows that happened (何回来た, visited)."""
+    money = bool(tool.result.money) and says_kind(tokenise(text), "money")
+    return money or words.pattern("statuses", "happened").search(text) is not None
+
+
+def _is_status(tool: Tool, pname: str) -> bool:
+    """A parameter that filters by a status column: its name or its label says so (appt_status, 状態)."""
+    names = words.words("statuses", "columns")
+    label = fold(normalise(tool.params[pname].description.get("ja") or ""))
+    return any(w in names for w in _WORD.findall(pname.lower())) or any(
+        n in label for n in names if not n.isascii())
+
+
+def _brings_nothing(value: str) -> bool:
+    """A status that says no money came in: a listed word, whole or as one of its words (no_show, 無断キャンセル)."""
+    listed = words.words("statuses", "not_sales")
+    folded = fold(normalise(value))
+    latin = _WORD.findall(folded)
+    keys = {"".join(_WORD.findall(w)) for w in listed if w.isascii()}
+    return "".join(latin) in keys or any(w in keys for w in latin) or any(
+        w in folded for w in listed if not w.isascii())
