@@ -2,7 +2,8 @@
 in kanji and in romaji, and appointments that are completed, cancelled, no_show (a no-show fee is charged) or
 scheduled. Questions as the front desk types them; the figures by plain SQL.
 
-- 「11月の無断キャンセル何件」: 無断キャンセル is the status no_show, never the cancelled ones whose word it holds.
+- 「11月の無断キャンセル何件」: 無断キャンセル is the status no_show, never the cancelled ones whose word it holds;
+  「無断キャンセルした患者は誰？」: した makes a verb of it, no longer name to ask about.
 - 「鈴木先生の先月の売上」: 先生 after a name is an honorific, as さん is; the dentist's completed visits.
 - 「Ito Harukaさんは先月何回来院しましたか」: さん glued to a name in romaji; the visits that happened.
 - "which dentist made the most money in november": money is asked; a no-show fee is no visit's money, and would
@@ -85,3 +86,13 @@ async def test_the_dentist_who_made_the_most_money_leaves_the_no_show_fee_out(cl
     turn = await ask(clinic.agent, clinic.pipeline, "which dentist made the most money in november")
     assert rows[0][0] in turn.answer and rows[0][1] in figures(turn.answer), turn.answer
     assert with_fees[0][0] not in turn.answer and with_fees[0][1] not in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+async def test_who_did_a_no_show_lists_those_patients(clinic):
+    no_show = {n for (n,) in clinic.rows("SELECT p.name FROM appointments a JOIN patients p ON p.id = a.patient_id"
+                                         " WHERE a.status = 'no_show'")}
+    others = {n for (n,) in clinic.rows("SELECT p.name FROM appointments a JOIN patients p ON p.id = a.patient_id"
+                                        " WHERE a.status = 'cancelled'")} - no_show
+    turn = await ask(clinic.agent, clinic.pipeline, "無断キャンセルした患者は誰？")
+    assert all(n in turn.answer for n in no_show) and not any(n in turn.answer for n in others), turn.answer

@@ -353,11 +353,19 @@ def _qualified(text: str, apart: str, word: Span, hit: Hit, known: Known) -> boo
     after = fold(text[hit.end:word[1]])
     if not before and text[hit.start:hit.end].isdigit() and after.rstrip(_PARTICLE_CHARS) in _NUMBER_SUFFIXES:
         return False  # 205号室: the room 205
+    if not before and after and _only_predicates(_words_apart(apart), hit.end, word[1]):
+        return False  # 無断キャンセル|した患者: a verb made of the value, not a longer name
     if before and _only_adverbs(text[word[0]:hit.start]):
         before = ""  # やっぱり餃子なしで: an adverb of the sentence, not a word of a name
     pieces = [(word[0], hit.start)] if before else []
     extra = _without_grammar(_words_apart(apart), [*pieces, (hit.end, word[1])]).strip(_PARTICLE_CHARS)
     return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+
+
+def _only_predicates(said: Utterance, start: int, end: int) -> bool:
+    """Whether the words at [start, end) are a verb and what follows one (した, された), as the analyser reads them."""
+    tokens = [said.tokens[i] for i in said.starting(start, end)]
+    return bool(tokens) and tokens[0].start == start and all(t.is_predicate for t in tokens)
 
 
 def _words_apart(masked: str) -> Utterance:

@@ -1,13 +1,12 @@
 """Money asked of rows that have a status: only the rows that brought money in are added up, and the answer says so.
 
-A salon's appointments are done, no-show or booked; an inn's reservations confirmed or cancelled. 「先月の売上は？」
+A salon's appointments are done, no-show or booked; a repair shop's jobs paid, invoiced or cancelled. 「先月の売上は？」
 of such rows is the money of those that happened: adding up the no-shows and the bookings still to come states a
 figure broader than the question. Where the tool filters by a status column whose values are all no-money words
 (questions.toml [statuses]) but one, the call takes that one and the answer names what it left out; where several
-values remain, a summary groups its money by status (a list adds up every row) and the answer says which
-statuses bring no money in. A status the request
-names, or a grouping by it, is the person's own choice and is kept. Rows asked as what happened (何回来た, how many
-times did she come in) are counted so too.
+values remain, a summary groups its money by status (a list adds up every row) and the answer says which statuses
+may bring no money in. Rows asked as what happened (何回来た, how many times did she come in) are counted so too. A
+status the request names, or a grouping by it, is the person's own choice and is kept.
 """
 
 from __future__ import annotations
@@ -40,13 +39,15 @@ class Counted:
 
 
 def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: dict[str, list[str]]) -> Counted | None:
-    """The status a call asked for money takes, into `values` (`known`: each status parameter's values in the
-    data); None where the request asks no money, the tool has no status filter, or the request names it."""
-    if tool.mode != "read" or not _asks_what_happened(tool, text):
+    """The status a call asked for money (or for what happened) takes, into `values` (`known`: each status
+    parameter's values in the data); None where it asks neither, the tool has no status filter, or the request
+    names a status or groups by it."""
+    statuses = [p for p, param in tool.params.items() if not param.required and reads_data(param)
+                and _is_status(tool, p)] if tool.mode == "read" else []
+    if not statuses or not _asks_what_happened(tool, text):
         return None
-    said = {str(v) for vs in values.values() for v in vs}
-    for pname, param in tool.params.items():
-        if param.required or not reads_data(param) or pname in values or pname in said or not _is_status(tool, pname):
+    for pname in statuses:
+        if pname in values or any(pname in said for said in values.values()):  # status=no-show, group_by=status
             continue
         data = known.get(pname, [])
         none_in = [v for v in data if _brings_nothing(v)]
