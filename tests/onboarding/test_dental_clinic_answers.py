@@ -6,6 +6,8 @@ scheduled. Questions as the front desk types them; the figures by plain SQL.
   「無断キャンセルした患者は誰？」: した makes a verb of it, no longer name to ask about.
 - 「鈴木先生の先月の売上」: 先生 after a name is an honorific, as さん is; the dentist's completed visits.
 - 「Ito Harukaさんは先月何回来院しましたか」: さん glued to a name in romaji; the visits that happened.
+- "how much money did Ito Haruka pay in november": the money her visits add up to, never a count alone (the "id"
+  of "did" is no column named).
 - "which dentist made the most money in november": money is asked; a no-show fee is no visit's money, and would
   put another dentist first.
 """
@@ -96,3 +98,11 @@ async def test_who_did_a_no_show_lists_those_patients(clinic):
                                         " WHERE a.status = 'cancelled'")} - no_show
     turn = await ask(clinic.agent, clinic.pipeline, "無断キャンセルした患者は誰？")
     assert all(n in turn.answer for n in no_show) and not any(n in turn.answer for n in others), turn.answer
+
+
+@pytest.mark.anyio
+async def test_how_much_money_a_patient_paid_is_the_sum(clinic):
+    paid = int(clinic.scalar("SELECT SUM(a.amount_yen) FROM appointments a JOIN patients p ON p.id = a.patient_id"
+                             f" WHERE {NOVEMBER} AND p.name = 'Ito Haruka' AND a.status = 'completed'"))
+    turn = await ask(clinic.agent, clinic.pipeline, "how much money did Ito Haruka pay in november")
+    assert paid in figures(turn.answer), turn.answer

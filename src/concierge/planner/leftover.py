@@ -103,7 +103,7 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
 
 
 _TODAY = frozenset(fold(w) for w in words.said("days", "today"))
-_DAY_WORDS = ("日", "時", "date", "day", "time", "month", "year")
+_DAY_WORDS = words.said("leftover", "day_words")
 
 
 def _of_now(tool: Tool) -> bool:

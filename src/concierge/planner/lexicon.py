@@ -336,28 +336,8 @@ def takes_code(param: Param, value: str, pattern: str) -> bool:
     return pattern == code_pattern(param)
 
 
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
-
-
-# Words of requests about any business's data that are never one of its values.
-GENERIC_WORDS = _words("""
-    売上 売り上げ 商品 品目 金額 数量 個数 合計 総額 一覧 全部 全体 全て
-    すべて データ 情報 内容 結果 状況 推移 件数 比較 日別 順位 前週 前月
-    今期 前期 期間 全商品 カテゴリ カテゴリー ジャンル 分類 店 店舗 本日
-    当日 急遽 至急 念のため 一応 今まで 以降 以前 場合 お客様 顧客 販売
-    購入 実績 登録 確認 表示 教えて 見せて 出して ランキング トップ
-    ワースト ベスト リスト レポート グラフ サマリー トータル ペース ベース 基準 チェック
-    メモ ポイント コード シート エクセル サイズ セット オーダー レジ
-    スタッフ マイナス プラス パーセント 最近 直近 過去 今回 前回 毎日
-    全店 各店 当店 全品 全社 弊社 会社 うち 全員 担当 経由 予約 払い 支払い 決済 利用
-    担当者 自分 今年度 前年度 部門 類 系 全般 コーナー 売場 売り場 棚 関係 まわり 周り 系統
-    a an the of in on at for to by and or with from into per each all any every some no not
-    what which who whom whose how when where why many much more most less least total totals
-    is are was were be been being do does did done have has had will would can could should
-    i me my we us our you your it its they them their this that these those there here
-    show tell give list find get see please sum number count amount average per
-""")
+# Words of requests about any business's data that are never one of its values (questions.toml [generic]).
+GENERIC_WORDS = words.said("generic", "words")
 
 
 _GENERIC = frozenset(GENERIC_WORDS)

@@ -138,7 +138,22 @@ def _labels_said(tool: Tool, text: str, columns: list[str], skip: tuple[str, ...
     Japanese compound label is said with の too (患者負担額: 患者の負担額)."""
     texts = (text, _without_linking_of(text))
     return [(len(label), c) for c in columns if not c.startswith(COUNT_OF) for label in labels(tool, c).split("|")
-            if len(label) > 1 and label not in skip and any(label in t for t in texts)]
+            if len(label) > 1 and label not in skip and any(_label_in(label, t) for t in texts)]
+
+
+def _label_in(label: str, text: str) -> bool:
+    """Whether a label is said: a Japanese one anywhere, an English one as words of their own, its last one perhaps
+    plural (amounts; never the id of "did")."""
+    if not label.isascii():
+        return label in text
+    named = label.split()
+    said = [t.surface for t in tokenise(text).tokens]
+    return any(said[i:i + len(named) - 1] == named[:-1] and said[i + len(named) - 1] in _forms(named[-1])
+               for i in range(len(said) - len(named) + 1))
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    return word, word + "s", word + "es"
 
 
 def _without_linking_of(text: str) -> str:
