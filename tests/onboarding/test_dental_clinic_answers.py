@@ -8,6 +8,8 @@ scheduled. Questions as the front desk types them; the figures by plain SQL.
 - 「Ito Harukaさんは先月何回来院しましたか」: さん glued to a name in romaji; the visits that happened.
 - "how much money did Ito Haruka pay in november": the money her visits add up to, never a count alone (the "id"
   of "did" is no column named).
+- "how much did we make last month", 「先月いくら稼いだ？」: the sales, asked in everyday words; never a refusal, and
+  never the no-show fee added in.
 - "which dentist made the most money in november": money is asked; a no-show fee is no visit's money, and would
   put another dentist first.
 """
@@ -106,3 +108,13 @@ async def test_how_much_money_a_patient_paid_is_the_sum(clinic):
                              f" WHERE {NOVEMBER} AND p.name = 'Ito Haruka' AND a.status = 'completed'"))
     turn = await ask(clinic.agent, clinic.pipeline, "how much money did Ito Haruka pay in november")
     assert paid in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["how much did we make last month", "先月いくら稼いだ？"])
+async def test_sales_asked_in_everyday_words(clinic, said):
+    made = int(clinic.scalar(f"SELECT SUM(amount_yen) FROM appointments a WHERE {NOVEMBER} AND status = 'completed'"))
+    every = int(clinic.scalar(f"SELECT SUM(amount_yen) FROM appointments a WHERE {NOVEMBER}"))
+    assert made != every
+    turn = await ask(clinic.agent, clinic.pipeline, said)
+    assert made in figures(turn.answer) and every not in figures(turn.answer), turn.answer
