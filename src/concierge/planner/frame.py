@@ -28,6 +28,7 @@ from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, spelt
+from concierge.planner.measure import names_a_measure
 from concierge.planner.text import Hit
 
 Span = tuple[int, int]
@@ -105,8 +106,7 @@ def _spelt_as_value(text: str, folded: str, start: int, end: int) -> bool:
     said = text[start:end]
     if any(b == "-" and _latin(a) and _latin(c) for a, b, c in zip(said, said[1:], said[2:], strict=False)):
         return True
-    return said.isascii() and japanese(text) and not any(
-        folded[start:end] in words.words("measures", kind) for kind in ("money", "quantity", "count"))
+    return said.isascii() and japanese(text) and not names_a_measure(folded[start:end])
 
 
 def _latin(ch: str) -> bool:

@@ -29,6 +29,7 @@ from concierge.catalog.model import (
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
+from concierge.planner.measure import names_a_measure
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, overlaps
 
@@ -179,7 +180,7 @@ def _groupings(slots: Slots, lexicon: Lexicon) -> list[Said]:
     out = []
     for span, word in _grouped_by(slots.text):
         if word in words.words("groupings", "not_groups") or MASK in slots.cue_text[span[0]:span[1]] \
-                or _a_measure(word):
+                or names_a_measure(word):
             continue  # "best selling by units": what ranks, not what groups
         by = frozenset(k for h in slots.enums if overlaps((h.start, h.end), [span]) for k, _ in h.value)
         if by and not by <= set(lexicon.static_values):
@@ -205,10 +206,6 @@ def _grouped_by(text: str) -> list[tuple[Span, str]]:
 
 
 _GROUP_AFTER = tuple(sorted(words.token_pattern("groupings", "by_ja_glued").slots[0].ends, key=len, reverse=True))
-
-
-def _a_measure(word: str) -> bool:
-    return any(words.pattern("measures", kind).fullmatch(word) for kind in ("money", "quantity", "count"))
 
 
 def _counted_numbers(slots: Slots, key: str) -> list[Span]:

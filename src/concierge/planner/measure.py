@@ -60,6 +60,11 @@ def _said_from(said: Utterance, start: int, word: str) -> bool:
     return said.text[end:within.end] in words.said("measure_said", "endings")
 
 
+def names_a_measure(word: str) -> bool:
+    """Whether a word (folded) is one of `[measures]`: it names money, a quantity or a count (売上, sales, 件数)."""
+    return any(words.pattern("measures", kind).fullmatch(word) for kind in ("money", "quantity", "count"))
+
+
 def by_name(tool: Tool, text: str) -> str | None:
     """The `rank_by` value of a measure whose own phrase or label the request says (合計金額が, freight)."""
     values = ranks(tool)
@@ -136,18 +141,17 @@ def _by_label(tool: Tool, text: str, values: list[str]) -> str | None:
 def _labels_said(tool: Tool, text: str, columns: list[str], skip: tuple[str, ...] = ()) -> list[tuple[int, str]]:
     """(length of the label, column) for each label of a measure (not a count) said in the request (folded); a
     Japanese compound label is said with の too (患者負担額: 患者の負担額)."""
-    texts = (text, _without_linking_of(text))
+    texts = [(t, [w.surface for w in tokenise(t).tokens]) for t in (text, _without_linking_of(text))]
     return [(len(label), c) for c in columns if not c.startswith(COUNT_OF) for label in labels(tool, c).split("|")
-            if len(label) > 1 and label not in skip and any(_label_in(label, t) for t in texts)]
+            if len(label) > 1 and label not in skip and any(_label_in(label, t, said) for t, said in texts)]
 
 
-def _label_in(label: str, text: str) -> bool:
-    """Whether a label is said: a Japanese one anywhere, an English one as words of their own, its last one perhaps
-    plural (amounts; never the id of "did")."""
+def _label_in(label: str, text: str, said: list[str]) -> bool:
+    """Whether a label is said in `text` (`said`: its words): a Japanese one anywhere, an English one as words of
+    their own, its last one perhaps plural (amounts; never the id of "did")."""
     if not label.isascii():
         return label in text
     named = label.split()
-    said = [t.surface for t in tokenise(text).tokens]
     return any(said[i:i + len(named) - 1] == named[:-1] and said[i + len(named) - 1] in _forms(named[-1])
                for i in range(len(said) - len(named) + 1))
 

@@ -1372,8 +1372,10 @@ def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base
 
 def _note_counted(request: Request, tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> None:
     """The status a call asked for money counts (planner/statuses.py), into `values`, for the answer to say."""
-    known = {p: ctx.enum_values.get(ctx.lexicon.enum_of[(tool.name, p)].key, []) for p in tool.params
-             if (tool.name, p) in ctx.lexicon.enum_of}
+    def known(pname: str) -> list[str]:
+        group = ctx.lexicon.enum_of.get((tool.name, pname))
+        return ctx.enum_values.get(group.key, []) if group is not None else []
+
     found = statuses.counted(tool, slots.cue_text, values, known)
     if found is not None and found not in request.counted:
         request.counted.append(found)

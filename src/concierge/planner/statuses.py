@@ -12,7 +12,9 @@ status the request names, or a grouping by it, is the person's own choice and is
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from concierge.catalog.model import Tool
@@ -38,8 +40,9 @@ class Counted:
     grouped: bool = False
 
 
-def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: dict[str, list[str]]) -> Counted | None:
-    """The status a call asked for money (or for what happened) takes, into `values` (`known`: each status
+def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable[[str], list[str]]
+            ) -> Counted | None:
+    """The status a call asked for money (or for what happened) takes, into `values` (`known`: a status
     parameter's values in the data); None where it asks neither, the tool has no status filter, or the request
     names a status or groups by it."""
     statuses = [p for p, param in tool.params.items() if not param.required and reads_data(param)
@@ -49,7 +52,7 @@ def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: dict[str
     for pname in statuses:
         if pname in values or any(pname in said for said in values.values()):  # status=no-show, group_by=status
             continue
-        data = known.get(pname, [])
+        data = known(pname)
         none_in = [v for v in data if _brings_nothing(v)]
         kept = [v for v in data if v not in none_in]
         if not none_in or not kept:
@@ -87,9 +90,16 @@ def _is_status(tool: Tool, pname: str) -> bool:
 
 def _brings_nothing(value: str) -> bool:
     """A status that says no money came in: a listed word, whole or as one of its words (no_show, 無断キャンセル)."""
-    listed = words.words("statuses", "not_sales")
+    latin_keys, japanese = _no_money_words()
     folded = fold(normalise(value))
     latin = _WORD.findall(folded)
-    keys = {"".join(_WORD.findall(w)) for w in listed if w.isascii()}
-    return "".join(latin) in keys or any(w in keys for w in latin) or any(
-        w in folded for w in listed if not w.isascii())
+    return "".join(latin) in latin_keys or any(w in latin_keys for w in latin) or any(w in folded for w in japanese)
+
+
+@cache
+def _no_money_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The no-money words of a status: the Latin ones as their letters and digits alone (no show: noshow), and the
+    Japanese ones."""
+    listed = words.words("statuses", "not_sales")
+    return (frozenset("".join(_WORD.findall(w)) for w in listed if w.isascii()),
+            tuple(w for w in listed if not w.isascii()))
