@@ -28,6 +28,7 @@ from concierge.planner.plan import MAX_CALLS_PER_REQUEST, MAX_REQUESTS_PER_MESSA
 CAP_S = 2.0  # CPU seconds for one 4,000-character message: the old planner took 11-91 s, this one 0.1-0.3 s
 MIX = ("先週", "先月", "今月", "4月10日", "2025-05-01", "3個", "1,500円", "0009", "7時", "の", "と", "を", "は", "、",
        "。", " ", "売上", "ランキング", "top 3", "and")
+PEOPLE = ("佐藤", "山﨑", "𠮷田", "高橋", "Smith")  # a catalog that reads no values from its data
 
 
 def repeated(unit: str) -> Callable[[Pipeline], str]:
@@ -43,10 +44,20 @@ def mixed(pipeline: Pipeline) -> str:
     return out[:MESSAGE_CHARS]
 
 
+def named(pipeline: Pipeline) -> str:
+    """Values of the data, each said as a person with an honorific and a particle, then a word of asking (佐藤さん
+    の売上と…): every value found costs its own reading, never another reading of the whole message."""
+    values = [v for vs in pipeline.guard_context().enum_values.values() for v in vs] or list(PEOPLE)
+    rng, out = random.Random(5), ""
+    while len(out) < MESSAGE_CHARS:
+        out += rng.choice(values) + rng.choice(("さんの", "先生の", "の", "と")) + rng.choice(("売上と", "件数、", ""))
+    return out[:MESSAGE_CHARS]
+
+
 KINDS = {"ranking": repeated("売上ランキング"), "ranking+space": repeated("ランキング "), "latin": repeated("a "),
          "kana": repeated("あいうえおかきくけこ"), "amounts": repeated("1万"), "times": repeated("7時 "),
          "codes+and": repeated("0009と"), "periods+and": repeated("先週と"), "katakana": repeated("ハンバーグベントウ"),
-         "mix": mixed}
+         "mix": mixed, "named": named}
 
 
 @pytest.fixture(scope="module")

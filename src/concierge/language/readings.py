@@ -2,24 +2,21 @@
 
 `readings(surface)` gives every reading the dictionary lists for a word written so (鮭: さけ, しゃけ …), the
 analyser's own reading of it first; `romaji(text)` spells Japanese in Hepburn romaji, a space between words. The
-dictionary is the one `tokens.tokenise` reads; it loads on first use (about 0.05 s), once per thread.
+dictionary is the one `tokens.tokenise` reads.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from functools import lru_cache
-from typing import Any
 
 import jaconv
 import regex
 
-from concierge.language.tokens import japanese, tokenise
+from concierge.language.tokens import dictionary, japanese, tokenise
 
 __all__ = ["hiragana", "long_vowels_spelt", "reading", "readings", "romaji", "sound_key"]
 
-_local = threading.local()
 _LONG = re.compile(r"([aeiou])-")  # ー, which jaconv writes -, is the vowel before it once more
 _PASSPORT_END = re.compile(r"(o)[ou]$|(?<=u)u$")
 _PASSPORT_N = re.compile(r"n(?=[bmp])")
@@ -36,7 +33,7 @@ def hiragana(text: str) -> str:
 def readings(surface: str) -> tuple[str, ...]:
     """Every reading (hiragana) of the dictionary's words written `surface`, the analyser's reading of it
     first (鮭: さけ, しゃけ …); () when the dictionary has no such word."""
-    found = [hiragana(m.reading_form()) for m in _dictionary().lookup(surface)]
+    found = [hiragana(m.reading_form()) for m in dictionary().lookup(surface)]
     if not found:
         return ()
     said = tokenise(surface).tokens
@@ -104,11 +101,4 @@ def _words(text: str, *, spelt: bool, joined: bool = False) -> list[str]:
     return words
 
 
-def _dictionary() -> Any:
-    """One dictionary per thread, as the analyser has."""
-    found = getattr(_local, "dictionary", None)
-    if found is None:
-        from sudachipy import Dictionary
 
-        found = _local.dictionary = Dictionary(dict="small")
-    return found

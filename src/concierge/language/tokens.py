@@ -19,7 +19,7 @@ import regex
 
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 
-__all__ = ["Token", "Utterance", "japanese", "tokenise"]
+__all__ = ["Token", "Utterance", "dictionary", "japanese", "tokenise"]
 
 _JAPANESE = regex.compile(r"[\p{Hiragana}\p{Katakana}\p{Han}]")
 _LATIN_WORD = regex.compile(r"[\p{L}\p{M}][\p{L}\p{M}'\-]*|\d+(?:\.\d+)?|\S")
@@ -183,14 +183,39 @@ class Utterance:
         """The indices of the tokens that start in [start, end), found by bisection (a long request has many)."""
         return range(bisect.bisect_left(self._starts, start), bisect.bisect_left(self._starts, end))
 
+    def overlapping(self, start: int, end: int) -> range:
+        """The indices of the tokens that hold a letter of [start, end), found by bisection."""
+        first = bisect.bisect_left(self._starts, start)
+        if first > 0 and self.tokens[first - 1].end > start:
+            first -= 1
+        return range(first, bisect.bisect_left(self._starts, end))
+
 
 def japanese(text: str) -> bool:
     return _JAPANESE.search(text) is not None
 
 
-@lru_cache(maxsize=4096)
 def tokenise(text: str) -> Utterance:
     """The words of `text`: by the Japanese analyser where it has any Japanese, else by letters and digits."""
+    return _short(text) if len(text) <= _SHORT else _long(text)
+
+
+# The words of the texts read last are kept: a request's copies are read once each. A long text costs about
+# 500 bytes a letter, so fewer of them are kept: a flood of long requests never fills memory.
+_SHORT = 200
+
+
+@lru_cache(maxsize=2048)
+def _short(text: str) -> Utterance:
+    return _read(text)
+
+
+@lru_cache(maxsize=24)
+def _long(text: str) -> Utterance:
+    return _read(text)
+
+
+def _read(text: str) -> Utterance:
     if not japanese(text):
         return Utterance(text, tuple(Token(m.group(), m.group().lower(), m.group().lower(), "", ("",),
                                            m.start(), m.end()) for m in _LATIN_WORD.finditer(text)))
@@ -211,10 +236,28 @@ def shortest_words(word: str) -> tuple[Token, ...]:
 
 
 def _tokenizer() -> Any:
-    """One analyser per thread (its state is not shared between threads); loads in about 0.05 s."""
+    """One analyser per thread (its state is not shared between threads), made in microseconds from the one
+    dictionary."""
     found = getattr(_local, "tokenizer", None)
     if found is None:
-        from sudachipy import Dictionary, SplitMode
+        from sudachipy import SplitMode
 
-        found = _local.tokenizer = Dictionary(dict="small").tokenizer(SplitMode.C)
+        found = _local.tokenizer = dictionary().tokenizer(SplitMode.C)
     return found
+
+
+_loading = threading.Lock()
+
+
+def dictionary() -> Any:
+    """The analyser's dictionary, loaded once (about 0.03 s) and shared by every thread: it is read only."""
+    global _dictionary
+    with _loading:
+        if _dictionary is None:
+            from sudachipy import Dictionary
+
+            _dictionary = Dictionary(dict="small")
+    return _dictionary
+
+
+_dictionary: Any = None

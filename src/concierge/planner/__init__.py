@@ -32,6 +32,7 @@ from concierge.sources.result import Rows
 __all__ = ["Planner"]
 
 PLANS_KEPT = 256
+PLANS_LETTERS = 40_000  # and the letters of the requests they plan: a plan of a long request keeps much (0.5 MB)
 log = logging.getLogger(__name__)
 
 
@@ -45,13 +46,16 @@ class Planner:
         self._timed = {t.name for t in pipeline.tools.values()
                        if any(isinstance(p.extract, TimeExtract) for p in t.params.values())}
         ctx = pipeline.guard_context()
-        # read the data's values now, and their readings (loads the dictionary)
+        # read the data's values now, and their readings (loads the dictionary); build what words are found by
         self.lexicon.enum_phrases(ctx.enum_values, ctx.enum_synonyms)
         self.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
+        self.lexicon.prepare()
+        words.prepare()
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
         # A plan is kept with the texts it read (its `Slots`): the turn's later steps read none of them again.
         self._plans: OrderedDict[tuple, tuple[Plan, dict[str, Slots]]] = OrderedDict()
         self._plans_lock = threading.Lock()  # requests are planned in worker threads, several at once
+        self._letters = 0  # of the requests whose plans are kept
         self._facts_key: tuple[GuardContext, tuple] | None = None  # the values read from the data, as a key
         # What each answered turn asked, by its words and its answer: the next turn need not plan it again to know.
         self._asked_turns: OrderedDict[tuple[str, str], Problem | None] = OrderedDict()
@@ -231,9 +235,10 @@ class Planner:
             return kept[0]
         plan = build(normalise(text), ctx)  # outside the lock: another request's plan never waits for this one
         with self._plans_lock:
+            self._letters += 0 if key in self._plans else len(text)  # two threads may plan one request at once
             self._plans[key] = (plan, dict(ctx.read))
-            if len(self._plans) > PLANS_KEPT:
-                self._plans.popitem(last=False)
+            while len(self._plans) > PLANS_KEPT or self._letters > PLANS_LETTERS and len(self._plans) > 1:
+                self._letters -= len(self._plans.popitem(last=False)[0][0])
         return plan
 
     def reply(self, request: ModelRequest) -> ModelReply:

@@ -66,10 +66,11 @@ def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
 
 def left(tool: Tool, slots: Slots, lexicon: Lexicon, offered: set[str]) -> list[Said]:
     """The content of the request that no parameter of `tool` takes."""
-    return [s for s in said(slots, lexicon) if not _takes(tool, s, slots, lexicon, offered)]
+    people = {span for _, span in slots.people(lexicon.enum_groups(tool.name))}
+    return [s for s in said(slots, lexicon) if not _takes(tool, s, slots, lexicon, offered, people)]
 
 
-def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str]) -> bool:
+def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str], people: set[Span]) -> bool:
     keywords = tool.intents.keywords if tool.intents else []
     if s.kind == "date" and fold(s.text.strip()) in _TODAY and _of_now(tool):
         return True  # 天丼って今日ありますか: the menu as it is today
@@ -77,8 +78,7 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
         return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers
     # Words that look like a value fill a name only where no name is said; 佐藤 花子さん, a person of the data,
     # fills one too.
-    if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in {
-            span for _, span in slots.people(lexicon.enum_groups(tool.name))}):
+    if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in people):
         return not (s.kind == "unknown" and slots.names) and bool(whose.fills(tool, slots, s.span, offered))
     for pname, p in tool.params.items():
         x = p.extract

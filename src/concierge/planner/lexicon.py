@@ -241,6 +241,15 @@ class Lexicon:
                 katakana.load()  # English is read in katakana against them (road bikes), never in a request's budget
         return found
 
+    def prepare(self) -> None:
+        """Build now what each tool's words are found by, so that no request pays for the first to read them."""
+        for name, tool in self.tools.items():
+            self.columns(name)
+            for pname, param in tool.params.items():
+                if isinstance(param.extract, CountExtract):
+                    self.count_phrases(name, pname)
+                    self.count_words(name, pname)
+
     def count_units(self, tool: str, pname: str) -> Units | None:
         """A number before one of a count's units (30%, 4チャンネル, 50 percent), or None when it has none."""
         x = self.tools[tool].params[pname].extract

@@ -34,7 +34,7 @@ from concierge.language.katakana import katakana
 from concierge.language.readings import romaji, sound_key
 from concierge.language.scripts import HAN, HIRAGANA, KATAKANA
 from concierge.language.tokens import Token, Utterance, japanese, tokenise
-from concierge.planner import words
+from concierge.planner import budget, words
 from concierge.planner.fuzzy import Candidate, Found, Matcher
 from concierge.planner.text import MASK, Disjoint, Hit, fold, mask, overlaps
 
@@ -488,6 +488,7 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     chosen: list[tuple[str, Found]] = []
     spans = Disjoint()
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
+        budget.check()
         single = len(f.said) < 2 and f.candidates[0].how != "exact" and not (  # 売 is not 梅 by its reading ばい
             f.candidates[0].how == "part" and _a_noun_alone(masked, f.start, f.end))  # 鮭 of 鮭弁当, said as a word
         if not single and _plausible(f, masked, matchers[key].heads) and MASK not in f.said \
@@ -513,8 +514,9 @@ def in_words(text: str, start: int, end: int) -> bool:
     """Whether a value found inside a word is words of it, by the analyser: メン (麺) is no word of ラーメン, える
     (エル, L) none of もらえる, a verb; elsewhere, yes."""
     if _HIRAGANA_CHAR.match(text[start]):
+        said = tokenise(text)
         return not any(t.start < start and t.end >= end and t.is_predicate
-                       for t in tokenise(text).tokens)  # the tail of a verb said before it
+                       for t in map(said.tokens.__getitem__, said.overlapping(start, end)))  # a verb's tail
     glued = (start > 0 and _KATAKANA_CHAR.match(text[start - 1])) \
         or (end < len(text) and _KATAKANA_CHAR.match(text[end]))
     if not glued or not _KATAKANA_CHAR.match(text[start]):
@@ -530,9 +532,14 @@ def _cut_from(masked: str, found: Found) -> bool:
         return False
     s, e = _whole_word(masked, found.start, found.end)
     whole = fold(masked[s:e])
-    apart = _words_apart(mask(masked, [(found.start, found.end)]))  # あと|りびんぐ, not あとり|びん|ぐ
-    extra = _without_grammar(apart, [(s, found.start), (found.end, e)]).strip(_PARTICLE_CHARS)
+    # the word's words, read with a few letters either side: never the whole text again for each value found in it
+    a, b = max(0, s - _AROUND_WORD), min(len(masked), e + _AROUND_WORD)
+    apart = _words_apart(mask(masked[a:b], [(found.start - a, found.end - a)]))  # あと|りびんぐ, not あとり|びん|ぐ
+    extra = _without_grammar(apart, [(s - a, found.start - a), (found.end - a, e - a)]).strip(_PARTICLE_CHARS)
     return bool(extra) and not any(whole in fold(c.value) for c in found.candidates)  # あとポテサラ: ポテサラ
+
+
+_AROUND_WORD = 8  # letters read either side of a word when only its own words are asked
 
 
 _CLOSE_TYPO = 0.5  # one letter off (puding), not two (weather is not water)
@@ -554,7 +561,8 @@ def _plausible(found: Found, masked: str, heads: Collection[str] = ()) -> bool:
 
 def _inside_verb(text: str, start: int, end: int) -> bool:
     """Whether the analyser reads the words at [start, end) as part of a verb (受け付け of 受け付けた)."""
-    return any(t.is_verb and t.start < end and t.end > start for t in tokenise(text).tokens)
+    said = tokenise(text)
+    return any(said.tokens[i].is_verb for i in said.overlapping(start, end))
 
 
 def _verb_in(said: str) -> bool:

@@ -118,14 +118,19 @@ class Slots:
     def people(self, read_by: Collection[str]) -> list[tuple[str, Span]]:
         """The people of the data said (`named_values`) but those a tool reads by a group of `read_by` already
         (鈴木さんが担当している得意先: the staff member, read as the 担当者, is no customer's name)."""
-        return [(n, s) for n, s in self.named_values if not self._groups_at(s) & set(read_by)]
+        groups, read = self._groups_by_span(), set(read_by)
+        return [(n, s) for n, s in self.named_values if not groups.get(s, set()) & read]
 
     def groups_of_people(self) -> set[str]:
         """The enum groups whose values the people of the data said are (顧客の佐藤 花子さん: the customers' names)."""
-        return {k for _, s in self.named_values for k in self._groups_at(s)}
+        groups = self._groups_by_span()
+        return {k for _, s in self.named_values for k in groups.get(s, ())}
 
-    def _groups_at(self, span: Span) -> set[str]:
-        return {k for h in self.enums if (h.start, h.end) == span for k, _ in h.value}
+    def _groups_by_span(self) -> dict[Span, set[str]]:
+        out: dict[Span, set[str]] = {}
+        for h in self.enums:
+            out.setdefault((h.start, h.end), set()).update(k for k, _ in h.value)
+        return out
 
     def enum_values(self, group: str) -> list[str]:
         return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
@@ -878,10 +883,14 @@ def _name_before(said: Utterance, masked: str, end: int) -> tuple[str, int]:
     return masked[start:end].strip(), start
 
 
+_NAME_TOKENS = 12  # the most words of a name said before an honorific: ジョン・フィッツジェラルド・ケネディ is 5
+
+
 def _words_before(said: Utterance, masked: str, end: int) -> list[tuple[int, int, Token]]:
-    """The tokens before `end`, the nearest first, each cut at `end`, as far back as none is masked."""
+    """The tokens before `end`, the nearest first, each cut at `end`, as far back as none is masked and a name's
+    words may reach."""
     out = []
-    for i in reversed(said.starting(0, end)):
+    for i in reversed(said.starting(0, end)[-_NAME_TOKENS:]):
         token = said.tokens[i]
         stop = min(token.end, end)
         if not _unmasked(masked, token) and MASK in masked[token.start:stop]:

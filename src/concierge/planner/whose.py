@@ -95,9 +95,9 @@ def _owner_after(utterance: Utterance, span: Span, noun: str) -> bool:
 def _owner_in_japanese(utterance: Utterance, span: Span, noun: str) -> bool:
     """Xのアルバム, where a word of the rows themselves does not follow (Xのアルバム一覧, not Xの顧客コード)."""
     text = utterance.text
-    if not fold(text[span[1]:]).startswith(of_particle() + noun):
-        return False
     end = span[1] + len(of_particle()) + len(noun)
+    if not fold(text[span[1]:end]).startswith(of_particle() + noun):
+        return False
     if end == len(text.rstrip()):
         return True
     following = utterance.starting(end, len(text) + 1)

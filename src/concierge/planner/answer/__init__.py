@@ -63,7 +63,7 @@ def compose(plan: Plan, states: list[State], lang: str, tools: dict[str, Tool], 
     if all(p.kind in NO_TOOL for r in plan.requests for p in r.problems) \
             and not any(r.steps for r in plan.requests) and capabilities:
         parts.append(phrase(lang, "can", what=" / ".join(capabilities)))
-    return "\n\n".join(p for p in parts if p)
+    return "\n\n".join(dict.fromkeys(p for p in parts if p))  # a note two requests share is said once
 
 
 def _request(request: Request, turn: _Turn) -> list[str]:

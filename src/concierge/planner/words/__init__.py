@@ -7,6 +7,7 @@ import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from importlib import resources
+from itertools import groupby
 
 from concierge.language.patterns import Pattern
 from concierge.language.tokens import tokenise
@@ -34,6 +35,22 @@ def words(section: str, key: str) -> tuple[str, ...]:
 def pattern(section: str, key: str) -> WordList:
     """A list of questions.toml, found in folded text where a word begins (`WordList`)."""
     return WordList(words(section, key))
+
+
+def prepare() -> None:
+    """Compile every list and token pattern of questions.toml now (about 0.1 s), so that no request pays for the
+    one it is the first to read."""
+    for section, table in _table().items():
+        for key, listed in table.items() if isinstance(table, dict) else ():
+            if not isinstance(listed, list) or not listed:
+                continue
+            if all(isinstance(w, str) for w in listed):
+                pattern(section, key)
+                said_pattern(section, key)
+            elif all(isinstance(slot, dict) for slot in listed):
+                token_pattern(section, key)
+            elif all(isinstance(spec, list) for spec in listed):
+                token_patterns(section, key)
 
 
 class Found:
@@ -73,8 +90,11 @@ class WordList:
     @classmethod
     def of_said(cls, said: tuple[str, ...]) -> WordList:
         """Words found as said (not folded): English in any case, any spaces between its words, no endings."""
-        body = "|".join(_said_word(w) for w in sorted(said, key=len, reverse=True))
-        return cls(said, re.compile(body or r"(?!)", re.IGNORECASE))
+        parts = []
+        for whole, run in groupby(sorted(said, key=len, reverse=True), key=_a_whole_word):
+            body = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in run)
+            parts.append(rf"(?<![a-z])(?:{body})(?![a-z])" if whole else body)
+        return cls(said, re.compile("|".join(parts) or r"(?!)", re.IGNORECASE))
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
         end = len(text) if endpos is None else endpos
@@ -128,9 +148,9 @@ def said_pattern(section: str, key: str) -> WordList:
     return WordList.of_said(said(section, key))
 
 
-def _said_word(word: str) -> str:
-    spaced = re.escape(word).replace(r"\ ", r"\s+")
-    return rf"(?<![a-z]){spaced}(?![a-z])" if word[:1].isascii() and word[:1].isalpha() else spaced
+def _a_whole_word(word: str) -> bool:
+    """Whether a word is found only whole: one that begins with a Latin letter."""
+    return word[:1].isascii() and word[:1].isalpha()
 
 
 @cache
@@ -155,8 +175,10 @@ def said_before(text: str, offset: int, section: str, key: str, reach: int = 4) 
 def alternation(said: tuple[str, ...]) -> re.Pattern[str]:
     """Words (folded) as one pattern over folded text: English words whole (with a plural or -ed/-ing ending),
     Japanese words anywhere; the longest first."""
-    parts = [rf"(?<![a-z']){re.escape(w)}(?:s|es|ed|d|ing)?(?![a-z])" if w.isascii() else re.escape(w)
-             for w in sorted(said, key=len, reverse=True)]
+    parts = []
+    for english, run in groupby(sorted(said, key=len, reverse=True), key=str.isascii):  # in order: the same match
+        body = "|".join(map(re.escape, run))  # one group of plain words compiles several times faster than each
+        parts.append(rf"(?<![a-z'])(?:{body})(?:s|es|ed|d|ing)?(?![a-z])" if english else body)
     return re.compile("|".join(parts) or r"(?!)")
 
 
