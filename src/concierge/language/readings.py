@@ -99,6 +99,3 @@ def _words(text: str, *, spelt: bool, joined: bool = False) -> list[str]:
         else:
             words.append(kana)
     return words
-
-
-

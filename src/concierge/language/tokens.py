@@ -12,7 +12,7 @@ import bisect
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import regex
@@ -246,18 +246,9 @@ def _tokenizer() -> Any:
     return found
 
 
-_loading = threading.Lock()
-
-
+@cache
 def dictionary() -> Any:
     """The analyser's dictionary, loaded once (about 0.03 s) and shared by every thread: it is read only."""
-    global _dictionary
-    with _loading:
-        if _dictionary is None:
-            from sudachipy import Dictionary
+    from sudachipy import Dictionary
 
-            _dictionary = Dictionary(dict="small")
-    return _dictionary
-
-
-_dictionary: Any = None
+    return Dictionary(dict="small")

@@ -237,7 +237,7 @@ class Planner:
         with self._plans_lock:
             self._letters += 0 if key in self._plans else len(text)  # two threads may plan one request at once
             self._plans[key] = (plan, dict(ctx.read))
-            while len(self._plans) > PLANS_KEPT or self._letters > PLANS_LETTERS and len(self._plans) > 1:
+            while len(self._plans) > PLANS_KEPT or (self._letters > PLANS_LETTERS and len(self._plans) > 1):
                 self._letters -= len(self._plans.popitem(last=False)[0][0])
         return plan
 

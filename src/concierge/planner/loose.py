@@ -378,8 +378,7 @@ def _without_grammar(utterance: Utterance, spans: list[Span]) -> str:
     tokens of their own."""
     out = []
     for start, end in spans:
-        first = max(0, utterance.starting(0, start).stop - 1)  # the token cut at `start`, if one is
-        tokens = [t for t in utterance.tokens[first:utterance.starting(0, end).stop] if t.end > start]
+        tokens = [utterance.tokens[i] for i in utterance.overlapping(start, end)]
         out += [fold(utterance.text[max(start, t.start):min(end, t.end)]) for t in tokens
                 if not (start <= t.start and t.end <= end and fold(t.surface) in _GRAMMAR)]
     return "".join(out)
@@ -516,7 +515,7 @@ def in_words(text: str, start: int, end: int) -> bool:
     if _HIRAGANA_CHAR.match(text[start]):
         said = tokenise(text)
         return not any(t.start < start and t.end >= end and t.is_predicate
-                       for t in map(said.tokens.__getitem__, said.overlapping(start, end)))  # a verb's tail
+                       for t in (said.tokens[i] for i in said.overlapping(start, end)))  # a verb's tail
     glued = (start > 0 and _KATAKANA_CHAR.match(text[start - 1])) \
         or (end < len(text) and _KATAKANA_CHAR.match(text[end]))
     if not glued or not _KATAKANA_CHAR.match(text[start]):
