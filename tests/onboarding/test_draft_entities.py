@@ -155,8 +155,10 @@ def test_by_customer_groups_by_the_key_so_two_franks_stay_two(drafted):
     assert [t for _, _, t in got] == sorted((t for _, _, t in got), reverse=True)  # the biggest first
     franks = [name for name, _, _ in got if name.startswith("Frank ")]
     assert sorted(franks) == ["Frank Harris", "Frank Johansson"]  # two rows, not one of both added together
-    top = shop.invoke("invoices_summary", {"group_by": "customer", "top_n": 1})
-    assert [(r["group_value"], _money(r["total"])) for r in top.rows] == [(expected[0][0], _money(expected[0][2]))]
+    top = shop.invoke("invoices_summary", {"group_by": "customer", "top_n": 1})  # two customers share the top
+    assert [(r["group_value"], _money(r["total"])) for r in top.rows] == [
+        (n, _money(t)) for n, _, t in expected if _money(t) == _money(expected[0][2])]
+    assert len(top.rows) == 2
 
 
 def test_invoices_of_a_customer_by_name_and_by_integer_key(drafted):
@@ -325,10 +327,11 @@ def test_a_romaji_schema_is_labelled_in_words(drafted):
     key = tools["t_juchu"]["params"]["juchu_no"]["extract"]
     assert key["kind"] == "code" and "受注番号" in key["labels"]
     by_customer = shop.invoke("t_juchu_summary", {"group_by": "customer", "top_n": 3})
-    expected = shop.rows("SELECT m.tokuisaki_mei, SUM(t.gokei_kingaku) FROM t_juchu t JOIN m_tokuisaki m "
-                         "ON m.tokuisaki_cd = t.tokuisaki_cd GROUP BY m.tokuisaki_cd, m.tokuisaki_mei "
-                         "ORDER BY 2 DESC, 1 LIMIT 3")
-    assert [(r["group_value"], int(r["gokei_kingaku"])) for r in by_customer.rows] == [(n, int(a)) for n, a in expected]
+    every = shop.rows("SELECT m.tokuisaki_mei, SUM(t.gokei_kingaku) FROM t_juchu t JOIN m_tokuisaki m "
+                      "ON m.tokuisaki_cd = t.tokuisaki_cd GROUP BY m.tokuisaki_cd, m.tokuisaki_mei ORDER BY 2 DESC, 1")
+    third = sorted((int(a) for _, a in every), reverse=True)[2]  # the top 3 places, and every customer tied at the 3rd
+    assert [(r["group_value"], int(r["gokei_kingaku"])) for r in by_customer.rows] == [
+        (n, int(a)) for n, a in every if int(a) >= third]
     order = shop.invoke("t_juchu", {"juchu_no": 1024})
     assert order.row_count == 1 and order.rows[0]["gokei_kingaku"] == shop.rows(
         "SELECT gokei_kingaku FROM t_juchu WHERE juchu_no = 1024")[0][0]

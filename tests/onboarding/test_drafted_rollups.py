@@ -128,9 +128,11 @@ LAST_MONTH = {"sold_on_from": "2026-01-01", "sold_on_to": "2026-01-31"}
 
 
 def _top(wines: Drafted, where: str, by: str = "product", n: int = 3) -> list[tuple[str, int]]:
+    """The groups in the first `n` places, biggest first: those tied at the last place all kept."""
     rows = wines.rows(f"SELECT {by}, SUM(amount) FROM wine_sales WHERE sold_on BETWEEN '2026-01-01' AND '2026-01-31'"
-                      f" {where} GROUP BY {by} ORDER BY 2 DESC, 1 LIMIT {n}")
-    return [(name, int(total)) for name, total in rows]
+                      f" {where} GROUP BY {by} ORDER BY 2 DESC, 1")
+    totals = [int(total) for _, total in rows]
+    return [(name, int(total)) for name, total in rows if sum(t > int(total) for t in totals) < n]
 
 
 def _summary(wines: Drafted, args: dict) -> list[tuple[str, int]]:

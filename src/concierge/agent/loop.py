@@ -215,7 +215,7 @@ class Agent:
         for _ in range(self.max_steps):
             request = ModelRequest(
                 system=system, messages=list(run.messages), tools=specs, today=today, user=run.user.name,
-                context=prompts.dynamic_context(run.messages, run.turn_start, notes, await self._rules(run)),
+                context=await self._context(run, notes),
                 clocks=dict(clocks), state=state,
             )
             await run.emit({"type": "thinking"})
@@ -238,10 +238,17 @@ class Agent:
         run.answer = prompts.step_limit_answer(self.max_steps, run.lang)
         run.messages.append(Message("assistant", text=run.answer))
 
+    async def _context(self, run: _Run, notes: list[str]) -> str:
+        """The context added to the newest user message (`prompts.dynamic_context`); "" for a provider that does not
+        read it (the offline planner reads the conversation itself)."""
+        if not self.provider.capabilities.reads_context:
+            return ""
+        return prompts.dynamic_context(run.messages, run.turn_start, notes, await self._rules(run))
+
     async def _rules(self, run: _Run) -> str:
         """The catalogs' tool-calling rules and the conversation's state (the current order), read anew before
         every model request; "" when no catalog declares rules (`concierge.agent.context`)."""
-        if not self._has_rules or not self.provider.capabilities.reads_context:
+        if not self._has_rules:
             return ""
         session = Session(run.session_id, run.caller)
         return await threads.run(rules.context, self.pipeline, run.user, session, run.lang)
@@ -365,10 +372,7 @@ class Agent:
 
     async def _finish(self, run: _Run) -> Turn:
         try:
-            await threads.run(
-                partial(self.store.save_turn, run.session_id, run.user.name, run.messages[run.saved :],
-                        pending=run.pending)
-            )
+            ungrounded = await threads.run(self._saved, run)
         except ConciergeError as err:
             self._raise_if_written(run, err)
             raise
@@ -380,7 +384,7 @@ class Agent:
             calls=run.calls,
             pending=PendingAction(**{k: run.pending[k] for k in PENDING_KEYS if k in run.pending})
             if run.pending else None,
-            ungrounded=self._ungrounded(run) if run.answered_by_model else [],
+            ungrounded=ungrounded,
             timings=Timings(model_ms=run.model_ms, tool_ms=run.tool_ms, total_ms=total_ms,
                             first_text_ms=run.first_text_ms if run.first_text_ms is not None else total_ms),
             usage=TurnUsage(
@@ -395,6 +399,12 @@ class Agent:
         if run.on_event is not None:
             await run.emit({"type": "answer", "turn": turn.model_dump(mode="json")})
         return turn
+
+    def _saved(self, run: _Run) -> list[str]:
+        """Keep the turn, then check its answer's numbers (`_ungrounded`): one trip to a thread, none of it on the
+        event loop (the results of a turn may be long)."""
+        self.store.save_turn(run.session_id, run.user.name, run.messages[run.saved :], pending=run.pending)
+        return self._ungrounded(run) if run.answered_by_model else []
 
     def _ungrounded(self, run: _Run) -> list[str]:
         mine = run.messages[run.turn_start :]

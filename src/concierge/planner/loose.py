@@ -647,7 +647,7 @@ def _unknown(masked: str, known: Known) -> list[tuple[str, Span]]:
     spans = Disjoint()
     for start, end in [*_foreign_words(masked), *_before_topic(masked, known)]:
         said = masked[start:end]
-        if not _known(fold(said), known) and spans.add(start, end):
+        if fold(said) not in _GRAMMAR and not _known(fold(said), known) and spans.add(start, end):  # 青木 美香|先生
             out.append((said, (start, end)))
     return sorted(out, key=lambda u: u[1][0])
 

@@ -484,8 +484,11 @@ def totals_sql(sql: str, columns: list[str], spec: ResultShape, quote: Callable[
     return f"SELECT {', '.join(parts)} FROM (\n{body}\n) AS q"
 
 
-def capped_sql(sql: str, spec: ResultShape) -> str:
-    """The tool's statement stopped by the database one row past the cap (which says there are more)."""
+def capped_sql(sql: str, spec: ResultShape, *, wrapped: bool = True) -> str:
+    """The tool's statement stopped by the database one row past the cap (which says there are more): wrapped in a
+    query that limits it, or (`wrapped` False: it has no LIMIT of its own) with a LIMIT at its end."""
+    if not wrapped:
+        return f"{_body(sql)}\nLIMIT {spec.max_rows + 1}"
     return f"SELECT * FROM (\n{_body(sql)}\n) AS q LIMIT {spec.max_rows + 1}"
 
 

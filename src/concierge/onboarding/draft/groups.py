@@ -177,7 +177,9 @@ def rank_by(tool: ToolDraft, noun: Noun, count_col: str, amounts: list[Measure],
     synonyms = {p: count_value for p in _COUNT_RANKS}
     for many in noun.plurals:
         synonyms.update({f"most {many}": count_value, f"largest number of {many}": count_value})
-    synonyms.update({f"{ja}が": count_value for ja in noun.japanese_forms})
+    # レッスンが多い, レッスン数の上位3人: ranked by their count
+    synonyms.update({f"{ja}{said}": count_value for ja in noun.japanese_forms
+                     for said in ("が", "数", "の数", "の件数", "の回数")})
     for m in amounts:
         cw = m.words
         for phrase in (f"highest {cw}", f"largest {cw}", f"biggest {cw}", f"most {cw}", f"top {cw}", f"by {cw}"):

@@ -84,9 +84,10 @@ def _qualifiers_ja(noun: Noun) -> list[str]:
 
 
 def summary_intents(noun: Noun, groups: dict[str, Group], amounts: list[str], *, dated: bool,
-                    flows: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Said to ask a summary: totals, counts by a group, rankings; `amounts` are its figures in words, `flows`
-    the words for what it sums that a business sells (`SALES_WORDS`, `UNITS_WORDS`)."""
+                    flows: tuple[str, ...] = (), amounts_ja: list[str] | None = None) -> dict[str, Any]:
+    """Said to ask a summary: totals, counts by a group, rankings; `amounts` are its figures in words (and
+    `amounts_ja` in Japanese: 料金の合計, 料金はいくら), `flows` the words for what it sums that a business sells
+    (`SALES_WORDS`, `UNITS_WORDS`)."""
     keywords = [f"{noun.one} totals", f"{noun.one} summary", f"{noun.many} summary", *flows]
     for many in noun.plurals:
         keywords += [f"total {many}", f"{many} total", f"{many} totals", *counting(many), f"{many} by",
@@ -109,6 +110,8 @@ def summary_intents(noun: Noun, groups: dict[str, Group], amounts: list[str], *,
             keywords += [f"{ja}の合計", f"{ja}合計", f"{ja}の総額"]
         if dated:
             keywords += [f"{ja}の月別", f"{ja}の日別", f"月別の{ja}", f"日別の{ja}"]
+    for ja in amounts_ja or ():  # after the noun's own: the first names the rows (planner/nouns.py)
+        keywords += [f"{ja}の合計", f"{ja}合計", f"{ja}の総額", f"{ja}はいくら", f"{ja}が一番多い"]
     if noun.has_japanese:
         keywords += ["集計", "ランキング", "上位", "一番多い", *(["合計"] if amounts else []),
                      *(["日別", "月別"] if dated else [])]

@@ -90,7 +90,8 @@ def summary_tool(ctx: Context, table: Table, kept: Grain | None = None) -> dict[
                      "labels": {"group_value": {"ja": "区分", "en": "group"}, count_col: count_label(noun),
                                 **{m.name: m.label for m in summed}},
                      **measures.formats(ctx.schema, {m.name: m.source for m in summed})}
-    out["intents"] = summary_intents(noun, found, [m.words for m in summed], dated=dated is not None, flows=flows)
+    out["intents"] = summary_intents(noun, found, [m.words for m in summed], dated=dated is not None, flows=flows,
+                                     amounts_ja=[m.label["ja"] for m in summed if m.label.get("ja")])
     return out
 
 
@@ -116,23 +117,32 @@ def _over_rollup(ctx: Context, kept: Grain, where: list[str], found: dict[str, G
 
 def _sql(ctx: Context, source: str, where: list[str], found: dict[str, Group], summed: list[Measure],
          joins: list[Join], ranks: list[str], count_col: str, *, dated: bool, count: str = "COUNT(*)") -> str:
+    """The groups and their figures, ranked; cut to the top `top_n` places, not rows: groups tied at the cut are
+    all kept (the most lessons: both instructors with 39, never one of them as if alone)."""
     q = ctx.sql.q
     shown = "\n".join(f"            WHEN '{v}' THEN {g.shown or g.expr}" for v, g in found.items())
     keyed = "\n".join(f"            WHEN '{v}' THEN {g.expr}" for v, g in found.items())
     figures = {ranks[0]: count, **{m.name: m.sql for m in summed}}
     rank = "\n".join(f"              WHEN :rank_by = '{v}' THEN -COALESCE({f}, 0)" for v, f in figures.items())
     sums = "".join(f", {m.sql} AS {q(m.name)}" for m in summed)
+    in_dates = f":rank_by IS NULL AND :top_n >= {SUMMARY_MAX_ROWS} AND :group_by IN ('day', 'month')"
+    first = summed[0].sql if summed else count
+    order = f"CASE WHEN {in_dates} THEN 0\n" if dated else "CASE\n"
+    order += f"{rank}\n              ELSE -COALESCE({first}, 0) END"
+    if dated:  # days and months listed in order: each its own place
+        order += f",\n         CASE WHEN {in_dates} THEN MIN(CASE :group_by\n{shown}\n       END) END"
     lines = [f"SELECT MIN(CASE :group_by\n{shown}\n       END) AS group_value,",
-             f"       {count} AS {q(count_col)}{sums}",
+             f"       {count} AS {q(count_col)}{sums},",
+             f"       RANK() OVER (ORDER BY {order}) AS {_PLACE}",
              f"FROM {q(source)} t", *(j.sql(q) for j in joins)]
     lines += [("WHERE " if i == 0 else "  AND ") + w for i, w in enumerate(where)]
-    in_order = (f"CASE WHEN :rank_by IS NULL AND :top_n >= {SUMMARY_MAX_ROWS} AND :group_by IN ('day', 'month') "
-                "THEN 0\n" if dated else "CASE\n")
-    first = summed[0].sql if summed else count
-    lines += [f"GROUP BY CASE :group_by\n{keyed}\n       END",
-              f"ORDER BY {in_order}{rank}\n              ELSE -COALESCE({first}, 0) END, 1",
-              "LIMIT :top_n"]
-    return "\n".join(lines) + "\n"
+    lines += [f"GROUP BY CASE :group_by\n{keyed}\n       END"]
+    columns = ", ".join(["group_value", q(count_col), *(q(m.name) for m in summed)])
+    inner = "\n".join("  " + line for line in "\n".join(lines).split("\n"))
+    return f"SELECT {columns}\nFROM (\n{inner}\n) ranked\nWHERE {_PLACE} <= :top_n\nORDER BY {_PLACE}, group_value\n"
+
+
+_PLACE = "place_in_ranking"  # a group's place, those tied sharing one (RANK)
 
 
 def _description(noun: Noun, found: dict[str, Group], summed: list[Measure], dcol: Column | None

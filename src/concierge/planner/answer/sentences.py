@@ -62,10 +62,12 @@ def _summary(scene: Scene, tool: Tool) -> tuple[str, bool]:
     count_col = _count_column(tool, scene)
     what = noun(tool)
     if ranked and top == 1:
-        return _first(scene.rows[0], scene, tool, str(group), _ranked_by(tool, args, scene, count_col),
-                      count_col), False
+        measure = _ranked_by(tool, args, scene, count_col)
+        tied = [r for r in scene.rows if r.get(measure) == scene.rows[0].get(measure)]  # the summary keeps ties
+        return _first(tied, scene, tool, str(group), measure, count_col), len(tied) > ROWS_IN_SENTENCE
     if ranked and len(scene.rows) <= ROWS_IN_SENTENCE:  # the names said, their figures in the table
-        return _top(scene.rows, scene, tool, str(group), _ranked_by(tool, args, scene, count_col), count_col), True
+        return _top(scene.rows, scene, tool, str(group), _ranked_by(tool, args, scene, count_col), count_col,
+                    int(top or 0) or len(scene.rows)), True
     if ranked or grouped:
         conds = _conditions(scene)
         by = _group_noun(tool, str(group), lang)
@@ -131,31 +133,53 @@ def _column_said(scene: Scene, column: str) -> str | None:
     return f"{name}は{value}です。" if scene.lang == "ja" else _cap(f"the {name} is {value}.")
 
 
-def _first(row: dict[str, Any], scene: Scene, tool: Tool, group: str, measure: str, count_col: str | None) -> str:
-    """The one group at the top: its name and the figure it is first by."""
+def _first(tied: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measure: str,
+           count_col: str | None) -> str:
+    """The group at the top: its name and the figure it is first by; several tied there are all named (or, past
+    a sentence's worth, counted: their table follows)."""
     lang = scene.lang
-    by, figure = _group_noun(tool, group, lang), number(row.get(measure))
-    value = _group_value(row, by, lang)
+    by, figure = _group_noun(tool, group, lang), number(tied[0].get(measure))
+    names = _names([_group_value(r, by, lang) for r in tied], lang) if len(tied) <= ROWS_IN_SENTENCE else None
     counted = measure == count_col
     conds = _conditions(scene)
     if lang == "ja":
         what = noun(tool).ja if counted else label(tool, measure, lang)
         unit = "件" if counted else ""
-        return f"{_ja_conditions(conds)}{what}がいちばん多い{by}は{value}（{figure}{unit}）です。"
+        lead = f"{_ja_conditions(conds)}{what}がいちばん多い{by}は"
+        if names is None:
+            return f"{lead}{figure}{unit}で、同数が{len(tied)}あります。"
+        return f"{lead}{names}（{'同数の' if len(tied) > 1 else ''}{figure}{unit}）です。"
     what = f"the most {noun(tool).many}" if counted else f"the highest {label(tool, measure, lang)}"
-    return _cap(f"the {by} with {what}{_en_conditions(conds)} is {value} ({figure}).")
+    if len(tied) == 1:
+        return _cap(f"the {by} with {what}{_en_conditions(conds)} is {names} ({figure}).")
+    said = names or f"{len(tied)} {_plural(by)}"
+    return _cap(f"the {_plural(by)} with {what}{_en_conditions(conds)} are {said}, tied at {figure}.")
+
+
+def _names(values: list[str], lang: str) -> str:
+    if lang == "ja":
+        return "と".join(values) if len(values) == 2 else "、".join(values)
+    return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} and {values[-1]}"
 
 
 def _top(rows: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measure: str,
-         count_col: str | None) -> str:
+         count_col: str | None, top: int) -> str:
+    """The first `top` places: rows past `top` are tied at the last place, and said to be."""
     lang = scene.lang
     by = _group_noun(tool, group, lang)
     listed = ("、" if lang == "ja" else ", ").join(_group_value(r, by, lang) for r in rows)
     conds = _conditions(scene)
     what = (noun(tool).ja if lang == "ja" else noun(tool).many) if measure == count_col else label(tool, measure, lang)
     if lang == "ja":
-        return f"{_ja_conditions(conds)}{what}の上位{len(rows)}件の{by}は、{listed}です。"
-    return _cap(f"the top {len(rows)} {_plural(by)} by {what}{_en_conditions(conds)}: {listed}.")
+        ties = f"（{top}位が同数のため{len(rows)}件）" if len(rows) > top else ""
+        return f"{_ja_conditions(conds)}{what}の上位{min(top, len(rows))}件の{by}{ties}は、{listed}です。"
+    ties = f", with a tie for {_ordinal(top)} place ({len(rows)} in all)" if len(rows) > top else ""
+    return _cap(f"the top {min(top, len(rows))} {_plural(by)} by {what}{_en_conditions(conds)}{ties}: {listed}.")
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _group_value(row: dict[str, Any], by: str, lang: str) -> str:

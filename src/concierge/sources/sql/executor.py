@@ -26,7 +26,6 @@ from concierge.sources.executor import Executor, Shown, WriteStep
 from concierge.sources.result import (
     Failure,
     ToolResult,
-    capped_sql,
     counted_totals,
     needs_every_row,
     plain,
@@ -36,6 +35,7 @@ from concierge.sources.result import (
     totals_sql,
 )
 from concierge.sources.sql.bind import bind, bound_names, sql_values
+from concierge.sources.sql.capped import capped
 from concierge.sources.sql.written import SideEffects, tables_read, tables_written
 from concierge.storage import rollups
 from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
@@ -267,7 +267,7 @@ class SqlExecutor(Executor):
             # there are more) and the database counts and totals all the matching rows itself. SQLite's
             # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
             # statement itself stops (one round trip, where a server-side cursor took three).
-            sql = statement if every or db.is_sqlite else capped_sql(statement, spec)
+            sql = statement if every or db.is_sqlite else capped(statement, spec, conn.dialect.name)
             columns, fetched = db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
             rows = plain_rows(columns, fetched)
             failed = None if rows else failed_check(conn, tool, values, implied=True)

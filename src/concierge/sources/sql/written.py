@@ -40,7 +40,7 @@ _DIALECTS = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "ma
 @lru_cache(maxsize=1024)  # once per tool, not once per pipeline that runs it
 def tables_written(statements: tuple[str, ...], dialect: str) -> frozenset[str] | None:
     """The tables the statements change (lower case, no schema); None where that cannot be told from them."""
-    exp, trees = _parsed(statements, dialect)
+    exp, trees = parsed(statements, dialect)
     if trees is None:
         return None
     out: set[str] = set()
@@ -65,13 +65,13 @@ def tables_written(statements: tuple[str, ...], dialect: str) -> frozenset[str] 
 @lru_cache(maxsize=256)
 def tables_read(statements: tuple[str, ...], dialect: str) -> frozenset[str] | None:
     """Every table (or view, or CTE) the statements name; None where one cannot be read."""
-    exp, trees = _parsed(statements, dialect)
+    exp, trees = parsed(statements, dialect)
     if trees is None or any(tree is None for tree in trees):
         return None
     return frozenset(t.name.lower() for tree in trees for t in tree.find_all(exp.Table) if t.name)
 
 
-def _parsed(statements: Iterable[str], dialect: str) -> tuple:
+def parsed(statements: Iterable[str], dialect: str) -> tuple:
     """sqlglot's module of expressions, and the trees of the statements (None where a dialect is not known or a
     statement cannot be read; bound parameters such as :item are read as placeholders)."""
     import sqlglot
