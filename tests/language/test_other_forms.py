@@ -3,7 +3,7 @@ everyday forms, English words by their katakana; never a form two values share, 
 
 from __future__ import annotations
 
-from concierge.language.other_forms import country_names, katakana_of, other_forms
+from concierge.language.other_forms import country_names, katakana_of, other_forms, spoken_forms
 
 
 def test_a_country_is_said_by_its_names_in_both_languages():
@@ -31,3 +31,11 @@ def test_other_forms_map_what_is_said_to_the_value_as_written():
 def test_a_form_two_values_share_or_a_declared_synonym_names_neither():
     assert "ドイツ" not in other_forms(["Germany", "ドイツ"])  # the data writes both: the Japanese is its own value
     assert "ジャズ" not in other_forms(["Jazz"], {"ジャズ": "Jazz"})  # declared already
+
+
+def test_a_snake_case_value_is_said_with_its_words_apart():
+    assert {"no show", "no-show", "noshow", "no shows", "no-shows"} <= spoken_forms("no_show")
+    assert "in progresss" not in spoken_forms("in_progress") and "in progress" in spoken_forms("in_progress")
+    assert not any(f.endswith("eds") for f in spoken_forms("order_cancelled"))  # no plural of a participle
+    assert spoken_forms("completed") == frozenset() and spoken_forms("SKU-00412") == frozenset()
+    assert other_forms(["no_show", "completed"])["no shows"] == "no_show"

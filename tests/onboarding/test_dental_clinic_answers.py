@@ -3,6 +3,8 @@ in kanji and in romaji, and appointments that are completed, cancelled, no_show 
 scheduled. Questions as the front desk types them; the figures by plain SQL.
 
 - 「11月の無断キャンセル何件」: 無断キャンセル is the status no_show, never the cancelled ones whose word it holds;
+  "how many no shows last month", "no show appointments": the value no_show as it is said, its words apart; never
+  every appointment counted with the status dropped;
   「無断キャンセルした患者は誰？」: した makes a verb of it, no longer name to ask about.
 - 「鈴木先生の先月の売上」: 先生 after a name is an honorific, as さん is; the dentist's completed visits.
 - 「Ito Harukaさんは先月何回来院しましたか」: さん glued to a name in romaji; the visits that happened.
@@ -47,6 +49,17 @@ def _statements() -> list[str]:
 
 
 clinic = schema_fixture("dental_clinic", _statements, TODAY)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["how many no shows last month", "how many no show appointments last month",
+                                  "No-shows in November?"])
+async def test_no_show_said_in_words_is_the_status(clinic, said):
+    no_shows = int(clinic.scalar(f"SELECT COUNT(*) FROM appointments a WHERE {NOVEMBER} AND status = 'no_show'"))
+    every = int(clinic.scalar(f"SELECT COUNT(*) FROM appointments a WHERE {NOVEMBER}"))
+    turn = await ask(clinic.agent, clinic.pipeline, said)
+    assert [c.args.get("status") for c in turn.calls] == ["no_show"], turn.answer
+    assert no_shows in figures(turn.answer) and every not in figures(turn.answer), turn.answer
 
 
 @pytest.mark.anyio

@@ -1,6 +1,7 @@
 """How a value of the data is said in the other language: a country by its English or Japanese name (Germany,
 ドイツ; the CLDR names through Babel, and the everyday forms of words/places.toml: USA, 米国), an everyday value
-(男: male, men; キャンセル: cancelled; words/places.toml), and an English word by its katakana (Jazz: ジャズ,
+(男: male, men; キャンセル: cancelled; words/places.toml), a value in snake case as it is said (no_show: no show,
+no-shows), and an English word by its katakana (Jazz: ジャズ,
 Suite: スイート; language/katakana.py). Staff write 「ドイツのお客様」 and
 「ジャズの曲」 on data kept in English, and "customers in Germany" on data kept in Japanese.
 
@@ -67,6 +68,23 @@ def value_names(value: str) -> frozenset[str]:
     return _values().get(_key(value), frozenset())
 
 
+def spoken_forms(value: str) -> frozenset[str]:
+    """A value the data writes in snake case or with hyphens (no_show, in_progress) as staff type it: its words a
+    space or a hyphen apart, or run together (no show, no-show, noshow), the last one plural where it may be a noun
+    (no shows; never cancelleds)."""
+    said = value.lower().replace("-", "_").split("_")
+    if len(said) < 2 or not all(w.isascii() and w.isalpha() for w in said):
+        return frozenset()
+    forms = {" ".join(said), "-".join(said), "".join(said)}
+    if not said[-1].endswith(_NO_PLURAL):
+        plural = [*said[:-1], said[-1] + "s"]
+        forms |= {" ".join(plural), "-".join(plural)}
+    return frozenset(forms)
+
+
+_NO_PLURAL = ("s", "ed", "ing", "ly")
+
+
 def country_names(value: str) -> frozenset[str]:
     """The other names of the country a value names (Germany: ドイツ, ...), or none where it names no country."""
     return _countries().get(_key(value), frozenset())
@@ -88,7 +106,7 @@ def other_forms(values: Iterable[str], declared: Mapping[str, str] | None = None
     values = list(dict.fromkeys(values))
     found: dict[str, set[str]] = {}
     for value in values:
-        for name in country_names(value) | value_names(value):
+        for name in country_names(value) | value_names(value) | spoken_forms(value):
             if len(name) > 1:  # M and F say male and female only where the data writes them so
                 found.setdefault(name, set()).add(value)
     if len(values) <= KATAKANA_VALUES:

@@ -24,6 +24,7 @@ from enum import Enum
 from functools import cache
 
 from concierge.language.japanese import and_particle, of_particle
+from concierge.language.other_forms import spoken_forms
 from concierge.language.patterns import Match, Pattern
 from concierge.language.tokens import Utterance, japanese, tokenise
 from concierge.planner import words
@@ -86,6 +87,7 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
             continue
         labels = frozenset(label for key, _ in data for label in lexicon.enums[key].labels)
         how = Placement.NAMED if _spelt_as_value(text, masked, hit.start, hit.end) \
+            or _a_snake_value_said(text[hit.start:hit.end], data) \
             else _placement(utterance, masked, hit.start, hit.end, labels)
         if how is Placement.NAMED:
             out.hits.append(hit)
@@ -107,6 +109,11 @@ def _spelt_as_value(text: str, folded: str, start: int, end: int) -> bool:
     if any(b == "-" and _latin(a) and _latin(c) for a, b, c in zip(said, said[1:], said[2:], strict=False)):
         return True
     return said.isascii() and japanese(text) and not names_a_measure(folded[start:end])
+
+
+def _a_snake_value_said(said: str, data: frozenset[tuple[str, str]]) -> bool:
+    """Words that say a value the data writes in snake case (no shows: no_show): no question joins them so."""
+    return any("_" in value and " ".join(said.lower().split()) in spoken_forms(value) for _, value in data)
 
 
 def _latin(ch: str) -> bool:
