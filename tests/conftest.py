@@ -184,6 +184,14 @@ def sqlite_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'demo.db'}"
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres),
+                        pytest.param("mariadb", marks=pytest.mark.mysql)])
+def any_db_url(request) -> str:
+    """A fresh, empty database, once each on SQLite, PostgreSQL and MariaDB."""
+    fixture = {"sqlite": "sqlite_url", "postgres": "pg_url", "mariadb": "mysql_url"}[request.param]
+    return request.getfixturevalue(fixture)
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request) -> str:
     """A fresh database with both demos installed, once on SQLite and once on PostgreSQL."""

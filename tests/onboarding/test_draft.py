@@ -24,12 +24,10 @@ from concierge.storage.database import Database
 TODAY = date(2025, 6, 10)  # "last month" is May 2025, inside the data
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres),
-                        pytest.param("mysql", marks=pytest.mark.mysql)])
-def shop_url(request) -> str:
-    url = request.getfixturevalue({"sqlite": "sqlite_url", "postgres": "pg_url", "mysql": "mysql_url"}[request.param])
-    draft_shop.create(url)
-    return url
+@pytest.fixture
+def shop_url(any_db_url) -> str:
+    draft_shop.create(any_db_url)
+    return any_db_url
 
 
 @pytest.fixture

@@ -34,18 +34,16 @@ tools:
 """
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres),
-                        pytest.param("mariadb", marks=pytest.mark.mysql)])
-def shop(request, tmp_path):
-    url = request.getfixturevalue({"sqlite": "sqlite_url", "postgres": "pg_url", "mariadb": "mysql_url"}[request.param])
-    engine = sa.create_engine(url)
+@pytest.fixture
+def shop(any_db_url, tmp_path):
+    engine = sa.create_engine(any_db_url)
     with engine.begin() as conn:
         conn.execute(sa.text("CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, sold_on DATE NOT NULL, amount INTEGER)"))
         for row in SALES:
             conn.execute(sa.text("INSERT INTO sales VALUES (:i, :d, :a)"), dict(zip("ida", row, strict=True)))
     engine.dispose()
     (tmp_path / "shop.yaml").write_text(CATALOG, encoding="utf-8")
-    pipeline = open_pipeline([str(tmp_path / "shop.yaml")], url)
+    pipeline = open_pipeline([str(tmp_path / "shop.yaml")], any_db_url)
     users.add(pipeline.state, ADMIN.name, ADMIN.role)
     yield pipeline
     pipeline.close()

@@ -101,12 +101,10 @@ def _tables(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres),
-                        pytest.param("mariadb", marks=pytest.mark.mysql)])
-def url(request) -> str:
-    url = request.getfixturevalue({"sqlite": "sqlite_url", "postgres": "pg_url", "mariadb": "mysql_url"}[request.param])
-    _tables(url)
-    return url
+@pytest.fixture
+def url(any_db_url) -> str:
+    _tables(any_db_url)
+    return any_db_url
 
 
 @pytest.fixture

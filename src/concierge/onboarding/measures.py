@@ -101,7 +101,6 @@ _JA_FEES = ("料", "料金", "手数料", "費用")  # what a thing costs each t
 _JA_PER_UNIT = ("単価", "平均", "1個あたり", "あたり")
 _JA_LEVEL = ("在庫", "残")
 
-_PRICE_SAID = "the word 'price' alone"  # of each unit; of each dated row, where the table counts no pieces
 _SCALE = re.compile(r"\(\s*\d+\s*,\s*(\d+)\s*\)")
 SERIAL_MIN_ROWS = 20  # fewer rows say nothing about a column being a run of numbers
 CODE_MAX_VALUES = 10  # an integer column of this many values at most (and far fewer than rows) is a code
@@ -154,10 +153,10 @@ def measure(table: Table, col: Column) -> Measure:
     key = _key_fact(table, col)
     if key:
         return Measure(col.name, "key", key)
-    said = _said(col, dated=_dated(table))
-    if said is not None and said[0] == "unit_price" and said[1] == _PRICE_SAID and _dated(table) \
-            and not any(c is not col and (_said(c, dated=True) or ("", ""))[0] == "quantity" for c in table.columns):
+    dated = _dated(table)
+    if dated and _price_alone(col) and not _counts_pieces(table):
         return Measure(col.name, "money", "the price of each dated event, one a row (the table counts no pieces)")
+    said = _said(col, dated=dated)
     if said is not None:
         return Measure(col.name, *said)
     return Measure(col.name, *_from_data(table, col))
@@ -167,6 +166,16 @@ def _said(col: Column, *, dated: bool) -> tuple[Role, str] | None:
     """What a column's comment (or Japanese name), else its English name, says it holds."""
     return _from_comment(col.comment or (col.name if not col.name.isascii() else None), dated=dated) \
         or _from_name(name_words(col.name), dated=dated)
+
+
+def _price_alone(col: Column) -> bool:
+    """A column named price and nothing more, its comment saying nothing else: of each unit, or, in a table that
+    counts no pieces, of each row."""
+    return name_words(col.name) in (["price"], ["prices"]) and _from_comment(col.comment, dated=True) is None
+
+
+def _counts_pieces(table: Table) -> bool:
+    return any((_said(c, dated=True) or (None, ""))[0] == "quantity" for c in table.columns)
 
 
 def name_words(identifier: str) -> list[str]:
@@ -237,7 +246,7 @@ def _from_name(ws: list[str], *, dated: bool) -> tuple[Role, str] | None:
         return "money", f"a total {head}"
     if role == "money" and head in _PRICE_OF_A_THING and not dated and not before & _TOTAL:
         return "unit_price", f"the {head} of each row of a table that records no events"
-    return role, _PRICE_SAID if ws == [head] and head in ("price", "prices") else f"the word {head!r}"
+    return role, f"the word {head!r}"
 
 
 def _run_together(word: str) -> list[str]:
