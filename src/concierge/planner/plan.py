@@ -1359,7 +1359,12 @@ def _periods_of(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], da
 def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any]) -> None:
     """The one figure of the tool's result the request names (売上: the money; 単価, a column of its rows), for the
     answer to state alone; a follow-up of the same tool (2011年は？ after 2010年の売上合計は？) keeps the figure the
-    request before it named."""
+    request before it named. The price of a thing asked with no period (カットはいくら？) is what one costs, each
+    row's, never what the rows of every time it was sold add up to."""
+    each = measure.price_of(tool, slots.cue_text)
+    if each is not None and not slots.dates:
+        request.measures[tool.name] = measure.EACH_OF + each
+        return
     figure = measure.named(tool, slots.cue_text) or measure.total_named(tool, slots.cue_text)
     last = ctx.memory.last_call
     if figure is None and base and last is not None and last[0] == tool.name:

@@ -6,7 +6,9 @@ figure broader than the question. Where the tool filters by a status column whos
 (questions.toml [statuses]) but one, the call takes that one and the answer names what it left out; where several
 values remain, a summary groups its money by status (a list adds up every row) and the answer says which statuses
 may bring no money in. Rows asked as what happened (何回来た, how many times did she come in) are counted so too. A
-status the request names, or a grouping by it, is the person's own choice and is kept.
+status the request names, or a grouping by it, is the person's own choice and is kept. Rows counted or added up
+without money asked (予約は何件, 料金の合計) are every row, as asked, and the answer says that those of no money are
+among them: a total of prices that holds the cancelled ones is never read as what came in.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from typing import Any
 from concierge.catalog.model import Tool
 from concierge.language.tokens import tokenise
 from concierge.planner import words
+from concierge.planner.counting import COUNTING
 from concierge.planner.lexicon import reads_data
-from concierge.planner.measure import says_kind
+from concierge.planner.measure import ranks, says_kind
 from concierge.planner.text import fold, normalise
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -47,7 +50,10 @@ def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable
     names a status or groups by it."""
     statuses = [p for p, param in tool.params.items() if not param.required and reads_data(param)
                 and _is_status(tool, p)] if tool.mode == "read" else []
-    if not statuses or not _asks_what_happened(tool, text):
+    if not statuses:
+        return None
+    happened = _asks_what_happened(tool, text)
+    if not happened and not (ranks(tool) or COUNTING.search(text)):
         return None
     for pname in statuses:
         if pname in values or any(pname in said for said in values.values()):  # status=no-show, group_by=status
@@ -57,6 +63,8 @@ def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable
         kept = [v for v in data if v not in none_in]
         if not none_in or not kept:
             continue
+        if not happened:  # 予約は何件, 料金の合計: every row, as asked; the answer says which are among them
+            return Counted(tool.name, pname, None, tuple(none_in))
         if len(kept) == 1:
             values[pname] = kept
             return Counted(tool.name, pname, kept[0], tuple(none_in))

@@ -20,8 +20,10 @@ from typing import Any
 from concierge.catalog.model import CodeExtract, CountExtract, DateExtract, EnumExtract, Tool
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.values import number
+from concierge.planner.measure import EACH_OF
 from concierge.planner.nouns import Noun, noun
 from concierge.planner.text import fold
+from concierge.sources.result import Money
 
 GROUP, RANK, TOP, GROUP_VALUE = "group_by", "rank_by", "top_n", "group_value"
 _COUNT_OF = "count_of_"
@@ -108,6 +110,8 @@ def sums(scene: Scene) -> str | None:
     """What the rows' figures add up to, after their table: "Their amount adds up to 500." /
     「金額の合計は500です。」; None when the result has no totals."""
     lang, tool = scene.lang, scene.tool
+    if scene.measure is not None and scene.measure.startswith(EACH_OF):  # カットはいくら: what one costs
+        return _column_said(scene, scene.measure.removeprefix(EACH_OF))
     totals = {k: v for k, v in scene.totals.items() if v is not None}
     if scene.measure in totals:  # 発注10167の金額: that figure, not every sum of the rows
         totals = {scene.measure: totals[scene.measure]}
@@ -124,13 +128,23 @@ def sums(scene: Scene) -> str | None:
 
 
 def _column_said(scene: Scene, column: str) -> str | None:
-    """The one value a column asked has in every row (「単価は22,000です。」); None where the rows differ in it,
-    which their table shows."""
-    values = {repr(row.get(column)) for row in scene.rows}
-    if len(values) != 1 or scene.rows[0].get(column) is None:
+    """The one value a column asked has in every row (「単価は22,000です。」), or the least and the most where the rows
+    differ in it (「価格は3,000〜4,500です。」); None where some rows are not shown (what they hold is not known here)
+    or a row has none."""
+    found = [row.get(column) for row in scene.rows]
+    if not found or len(found) < scene.row_count or any(v is None for v in found):
         return None
-    name, value = label(scene.tool, column, scene.lang), number(scene.rows[0][column])
-    return f"{name}は{value}です。" if scene.lang == "ja" else _cap(f"the {name} is {value}.")
+    name = label(scene.tool, column, scene.lang)
+    least, most = min(found, key=_amount), max(found, key=_amount)
+    if least == most:
+        return f"{name}は{number(least)}です。" if scene.lang == "ja" else _cap(f"the {name} is {number(least)}.")
+    if scene.lang == "ja":
+        return f"{name}は{number(least)}〜{number(most)}です（行ごとに違います）。"
+    return _cap(f"the {name} ranges from {number(least)} to {number(most)}, row by row.")
+
+
+def _amount(value: Any) -> Any:
+    return value.amount if isinstance(value, Money) else value
 
 
 def _first(tied: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measure: str,

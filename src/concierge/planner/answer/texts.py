@@ -77,7 +77,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "cannot_change_default": "登録済みのデータはここでは変更・取り消しできません。",
         "understood": "『{said}』は{value}として扱いました。",
         "status_only": "{label}が「{value}」のものだけを数えました（{others}は含めていません）。",
-        "status_all": "{label}が{others}のものも含まれています。",
+        "status_all": "{label}が{others}のものも含めた数字です。",
         "status_by": "{label}が{others}のものはお金が入っていないことがあるため、{label}ごとに分けました。",
         "not_applied": ("『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。"
                         "{noun}を絞り込めるのは次の項目です: {filters}。"),
@@ -164,7 +164,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "cannot_change_default": "Registered data cannot be changed or cancelled here.",
         "understood": 'I read "{said}" as {value}.',
         "status_only": "Only the rows whose {label} is {value} are counted ({others} left out).",
-        "status_all": "This includes the rows whose {label} is {others}.",
+        "status_all": "These figures include the rows whose {label} is {others}.",
         "status_by": "Rows whose {label} is {others} may have brought in no money, so they are shown by {label}.",
         "not_applied": ('I cannot narrow the {noun} down by "{said}": nothing here filters them by that, so I have '
                         "not given a figure for all of them. The {noun} can be narrowed down by {filters}."),
