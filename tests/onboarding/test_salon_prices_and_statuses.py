@@ -40,7 +40,8 @@ salon = schema_fixture("salon", _statements, TODAY)
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("said", ["カットはいくら？", "カットの料金はいくら？", "カットの値段は？"])
+@pytest.mark.parametrize("said", ["カットはいくら？", "カットの料金はいくら？", "カットの値段は？",
+                                  "カットの価格はいくら？"])
 async def test_the_price_of_a_thing_is_what_one_costs_never_their_sum(salon, said):
     total = salon.scalar("SELECT SUM(price) FROM appointments WHERE menu = 'カット'")
     turn = await ask(salon.agent, salon.pipeline, said)

@@ -413,13 +413,15 @@ _GROUPED = tuple(words.said("ranking", "affix_after"))
 
 def _rows_over_totals(slots: Slots, lexicon: Lexicon, offered: Collection[str], name: str) -> str:
     """A summary chosen for the values said, where the request groups, ranks and counts nothing and asks who or
-    which the rows are (which customers are in Osaka) or a figure only the rows give (胡蝶蘭の単価, the unit price):
-    the list of the same rows that takes those values; a count or a sum of them is not the answer."""
+    which the rows are (which customers are in Osaka), a figure only the rows give (胡蝶蘭の単価, the unit price) or
+    the price of a thing with no period (カットの価格はいくら？): the list of the same rows that takes those values; a
+    count or a sum of them is not the answer."""
     tool = lexicon.tools[name]
     if GROUP not in tool.params or how_many(slots.cue_text) or asks_groups(tool, slots, lexicon):
         return name
     forms = tokenise(slots.cue_text).forms_said
     who = bool(forms & _ROWS_ASKED)
+    each = price_asked(slots.cue_text) and not slots.dates  # カットの価格はいくら: what one costs, the rows' price
     said, dates = coverage(slots, lexicon, name)
     values = (said - (entity_of(tool, slots, lexicon) is not None), dates)  # which customers: no value of the rows
     lists = [lexicon.tools[t] for t in offered if t != name and lexicon.tools[t].catalog == tool.catalog
@@ -428,7 +430,7 @@ def _rows_over_totals(slots: Slots, lexicon: Lexicon, offered: Collection[str], 
     named = named if len(named) == 1 else []  # 目黒区のお客様のレンタルの一覧: the rentals, the summary's own rows
     for other in named + [t for t in lists if noun(t).many == noun(tool).many]:
         if coverage(slots, lexicon, other.name) >= values and not unmet(slots, lexicon, other.name) \
-                and (who or _only_rows_give(slots, lexicon, other, tool)):
+                and (who or each or _only_rows_give(slots, lexicon, other, tool)):
             return other.name
     return name
 
