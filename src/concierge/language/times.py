@@ -160,9 +160,7 @@ def _japanese_clock(text: str) -> Iterator[_Said]:
 
 def _may_say_a_time(text: str) -> bool:
     """Whether `text` is Japanese with a digit or an hour in kana: every time said in Japanese has one."""
-    return japanese(text) and (any(c.isdigit() for c in text) or (
-        any(h in text for h in cast(dict[str, Any], time_words())["kana_hour"])  # じ first: most texts have none
-        and any(h in text for h in _kana_hours())))
+    return japanese(text) and (any(c.isdigit() for c in text) or any(h in text for h in _kana_hours()))
 
 
 def _clock_at(utterance: Utterance, first: int, floor: int) -> tuple[_Said, int] | None:

@@ -50,7 +50,7 @@ from concierge.planner.lexicon import (
     takes_code,
     takes_dates,
 )
-from concierge.planner.measure import price_asked
+from concierge.planner.measure import one_price_asked, price_asked
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.ranking import GROUP, asks_groups, entity_of
 from concierge.planner.slots import Slots, count, english_items
@@ -421,7 +421,7 @@ def _rows_over_totals(slots: Slots, lexicon: Lexicon, offered: Collection[str], 
         return name
     forms = tokenise(slots.cue_text).forms_said
     who = bool(forms & _ROWS_ASKED)
-    each = price_asked(slots.cue_text) and not slots.dates  # カットの価格はいくら: what one costs, the rows' price
+    each = one_price_asked(slots.cue_text, bool(slots.dates))  # カットの価格はいくら: what one costs, the rows' price
     said, dates = coverage(slots, lexicon, name)
     values = (said - (entity_of(tool, slots, lexicon) is not None), dates)  # which customers: no value of the rows
     lists = [lexicon.tools[t] for t in offered if t != name and lexicon.tools[t].catalog == tool.catalog

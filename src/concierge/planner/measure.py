@@ -120,6 +120,12 @@ def price_asked(text: str) -> bool:
         words.pattern("measures", "money").search(text) or words.pattern("measures", "not_price").search(text))
 
 
+def one_price_asked(text: str, period_said: bool) -> bool:
+    """Whether the request asks what one thing costs (カットはいくら？): a price with no period said (先月のカットの料金
+    asks what they came to)."""
+    return price_asked(text) and not period_said
+
+
 def price_of(tool: Tool, text: str) -> str | None:
     """The one money column of a list of things whose price the request asks (ヘッドスパの値段: its price)."""
     money = list(tool.result.money)

@@ -1361,8 +1361,9 @@ def _note_measure(request: Request, tool: Tool, slots: Slots, ctx: Context, base
     answer to state alone; a follow-up of the same tool (2011年は？ after 2010年の売上合計は？) keeps the figure the
     request before it named. The price of a thing asked with no period (カットはいくら？) is what one costs, each
     row's, never what the rows of every time it was sold add up to."""
-    each = measure.price_of(tool, slots.cue_text)
-    if each is not None and not slots.dates:
+    each = measure.price_of(tool, slots.cue_text) if measure.one_price_asked(slots.cue_text, bool(slots.dates)) \
+        else None
+    if each is not None:
         request.measures[tool.name] = measure.EACH_OF + each
         return
     figure = measure.named(tool, slots.cue_text) or measure.total_named(tool, slots.cue_text)

@@ -15,6 +15,7 @@ A summary is a tool that groups (`group_by`) and can rank (`rank_by`, `top_n`), 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from concierge.catalog.model import CodeExtract, CountExtract, DateExtract, EnumExtract, Tool
@@ -128,23 +129,28 @@ def sums(scene: Scene) -> str | None:
 
 
 def _column_said(scene: Scene, column: str) -> str | None:
-    """The one value a column asked has in every row (「単価は22,000です。」), or the least and the most where the rows
-    differ in it (「価格は3,000〜4,500です。」); None where some rows are not shown (what they hold is not known here)
-    or a row has none."""
+    """The one value a column asked has in every row (「単価は22,000です。」), or, for a figure, the least and the most
+    where the rows differ in it (「価格は3,000〜4,500です。」); None where some rows are not shown (what they hold is
+    not known here), a row has none, or words differ (their table shows them)."""
     found = [row.get(column) for row in scene.rows]
     if not found or len(found) < scene.row_count or any(v is None for v in found):
         return None
     name = label(scene.tool, column, scene.lang)
-    least, most = min(found, key=_amount), max(found, key=_amount)
-    if least == most:
-        return f"{name}は{number(least)}です。" if scene.lang == "ja" else _cap(f"the {name} is {number(least)}.")
+    if len({repr(v) for v in found}) == 1:
+        return f"{name}は{number(found[0])}です。" if scene.lang == "ja" else _cap(f"the {name} is {number(found[0])}.")
+    if not all(_figure(v) is not None for v in found):
+        return None
+    least, most = min(found, key=_figure), max(found, key=_figure)
     if scene.lang == "ja":
         return f"{name}は{number(least)}〜{number(most)}です（行ごとに違います）。"
     return _cap(f"the {name} ranges from {number(least)} to {number(most)}, row by row.")
 
 
-def _amount(value: Any) -> Any:
-    return value.amount if isinstance(value, Money) else value
+def _figure(value: Any) -> Any:
+    """A number a value is, to compare (an amount of money by its amount); None for words, dates and the like."""
+    if isinstance(value, Money):
+        return value.amount
+    return value if isinstance(value, int | float | Decimal) and not isinstance(value, bool) else None
 
 
 def _first(tied: list[dict[str, Any]], scene: Scene, tool: Tool, group: str, measure: str,
