@@ -400,6 +400,37 @@ def test_a_conversation_is_renamed_and_deleted_from_the_list(page, served):
     expect(page.locator("#welcome")).to_be_visible()  # the conversation open was the one deleted
 
 
+# Holds back the answers to the conversation lists read while `window.holding` is true, until the test lets them go.
+HOLD_LISTS = """() => {
+  const real = window.fetch;
+  window.held = [];
+  window.holding = false;
+  window.fetch = async (url, options = {}) => {
+    const hold = window.holding && /^\\/api\\/sessions(\\?|$)/.test(String(url)) && (options.method || "GET") === "GET";
+    const res = await real(url, options);
+    if (hold) await new Promise((resume) => window.held.push(resume));
+    return res;
+  };
+}"""
+
+
+def test_a_list_read_before_a_rename_that_comes_back_after_it_does_not_bring_the_old_name_back(page, served):
+    sign_in(page, served, "admin")
+    ask(page, "佐藤さんの顧客コードを教えて。")
+    page.evaluate(HOLD_LISTS)
+    page.evaluate("() => { window.holding = true; }")
+    ask(page, "顧客コード0009の先週の販売データを見せて。")
+    page.wait_for_function("() => window.held.length === 1")  # the list read after this answer: the old name
+    page.evaluate("() => { window.holding = false; }")
+    page.once("dialog", lambda dialog: dialog.accept("佐藤さんの件"))
+    page.locator("#sessions li.session button.rename").first.click()
+    title = page.locator("#sessions li.session .title").first
+    expect(title).to_have_text("佐藤さんの件")
+    page.evaluate("() => window.held.splice(0).forEach((resume) => resume())")
+    page.wait_for_timeout(500)
+    expect(title).to_have_text("佐藤さんの件")
+
+
 def test_switching_the_language_redraws_the_open_conversation(page, served):
     sign_in(page, served, "admin")
     reply = ask(page, "顧客コード0009の先週の販売データを見せて。")

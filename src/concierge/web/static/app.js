@@ -205,11 +205,17 @@ function showExamples() {
 }
 
 // --- conversations -------------------------------------------------------------
+// Lists asked for one after another may come back in another order: only the newest asked is drawn, so a rename
+// or a delete is never undone on screen by a list read before it.
+let sessionsAsked = 0;
+
 async function refreshSessions() {
   const list = $("sessions");
   const q = $("search").value.trim();
+  const asked = ++sessionsAsked;
   let sessions;
   try { sessions = await api(`/api/sessions${q ? `?q=${encodeURIComponent(q)}` : ""}`); } catch (err) { if (err instanceof SignedOut) return; throw err; }
+  if (asked !== sessionsAsked) return;
   list.replaceChildren();
   if (!sessions.length) list.append(el("li", { class: "muted" }, t(q ? "noMatches" : "noConversations")));
   for (const s of sessions) {
