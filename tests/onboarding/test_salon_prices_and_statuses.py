@@ -5,6 +5,8 @@ cost and how it stands (完了, キャンセル, 無断キャンセル). No tabl
   (the sum of a unit price is a wrong figure); where the rows differ, the least and the most;
 - 「先月の予約は何件？」, 「先月の料金の合計」 ask every row, as said, and the answer says that the cancelled and the
   no-show ones are among them: a total that holds them is never left to be read as what came in;
+- a list of rows (田村 由美さんの予約を見せて) whose total adds up the cancelled with the done says so after the total;
+  one whose rows are all done says nothing of statuses;
 - 「先月の売上は？」 is the money of the visits done (planner/statuses.py), as before."""
 
 from __future__ import annotations
@@ -75,3 +77,18 @@ async def test_sales_are_the_visits_done(salon):
     every = salon.scalar(f"SELECT SUM(price) FROM appointments WHERE {NOVEMBER}")
     turn = await ask(salon.agent, salon.pipeline, "先月の売上は？")
     assert done in figures(turn.answer) and every not in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["田村 由美さんの予約を見せて", "先月のカットの予約を一覧で"])
+async def test_a_list_whose_total_holds_the_cancelled_says_so(salon, said):
+    turn = await ask(salon.agent, salon.pipeline, said)
+    assert [c.status for c in turn.calls] == ["ok"], turn.answer
+    assert "キャンセル、無断キャンセルのものも含めた数字です" in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+async def test_a_list_of_rows_all_done_says_nothing_of_statuses(salon):
+    total = salon.scalar("SELECT SUM(price) FROM appointments WHERE menu = 'カラー'")
+    turn = await ask(salon.agent, salon.pipeline, "カラーの予約を見せて")
+    assert total in figures(turn.answer) and "含めた" not in turn.answer, turn.answer

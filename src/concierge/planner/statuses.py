@@ -8,7 +8,8 @@ values remain, a summary groups its money by status (a list adds up every row) a
 may bring no money in. Rows asked as what happened (何回来た, how many times did she come in) are counted so too. A
 status the request names, or a grouping by it, is the person's own choice and is kept. Rows counted or added up
 without money asked (予約は何件, 料金の合計) are every row, as asked, and the answer says that those of no money are
-among them: a total of prices that holds the cancelled ones is never read as what came in.
+among them: a total of prices that holds the cancelled ones is never read as what came in. So does the total
+after a list whose rows hold both kinds (田村さんの予約を見せて).
 """
 
 from __future__ import annotations
@@ -76,6 +77,23 @@ def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable
     return None
 
 
+def held_in_rows(tool: Tool, rows: list[dict[str, Any]], row_count: int) -> tuple[str, tuple[str, ...]] | None:
+    """The status column of listed rows and its values of no money among them, where the rows hold both those and
+    others: a total of such rows (価格の合計) adds up the cancelled with the done, and the answer says so. None where
+    no column is a status, the rows are all of one kind, or some rows are not shown (what they hold is not known)."""
+    if not rows or len(rows) < row_count:
+        return None
+    for column in rows[0]:
+        said = tool.result.labels.get(column)
+        if not names_status(column, said.ja if said is not None else ""):
+            continue
+        values = list(dict.fromkeys(str(r[column]) for r in rows if r.get(column) is not None))
+        none_in = tuple(v for v in values if _brings_nothing(v))
+        if none_in and len(none_in) < len(values):
+            return column, none_in
+    return None
+
+
 def _grouping_by(tool: Tool, pname: str) -> str | None:
     """The parameter of a summary that groups by the status column, where it has one."""
     return next((name for name, param in tool.params.items()
@@ -90,10 +108,14 @@ def _asks_what_happened(tool: Tool, text: str) -> bool:
 
 def _is_status(tool: Tool, pname: str) -> bool:
     """A parameter that filters by a status column: its name or its label says so (appt_status, 状態)."""
+    return names_status(pname, tool.params[pname].description.get("ja") or "")
+
+
+def names_status(name: str, label: str) -> bool:
+    """Whether a column's or a parameter's name or its label says it holds a status (appt_status, 状態)."""
     names = words.words("statuses", "columns")
-    label = fold(normalise(tool.params[pname].description.get("ja") or ""))
-    return any(w in names for w in _WORD.findall(pname.lower())) or any(
-        n in label for n in names if not n.isascii())
+    folded = fold(normalise(label))
+    return any(w in names for w in _WORD.findall(name.lower())) or any(n in folded for n in names if not n.isascii())
 
 
 def _brings_nothing(value: str) -> bool:

@@ -19,7 +19,9 @@ from decimal import Decimal
 from typing import Any
 
 from concierge.catalog.model import CodeExtract, CountExtract, DateExtract, EnumExtract, Tool
+from concierge.planner import statuses
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
+from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
 from concierge.planner.measure import EACH_OF
 from concierge.planner.nouns import Noun, noun
@@ -123,9 +125,17 @@ def sums(scene: Scene) -> str | None:
     if not found:
         return None
     if lang == "ja":
-        return "、".join(f"{name}は{v}" if "計" in name else f"{name}の合計は{v}" for name, v in found) + "です。"
-    return _cap(" and ".join(f"their {name} {'comes to' if 'total' in name else 'adds up to'} {v}"
-                             for name, v in found) + ".")
+        said = "、".join(f"{name}は{v}" if "計" in name else f"{name}の合計は{v}" for name, v in found) + "です。"
+    else:
+        said = _cap(" and ".join(f"their {name} {'comes to' if 'total' in name else 'adds up to'} {v}"
+                                 for name, v in found) + ".")
+    held = statuses.held_in_rows(tool, scene.rows, scene.row_count) if tool is not None else None
+    if held is None:
+        return said
+    column, others = held
+    joined = phrase(lang, "or").join(others) if lang == "ja" else " or ".join(others)
+    return said + (" " if lang == "en" else "") + phrase(lang, "status_all", label=label(tool, column, lang),
+                                                          others=joined)
 
 
 def _column_said(scene: Scene, column: str) -> str | None:
