@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 class Planner:
     def __init__(self, pipeline: Pipeline):
         self.pipeline = pipeline
-        self.lexicon = Lexicon(pipeline.tools)
+        self.lexicon = Lexicon(pipeline.tools, pipeline.db.engine.dialect.name)
         self.referable = {p for params in self.lexicon.refer.values() for p in params}
         self._looked_up = any(isinstance(p.extract, CodeExtract) and p.extract.lookup is not None
                               for t in pipeline.tools.values() for p in t.params.values())

@@ -36,7 +36,7 @@ from concierge.catalog.model import (
 from concierge.language.dates import normalise
 from concierge.language.japanese import of_particle, subsidiary_verbs
 from concierge.language.tokens import Token, tokenise
-from concierge.planner import comparisons, date_pairs, leftover, measure, words
+from concierge.planner import comparisons, date_pairs, leftover, measure, people_tables, words
 from concierge.planner.counting import counts_rows_of, how_many
 from concierge.planner.leftover import said
 from concierge.planner.lexicon import (
@@ -552,6 +552,8 @@ def _best_by_values(slots: Slots, lexicon: Lexicon, offered: Collection[str]) ->
     best, best_ranked = None, None
     for name in (t for t in lexicon.tools if t in offered):
         values, dates = coverage(slots, lexicon, name)
+        if dates and not _event_said(slots, lexicon.tools[name]) and people_tables.own_row_named(slots, lexicon, name):
+            dates = 0  # 佐藤 健太さんの今月の予約: what they booked this month, never whether they joined this month
         said = said_topics.count(name)
         if not values and not said:
             continue
@@ -777,7 +779,9 @@ def _kinds_taken(slots: Slots, lexicon: Lexicon, name: str) -> set[str]:
                 kinds.add("referred")
             if x.lookup and slots.names:
                 kinds.add("name")
-        elif isinstance(x, NameExtract) and (slots.names or slots.people(lexicon.enum_groups(name))):
+        elif isinstance(x, NameExtract) and (slots.names or any(
+                not people_tables.elsewhere(slots, lexicon, name, span)
+                for _, span in slots.people(lexicon.enum_groups(name)))):
             kinds.add("name")
         elif isinstance(x, AmountExtract) and slots.amounts:
             kinds.add("amount")

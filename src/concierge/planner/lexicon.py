@@ -73,8 +73,9 @@ class EnumGroup:
 
 
 class Lexicon:
-    def __init__(self, tools: Mapping[str, Tool]):
+    def __init__(self, tools: Mapping[str, Tool], dialect: str | None = None):
         self.tools = dict(tools)
+        self.dialect = dialect  # the SQL the tools' statements are written in (whose.py reads them); None: not read
         self.codes: dict[str, CodeKind] = {}
         self.enums: dict[str, EnumGroup] = {}
         self.enum_of: dict[tuple[str, str], EnumGroup] = {}

@@ -26,7 +26,7 @@ from concierge.language.patterns import Pattern, Slot
 from concierge.language.scripts import HIRAGANA
 from concierge.language.tokens import Utterance, tokenise
 from concierge.planner import measure, verbs, words
-from concierge.planner.lexicon import Lexicon
+from concierge.planner.lexicon import Lexicon, takes_dates
 from concierge.planner.nouns import noun
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import fold, normalise
@@ -84,7 +84,8 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
         figure = measure.named(other, text)
         if not is_summary and figure is None and not _most(text, lexicon) and other not in named:
             continue  # the most expensive product: a figure of the rows, not a ranking of groups
-        if not about(other, tool) and other not in named and (figure is None or figure.startswith(measure.COUNT_OF)):
+        if not about(other, tool) and other not in named and (figure is None or figure.startswith(measure.COUNT_OF)) \
+                and not (_times(slots) and takes_dates(other)):  # 利用回数が多い顧客: the times counted are events
             continue  # 注文がいちばん多い国 is never the country with the most customers
         return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
     subject = _subject(slots.text)
@@ -149,6 +150,11 @@ def _ranks(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
 
 def _time_groups() -> tuple[str, ...]:
     return words.words("ranking", "time_groups")
+
+
+def _times(slots: Slots) -> bool:
+    """Whether the request counts times (回数, 何回, how many times)."""
+    return words.said_pattern("counters", "times").search(slots.cue_text) is not None
 
 
 def _superlative(text: str) -> bool:

@@ -5,6 +5,9 @@
 the summary whose rows are the lines sold: one that sums a quantity (a measure that is neither money nor a count)
 and takes every value the request says (the product, the period). The figure it states is that quantity
 (planner/measure.py). A question that names no quantity and no selling keeps its tool: 注文明細は何件 counts rows.
+How many of a thing, counted in a counter of goods (何台, 何個), of rows that are events (dated) with a quantity
+is that quantity too (エアコンクリーニングは何台やった: the units cleaned, not the jobs); of rows that are things
+(アルバムは何枚) it is how many rows there are.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from concierge.catalog.model import Tool
-from concierge.planner import leftover, measure, ranking, words
+from concierge.planner import leftover, measure, people_tables, ranking, words
 from concierge.planner.counting import COUNTING
 from concierge.planner.lexicon import Lexicon, takes_dates
 from concierge.planner.nouns import noun
@@ -33,31 +36,40 @@ class Sold:
 
 def lines_sold(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Sold | None:
     text = slots.cue_text
-    if tool.mode != "read" or not COUNTING.search(slots.text):
+    asked = COUNTING.search(slots.text)
+    if tool.mode != "read" or asked is None:
         return None
     sold = words.pattern("sold", "words").search(text) is not None
     quantity = words.pattern("measures", "quantity").search(text) is not None
-    if not (sold or quantity):
+    goods = asked["counter"] in _GOODS and takes_dates(tool)  # エアコンクリーニングは何台やった: the units of the jobs
+    if not (sold or quantity or goods):
         return None
     own = noun(tool)
     found = sorted(ranking.summaries(lexicon, tool.catalog, offered),
                    key=lambda t: (not _sells(t), t.name != tool.name,
                                   noun(t).ja != own.ja and noun(t).many != own.many))
     for other in found:
+        if not (sold or quantity) and noun(other).ja != own.ja:  # counted in units, only of the same rows
+            continue
         figure = _quantity(other)
         if figure is not None and not leftover.left(other, slots, lexicon, set(offered)):
             return Sold(other, figure, _ungrouped(other, slots, lexicon))
     return None
 
 
+_GOODS = frozenset(words.said("counters", "goods"))
+
+
 def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Sold | None:
     """How many times something happened counts the rows of events, not of a list of things: 「カットは何回出た？」
     is the lines of the menu カット, never the menus of the kind カット. A request that counts in 回 / times on a tool
-    whose rows have no date goes to a summary of dated rows that takes every value it says."""
+    whose rows have no date, or are the person it names, goes to a summary of dated rows that takes every value it
+    says."""
     asked = COUNTING.search(slots.text)
     times = (asked is not None and asked["counter"] == "回") \
         or words.said_pattern("counters", "times").search(slots.cue_text) is not None
-    if tool.mode != "read" or not times or takes_dates(tool):
+    if tool.mode != "read" or not times or (takes_dates(tool) and not people_tables.own_row_named(
+            slots, lexicon, tool.name)):
         return None
     for other in ranking.summaries(lexicon, tool.catalog, offered):
         count = next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)

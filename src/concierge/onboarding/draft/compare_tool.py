@@ -15,7 +15,8 @@ from typing import Any
 
 from concierge.onboarding import glossary, measures
 from concierge.onboarding.columns import amount_columns, display_column, enum_columns, group_columns
-from concierge.onboarding.draft.context import Context
+from concierge.onboarding.draft import filters
+from concierge.onboarding.draft.context import Context, ToolDraft
 from concierge.onboarding.draft.dated import period_date
 from concierge.onboarding.draft.intents import sales_money
 from concierge.onboarding.draft.labels import column_label
@@ -23,6 +24,7 @@ from concierge.onboarding.draft.paths import Join, Paths, paths
 from concierge.onboarding.draft.rollup import Grain
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import Noun, concept_words, slug
+from concierge.planner import statuses
 
 _ITEM_WORDS = frozenset({"product", "products", "item", "items", "goods", "sku", "article", "merchandise",
                          "customer", "customers", "client", "clients", "menu", "service"})
@@ -154,6 +156,12 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
                         "description": {"ja": f"{ja}（{dnoun.ja}）", "en": f"{en} ({dnoun.one}), YYYY-MM-DD"},
                         "extract": extract}
     cur, prev = within("cur_start", "cur_end"), within("prev_start", "prev_end")
+    kinds = ToolDraft(name)  # the rows' status (done, cancelled): the sales compared are those of the done ones
+    for col in enum_columns(table):
+        if statuses.names_status(col.name, col.comment or ""):
+            filters.enum_filter(ctx, kinds, table, col)
+    params.update(kinds.params)
+    only = "".join(f" AND {w}" for w in kinds.where)
 
     def statement(source: str) -> str:
         return "\n".join([
@@ -163,14 +171,15 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
             f"       SUM(CASE WHEN {cur} THEN {amt} ELSE 0 END) - SUM(CASE WHEN {prev} THEN {amt} ELSE 0 END)"
             f" AS {q('change')}",  # a word MySQL reserves
             f"FROM {q(source)} t", *joins,
-            f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL",
+            f"WHERE (({cur}) OR ({prev})) AND {item_sql} IS NOT NULL{only}",
             f"GROUP BY {grouped}",
             "ORDER BY 4, 1"]) + "\n"
 
     rolled = (kept is not None and alias == "t" and not joins and amount.name in kept.sums
-              and kept.keeps(item_sql) and kept.keeps(grouped))
+              and kept.keeps(item_sql) and kept.keeps(grouped) and all(kept.keeps(w) for w in kinds.where))
     key = f"tools.{name}"
-    ctx.review += [f"{key}.description", *(f"{key}.params.{p}.{k}" for p in params for k in ("description", "extract")),
+    ctx.review += [f"{key}.description", *(f"{key}.params.{p}.{k}" for p in params for k in ("description", "extract")
+                                           if k in params[p]),
                    f"{key}.intents", f"{key}.result.labels"]
     ja_item, ja_amt, en_item, en_amt = item_label["ja"], amount_label["ja"], item_label["en"], amount_label["en"]
     formats = measures.formats(ctx.schema, {"cur_amount": (table, amount), "prev_amount": (table, amount),

@@ -71,6 +71,26 @@ def tables_read(statements: tuple[str, ...], dialect: str) -> frozenset[str] | N
     return frozenset(t.name.lower() for tree in trees for t in tree.find_all(exp.Table) if t.name)
 
 
+@lru_cache(maxsize=1024)
+def listed_column(query: str, dialect: str) -> tuple[str, str] | None:
+    """(table, column) of a query that lists one column of one table (SELECT DISTINCT name FROM staff ...), lower
+    case; None for any other query."""
+    exp, trees = parsed((query,), dialect)
+    if not trees or len(trees) != 1 or not isinstance(trees[0], exp.Select):
+        return None
+    tree = trees[0]
+    tables = list(tree.find_all(exp.Table))
+    if len(tree.expressions) != 1 or len(tables) != 1 or not isinstance(tree.expressions[0], exp.Column):
+        return None
+    return tables[0].name.lower(), tree.expressions[0].name.lower()
+
+
+@lru_cache(maxsize=1024)
+def tables_of(statement: str, dialect: str) -> frozenset[str] | None:
+    """The tables one statement reads (`tables_read`), read once per statement."""
+    return tables_read((statement,), dialect)
+
+
 def parsed(statements: Iterable[str], dialect: str) -> tuple:
     """sqlglot's module of expressions, and the trees of the statements (None where a dialect is not known or a
     statement cannot be read; bound parameters such as :item are read as placeholders)."""

@@ -1,0 +1,40 @@
+"""Where a person of the data is listed: only a tool that reads that table searches for them by name.
+
+山本 翔さんの11月の件数は？ of a company whose staff and customers are two tables: 山本 翔 is a value of
+the data, listed by the staff's names (an enum of some tool). The customers' search by name would find nobody and
+answer 0: where the customers' names are listed too (an enum reads the same column of the customers' table) and
+the person is not among them, that search does not take the person, and the tool that reads the staff does. Where
+nothing lists the names of a tool's table, or a statement cannot be read, the person may be anyone's, as before.
+"""
+
+from __future__ import annotations
+
+from concierge.catalog.model import NameExtract
+from concierge.planner.lexicon import Lexicon
+from concierge.planner.slots import Slots, Span
+from concierge.sources.sql.written import listed_column, tables_of
+
+
+def elsewhere(slots: Slots, lexicon: Lexicon, tool: str, span: Span) -> bool:
+    """Whether the person said at `span` is listed only by tables `tool` does not read, while the names of a table it
+    does read are listed too, without them."""
+    dialect, sql = lexicon.dialect, lexicon.tools[tool].sql
+    if dialect is None or not sql:
+        return False
+    read = tables_of(sql, dialect)
+    if not read:
+        return False
+    theirs = [listed_column(key, dialect) for h in slots.enums if (h.start, h.end) == span for key, _ in h.value]
+    if not theirs or any(t is None or t[0] in read for t in theirs):
+        return False
+    columns = {t[1] for t in theirs if t is not None}
+    listed = (listed_column(key, dialect) for key in lexicon.enums if not key.startswith("values:"))
+    return any(found is not None and found[0] in read and found[1] in columns for found in listed)
+
+
+def own_row_named(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
+    """Whether the request names a person of the data whom `tool` searches for among its own rows by name (the
+    customers' search for 佐藤 健太): a row of theirs is the person, whatever date it has; a period said with them,
+    or how many times, is of what they did, not of their row."""
+    params = lexicon.tools[tool].params.values()
+    return bool(slots.people(lexicon.enum_groups(tool))) and any(isinstance(p.extract, NameExtract) for p in params)
