@@ -22,6 +22,7 @@ from concierge.language.tokens import Utterance, tokenise
 from concierge.pipeline.guard import GuardContext
 from concierge.pipeline.pipeline import Pipeline
 from concierge.planner import answer, budget, progress, refusals, words
+from concierge.planner.answer.scene import role
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.lines import Held
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
@@ -115,6 +116,10 @@ class Planner:
         of the candidates it offered and nothing else (うどん? -> かけで)."""
         tools = {s.tool for s in plan.steps}
         made = {call.name for i in turn for call in request.messages[i].tool_calls}
+        if not made:  # 佐藤さん -> (佐藤 健一（スタッフ） or 佐藤 花子（顧客）?) -> 顧客のほう
+            asked = self._asked_before(said_before, ctx, request, turn)
+            if asked is not None and asked.kind == "which_person":
+                return self._person_meant(request.messages[turn.stop].text or "", asked) is not None
         if len(tools) == 1 and not tools & made:  # the turn before asked for it, and called it not: what it asked?
             asked = self._asked_before(said_before, ctx, request, turn)
             return asked is not None and asked.kind == "missing" and asked.tool in tools
@@ -176,7 +181,12 @@ class Planner:
         answer = words.value_said(text)
         answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
         key = _key_of(text, asked.candidates) if asked.kind == "which_row" else None
-        if key is not None:  # the key of the row meant, said as the request reads a key: 顧客ID1 佐藤さんの…
+        person = self._person_meant(text, asked) if asked.kind == "which_person" else None
+        if asked.kind == "which_person":
+            if person is None:
+                return None
+            joined_text = _put_in(said_before, asked.said, person)
+        elif key is not None:  # the key of the row meant, said as the request reads a key: 顧客ID1 佐藤さんの…
             joined_text = f"{self._key_label(asked, said_before)}{key} {said_before}"
         elif asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
             joined_text = _put_in(said_before, asked.said, answer)
@@ -192,6 +202,27 @@ class Planner:
             joined = self._built(f"{answer} {said_before}", ctx)
             return joined if joined.steps and _asked(joined) is None else None
         return None
+
+    def _person_meant(self, text: str, asked: Problem) -> str | None:
+        """The one person asked about that the answer names, by name or by who they are (佐藤 花子, 顧客のほう), as
+        the request says them with who they are (顧客の佐藤 花子); None where it names none of them, or several."""
+        tool = self.pipeline.tools.get(asked.tool or "")
+        if tool is None:
+            return None
+        said = fold(normalise(text))
+        scores = []
+        for pname, value in zip(asked.params, asked.candidates, strict=True):
+            group = self.lexicon.enum_of.get((tool.name, pname))
+            roles = {fold(normalise(role(tool, pname, lang))) for lang in ("ja", "en")}
+            roles |= self.lexicon.role_words(group.key) if group else set()
+            scores.append(int(fold(normalise(value)) in said) + int(any(w and w in said for w in roles)))
+        best = max(scores, default=0)
+        if best == 0 or scores.count(best) > 1:
+            return None
+        i = scores.index(best)
+        lang = "ja" if language(asked.said) == "ja" else "en"
+        who = role(tool, asked.params[i], lang)
+        return f"{who}の{asked.candidates[i]}" if lang == "ja" else f"{who} {asked.candidates[i]}"
 
     def _key_label(self, asked: Problem, said_before: str) -> str:
         """What the key asked for is called, in the language of the request (顧客ID, customer id)."""
@@ -270,7 +301,7 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
-_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value", "which_row")
+_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value", "which_row", "which_person")
 
 
 def _asking(plan: Plan, asked: Problem, said: str) -> str:

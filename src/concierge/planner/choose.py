@@ -688,7 +688,7 @@ def _only_written(lexicon: Lexicon, pattern: str) -> bool:
 
 def _group_said(slots: Slots, group: str) -> bool:
     """Whether a value of the group is said, or a word that names several of them (teas: which one is asked)."""
-    return bool(slots.enum_values(group)) or any(u.group == group for u in slots.unsure)
+    return bool(slots.enum_values(group)) or any(u.of(group) for u in slots.unsure)
 
 
 def topics(lexicon: Lexicon, text: str) -> list[str]:

@@ -37,6 +37,7 @@ from concierge.planner import fuzzy, words
 from concierge.planner.fuzzy import Matcher
 from concierge.planner.loose import Known
 from concierge.planner.text import MASK, Phrases, fold, normalise
+from concierge.sources.sql.written import listed_column, tables_of
 
 KEYWORD, TOPIC = "keyword", "topic"
 Synonyms = Mapping[str, Mapping[str, str]]  # enum group key -> what is said -> the value (read from the data)
@@ -75,7 +76,8 @@ class EnumGroup:
 class Lexicon:
     def __init__(self, tools: Mapping[str, Tool], dialect: str | None = None):
         self.tools = dict(tools)
-        self.dialect = dialect  # the SQL the tools' statements are written in (whose.py reads them); None: not read
+        self.dialect = dialect  # the SQL of the tools' statements (people_tables.py reads them); None: not read
+        self._roles: dict[str, frozenset[str]] = {}
         self.codes: dict[str, CodeKind] = {}
         self.enums: dict[str, EnumGroup] = {}
         self.enum_of: dict[tuple[str, str], EnumGroup] = {}
@@ -214,6 +216,18 @@ class Lexicon:
         """Whether a value is, whole, a keyword or topic of a tool (room, product): the noun of a table."""
         key = _phrase_key(value)
         return any(h.start == 0 and h.end == len(key) for h in self.cues.find(key))
+
+    def role_words(self, group: str) -> frozenset[str]:
+        """The words for the people an enum group lists (folded): its labels, and the topics of the tools whose rows
+        are the table it lists (顧客, お客さん of the customers' names)."""
+        if group not in self._roles:
+            found = self.enums[group].labels if group in self.enums else set()
+            listed = listed_column(group, self.dialect) if self.dialect and not group.startswith("values:") else None
+            own = frozenset({listed[0]}) if listed is not None else None
+            self._roles[group] = frozenset(found) | frozenset(
+                fold(normalise(w)) for t in self.tools.values() if own and self.dialect and t.sql and t.intents
+                and tables_of(t.sql, self.dialect) == own for w in t.intents.topics)
+        return self._roles[group]
 
     def enum_groups(self, tool: str) -> set[str]:
         """The groups of values the tool's enum parameters take."""

@@ -292,7 +292,7 @@ def _named(slots: Slots, lexicon: Lexicon, held: Held) -> tuple[list[Any], list[
     names = held.names()
     kept, new = [v for v in said if v in names], [v for v in said if v not in names]
     unsure = []
-    for word in (u for u in slots.unsure if u.group == group):
+    for word in (u for u in slots.unsure if u.of(group)):
         ordered = [c for c in word.candidates if c in names]
         if len(ordered) == 1:
             kept.append(ordered[0])

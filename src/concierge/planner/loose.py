@@ -46,12 +46,17 @@ _LONGEST_BEFORE_TOPIC = 8  # letters of a word read as a value before の売上:
 
 @dataclass(frozen=True)
 class Unsure:
-    """Words that name several values of one group: which one is asked."""
+    """Words that name several values of one group: which one is asked. `also`: the other groups whose values
+    the words name too (佐藤さん: a member of staff and a customer), asked about with the first."""
 
     said: str
     span: Span
     group: str
     candidates: tuple[str, ...]
+    also: tuple[str, ...] = ()
+
+    def of(self, group: str) -> bool:
+        return group == self.group or group in self.also
 
 
 @dataclass
@@ -97,8 +102,11 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
             continue
         _take(out, other[0], text[word[0]:word[1]], word, other[1])
     spans = taken + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
-    for group, found in _loose(mask(text, spans), matchers, known):
-        _take_unless_another_thing(out, text, mask(text, spans), group, found, known)
+    for group, found, rivals in _loose(mask(text, spans), matchers, known):
+        if rivals:
+            _take_across(out, text, [(group, found), *rivals])
+        else:
+            _take_unless_another_thing(out, text, mask(text, spans), group, found, known)
     spans += [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure]
     for group, found in _contained(mask(text, spans), matchers, known):  # しゃけ, ツナ: inside one name only
         _take_unless_another_thing(out, text, mask(text, spans), group, found, known)
@@ -389,7 +397,7 @@ def _another_value(text: str, word: Span, hit: Hit, matchers: dict[str, Matcher]
     rest = text[hit.end:word[1]] or text[word[0]:hit.start]
     return len(rest) >= 2 and any(f.start == 0 and f.end == len(rest) and all(c.how in ("exact", "synonym", "part")
                                                                                for c in f.candidates)
-                                  for _, f in _loose(rest, matchers, known))
+                                  for _, f, _ in _loose(rest, matchers, known))
 
 
 def _only_adverbs(words: str) -> bool:
@@ -402,6 +410,7 @@ _NUMBER_SUFFIXES = frozenset(words.words("numbers", "suffixes"))
 # Words of grammar around a value (じゃあ飲料は, ぷりんって), and an honorific after a name (Ito Harukaさん): never
 # what qualifies it.
 _GRAMMAR = frozenset(fold(w) for w in (*around_values(), *honorifics()))
+_HONORIFICS = frozenset(honorifics())
 _PARTICLE_CHARS = "".join(particles() + final_particles())
 
 
@@ -478,9 +487,11 @@ def _sure(candidates: list[Candidate]) -> bool:
     return best.how in ("exact", "synonym", "reading") or (best.how == "typo" and best.score - runner_up >= 0.04)
 
 
-def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found]]:
+def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found, list[tuple[str, Found]]]]:
     """Loose matches of every group, longest first, none overlapping; a whole katakana word is read as one
-    (シュークリム is シュークリーム misspelt, not シューク and an unknown リム)."""
+    (シュークリム is シュークリーム misspelt, not シューク and an unknown リム). Each with the matches of the same
+    words in other groups whose values are people (佐藤さん: a member of staff and a customer), never dropped for
+    the first group's."""
     found = [(key, Found(s, e, masked[s:e], tuple(c))) for s, e in _katakana_words(masked)
              for key, matcher in matchers.items() if _sure(c := matcher.match(masked[s:e]))]
     found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.stop)]
@@ -494,7 +505,40 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
                 and not _cut_from(masked, f) \
                 and in_words(masked, f.start, f.end) and spans.add(f.start, f.end):
             chosen.append((key, f))
-    return chosen
+    return [(key, f, _rivals(key, f, found, masked, matchers)) for key, f in chosen]
+
+
+def _rivals(key: str, chosen: Found, found: list[tuple[str, Found]], masked: str, matchers: dict[str, Matcher]
+            ) -> list[tuple[str, Found]]:
+    """The matches of other groups of people of the very words chosen (健一さん: 佐藤 健一 of the staff and 田中 健一
+    of the customers)."""
+    if not said_as_person(masked, (chosen.start, chosen.end)):
+        return []
+    return [(k, f) for k, f in found if k != key and (f.start, f.end) == (chosen.start, chosen.end)
+            and _plausible(f, masked, matchers[k].heads)]
+
+
+def said_as_person(text: str, span: Span) -> bool:
+    """Whether the words at `span` are said as a person: with an honorific at their end or just after (佐藤さん,
+    健一様)."""
+    said = tokenise(text)
+    within, after = said.starting(*span), said.starting(span[1], span[1] + 1)
+    return any(said.tokens[i].surface in _HONORIFICS for i in (*within[-1:], *after))
+
+
+def _take_across(out: Loose, text: str, matches: list[tuple[str, Found]]) -> None:
+    """Words that name people of several groups: one hit in all of them where it is the same person's name in
+    each (鈴木大輔さん, staff and customer), else asked, with every group's candidates."""
+    first = matches[0][1]
+    span, said = (first.start, first.end), text[first.start:first.end]
+    values = list(dict.fromkeys(c.value for _, f in matches for c in f.candidates))
+    groups = list(dict.fromkeys(k for k, _ in matches))
+    if len(values) == 1:
+        out.hits.append(Hit(span[0], span[1], fold(said), frozenset((k, values[0]) for k in groups)))
+        if first.candidates[0].how not in ("exact", "synonym"):
+            out.understood.append((said, values[0]))
+        return
+    out.unsure.append(Unsure(said, span, groups[0], tuple(values), tuple(groups[1:])))
 
 
 def _a_noun_alone(text: str, start: int, end: int) -> bool:

@@ -10,6 +10,8 @@ nothing lists the names of a tool's table, or a statement cannot be read, the pe
 from __future__ import annotations
 
 from concierge.catalog.model import NameExtract
+from concierge.language.japanese import honorifics
+from concierge.language.tokens import tokenise
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots, Span
 from concierge.sources.sql.written import listed_column, tables_of
@@ -38,3 +40,20 @@ def own_row_named(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
     or how many times, is of what they did, not of their row."""
     params = lexicon.tools[tool].params.values()
     return bool(slots.people(lexicon.enum_groups(tool))) and any(isinstance(p.extract, NameExtract) for p in params)
+
+
+
+def unplaced_people(slots: Slots, lexicon: Lexicon, tool: str) -> list[tuple[str, Span]]:
+    """People said whom several groups name (佐藤さん: 佐藤 健一 of the staff, 佐藤 花子 of the customers), where `tool`
+    takes none of those groups: the words said, without their honorific, for its search by name (顧客に佐藤さんは何人:
+    the customers called 佐藤), never dropped."""
+    groups = lexicon.enum_groups(tool)
+    out = []
+    for u in slots.unsure:
+        if u.also and not any(u.of(g) for g in groups):
+            said = tokenise(u.said)
+            last = said.tokens[-1] if said.tokens else None
+            end = last.start if last is not None and last.surface in honorifics() and last.start > 0 else len(u.said)
+            out.append((u.said[:end].strip(), (u.span[0], u.span[0] + end)))
+    return out
+

@@ -49,6 +49,7 @@ from concierge.planner import (
     levels,
     measure,
     not_meant,
+    people_tables,
     ranking,
     settings_said,
     sold,
@@ -87,6 +88,7 @@ from concierge.planner.lexicon import (
     takes_key,
 )
 from concierge.planner.lines import Ask, Edit, Held, Swap, adds, edit, pointed
+from concierge.planner.loose import said_as_person
 from concierge.planner.negated import hypothetical, may_be_hypothetical, negated
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.scope import out_of_scope
@@ -1490,15 +1492,34 @@ def _unclear(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]
         return qualified
     loose = _loose_params(tool, ctx)
     for pname, group in loose:
-        unsure = next((u for u in slots.unsure if u.group == group), None)
+        unsure = next((u for u in slots.unsure if u.of(group)), None)
+        if unsure is not None and unsure.also:  # 佐藤さん: 佐藤 健一 of the staff or 佐藤 花子 of the customers?
+            return _whose(tool, unsure.said, unsure.candidates, loose, ctx)
         if unsure is not None:  # 先週のコーヒーとお茶: coffee is clear, which tea is asked
             return Problem("which_value", tool.name, (pname,), said=unsure.said, candidates=unsure.candidates)
+    for hit in slots.enums:  # 鈴木 大輔さん, a member of staff and a customer: which of them, never both
+        taking = {pname for pname, group in loose for k, _ in hit.value if k == group}
+        if len(taking) > 1 and said_as_person(slots.text, (hit.start, hit.end)):
+            said = slots.text[hit.start:hit.end]
+            return _whose(tool, said, tuple(dict.fromkeys(v for _, v in sorted(hit.value))), loose, ctx)
     if slots.unknown and loose and _listed_absent(tool, slots, ctx) is None:
         widest = max(loose, key=lambda pg: len(ctx.enum_values.get(pg[1], [])))[0]
         every = _choices(tool, [widest], ctx)  # お風呂の電気 where there is none: the lights there are
         return Problem("unknown_value", tool.name, (widest,), said=slots.unknown[0][0], candidates=every,
                        every=bool(every))
     return None
+
+
+def _whose(tool: Tool, said: str, values: tuple[str, ...], loose: list[tuple[str, str]], ctx: Context) -> Problem:
+    """Which person words name where they name people of several of the tool's parameters: each candidate with the
+    parameter it is a value of (a name that is the same in two, once for each)."""
+    params, candidates = [], []
+    for pname, group in loose:
+        for value in values:
+            if value in ctx.enum_values.get(group, ()):
+                params.append(pname)
+                candidates.append(value)
+    return Problem("which_person", tool.name, tuple(params), said=said, candidates=tuple(candidates))
 
 
 def _qualified(tool: Tool, slots: Slots) -> Problem | None:
@@ -1746,7 +1767,8 @@ def _labelled_for(tool: Tool, pname: str, code: Code) -> bool:
 def _names_for(tool: Tool, pname: str, slots: Slots, ctx: Context) -> list[str]:
     """The names said that fill this name parameter (planner/whose.py), and the words that look like a value
     that no value of the data matched (山田商店の受注) when no name is said at all."""
-    said = slots.names or slots.people(ctx.lexicon.enum_groups(tool.name)) or slots.unknown
+    said = slots.names or slots.people(ctx.lexicon.enum_groups(tool.name)) \
+        or people_tables.unplaced_people(slots, ctx.lexicon, tool.name) or slots.unknown
     return list(dict.fromkeys(n for n, span in said if whose.fills(tool, slots, span, ctx.offered) == [pname]))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from functools import cache, lru_cache
@@ -228,10 +228,21 @@ def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[
     exact = [h for h in lexicon.enum_phrases(enum_values, synonyms).find(masked) if in_words(text, h.start, h.end)]
     loose = read_loosely(text, taken + _counted(text), exact, lexicon.matchers(enum_values, synonyms), lexicon.known)
     placed = place(text, masked, loose.hits, lexicon)
-    slots.enums = sorted(placed.hits, key=lambda h: h.start)
+    slots.enums = sorted((_of_role(h, slots.folded, lexicon) for h in placed.hits), key=lambda h: h.start)
     slots.understood = [u for u in loose.understood if u not in placed.dropped]
     slots.unsure, slots.unknown, slots.twofold = loose.unsure, loose.unknown, placed.asked
     return placed.named
+
+
+def _of_role(hit: Hit[frozenset[tuple[str, str]]], folded: str, lexicon: Lexicon) -> Hit[frozenset[tuple[str, str]]]:
+    """A value of several groups said after what one group's values are (顧客の鈴木 大輔, スタッフの鈴木さん): of that
+    group only."""
+    if len({k for k, _ in hit.value}) < 2:
+        return hit
+    before = folded[:hit.start].rstrip()
+    kept = frozenset((k, v) for k, v in hit.value if any(
+        before.endswith(f"{w}の") or before.endswith(w) for w in lexicon.role_words(k) if w))
+    return replace(hit, value=kept) if kept else hit
 
 
 def _amounts(text: str, masked: str) -> list[tuple[int, Span]]:

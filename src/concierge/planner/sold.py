@@ -58,6 +58,7 @@ def lines_sold(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[s
 
 
 _GOODS = frozenset(words.said("counters", "goods"))
+_OF_PEOPLE = frozenset(words.said("counters", "people"))  # 佐藤さんは何人: people named so, counted
 
 
 def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Sold | None:
@@ -68,8 +69,10 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
     asked = COUNTING.search(slots.text)
     times = (asked is not None and asked["counter"] == "回") \
         or words.said_pattern("counters", "times").search(slots.cue_text) is not None
-    if tool.mode != "read" or not times or (takes_dates(tool) and not people_tables.own_row_named(
-            slots, lexicon, tool.name)):
+    person = tool.mode == "read" and people_tables.own_row_named(slots, lexicon, tool.name)
+    if person and asked is not None and asked["counter"] not in _OF_PEOPLE:
+        times = True  # スタッフの鈴木さんの担当件数: the rentals he handled, never his one row
+    if tool.mode != "read" or not times or (takes_dates(tool) and not person):
         return None
     for other in ranking.summaries(lexicon, tool.catalog, offered):
         count = next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)

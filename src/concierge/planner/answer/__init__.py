@@ -16,7 +16,7 @@ from concierge.catalog.model import Tool
 from concierge.planner.answer.problems import NO_TOOL, problem_text
 from concierge.planner.answer.results import render, several, table
 from concierge.planner.answer.scene import label
-from concierge.planner.answer.texts import phrase
+from concierge.planner.answer.texts import PHRASES, phrase
 from concierge.planner.answer.values import number
 from concierge.planner.conditions import measured
 from concierge.planner.counting import COUNTING
@@ -91,8 +91,15 @@ def _request(request: Request, turn: _Turn) -> list[str]:
             turn.shown.add(index)
             out += turn.render(index, counting, counter, request.measures)
     shown = {turn.plan.steps[i].tool for i in request.steps if turn.states[i].status == DONE}
-    out += [_counted(c, turn) for c in request.counted if c.tool in shown]
-    return out
+    mark = _said_all(turn.lang)  # a list's total says which statuses it holds (sentences.sums): not said again
+    return out + [_counted(c, turn) for c in request.counted if c.tool in shown
+                  and not (c.value is None and not c.grouped and any(mark in line for line in out))]
+
+
+def _said_all(lang: str) -> str:
+    """The words every "these figures include …" sentence has (status_all), whatever its statuses."""
+    template = PHRASES.get(lang, PHRASES["en"])["status_all"]
+    return max(template.split("{")[0], template.rsplit("}", 1)[-1], key=len)
 
 
 def _counted(counted: Counted, turn: _Turn) -> str:

@@ -11,7 +11,7 @@ import re
 
 from concierge.catalog.model import Tool
 from concierge.planner import words
-from concierge.planner.answer.scene import label
+from concierge.planner.answer.scene import label, role
 from concierge.planner.answer.sentences import filter_labels, group_labels
 from concierge.planner.answer.texts import phrase
 from concierge.planner.nouns import noun
@@ -50,7 +50,7 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, kind, label=label(tool, problem.params[0], lang), value=problem.said, said=problem.said)
     if kind == "which_tool" or (kind == "which_param" and tool):
         return _which(problem, lang, tools)
-    if kind in ("unknown_value", "which_value", "which_reading", "impossible_value", "which_row"):
+    if kind in ("unknown_value", "which_value", "which_reading", "impossible_value", "which_row", "which_person"):
         return _value(problem, lang, tool)
     if kind in ("out_of_scope", "cannot_change"):
         reason = _reason(problem, lang) or phrase(lang, f"{kind}_default")
@@ -124,7 +124,16 @@ def _ungrouped(problem: Problem, lang: str, tool: Tool | None) -> str:
                   groups=phrase(lang, "list").join(groups))
 
 
+def _whose(problem: Problem, lang: str, tool: Tool) -> str:
+    """Which of several people of different parameters (佐藤 健一（スタッフ）、佐藤 花子（顧客）)."""
+    named = [f"{value}（{role(tool, p, lang)}）" if lang == "ja" else f"{value} ({role(tool, p, lang)})"
+             for p, value in zip(problem.params, problem.candidates, strict=True)]
+    return phrase(lang, "which_person", said=problem.said, values=phrase(lang, "list").join(named))
+
+
 def _value(problem: Problem, lang: str, tool: Tool | None) -> str:
+    if problem.kind == "which_person" and tool:
+        return _whose(problem, lang, tool)
     name = label(tool, problem.params[0], lang) if tool and problem.params else phrase(lang, "value")
     values = phrase(lang, "list").join(problem.candidates)
     if problem.kind == "which_value":

@@ -13,6 +13,7 @@ from typing import Any
 
 from concierge.catalog.model import DateExtract, Text, Tool
 from concierge.language import spoken
+from concierge.planner import words
 from concierge.planner.answer.template import fill
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import as_date, number, written
@@ -131,6 +132,15 @@ def label(tool: Tool | None, name: str, lang: str) -> str:
         if name in tool.params:
             return description_label(tool.params[name].description.get(lang))
     return name.replace("_", " ").strip()
+
+
+def role(tool: Tool, pname: str, lang: str) -> str:
+    """Who a parameter's people are, its label without the word for a name (スタッフの名前: スタッフ)."""
+    said = label(tool, pname, lang)
+    for after in sorted(words.said("nouns", "name_after"), key=len, reverse=True):
+        if said.endswith(after) and len(said) > len(after):
+            return said[: -len(after)].strip()
+    return said
 
 
 def description_label(description: str) -> str:

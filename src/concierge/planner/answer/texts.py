@@ -66,6 +66,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_taken": ("『{said}』で絞り込むことはできません（ここで使える項目ではありません）。"
                       "{said}を外すか、言い直してください。"),
         "which_value": "『{said}』に当たる{label}が複数あります: {values}。どれですか？",
+        "which_person": "『{said}』に当たる方が複数います: {values}。どなたのことですか？",
         "which_row": "{label}が『{said}』のものは複数あります（{by} {values}）。どの{by}ですか？",
         "which_reading": ("『{said}』は{label}の『{values}』のことですか、それとも言葉どおりの「{word}」ですか？"
                           "{label}の『{values}』でしたら、『{values}』と括弧を付けて答えてください。"),
@@ -153,6 +154,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_taken": ('I cannot narrow this down by "{said}" (it is not something I can filter by here). '
                       "Please ask without it, or rephrase."),
         "which_value": '"{said}" matches several {label} values: {values}. Which one do you mean?',
+        "which_person": '"{said}" matches several people: {values}. Which one do you mean?',
         "which_row": 'Several have the {label} "{said}" ({by} {values}). Which {by} do you mean?',
         "which_reading": ('By "{said}", do you mean the {label} "{values}", or {word} in its ordinary sense? '
                           'If you mean the {label}, reply with it in quotes: "{values}".'),
