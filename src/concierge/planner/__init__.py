@@ -25,6 +25,7 @@ from concierge.planner import answer, budget, progress, refusals, words
 from concierge.planner.answer.scene import role
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.lines import Held
+from concierge.planner.nouns import noun
 from concierge.planner.plan import Context, Plan, Problem, build, only_values
 from concierge.planner.slots import Slots
 from concierge.planner.text import fold, normalise
@@ -116,10 +117,12 @@ class Planner:
         of the candidates it offered and nothing else (うどん? -> かけで)."""
         tools = {s.tool for s in plan.steps}
         made = {call.name for i in turn for call in request.messages[i].tool_calls}
-        if not made:  # 佐藤さん -> (佐藤 健一（スタッフ） or 佐藤 花子（顧客）?) -> 顧客のほう
+        if not made:  # 佐藤さん -> (佐藤 健一（スタッフ） or 佐藤 花子（顧客）?) -> 顧客のほう; 売上 -> (どれ?) -> 訪問
             asked = self._asked_before(said_before, ctx, request, turn)
             if asked is not None and asked.kind == "which_person":
                 return self._person_meant(request.messages[turn.stop].text or "", asked) is not None
+            if asked is not None and asked.kind == "which_tool":
+                return self._tool_meant(request.messages[turn.stop].text or "", asked) is not None
         if len(tools) == 1 and not tools & made:  # the turn before asked for it, and called it not: what it asked?
             asked = self._asked_before(said_before, ctx, request, turn)
             return asked is not None and asked.kind == "missing" and asked.tool in tools
@@ -182,10 +185,17 @@ class Planner:
         answer = _one_of(answer, asked.candidates) if asked.kind == "which_value" else answer
         key = _key_of(text, asked.candidates) if asked.kind == "which_row" else None
         person = self._person_meant(text, asked) if asked.kind == "which_person" else None
+        meant = self._tool_meant(text, asked) if asked.kind == "which_tool" else None
         if asked.kind == "which_person":
             if person is None:
                 return None
             joined_text = _put_in(said_before, asked.said, person)
+        elif meant is not None:  # the request again, the other data no longer offered: 先月の売上 of the visits
+            tools = self.pipeline.tools
+            others = {noun(tools[t]).ja for t in asked.candidates if t in tools} - {meant}
+            chosen = replace(ctx, offered={t for t in ctx.offered if t in tools and noun(tools[t]).ja not in others})
+            joined = self._built(said_before, chosen)
+            return joined if joined.steps and _asked(joined) is None else None
         elif key is not None:  # the key of the row meant, said as the request reads a key: 顧客ID1 佐藤さんの…
             joined_text = f"{self._key_label(asked, said_before)}{key} {said_before}"
         elif asked.said and asked.kind in ("which_value", "which_reading", "unknown_value") and answer:
@@ -202,6 +212,14 @@ class Planner:
             joined = self._built(f"{answer} {said_before}", ctx)
             return joined if joined.steps and _asked(joined) is None else None
         return None
+
+    def _tool_meant(self, text: str, asked: Problem) -> str | None:
+        """The noun of the one data asked about that the answer names (訪問, the visits), in the language of the
+        request asked about; None where it names none of them, or several."""
+        said = fold(normalise(text))
+        nouns = [noun(self.pipeline.tools[t]) for t in asked.candidates if t in self.pipeline.tools]
+        named = {n.ja for n in nouns if any(w and fold(normalise(w)) in said for w in (n.ja, n.one))}
+        return next(iter(named)) if len(named) == 1 else None
 
     def _person_meant(self, text: str, asked: Problem) -> str | None:
         """The one person asked about that the answer names, by name or by who they are (佐藤 花子, 顧客のほう), as
@@ -301,7 +319,8 @@ class Planner:
         return [c.spec.description.get(lang) for c in self.pipeline.catalogs if c.name in offered]
 
 
-_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value", "which_row", "which_person")
+_ASKS = ("missing", "ambiguous", "which_value", "which_reading", "unknown_value", "which_row", "which_person",
+         "which_tool")
 
 
 def _asking(plan: Plan, asked: Problem, said: str) -> str:

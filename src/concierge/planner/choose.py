@@ -392,10 +392,12 @@ def choose(slots: Slots, lexicon: Lexicon, offered: Collection[str], previous_to
     mine = {lexicon.tools[t].catalog for t in offered}
     if any(t in offered or lexicon.tools[t].catalog in mine for t in keyword):
         parts = keyword_parts(slots, lexicon, offered, reads)
-        tied = parts[0].tied if len(parts) == 1 else ()
-        return Choice(tuple(_by_topic(slots, lexicon, offered, _rows_over_totals(
-            slots, lexicon, offered, _taking_values(slots, lexicon, offered, t))) for t in keyword),
-            tied=tuple(t for t in tied if t in offered))
+        tied = tuple(t for t in (parts[0].tied if len(parts) == 1 else ()) if t in offered)
+        chosen = tuple(_by_topic(slots, lexicon, offered, _rows_over_totals(
+            slots, lexicon, offered, _taking_values(slots, lexicon, offered, t))) for t in keyword)
+        if len(chosen) == 1 and chosen[0] not in offered and len(tied) == 1:
+            return Choice(tied)  # of two data alike, the one offered (the other set aside when asked which)
+        return Choice(chosen, tied=tied)
     if previous_tool is not None and previous_tool in offered and _takes_what_is_said(slots, lexicon, previous_tool) \
             and (coverage(slots, lexicon, previous_tool)[0] or says_only_values(slots)) \
             and not (lexicon.tools[previous_tool].mode == "read" and recorded_write(slots, lexicon, offered)):

@@ -38,8 +38,16 @@ def own_row_named(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
     """Whether the request names a person of the data whom `tool` searches for among its own rows by name (the
     customers' search for 佐藤 健太): a row of theirs is the person, whatever date it has; a period said with them,
     or how many times, is of what they did, not of their row."""
-    params = lexicon.tools[tool].params.values()
-    return bool(slots.people(lexicon.enum_groups(tool))) and any(isinstance(p.extract, NameExtract) for p in params)
+    t = lexicon.tools[tool]
+    if slots.people(lexicon.enum_groups(tool)) and any(isinstance(p.extract, NameExtract) for p in t.params.values()):
+        return True
+    if lexicon.dialect is None or not t.sql:  # else its own rows' names may be an enum of the tool (a small table's)
+        return False
+    read = tables_of(t.sql, lexicon.dialect)
+    own = {g for g in lexicon.enum_groups(tool) if not g.startswith("values:")
+           and (listed := listed_column(g, lexicon.dialect)) is not None and read == frozenset({listed[0]})}
+    people = {s for _, s in slots.named_values}
+    return any(k in own for h in slots.enums if (h.start, h.end) in people for k, _ in h.value)
 
 
 

@@ -790,6 +790,9 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
     tool = ranked.tool if ranked is not None else tool
     lines = sold.lines_sold(tool, slots, ctx.lexicon, ctx.offered) \
         or sold.times_counted(tool, slots, ctx.lexicon, ctx.offered) if ranked is None else None
+    if lines is not None and lines.tied:  # 田中さんの担当件数: of the visits, or of the goods sold?
+        request.problems.append(Problem("which_tool", lines.tool.name, candidates=(lines.tool.name, *lines.tied)))
+        return
     tool = lines.tool if lines is not None else tool
     answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None)
     if isinstance(answering, Problem):
@@ -933,7 +936,8 @@ def _withheld(slots: Slots, ctx: Context, choice: Choice, previous: str | None) 
     if not every:
         return None
     wide = choose(slots, ctx.lexicon, ctx.offered | every, previous)
-    if wide.tools and not any(t in ctx.offered for t in wide.tools) and not set(wide.tools) & set(choice.tools):
+    if wide.tools and not any(t in ctx.offered for t in (*wide.tools, *wide.tied)) \
+            and not set(wide.tools) & set(choice.tools):  # one of two alike is the user's: that one
         return wide
     return None
 

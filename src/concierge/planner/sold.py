@@ -32,6 +32,7 @@ class Sold:
     tool: Tool
     figure: str
     args: dict[str, Any]  # the grouping kept to none where the noun of what was sold read as one (tracks)
+    tied: tuple[str, ...] = ()  # other summaries of other rows that count as well (visits, product sales): asked
 
 
 def lines_sold(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Sold | None:
@@ -74,11 +75,13 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
         times = True  # スタッフの鈴木さんの担当件数: the rentals he handled, never his one row
     if tool.mode != "read" or not times or (takes_dates(tool) and not person):
         return None
-    for other in ranking.summaries(lexicon, tool.catalog, offered):
-        count = next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)
-        if count is not None and takes_dates(other) and not leftover.left(other, slots, lexicon, set(offered)):
-            return Sold(other, count, {})
-    return None
+    found = [(other, count) for other in ranking.summaries(lexicon, tool.catalog, offered)
+             if (count := next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)) is not None
+             and takes_dates(other) and not leftover.left(other, slots, lexicon, set(offered))]
+    if not found:
+        return None
+    (first, count), rest = found[0], found[1:]
+    return Sold(first, count, {}, tuple(t.name for t, _ in rest if noun(t).ja != noun(first).ja))
 
 
 
