@@ -1,7 +1,8 @@
 """A pet-grooming shop, a schema written for this test: money comes from two kinds of rows, its grooming visits
 (done, cancelled or booked) and the goods it sells. 「先月の売上はいくら？」 is asked about (which data?), and the
 answer that names one (訪問, visits, the goods) completes the question as it was asked: last month's money of those
-rows, never every visit ever made."""
+rows, never every visit ever made. Visits that came in (来店件数, 来店は何件) are those done, as 何回来店した counts
+them."""
 
 from __future__ import annotations
 
@@ -60,3 +61,12 @@ async def test_the_groomer_with_the_most_sales_of_the_data_chosen(grooming):
     asked = await ask(grooming.agent, grooming.pipeline, "一番売上が多いトリマーは？")
     turn = await ask(grooming.agent, grooming.pipeline, "訪問", asked.session_id)
     assert best in turn.answer and money in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["先月の来店件数は？", "先月の来店は何件？"])
+async def test_visits_that_came_in_are_those_done(grooming, said):
+    done = grooming.scalar(f"SELECT COUNT(*) FROM visits WHERE status = '完了' AND visit_date {NOVEMBER}")
+    every = grooming.scalar(f"SELECT COUNT(*) FROM visits WHERE visit_date {NOVEMBER}")
+    turn = await ask(grooming.agent, grooming.pipeline, said)
+    assert done in figures(turn.answer) and every not in figures(turn.answer), turn.answer
