@@ -5,8 +5,9 @@ Such a name is asked about, each candidate with who they are, never read as the 
 of the staff member for the customer's 9) nor as both at once (the rentals he served himself); the answer, by name
 or by who they are (顧客のほう, お客さんです), completes the question; who they are said before the name (お客さんの
 鈴木大輔さん, スタッフの鈴木 大輔さん) needs no question; 顧客に佐藤さんは何人 counts the customers so named.
-Beside them: a status said after its label (状態が予約) is applied though 予約 is also a word of questions, and
-the car rented most often (一番よく貸し出されている) is counted by rentals, not by money."""
+Beside them: a status said after its label (状態が予約) is applied though 予約 is also a word of questions; the car
+rented most often (一番よく貸し出されている) is counted by rentals, not by money; a column of days is 日数, and the days
+asked (延べ貸出日数) are never answered with the money."""
 
 from __future__ import annotations
 
@@ -113,3 +114,11 @@ async def test_what_a_customer_spent_says_once_which_statuses_it_holds(rental):
     turn = await ask(rental.agent, rental.pipeline, "佐藤花子さんはいくら使った？")
     assert [c.status for c in turn.calls] == ["ok"], turn.answer
     assert turn.answer.count("含めた数字です") == 1, turn.answer
+
+
+@pytest.mark.anyio
+async def test_days_asked_are_never_answered_with_the_money(rental):
+    money = rental.scalar("SELECT SUM(amount) FROM rentals WHERE start_date BETWEEN '2026-11-01' AND '2026-11-30'")
+    assert rental.raw["tools"]["rentals"]["result"]["labels"]["days"]["ja"] == "日数"
+    turn = await ask(rental.agent, rental.pipeline, "先月の延べ貸出日数は？")
+    assert "日数" in turn.answer and money not in figures(turn.answer), turn.answer

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from concierge.onboarding.columns import Display
+from concierge.onboarding.glossary import COUNTED
 from concierge.onboarding.glossary import japanese as glossary_japanese
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import Noun, concept_words, english, japanese, slug, unique_list, words
@@ -30,7 +31,7 @@ def column_label(name: str, comment: str | None, owner: Noun) -> dict[str, str]:
     else:
         cnoun = Noun.of(name, comment, countable=False)
         romaji = cnoun.ja if concepts != ws and cnoun.has_japanese else None
-        ja = romaji or _ja_suffixed(ws) or (cnoun.ja if cnoun.has_japanese else " ".join(concepts))
+        ja = romaji or _ja_suffixed(ws) or _ja_counted(ws) or (cnoun.ja if cnoun.has_japanese else " ".join(concepts))
         en = " ".join(concepts)
     own_ja, own_en = japanese(comment) or (name if not name.isascii() else None), english(comment)
     if own_ja:
@@ -52,6 +53,14 @@ def _ja_suffixed(ws: list[str]) -> str | None:
     stem = [re.sub(r"(?<=[a-z]{3})ed$", "", w) if ws[-1] != "name" else w for w in ws[:-1]]
     forms = glossary_japanese(stem)
     return forms[0] + _JA_SUFFIX[ws[-1]] if forms else None
+
+
+def _ja_counted(ws: list[str]) -> str | None:
+    """Japanese for `<…> days` / `nights` / `hours`: how many of the unit (日数, 貸出日数), where the rest is known."""
+    if not ws or ws[-1] not in COUNTED:
+        return None
+    stem = glossary_japanese(ws[:-1]) if len(ws) > 1 else ("",)
+    return stem[0] + COUNTED[ws[-1]] if stem else None
 
 
 def count_label(noun: Noun) -> dict[str, str]:
