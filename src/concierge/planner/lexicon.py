@@ -217,16 +217,28 @@ class Lexicon:
         key = _phrase_key(value)
         return any(h.start == 0 and h.end == len(key) for h in self.cues.find(key))
 
+    def listed(self, group: str) -> tuple[str, str] | None:
+        """(table, column) whose values an enum group's query lists (SELECT DISTINCT name FROM staff); None for a
+        group of values the catalog lists, or a query that is not one column of one table."""
+        if self.dialect is None or group.startswith("values:"):
+            return None
+        return listed_column(group, self.dialect)
+
+    def reads(self, tool: str) -> frozenset[str] | None:
+        """The tables a tool's statement reads; None where it has none (a web API's) or it cannot be read."""
+        sql = self.tools[tool].sql
+        return tables_of(sql, self.dialect) if self.dialect is not None and sql else None
+
     def role_words(self, group: str) -> frozenset[str]:
         """The words for the people an enum group lists (folded): its labels, and the topics of the tools whose rows
         are the table it lists (顧客, お客さん of the customers' names)."""
         if group not in self._roles:
             found = self.enums[group].labels if group in self.enums else set()
-            listed = listed_column(group, self.dialect) if self.dialect and not group.startswith("values:") else None
+            listed = self.listed(group)
             own = frozenset({listed[0]}) if listed is not None else None
             self._roles[group] = frozenset(found) | frozenset(
-                fold(normalise(w)) for t in self.tools.values() if own and self.dialect and t.sql and t.intents
-                and tables_of(t.sql, self.dialect) == own for w in t.intents.topics)
+                fold(normalise(w)) for name, t in self.tools.items() if own and t.intents and self.reads(name) == own
+                for w in t.intents.topics)
         return self._roles[group]
 
     def enum_groups(self, tool: str) -> set[str]:

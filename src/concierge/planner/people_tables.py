@@ -14,24 +14,20 @@ from concierge.language.japanese import honorifics
 from concierge.language.tokens import tokenise
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.slots import Slots, Span
-from concierge.sources.sql.written import listed_column, tables_of
 
 
 def elsewhere(slots: Slots, lexicon: Lexicon, tool: str, span: Span) -> bool:
     """Whether the person said at `span` is listed only by tables `tool` does not read, while the names of a table it
     does read are listed too, without them."""
-    dialect, sql = lexicon.dialect, lexicon.tools[tool].sql
-    if dialect is None or not sql:
-        return False
-    read = tables_of(sql, dialect)
+    read = lexicon.reads(tool)
     if not read:
         return False
-    theirs = [listed_column(key, dialect) for h in slots.enums if (h.start, h.end) == span for key, _ in h.value]
+    theirs = [lexicon.listed(key) for h in slots.enums if (h.start, h.end) == span for key, _ in h.value]
     if not theirs or any(t is None or t[0] in read for t in theirs):
         return False
     columns = {t[1] for t in theirs if t is not None}
-    listed = (listed_column(key, dialect) for key in lexicon.enums if not key.startswith("values:"))
-    return any(found is not None and found[0] in read and found[1] in columns for found in listed)
+    return any(found is not None and found[0] in read and found[1] in columns
+               for found in map(lexicon.listed, lexicon.enums))
 
 
 def own_row_named(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
@@ -41,14 +37,11 @@ def own_row_named(slots: Slots, lexicon: Lexicon, tool: str) -> bool:
     t = lexicon.tools[tool]
     if slots.people(lexicon.enum_groups(tool)) and any(isinstance(p.extract, NameExtract) for p in t.params.values()):
         return True
-    if lexicon.dialect is None or not t.sql:  # else its own rows' names may be an enum of the tool (a small table's)
-        return False
-    read = tables_of(t.sql, lexicon.dialect)
-    own = {g for g in lexicon.enum_groups(tool) if not g.startswith("values:")
-           and (listed := listed_column(g, lexicon.dialect)) is not None and read == frozenset({listed[0]})}
+    read = lexicon.reads(tool)  # else its own rows' names may be an enum of the tool (a small table's)
+    own = {g for g in lexicon.enum_groups(tool) if (listed := lexicon.listed(g)) is not None
+           and read == frozenset({listed[0]})}
     people = {s for _, s in slots.named_values}
     return any(k in own for h in slots.enums if (h.start, h.end) in people for k, _ in h.value)
-
 
 
 def unplaced_people(slots: Slots, lexicon: Lexicon, tool: str) -> list[tuple[str, Span]]:
@@ -64,4 +57,3 @@ def unplaced_people(slots: Slots, lexicon: Lexicon, tool: str) -> list[tuple[str
             end = last.start if last is not None and last.surface in honorifics() and last.start > 0 else len(u.said)
             out.append((u.said[:end].strip(), (u.span[0], u.span[0] + end)))
     return out
-
