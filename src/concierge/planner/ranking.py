@@ -85,7 +85,7 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
         if not is_summary and figure is None and not _most(text, lexicon) and other not in named:
             continue  # the most expensive product: a figure of the rows, not a ranking of groups
         if not about(other, tool) and other not in named and (figure is None or figure.startswith(measure.COUNT_OF)) \
-                and not (_times(slots) and takes_dates(other)):  # 利用回数が多い顧客: the times counted are events
+                and not (asks_times(slots) and takes_dates(other)):  # 利用回数が多い顧客: the times counted are events
             continue  # 注文がいちばん多い国 is never the country with the most customers
         return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
     subject = _subject(slots.text)
@@ -152,7 +152,7 @@ def _time_groups() -> tuple[str, ...]:
     return words.words("ranking", "time_groups")
 
 
-def _times(slots: Slots) -> bool:
+def asks_times(slots: Slots) -> bool:
     """Whether the request counts times (回数, 何回, how many times)."""
     return words.said_pattern("counters", "times").search(slots.cue_text) is not None
 

@@ -68,8 +68,7 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
     whose rows have no date, or are the person it names, goes to a summary of dated rows that takes every value it
     says."""
     asked = COUNTING.search(slots.text)
-    times = (asked is not None and asked["counter"] == "回") \
-        or words.said_pattern("counters", "times").search(slots.cue_text) is not None
+    times = (asked is not None and asked["counter"] == "回") or ranking.asks_times(slots)
     person = tool.mode == "read" and people_tables.own_row_named(slots, lexicon, tool.name)
     if person and asked is not None and asked["counter"] not in _OF_PEOPLE:
         times = True  # スタッフの鈴木さんの担当件数: the rentals he handled, never his one row
