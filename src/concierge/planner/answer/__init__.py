@@ -16,6 +16,7 @@ from concierge.catalog.model import Tool
 from concierge.planner.answer.problems import NO_TOOL, problem_text
 from concierge.planner.answer.results import render, several, table
 from concierge.planner.answer.scene import label
+from concierge.planner.answer.sentences import statuses_said
 from concierge.planner.answer.texts import PHRASES, phrase
 from concierge.planner.answer.values import number
 from concierge.planner.conditions import measured
@@ -105,11 +106,10 @@ def _said_all(lang: str) -> str:
 def _counted(counted: Counted, turn: _Turn) -> str:
     """Which statuses a call counted (planner/statuses.py), in a sentence."""
     tool, lang = turn.tools[counted.tool], turn.lang
-    joined = phrase(lang, "or").join(counted.others) if lang == "ja" else " or ".join(counted.others)
-    said = {"label": label(tool, counted.param, lang), "others": joined}
+    name = label(tool, counted.param, lang)
     if counted.value is None:
-        return phrase(lang, "status_by" if counted.grouped else "status_all", **said)
-    return phrase(lang, "status_only", value=counted.value, **said)
+        return statuses_said(lang, "status_by" if counted.grouped else "status_all", name, counted.others)
+    return statuses_said(lang, "status_only", name, counted.others, counted.value)
 
 
 def _written_together(request: Request, turn: _Turn) -> dict[int, str]:

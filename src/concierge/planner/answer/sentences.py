@@ -133,9 +133,14 @@ def sums(scene: Scene) -> str | None:
     if held is None:
         return said
     column, others = held
-    joined = phrase(lang, "or").join(others) if lang == "ja" else " or ".join(others)
-    return said + (" " if lang == "en" else "") + phrase(lang, "status_all", label=label(tool, column, lang),
-                                                          others=joined)
+    return said + (" " if lang == "en" else "") + statuses_said(lang, "status_all", label(tool, column, lang), others)
+
+
+def statuses_said(lang: str, kind: str, name: str, others: tuple[str, ...], value: str | None = None) -> str:
+    """Which statuses a figure counts, in a sentence (status_all, status_by, status_only: planner/statuses.py):
+    `name` is the status column's label, `others` the statuses of no money."""
+    said = {"label": name, "others": phrase(lang, "or").join(others)}
+    return phrase(lang, kind, **said) if value is None else phrase(lang, kind, value=value, **said)
 
 
 def _column_said(scene: Scene, column: str) -> str | None:
