@@ -22,6 +22,15 @@ ENTRY_POINT_GROUP = "concierge.demos"
 
 
 @dataclass(frozen=True)
+class Backend:
+    """A running stand-in for the service a demo's catalog calls: the environment its catalog reads (base URL,
+    credentials), and how to put it back as it started (every device as it was), for the next case."""
+
+    environment: dict[str, str]
+    reset: Callable[[], None]
+
+
+@dataclass(frozen=True)
 class DemoUser:
     name: str
     role: str
@@ -37,9 +46,9 @@ class Demo:
     generate: Callable[[], dict[str, list[dict]]]  # table name -> rows
     users: tuple[DemoUser, ...]
     by_default: bool = True  # loaded when the settings name no catalogs (False: it needs credentials first)
-    # A local stand-in for the service its catalog calls (a simulator), for the eval and the tests: started
-    # per case, it gives the environment its catalog reads (base URL, credentials). None: a database demo.
-    backend: Callable[[], AbstractContextManager[dict[str, str]]] | None = None
+    # A local stand-in for the service its catalog calls (a simulator), for the eval: started once a run and put
+    # back as it started before each case. None: a database demo.
+    backend: Callable[[], AbstractContextManager[Backend]] | None = None
     # Tables whose rows the demo reads from a file of its own format: table -> load(database, path) -> rows
     # (`concierge db import TABLE FILE`); any other table takes a CSV of its columns.
     importers: Mapping[str, Callable[..., int]] = field(default_factory=dict)

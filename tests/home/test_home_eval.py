@@ -1,4 +1,4 @@
-"""`concierge eval` over the home cases: each case on a fresh SwitchBot SIMULATOR (the demo's backend)."""
+"""`concierge eval` over the home cases: each case on the SwitchBot SIMULATOR as it starts (the demo's backend)."""
 
 from __future__ import annotations
 

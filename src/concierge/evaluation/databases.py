@@ -46,7 +46,9 @@ class DemoDatabases:
 
     The copies of a domain take turns at one path, on one engine, with the catalogs parsed
     once: a case sees only its own fresh data, and does not pay again for what depends only
-    on the catalog and the SQL dialect (parsing, compiled statements).
+    on the catalog and the SQL dialect (parsing, compiled statements). The demo's data is copied
+    over the last case's with SQLite's backup API, under the engine's open connections, as a
+    restore would be: they read the fresh data at their next transaction, connected already.
     """
 
     def __init__(self, folder: Path):
@@ -61,8 +63,10 @@ class DemoDatabases:
             path = self.folder / f"{domain}.db"
             self.domains[domain] = (made.catalogs, Database(f"sqlite:///{path}"), template, path)
         catalogs, db, template, path = self.domains[domain]
-        db.dispose()  # the previous case's connections are closed before its file is replaced
-        _replace(template, path)
+        if path.exists():
+            _backup(str(template), path)
+        else:
+            _replace(template, path)
         return catalogs, db
 
     def close(self) -> None:

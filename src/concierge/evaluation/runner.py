@@ -1,10 +1,11 @@
 """Replaying cases through the real agent loop and the chosen provider, and scoring each turn.
 
 Each case runs on data no earlier case changed (`evaluation.databases`), with the case's clock and
-user. A write that waits for confirmation is confirmed as a user would (`Agent.confirm`); that
-confirmation is not a call of its own, and the turn's answer is the one given after it. A case that
-cannot run (its user is unknown, the provider or the database fails) is that case's failure, with a
-line saying why; the cases after it still run.
+user; a demo's cases share one pipeline, provider and agent, as a running server does
+(`evaluation.stands`). A write that waits for confirmation is confirmed as a user would
+(`Agent.confirm`); that confirmation is not a call of its own, and the turn's answer is the one given
+after it. A case that cannot run (its user is unknown, the provider or the database fails) is that
+case's failure, with a line saying why; the cases after it still run.
 """
 
 from __future__ import annotations
@@ -12,24 +13,23 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from concierge.agent.loop import Agent
 from concierge.agent.providers import make_provider
+from concierge.agent.providers.interface import Provider
 from concierge.agent.turn import CallRecord
-from concierge.demo.bootstrap import open_pipeline
 from concierge.errors import DatabaseError, ProviderError, UnknownUser
 from concierge.evaluation.cases import load_cases
 from concierge.evaluation.databases import DEFAULT_USER, DemoDatabases, SettingsData
 from concierge.evaluation.report import CaseScore, Report, TurnScore
 from concierge.evaluation.scoring import score_turn, stated_wrong_figure
+from concierge.evaluation.stands import Stands
 from concierge.pipeline.access import User
 from concierge.pipeline.pipeline import Pipeline
-from concierge.plugins import demo, demos
+from concierge.plugins import demos
 from concierge.settings import Settings
 
 MAX_CONFIRMATIONS = 5  # writes confirmed in one turn, at most (a model could keep asking)
@@ -38,6 +38,10 @@ MAX_CONFIRMATIONS = 5  # writes confirmed in one turn, at most (a model could ke
 class _Provider:
     def __init__(self, name: str, model: str | None, base_url: str | None):
         self.name, self.model, self.base_url = name, model, base_url
+
+    def make(self, pipeline: Pipeline) -> Provider:
+        """The provider, for the offline planner over `pipeline`'s catalogs and data."""
+        return make_provider(self.name, model=self.model, base_url=self.base_url, pipeline=pipeline)
 
 
 async def run(path: str | Path, provider: str = "offline", model: str | None = None,
@@ -49,19 +53,23 @@ async def run(path: str | Path, provider: str = "offline", model: str | None = N
         own = _settings_data(settings, Path(folder), path)
         cases = load_cases(path, own.names if own else ())
         demos_data = DemoDatabases(Path(folder))
+        stands = Stands(demos_data, chooser.make)
         scores = []
         try:
             for case in cases:
                 if case["domain"] in demos():
-                    score = await _demo_case(case, demos_data, chooser)
+                    score = await _demo_case(case, stands)
                 else:
                     assert own is not None  # load_cases accepts a settings domain only where there are settings
                     score = await _settings_case(case, own, chooser)
                 scores.append(score)
         finally:
-            demos_data.close()
-            if own is not None:
-                own.close()
+            try:
+                await stands.aclose()
+            finally:
+                demos_data.close()
+                if own is not None:
+                    own.close()
     return Report.of(str(path), provider, scores, own.notes if own else [])
 
 
@@ -79,49 +87,34 @@ def _settings_data(settings: Settings | None, folder: Path, path: str | Path) ->
     return data
 
 
-async def _demo_case(case: dict[str, Any], databases: DemoDatabases, provider: _Provider) -> CaseScore:
-    plugin = demo(case["domain"])
-    today = date.fromisoformat(case["today"])
-    user = case.get("user", DEFAULT_USER)
-    where = f"the {plugin.name} demo"
-    if plugin.backend is not None:  # a web API's demo: its own stand-in service and state for this case
-        with plugin.backend() as env, _environment(env):
-            pipeline = open_pipeline([plugin.name], f"sqlite:///{databases.folder / (case['id'] + '.db')}",
-                                     today=today)
-            try:
-                return await _score(case, pipeline, user, where, provider)
-            finally:
-                pipeline.close()
-    pipeline = Pipeline(*databases.fresh(case["domain"]), today=today)
-    try:
-        return await _score(case, pipeline, user, where, provider)
-    finally:
-        pipeline.close()
+async def _demo_case(case: dict[str, Any], stands: Stands) -> CaseScore:
+    with stands.case(case["domain"], date.fromisoformat(case["today"])) as stand:
+        return await _score(case, stand.agent, case.get("user", DEFAULT_USER), f"the {case['domain']} demo")
 
 
 async def _settings_case(case: dict[str, Any], data: SettingsData, provider: _Provider) -> CaseScore:
     with data.pipeline(case["id"], date.fromisoformat(case["today"])) as pipeline:
-        return await _score(case, pipeline, case.get("user", data.default_user), data.where, provider)
+        chooser = provider.make(pipeline)
+        try:
+            return await _score(case, Agent(pipeline, chooser), case.get("user", data.default_user), data.where)
+        finally:
+            await chooser.aclose()
 
 
-async def _score(case: dict[str, Any], pipeline: Pipeline, user_name: str, where: str,
-                 provider: _Provider) -> CaseScore:
+async def _score(case: dict[str, Any], agent: Agent, user_name: str, where: str) -> CaseScore:
     score = CaseScore(case["id"], passed=True, kind=case.get("kind"))
     try:
-        user = pipeline.user(user_name)
+        user = agent.pipeline.user(user_name)
     except UnknownUser as err:
         known = f" (users: {', '.join(err.known)})" if err.known else ""
         score.passed = False
         score.error = (f"user {user_name!r} is not a user of {where}{known}; add it with "
                        f"concierge user add {user_name} --role ROLE")
         return score
-    chooser = make_provider(provider.name, model=provider.model, base_url=provider.base_url, pipeline=pipeline)
     try:
-        await _play(case, Agent(pipeline, chooser), user, score)
+        await _play(case, agent, user, score)
     except (ProviderError, DatabaseError) as err:  # this case fails; the others still run
         score.passed, score.error = False, f"turn {len(score.turns) + 1}: {err}"
-    finally:
-        await chooser.aclose()
     return score
 
 
@@ -148,20 +141,6 @@ async def _play(case: dict[str, Any], agent: Agent, user: User, score: CaseScore
         score.turns.append(TurnScore(turn["say"], not differences, differences, calls, result.answer,
                                      result.ungrounded, round(ms, 3), round(provider_ms, 3), wrong))
         score.passed = score.passed and not differences
-
-
-@contextmanager
-def _environment(values: dict[str, str]) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def _memory_folder() -> str | None:

@@ -116,6 +116,10 @@ class Pipeline:
             return catalog.demo_today
         return date.today()
 
+    def set_today(self, today: date | None) -> None:
+        """Set the configured clock (None: the demo's, else the wall's), as the eval does for each case it plays."""
+        self._today = today
+
     def now(self, tool: str | None = None) -> str:
         """The clock's time of day, HH:MM: a demo catalog's `demo_time`, else the wall clock's."""
         catalog = self._catalog_of.get(tool) if tool else None

@@ -269,9 +269,13 @@ class Lexicon:
         return found
 
     def prepare(self) -> None:
-        """Build now what each tool's words are found by, so that no request pays for the first to read them."""
+        """Build now what each tool's words are found by, and read its statement (the tables it reads, the column an
+        enum group lists), so that no request pays for the first to read them."""
+        for group in self.enums:
+            self.role_words(group)
         for name, tool in self.tools.items():
             self.columns(name)
+            self.reads(name)
             for pname, param in tool.params.items():
                 if isinstance(param.extract, CountExtract):
                     self.count_phrases(name, pname)

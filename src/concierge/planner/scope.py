@@ -246,6 +246,12 @@ def _listed(section: str, key: str) -> frozenset[str]:
     return frozenset(_table()[section][key])
 
 
+def prepare() -> None:
+    """Read scope.toml and build every kind's rules now, so that no request pays for the first to read them."""
+    for kind in (*KINDS, "write"):
+        _words(kind)
+
+
 @lru_cache(maxsize=1024)  # a request's clauses are asked about more than once as it is planned
 def out_of_scope(text: str, today: date, future: bool) -> OutOfScope | None:
     """What in `text` (normalised) no tool can answer, or None.

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from concierge.plugins import Demo, DemoUser
+from concierge.plugins import Backend, Demo, DemoUser
 
 
 @contextmanager
-def simulated() -> Iterator[dict[str, str]]:
-    """A fresh SwitchBot SIMULATOR (every device as it starts) and the variables that point the catalog at it."""
+def simulated() -> Iterator[Backend]:
+    """A SwitchBot SIMULATOR (every device as it starts), the variables that point the catalog at it, and its reset."""
     from concierge.demo.home.simulator import running
 
     with running() as simulator:
-        yield simulator.environment()
+        yield Backend(simulator.environment(), simulator.store.reset)
 
 
 DEMO = Demo(

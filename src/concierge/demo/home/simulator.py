@@ -118,6 +118,12 @@ class HomeStore:
                 self._save()
             return reply
 
+    def reset(self) -> None:
+        """Every device as it starts (the credentials stay)."""
+        with self._lock:
+            self.home = default_home()
+            self._save()
+
     def snapshot(self) -> dict[str, Any]:
         """The current state, as the state file keeps it."""
         with self._lock:
