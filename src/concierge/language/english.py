@@ -82,6 +82,12 @@ def day_parts() -> dict[str, list[list[dict[str, Any]]]]:
 
 
 @cache
+def parties() -> frozenset[str]:
+    """The head nouns (singular) of tables whose rows are people, organisations or animals: customer, student, pet."""
+    return frozenset(_table()["parties"]["nouns"])
+
+
+@cache
 def english_words(kind: str) -> frozenset[str]:
     """The words never read as a value of `kind` (values, loose, subjects, goods, nouns: the table [not])."""
     return frozenset(_table()["not"][kind])

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from concierge.language.english import parties
 from concierge.language.katakana import katakana
 
 
@@ -49,7 +50,7 @@ SUFFIXES: frozenset[str] = frozenset(_ENGLISH["affixes"]["suffixes"])
 JA: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["ja"].items()}
 PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _ENGLISH["phrases"].items()}
 EVERY_COUNTER: tuple[str, ...] = tuple(_JAPANESE["counters"]["every"])  # every noun is counted in 件
-PARTIES: frozenset[str] = frozenset(_ENGLISH["parties"]["nouns"])  # rows that are people or organisations
+PARTIES: frozenset[str] = parties()  # rows that are people or organisations
 COUNTED: dict[str, str] = dict(_ENGLISH["counted"])  # days -> 日数: a column of how many of a unit
 
 

@@ -18,6 +18,7 @@ from concierge.planner.text import fold, normalise, said_as
 RANK = "rank_by"
 COUNT_OF = "count_of_"
 EACH_OF = "each_of_"  # a column asked of each row (カットはいくら: what one costs), never what the rows add up to
+HEADS_OF = "heads_of_"  # how many groups of people a summary gives (生徒は何人: the students, not the lessons)
 
 
 def ranks(tool: Tool) -> list[str]:

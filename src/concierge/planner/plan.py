@@ -45,6 +45,7 @@ from concierge.planner import (
     date_pairs,
     elsewhere,
     focus,
+    headcount,
     leftover,
     levels,
     measure,
@@ -794,7 +795,10 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.problems.append(Problem("which_tool", lines.tool.name, candidates=(lines.tool.name, *lines.tied)))
         return
     tool = lines.tool if lines is not None else tool
-    answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None)
+    heads = headcount.people_counted(tool, slots, ctx.lexicon, ctx.offered) if ranked is None and lines is None \
+        else None
+    tool = heads.tool if heads is not None else tool
+    answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None and heads is None)
     if isinstance(answering, Problem):
         request.problems.append(answering)
         return
@@ -804,10 +808,13 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.problems.append(base)
         return
     fixed = ranked.args if ranked is not None and ranked.tool.name == tool.name else \
-        lines.args if lines is not None and lines.tool.name == tool.name else {}
+        lines.args if lines is not None and lines.tool.name == tool.name else \
+        heads.args if heads is not None and heads.tool.name == tool.name else {}
     problem = _plan_call(plan, request, tool, slots, ctx, ahead, base, fixed)
     if lines is not None and lines.tool.name == tool.name:  # how many were sold: the quantity
         request.measures[tool.name] = measure.column(tool, lines.figure)
+    if heads is not None and heads.tool.name == tool.name:  # how many people: the groups
+        request.measures[tool.name] = measure.HEADS_OF + heads.group
     if problem:
         request.problems.append(problem)
 

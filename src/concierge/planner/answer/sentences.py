@@ -23,7 +23,7 @@ from concierge.planner import statuses
 from concierge.planner.answer.scene import ROWS_IN_SENTENCE, Scene, label, periods
 from concierge.planner.answer.texts import phrase
 from concierge.planner.answer.values import number
-from concierge.planner.measure import EACH_OF
+from concierge.planner.measure import EACH_OF, HEADS_OF
 from concierge.planner.nouns import Noun, noun
 from concierge.planner.text import fold
 from concierge.sources.result import Money
@@ -35,6 +35,8 @@ _COUNT_OF = "count_of_"
 def head(scene: Scene, counting: bool, counter: str | None) -> tuple[str, bool]:
     """The sentence that answers, and whether the rows follow as a table."""
     tool = scene.tool
+    if tool is not None and scene.measure is not None and scene.measure.startswith(HEADS_OF):
+        return _heads(scene, tool, counter), False
     if tool is not None and GROUP in tool.params and scene.rows and GROUP_VALUE in scene.rows[0]:
         return _summary(scene, tool)
     return _count(scene.row_count, scene, counter if counting else None), not counting and scene.row_count > 0
@@ -56,6 +58,28 @@ def _count(n: int, scene: Scene, counter: str | None) -> str:
         return f"{_ja_conditions(conds)}{what.ja}は{in_all}{number(n)}{counter or '件'}です。"
     verb = "is" if n == 1 else "are"
     return _cap(f"there {verb} {number(n)} {what.said('en', n)}{_en_conditions(conds)}.")
+
+
+def _heads(scene: Scene, tool: Tool, counter: str | None) -> str:
+    """How many people the groups are (planner/headcount.py): 「先月のレッスンの生徒は全部で13人です。」; where the
+    summary cut its groups at `top_n`, at least that many. A group with no name (rows whose person has no name, or
+    none) is said with how many rows it holds: it is counted, and the answer says what it is."""
+    group = scene.measure.removeprefix(HEADS_OF) if scene.measure else ""
+    unnamed = next((row for row in scene.rows if row.get(GROUP_VALUE) is None), None)
+    count_col = _count_column(tool, scene)
+    rows_of_none = unnamed.get(count_col) if unnamed is not None and count_col else None
+    top = scene.args.get(TOP)
+    cut = isinstance(top, int) and scene.row_count >= top
+    n = scene.row_count
+    what, by, conds = noun(tool), _group_noun(tool, group, scene.lang), _conditions(scene)
+    if scene.lang == "ja":
+        said = f"{_ja_conditions(conds)}{what.ja}の{by}は{'' if cut else '全部で'}{number(n)}{counter or '人'}" \
+               f"{'以上' if cut else ''}です。"
+        return said + (f"{by}の名前がない{what.ja}{number(rows_of_none)}件の分を含みます。" if rows_of_none else "")
+    people = by if n == 1 else f"{by}s"
+    said = _cap(f"{'at least ' if cut else ''}{number(n)} {people} had {what.many}{_en_conditions(conds)}.")
+    return said + (f" That counts the {number(rows_of_none)} {what.said('en', rows_of_none)} with no {by}'s name "
+                   "as one." if rows_of_none else "")
 
 
 def _summary(scene: Scene, tool: Tool) -> tuple[str, bool]:
