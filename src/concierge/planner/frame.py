@@ -30,7 +30,9 @@ from concierge.language.tokens import Utterance, japanese, tokenise
 from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, spelt
 from concierge.planner.measure import names_a_measure
-from concierge.planner.text import Hit
+from concierge.planner.nouns import noun
+from concierge.planner.statuses import names_status
+from concierge.planner.text import Hit, fold
 
 Span = tuple[int, int]
 EnumHit = Hit[frozenset[tuple[str, str]]]
@@ -88,6 +90,7 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
         labels = frozenset(label for key, _ in data for label in lexicon.enums[key].labels)
         how = Placement.NAMED if _spelt_as_value(text, masked, hit.start, hit.end) \
             or _a_snake_value_said(text[hit.start:hit.end], data) \
+            or _rows_named_after(utterance, masked, hit.end, _rows_of(lexicon, data)) \
             else _placement(utterance, masked, hit.start, hit.end, labels)
         if how is Placement.NAMED:
             out.hits.append(hit)
@@ -100,6 +103,29 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
         if how is Placement.OPEN:
             out.asked += [Twofold(said, (hit.start, hit.end), key, value) for key, value in sorted(data)]
     return out
+
+
+def _rows_of(lexicon: Lexicon, data: frozenset[tuple[str, str]]) -> frozenset[str]:
+    """The nouns (folded) of the rows whose status the values are, of the tools that filter by it (レッスン of the
+    lessons' status 予約); none for values of any other column (a product 全商品 before 売上 stays the question's)."""
+    groups = {key for key, _ in data}
+    return frozenset(fold(noun(t).ja) for (name, pname), group in lexicon.enum_of.items()
+                     if group.key in groups and noun(t := lexicon.tools[name]).ja
+                     and names_status(pname, t.params[pname].description.get("ja") or ""))
+
+
+def _rows_named_after(said: Utterance, folded: str, end: int, nouns: frozenset[str]) -> bool:
+    """Whether the rows the value is one of are named right after it, as what it says of them: 予約のレッスン,
+    予約中のレッスン (the value, a suffix of it, の, the noun of the rows), not 予約の件数."""
+    at = end
+    for i in said.starting(end, len(folded) + 1):
+        token = said.tokens[i]
+        if token.start != at or not token.is_suffix:
+            break
+        at = token.end
+    if not folded.startswith(OWNED, at):
+        return False
+    return any(folded.startswith(n, at + len(OWNED)) for n in nouns)
 
 
 def _spelt_as_value(text: str, folded: str, start: int, end: int) -> bool:

@@ -102,7 +102,7 @@ def read_loosely(text: str, taken: list[Span], exact: list[Hit[frozenset[tuple[s
             continue
         _take(out, other[0], text[word[0]:word[1]], word, other[1])
     spans = taken + [(h.start, h.end) for h in out.hits] + [u.span for u in out.unsure] + [s for _, s in out.unknown]
-    for group, found, rivals in _loose(mask(text, spans), matchers, known):
+    for group, found, rivals in _loose(mask(text, spans), matchers, known, text):
         if rivals:
             _take_across(out, text, [(group, found), *rivals])
         else:
@@ -487,11 +487,13 @@ def _sure(candidates: list[Candidate]) -> bool:
     return best.how in ("exact", "synonym", "reading") or (best.how == "typo" and best.score - runner_up >= 0.04)
 
 
-def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tuple[str, Found, list[tuple[str, Found]]]]:
+def _loose(masked: str, matchers: dict[str, Matcher], known: Known, said: str | None = None
+           ) -> list[tuple[str, Found, list[tuple[str, Found]]]]:
     """Loose matches of every group, longest first, none overlapping; a whole katakana word is read as one
     (シュークリム is シュークリーム misspelt, not シューク and an unknown リム). Each with the matches of the same
     words in other groups whose values are people (佐藤さん: a member of staff and a customer), never dropped for
-    the first group's."""
+    the first group's. One letter is read only as a word of its own in the request as `said` (鮭 of 鮭弁当), not
+    where the value masked before it leaves it alone (the 中 of 予約中 is no part of 田中)."""
     found = [(key, Found(s, e, masked[s:e], tuple(c))) for s, e in _katakana_words(masked)
              for key, matcher in matchers.items() if _sure(c := matcher.match(masked[s:e]))]
     found += [(key, f) for key, m in matchers.items() for f in m.find(masked, known.stop)]
@@ -500,7 +502,7 @@ def _loose(masked: str, matchers: dict[str, Matcher], known: Known) -> list[tupl
     for key, f in sorted(found, key=lambda kf: (-(kf[1].end - kf[1].start), kf[1].start)):
         budget.check()
         single = len(f.said) < 2 and f.candidates[0].how != "exact" and not (  # 売 is not 梅 by its reading ばい
-            f.candidates[0].how == "part" and _a_noun_alone(masked, f.start, f.end))  # 鮭 of 鮭弁当, said as a word
+            f.candidates[0].how == "part" and _a_noun_alone(said or masked, f.start, f.end))  # 鮭 of 鮭弁当, a word
         if not single and _plausible(f, masked, matchers[key].heads) and MASK not in f.said \
                 and not _cut_from(masked, f) \
                 and in_words(masked, f.start, f.end) and spans.add(f.start, f.end):
