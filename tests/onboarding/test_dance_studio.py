@@ -8,7 +8,8 @@ students of one name are two; 生徒は何人 and 渋谷区の生徒は何人 st
 
 A status that is also a word of questions (予約) said before the noun of the rows it is a status of (予約のレッスン,
 予約中のレッスン) is that status, never dropped for every lesson; and the 中 of 予約中 is no part of the teacher 中村's
-name."""
+name. A grouping said by a word no summary groups by (指導員ごと) is refused with what it can group by, never
+answered with the total of every lesson."""
 
 from __future__ import annotations
 
@@ -92,3 +93,12 @@ async def test_a_status_said_before_the_rows_it_is_a_status_of_is_applied(studio
     assert [c.args.get("status") for c in turn.calls] == ["予約"], turn.answer
     assert booked in figures(turn.answer) and every not in figures(turn.answer), turn.answer
     assert "中村" not in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["指導員ごとの先月のレッスン件数", "先月のレッスン件数を指導員ごとに"])
+async def test_a_grouping_no_summary_makes_is_never_answered_with_the_total(studio, said):
+    november = studio.scalar("SELECT COUNT(*) FROM lessons WHERE lesson_date BETWEEN '2026-11-01' AND '2026-11-30'")
+    turn = await ask(studio.agent, studio.pipeline, said)
+    assert turn.calls == [] and november not in figures(turn.answer), turn.answer
+    assert "指導員" in turn.answer and "教師" in turn.answer, turn.answer  # what was said, and what it can group by

@@ -197,6 +197,8 @@ def _grouped_by(text: str) -> list[tuple[Span, str]]:
     for key in ("by_en", "by_ja", "by_ja_glued"):
         for m in words.token_pattern("groupings", key).finditer(said):
             word = fold(m.said(said, "w") or "")
+            if key == "by_ja":  # the noun and its suffixes: all before 別 (整備士ごと: 整備士)
+                word = fold(text[m.start:said.tokens[m.last - 1].start])
             if key == "by_ja_glued":
                 word = next((word[:-len(e)] for e in _GROUP_AFTER if word.endswith(e)), word)
             if (key != "by_en" or (word.isascii() and word.isalpha() and len(word) >= 3)) \

@@ -207,7 +207,8 @@ class Problem:
     impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
     advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes),
     not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`),
-    ungrouped (a ranking of an entity, いちばん多い国, that no summary groups by: `said`),
+    ungrouped (a ranking of an entity, いちばん多い国, that no summary groups by: `said`), not_grouped (a grouping
+    said, 整備士ごとの修理件数, that no summary of the rows makes: `said`, the summary as `tool` where there is one),
     too_many (more calls than one request makes, or more requests than one message: `reason`)."""
 
     kind: str
@@ -1051,6 +1052,10 @@ def _taking_all(tool: Tool, slots: Slots, ctx: Context) -> tuple[Tool, Problem |
                 and _rows_said(other, tool, slots) and (not counted or ranking.about(other, tool)) \
                 and not unmet(slots, ctx.lexicon, name) and not leftover.left(other, slots, ctx.lexicon, ctx.offered):
             return other, None
+    if unused[0].kind == "group":  # 整備士ごとの修理件数: never the total of every repair, said as if grouped
+        summaries = ranking.summaries(ctx.lexicon, tool.catalog, ctx.offered)
+        by = next((t for t in summaries if ranking.about(t, tool)), tool)
+        return tool, Problem("not_grouped", by.name, said=unused[0].text)
     return tool, Problem("not_applied", tool.name, said=unused[0].text, candidates=tuple(s.text for s in unused))
 
 

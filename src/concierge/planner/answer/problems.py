@@ -43,7 +43,7 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, kind, said=problem.said)
     if kind == "not_applied" and tool:
         return _not_applied(problem, lang, tool)
-    if kind == "ungrouped":
+    if kind in ("ungrouped", "not_grouped"):
         return _ungrouped(problem, lang, tool)
     if kind in ("at_limit", "none_such") and tool:  # もっと明るく at 100%: already at the end of the range;
         # エアコンとテレビ消して, with no air conditioner: the TV switched off, and none such said
@@ -116,12 +116,13 @@ def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
 
 
 def _ungrouped(problem: Problem, lang: str, tool: Tool | None) -> str:
-    """A ranking of an entity no summary groups by: said so, with what the rows can be added up by."""
+    """A ranking of an entity, or a grouping (整備士ごとの件数), that no summary groups by: said so, with what the rows
+    can be added up by."""
     groups = group_labels(tool, lang) if tool is not None else []
+    kind = problem.kind
     if not groups or tool is None:
-        return phrase(lang, "ungrouped_none", said=problem.said)
-    return phrase(lang, "ungrouped", said=problem.said, noun=noun(tool).said(lang),
-                  groups=phrase(lang, "list").join(groups))
+        return phrase(lang, f"{kind}_none", said=problem.said, noun=noun(tool).said(lang) if tool else "")
+    return phrase(lang, kind, said=problem.said, noun=noun(tool).said(lang), groups=phrase(lang, "list").join(groups))
 
 
 def _whose(problem: Problem, lang: str, tool: Tool) -> str:

@@ -86,6 +86,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "ungrouped": ("『{said}』ごとに集計できるデータがないため、順位はお出ししていません。"
                       "{noun}の集計は次の単位でできます: {groups}。"),
         "ungrouped_none": "『{said}』ごとに集計できるデータがないため、順位はお出ししていません。",
+        "not_grouped": ("『{said}』で{noun}を分けて集計することができないため、数字はお出ししていません。"
+                        "{noun}の集計は次の単位でできます: {groups}。"),
+        "not_grouped_none": "『{said}』で{noun}を分けて集計することができないため、数字はお出ししていません。",
         "which_param": "『{said}』は{options}のどれですか？",
         "or": "、",
         "value": "値",
@@ -176,6 +179,10 @@ PHRASES: dict[str, dict[str, str]] = {
                       "ranking. The {noun} can be added up by {groups}."),
         "ungrouped_none": ('I cannot rank by "{said}": nothing here adds the figures up by that, so I have not given '
                            "a ranking."),
+        "not_grouped": ('I cannot add the {noun} up "{said}": nothing here groups them so, so I have not given a '
+                        "figure. The {noun} can be added up by {groups}."),
+        "not_grouped_none": ('I cannot add the {noun} up "{said}": nothing here groups them so, so I have not given '
+                             "a figure."),
         "which_param": '"{said}" could be the {options}. Which one do you mean?',
         "or": " or ",
         "value": "value",
