@@ -9,7 +9,8 @@ students of one name are two; 生徒は何人 and 渋谷区の生徒は何人 st
 A status that is also a word of questions (予約) said before the noun of the rows it is a status of (予約のレッスン,
 予約中のレッスン) is that status, never dropped for every lesson; and the 中 of 予約中 is no part of the teacher 中村's
 name. A grouping said by a word no summary groups by (指導員ごと) is refused with what it can group by, never
-answered with the total of every lesson."""
+answered with the total of every lesson. The most popular class (一番人気のクラス) is the one with the most lessons,
+never the list of classes."""
 
 from __future__ import annotations
 
@@ -102,3 +103,15 @@ async def test_a_grouping_no_summary_makes_is_never_answered_with_the_total(stud
     turn = await ask(studio.agent, studio.pipeline, said)
     assert turn.calls == [] and november not in figures(turn.answer), turn.answer
     assert "指導員" in turn.answer and "教師" in turn.answer, turn.answer  # what was said, and what it can group by
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("said", "group", "table"), [("一番人気のクラスは？", "class", "classes"),
+                                                      ("一番人気の先生は？", "teacher", "teachers")])
+async def test_the_most_popular_is_the_one_chosen_most_often(studio, said, group, table):
+    key = f"{group}_id"
+    name, lessons = studio.scalar(f"SELECT t.name || ':' || COUNT(*) FROM lessons l JOIN {table} t ON t.{key} = l.{key}"
+                                  f" GROUP BY t.name ORDER BY COUNT(*) DESC LIMIT 1").split(":")
+    turn = await ask(studio.agent, studio.pipeline, said)
+    assert [c.args.get("group_by") for c in turn.calls] == [group], turn.answer
+    assert name in turn.answer and int(lessons) in figures(turn.answer), turn.answer

@@ -81,11 +81,12 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
         entity = entity_of(other, slots, lexicon)
         if entity is None:
             continue
-        figure = measure.named(other, text)
+        figure = measure.named(other, text) or (_count_of(other) if _popular(text) and takes_dates(other) else None)
         if not is_summary and figure is None and not _most(text, lexicon) and other not in named:
             continue  # the most expensive product: a figure of the rows, not a ranking of groups
+        events = (asks_times(slots) or _popular(text)) and takes_dates(other)  # 利用回数が多い顧客, 人気のクラス
         if not about(other, tool) and other not in named and (figure is None or figure.startswith(measure.COUNT_OF)) \
-                and not (asks_times(slots) and takes_dates(other)):  # 利用回数が多い顧客: the times counted are events
+                and not events:  # the times done (chosen) are events, counted where they are
             continue  # 注文がいちばん多い国 is never the country with the most customers
         return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
     subject = _subject(slots.text)
@@ -155,6 +156,16 @@ def _time_groups() -> tuple[str, ...]:
 def asks_times(slots: Slots) -> bool:
     """Whether the request counts times (回数, 何回, how many times)."""
     return words.said_pattern("counters", "times").search(slots.cue_text) is not None
+
+
+def _popular(text: str) -> bool:
+    """Whether the request asks what is popular (人気, popular): chosen most often."""
+    return words.pattern("ranking", "popular").search(text) is not None
+
+
+def _count_of(tool: Tool) -> str | None:
+    """The `rank_by` value that counts a summary's rows."""
+    return next((v for v in measure.ranks(tool) if v.startswith(measure.COUNT_OF)), None)
 
 
 def _superlative(text: str) -> bool:
