@@ -10,7 +10,7 @@ A status that is also a word of questions (予約) said before the noun of the r
 予約中のレッスン) is that status, never dropped for every lesson; and the 中 of 予約中 is no part of the teacher 中村's
 name. A grouping said by a word no summary groups by (指導員ごと) is refused with what it can group by, never
 answered with the total of every lesson. The most popular class (一番人気のクラス) is the one with the most lessons,
-never the list of classes."""
+never the list of classes. 月別のレッスン数 gives the months, in their order, not only the total of all of them."""
 
 from __future__ import annotations
 
@@ -115,3 +115,16 @@ async def test_the_most_popular_is_the_one_chosen_most_often(studio, said, group
     turn = await ask(studio.agent, studio.pipeline, said)
     assert [c.args.get("group_by") for c in turn.calls] == [group], turn.answer
     assert name in turn.answer and int(lessons) in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["月別のレッスン数", "月別のレッスン件数を教えて"])
+async def test_a_grouping_said_gives_the_groups_in_their_order(studio, said):
+    months = [(f"2026-{m:02d}", studio.scalar(f"SELECT COUNT(*) FROM lessons WHERE lesson_date BETWEEN "
+                                               f"'2026-{m:02d}-01' AND '2026-{m:02d}-{d}'"))
+              for m, d in ((10, 31), (11, 30), (12, 31))]
+    turn = await ask(studio.agent, studio.pipeline, said)
+    assert [(c.args.get("group_by"), c.args.get("rank_by")) for c in turn.calls] == [("month", None)], turn.answer
+    lines = [line for line in turn.answer.splitlines() if line.startswith("| 2026-")]
+    assert [line.split("|")[1].strip() for line in lines] == [m for m, _ in months], turn.answer
+    assert [int(line.split("|")[2]) for line in lines] == [n for _, n in months], turn.answer

@@ -232,6 +232,7 @@ class Request:
     values: dict[str, list[Any]] = field(default_factory=dict)  # parameter -> values it used (for later ones)
     understood: list[tuple[str, str]] = field(default_factory=list)  # (words said, value used) when not verbatim
     measures: dict[str, str] = field(default_factory=dict)  # tool -> the one figure of its result the request names
+    grouped: set[str] = field(default_factory=set)  # summaries whose grouping the request says (月別), the default too
     counted: list[statuses.Counted] = field(default_factory=list)  # the statuses its money adds up
 
 
@@ -816,8 +817,17 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.measures[tool.name] = measure.column(tool, lines.figure)
     if heads is not None and heads.tool.name == tool.name:  # how many people: the groups
         request.measures[tool.name] = measure.HEADS_OF + heads.group
+    if ranking.GROUP in tool.params and _grouping_said(tool, slots, ctx):
+        request.grouped.add(tool.name)
     if problem:
         request.problems.append(problem)
+
+
+def _grouping_said(tool: Tool, slots: Slots, ctx: Context) -> bool:
+    """Whether the request says the summary's grouping in words (月別, by month), the default one too: its groups
+    are the answer, not only their totals."""
+    key = ctx.lexicon.enum_of[(tool.name, ranking.GROUP)].key
+    return any(k == key for h in slots.enums for k, _ in h.value)
 
 
 def _edit(slots: Slots, ctx: Context) -> Edit:
@@ -1263,6 +1273,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     dated = [n for n, p in tool.params.items() if isinstance(p.extract, DateExtract)]
     slots, periods = _periods_of(tool, slots, ctx, base, dated)
     values = {**_values_said(tool, slots, ctx, base, dated), **{k: [v] for k, v in (fixed or {}).items()}}
+    values = ranking.in_time_order(tool, slots, ctx.lexicon, values)
     if slots.dates:
         values = date_pairs.implied(tool, date_pairs.words_of(tool, date_pairs.chosen(tool, slots)), values)
     _note_measure(request, tool, slots, ctx, base)

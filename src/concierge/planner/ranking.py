@@ -149,6 +149,17 @@ def _ranks(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
     return TOP in tool.params and count(slots, lexicon, tool.name, TOP) is not None
 
 
+def in_time_order(tool: Tool, slots: Slots, lexicon: Lexicon, values: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The values of a summary's call, grouped by a time (月別のレッスン数), with no `rank_by` where the request ranks
+    nothing: the figure it names (数) is what each month shows, and the months stay in their order."""
+    group = values.get(GROUP)
+    text = slots.cue_text
+    if not group or group[0] not in _time_groups() or measure.RANK not in values or _ranks(tool, slots, lexicon) \
+            or _superlative(text) or _most(text, lexicon) or _popular(text):
+        return values
+    return {k: v for k, v in values.items() if k != measure.RANK}
+
+
 def _time_groups() -> tuple[str, ...]:
     return words.words("ranking", "time_groups")
 

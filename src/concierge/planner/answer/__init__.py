@@ -10,6 +10,7 @@ result ids stay out of the text: the ids are in the structured results and the t
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date
 
 from concierge.catalog.model import Tool
@@ -40,11 +41,11 @@ class _Turn:
         self.shown: set[int] = set()
 
     def render(self, index: int, counting: bool = False, counter: str | None = None,
-               measures: dict[str, str] | None = None) -> list[str]:
+               measures: dict[str, str] | None = None, grouped: Collection[str] = ()) -> list[str]:
         step = self.plan.steps[index]
         today = self.clocks.get(step.tool, self.today)
         return [render(r, self.lang, self.tools.get(r.tool), counting=counting, today=today, counter=counter,
-                       measure=(measures or {}).get(r.tool), interim=self._interim(index))
+                       measure=(measures or {}).get(r.tool), interim=self._interim(index), grouped=r.tool in grouped)
                 for r in self.states[index].results]
 
     def _interim(self, index: int) -> bool:
@@ -90,7 +91,7 @@ def _request(request: Request, turn: _Turn) -> list[str]:
             out.append(together[index])
         elif turn.states[index].status == DONE and index not in turn.shown:
             turn.shown.add(index)
-            out += turn.render(index, counting, counter, request.measures)
+            out += turn.render(index, counting, counter, request.measures, request.grouped)
     shown = {turn.plan.steps[i].tool for i in request.steps if turn.states[i].status == DONE}
     mark = _said_all(turn.lang)  # a list's total says which statuses it holds (sentences.sums): not said again
     return out + [_counted(c, turn) for c in request.counted if c.tool in shown

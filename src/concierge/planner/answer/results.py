@@ -20,13 +20,13 @@ _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool = False,
            today: date | None = None, counter: str | None = None, measure: str | None = None,
-           interim: bool = False) -> str:
+           interim: bool = False, grouped: bool = False) -> str:
     """A result in the user's language. `counting`: the request asks how many, so a read of rows says
     the count of every matching row (and the totals), not the rows; `counter` is the Japanese counter the
     question counted with (何枚: 枚), which a drafted tool's answer counts with too; `measure` the one column
     of its figures the request names (売上: the money), which a drafted summary's totals state alone; `interim`:
     a write that another of the request follows, whose row (a running total) is left out where its template
-    says it in a segment."""
+    says it in a segment; `grouped`: the request says a summary's grouping (月別), whose groups then follow."""
     today = today or date.today()
     args = {k: v for k, v in result.args.items() if v is not None}
     if isinstance(result, Refusal | Failure):
@@ -36,7 +36,8 @@ def render(result: ToolResult, lang: str, tool: Tool | None, *, counting: bool =
         scene = Scene(tool, lang, today, {**args, **fields}, rows=[fields], row_count=1)
         return _templated(scene, "confirm") or phrase(lang, "pending", what=_fields(fields, tool, lang))
     rows, totals = result.shown_rows(), result.shown_totals()
-    scene = Scene(tool, lang, today, args, rows, result.row_count, totals, result.summary, measure=measure)
+    scene = Scene(tool, lang, today, args, rows, result.row_count, totals, result.summary, measure=measure,
+                  grouped=grouped)
     if tool is not None and tool.mode == "write":
         if interim and _first_in_segments(tool, "done", lang):
             scene = Scene(tool, lang, today, args, [], result.row_count, totals, result.summary, measure=measure)

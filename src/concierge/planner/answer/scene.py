@@ -41,6 +41,7 @@ class Scene:
     _periods: dict[str, str] | None = field(default=None, repr=False)
     _listed: tuple[str | None] | None = field(default=None, repr=False)
     every_row: bool = False  # the sentence needs its rows (弁当は{rows}です): all of them, however many
+    grouped: bool = False  # the request says a summary's grouping (月別): its groups follow, the default one too
 
     def resolve(self, name: str, fmt: str) -> str | None:
         head, _, rest = name.partition(".")

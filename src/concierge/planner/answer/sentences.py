@@ -87,7 +87,7 @@ def _summary(scene: Scene, tool: Tool) -> tuple[str, bool]:
     group = args.get(GROUP)
     top = args.get(TOP)
     ranked = top is not None and top != tool.params[TOP].default if TOP in tool.params else False
-    grouped = group is not None and group != tool.params[GROUP].default
+    grouped = group is not None and (group != tool.params[GROUP].default or (scene.grouped and len(scene.rows) > 1))
     count_col = _count_column(tool, scene)
     what = noun(tool)
     if ranked and top == 1:
