@@ -10,7 +10,8 @@ A status that is also a word of questions (予約) said before the noun of the r
 予約中のレッスン) is that status, never dropped for every lesson; and the 中 of 予約中 is no part of the teacher 中村's
 name. A grouping said by a word no summary groups by (指導員ごと) is refused with what it can group by, never
 answered with the total of every lesson. The most popular class (一番人気のクラス) is the one with the most lessons,
-never the list of classes. 月別のレッスン数 gives the months, in their order, not only the total of all of them."""
+never the list of classes. 月別のレッスン数 gives the months, in their order, not only the total of all of them. A
+figure worked out from others (キャンセル率, 平均料金) is said to be out of reach, never answered with a count."""
 
 from __future__ import annotations
 
@@ -128,3 +129,16 @@ async def test_a_grouping_said_gives_the_groups_in_their_order(studio, said):
     lines = [line for line in turn.answer.splitlines() if line.startswith("| 2026-")]
     assert [line.split("|")[1].strip() for line in lines] == [m for m, _ in months], turn.answer
     assert [int(line.split("|")[2]) for line in lines] == [n for _, n in months], turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("said", "words"), [("先月のキャンセル率は？", "キャンセル率"),
+                                             ("先月のレッスンの平均料金", "平均料金"),
+                                             ("What was the average fee of a lesson last month?", "average")])
+async def test_a_figure_worked_out_from_others_is_said_to_be_out_of_reach(studio, said, words):
+    november = studio.scalar("SELECT COUNT(*) FROM lessons WHERE lesson_date BETWEEN '2026-11-01' AND '2026-11-30'")
+    cancelled = studio.scalar("SELECT COUNT(*) FROM lessons WHERE status = 'キャンセル'"
+                              " AND lesson_date BETWEEN '2026-11-01' AND '2026-11-30'")
+    turn = await ask(studio.agent, studio.pipeline, said)
+    assert turn.calls == [] and words in turn.answer, turn.answer
+    assert not figures(turn.answer) & {november, cancelled}, turn.answer

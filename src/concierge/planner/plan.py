@@ -42,6 +42,7 @@ from concierge.pipeline.guard import ascii_digits
 from concierge.planner import (
     budget,
     comparisons,
+    computed,
     date_pairs,
     elsewhere,
     focus,
@@ -207,6 +208,7 @@ class Problem:
     impossible_value (a value said cannot be taken as given: `said`, `reason`), out_of_scope (a forecast,
     advice, a general question: `reason`), cannot_change (a correction of registered data no tool makes),
     not_taken (a labelled value, such as 顧客コード0009, that the chosen tool takes no parameter for: `said`),
+    not_computed (a figure worked out from others, キャンセル率 or 平均単価, that no tool gives: `said`),
     ungrouped (a ranking of an entity, いちばん多い国, that no summary groups by: `said`), not_grouped (a grouping
     said, 整備士ごとの修理件数, that no summary of the rows makes: `said`, the summary as `tool` where there is one),
     too_many (more calls than one request makes, or more requests than one message: `reason`)."""
@@ -800,6 +802,10 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
     heads = headcount.people_counted(tool, slots, ctx.lexicon, ctx.offered) if ranked is None and lines is None \
         else None
     tool = heads.tool if heads is not None else tool
+    worked_out = computed.asked(tool, slots) if tool.mode == "read" else None
+    if worked_out is not None:  # 先月のキャンセル率: never the count of the cancelled lessons
+        request.problems.append(Problem("not_computed", tool.name, said=worked_out))
+        return
     answering = _answering(tool, slots, ctx, figure=ranked is None and lines is None and heads is None)
     if isinstance(answering, Problem):
         request.problems.append(answering)

@@ -39,7 +39,7 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, "forbidden", what=first_sentence(tool.description.get(lang)))
     if kind in ("missing", "ambiguous") and tool:
         return _needed(problem, lang, tool)
-    if kind in ("not_taken", "unreferenced", "negated", "not_placed", "unplaced"):
+    if kind in ("not_taken", "unreferenced", "negated", "not_placed", "unplaced", "not_computed"):
         return phrase(lang, kind, said=problem.said)
     if kind == "not_applied" and tool:
         return _not_applied(problem, lang, tool)

@@ -89,6 +89,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_grouped": ("『{said}』で{noun}を分けて集計することができないため、数字はお出ししていません。"
                         "{noun}の集計は次の単位でできます: {groups}。"),
         "not_grouped_none": "『{said}』で{noun}を分けて集計することができないため、数字はお出ししていません。",
+        "not_computed": ("『{said}』は出せません: 平均や率のように他の数字から計算する値は、ここでは計算しません。"
+                         "件数や合計ならお出しできます。"),
         "which_param": "『{said}』は{options}のどれですか？",
         "or": "、",
         "value": "値",
@@ -183,6 +185,8 @@ PHRASES: dict[str, dict[str, str]] = {
                         "figure. The {noun} can be added up by {groups}."),
         "not_grouped_none": ('I cannot add the {noun} up "{said}": nothing here groups them so, so I have not given '
                              "a figure."),
+        "not_computed": ('I cannot give "{said}": a figure worked out from others, such as an average or a rate, is '
+                         "not worked out here. I can give how many there are, or their totals."),
         "which_param": '"{said}" could be the {options}. Which one do you mean?',
         "or": " or ",
         "value": "value",
