@@ -31,7 +31,7 @@ from concierge.planner import words
 from concierge.planner.lexicon import Lexicon, spelt
 from concierge.planner.measure import names_a_measure
 from concierge.planner.nouns import noun
-from concierge.planner.statuses import names_status
+from concierge.planner.statuses import is_status
 from concierge.planner.text import Hit, fold
 
 Span = tuple[int, int]
@@ -111,7 +111,7 @@ def _rows_of(lexicon: Lexicon, data: frozenset[tuple[str, str]]) -> frozenset[st
     groups = {key for key, _ in data}
     return frozenset(fold(noun(t).ja) for (name, pname), group in lexicon.enum_of.items()
                      if group.key in groups and noun(t := lexicon.tools[name]).ja
-                     and names_status(pname, t.params[pname].description.get("ja") or ""))
+                     and is_status(t, pname))
 
 
 def _rows_named_after(said: Utterance, folded: str, end: int, nouns: frozenset[str]) -> bool:

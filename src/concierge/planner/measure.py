@@ -27,6 +27,11 @@ def ranks(tool: Tool) -> list[str]:
     return list(p.enum.values or []) if p is not None and p.enum is not None else []
 
 
+def count_of(tool: Tool) -> str | None:
+    """The `rank_by` value that counts a summary's rows (count_of_lessons), or None for a tool that has none."""
+    return next((v for v in ranks(tool) if v.startswith(COUNT_OF)), None)
+
+
 def named(tool: Tool, text: str) -> str | None:
     """The `rank_by` value of the one figure the request names (text folded), or None when it names none or
     the tool is no summary."""

@@ -81,7 +81,8 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
         entity = entity_of(other, slots, lexicon)
         if entity is None:
             continue
-        figure = measure.named(other, text) or (_count_of(other) if _popular(text) and takes_dates(other) else None)
+        figure = measure.named(other, text) or (measure.count_of(other) if _popular(text) and takes_dates(other)
+                                                else None)
         if not is_summary and figure is None and not _most(text, lexicon) and other not in named:
             continue  # the most expensive product: a figure of the rows, not a ranking of groups
         events = (asks_times(slots) or _popular(text)) and takes_dates(other)  # 利用回数が多い顧客, 人気のクラス
@@ -117,7 +118,7 @@ def _arguments(tool: Tool, slots: Slots, lexicon: Lexicon, entity: str, figure: 
                ) -> dict[str, Any]:
     args: dict[str, Any] = {GROUP: entity}
     if figure is None and _most(text, lexicon):
-        figure = next((v for v in measure.ranks(tool) if v.startswith(measure.COUNT_OF)), None)
+        figure = measure.count_of(tool)
     if figure is not None and measure.RANK in tool.params:
         args[measure.RANK] = figure
     n = count(slots, lexicon, tool.name, TOP) if TOP in tool.params else None
@@ -172,11 +173,6 @@ def asks_times(slots: Slots) -> bool:
 def _popular(text: str) -> bool:
     """Whether the request asks what is popular (人気, popular): chosen most often."""
     return words.pattern("ranking", "popular").search(text) is not None
-
-
-def _count_of(tool: Tool) -> str | None:
-    """The `rank_by` value that counts a summary's rows."""
-    return next((v for v in measure.ranks(tool) if v.startswith(measure.COUNT_OF)), None)
 
 
 def _superlative(text: str) -> bool:

@@ -75,7 +75,7 @@ def times_counted(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collectio
     if tool.mode != "read" or not times or (takes_dates(tool) and not person):
         return None
     found = [(other, count) for other in ranking.summaries(lexicon, tool.catalog, offered)
-             if (count := next((v for v in measure.ranks(other) if v.startswith(measure.COUNT_OF)), None)) is not None
+             if (count := measure.count_of(other)) is not None
              and takes_dates(other) and not leftover.left(other, slots, lexicon, set(offered))]
     if not found:
         return None

@@ -50,7 +50,7 @@ def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable
     parameter's values in the data); None where it asks neither, the tool has no status filter, or the request
     names a status or groups by it."""
     statuses = [p for p, param in tool.params.items() if not param.required and reads_data(param)
-                and _is_status(tool, p)] if tool.mode == "read" else []
+                and is_status(tool, p)] if tool.mode == "read" else []
     if not statuses:
         return None
     happened = _asks_what_happened(tool, text)
@@ -106,7 +106,7 @@ def _asks_what_happened(tool: Tool, text: str) -> bool:
     return money or words.pattern("statuses", "happened").search(text) is not None
 
 
-def _is_status(tool: Tool, pname: str) -> bool:
+def is_status(tool: Tool, pname: str) -> bool:
     """A parameter that filters by a status column: its name or its label says so (appt_status, 状態)."""
     return names_status(pname, tool.params[pname].description.get("ja") or "")
 
