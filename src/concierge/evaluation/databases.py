@@ -65,6 +65,7 @@ class DemoDatabases:
         catalogs, db, template, path = self.domains[domain]
         if path.exists():
             _backup(str(template), path)
+            db.restored()  # the restore's cost, not the case's first turn's
         else:
             _replace(template, path)
         return catalogs, db

@@ -87,6 +87,9 @@ def _mysql_double(type_: sa.Float, compiler: Any, **kw: Any) -> str:
     return "DOUBLE" if type_.precision is None else compiler.visit_float(type_, **kw)
 
 
+_SCHEMA_READ = "SELECT 1 FROM sqlite_master LIMIT 1"
+
+
 class Database:
     def __init__(self, url: str | None = None, *, read_timeout_s: float = READ_TIMEOUT_S):
         self.url = normalise_url(url or default_url())
@@ -135,6 +138,22 @@ class Database:
         if self._appender is not None:
             self._appender.dispose()
             self._appender = self._appender.recreate()
+
+    def restored(self) -> None:
+        """Every open connection to this SQLite file reads the schema again now, as each would at its next statement
+        once the file was restored under it (SQLite's backup API moves its schema version on)."""
+        if not self.is_sqlite or not isinstance(self._readers, sa.pool.QueuePool):
+            return
+        idle = [self._readers.connect() for _ in range(self._readers.checkedin())]
+        try:
+            for conn in idle:
+                conn.cursor().execute(_SCHEMA_READ).close()
+        finally:
+            for conn in idle:
+                conn.close()
+        with self._writer:
+            if self._write_conn is not None and not self._write_conn.closed:
+                _on_driver(self._write_conn, _SCHEMA_READ)
 
     def errors(self):
         """A context in which driver errors become DatabaseError, a failed connection with what to do."""

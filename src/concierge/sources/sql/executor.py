@@ -130,7 +130,8 @@ class SqlExecutor(Executor):
         if catalog.spec.rollups:
             return None
         self.facts(catalog)  # the queries it runs, as it runs them
-        checks = [q for t in catalog.tools.values() for c in t.checks if c.offer for q in (c.sql, c.offer)]
+        checks = [q for t in catalog.tools.values() for index, _, _ in _need_checks(t)
+                  for q in (t.checks[index].sql, t.checks[index].offer or "")]
         read = tables_read((*self._facts_queries[catalog.name], *checks), dialect)
         if read is None:
             return None
@@ -207,23 +208,15 @@ class SqlExecutor(Executor):
         that value and one optional enum alone, that fails with the optional one not given (a whole cake with no
         size), and the values of it the offer names (4号, 5号, 6号). Read with the facts, so that a request that
         leaves it out is asked, never sent."""
-        if tool.mode != "write":
-            return {}
         out: dict[str, Needed] = {}
-        for index, check in ((i, c) for i, c in enumerate(tool.checks) if c.offer):
-            names = set(bound_names(check.sql)) | set(bound_names(check.offer or ""))
-            params = {n: tool.params.get(n) for n in names}
-            key = [n for n, p in params.items() if p is not None and p.required and p.enum and p.enum.query]
-            optional = [n for n, p in params.items() if p is not None and not p.required and p.enum]
-            if len(key) != 1 or len(optional) != 1 or len(names) != 2:
-                continue
-            keyed, option = tool.params[key[0]], tool.params[optional[0]]
+        for index, key, optional in _need_checks(tool):
+            keyed, option = tool.params[key], tool.params[optional]
             values = enums.get(keyed.enum.query or "", []) if keyed.enum else []
             allowed = set(enums.get(option.enum.query or "", []) or option.enum.values or []) if option.enum else set()
             if len(values) > NEEDS_READ_MOST:
                 continue
             try:
-                found = self._refused_without(tool, index, key[0], optional[0], values, allowed)
+                found = self._refused_without(tool, index, key, optional, values, allowed)
                 out.update({v: n for v, n in found.items() if v not in out})
             except sa.exc.SQLAlchemyError as err:  # asked for then by the write's own refusal, as before
                 log.warning("the needs of %s were not read ahead: %s", tool.name, first_line(err))
@@ -470,6 +463,24 @@ def _values_by_key(rows: Sequence[sa.Row]) -> dict[str, list[str]]:
     for key, value in rows:
         if key is not None and value is not None:
             out.setdefault(str(key), []).append(str(value))
+    return out
+
+
+def _need_checks(tool: Tool) -> list[tuple[int, str, str]]:
+    """The checks of a write that are read ahead as its needs (`SqlExecutor._needs`): those with an `offer` over
+    one required enum read from the data and one optional enum, and nothing else; each as (index, that required
+    parameter, the optional one). Only their tables are facts a write can change: a check over the order's own
+    lines is run at the call, never kept."""
+    if tool.mode != "write":
+        return []
+    out = []
+    for index, check in ((i, c) for i, c in enumerate(tool.checks) if c.offer):
+        names = set(bound_names(check.sql)) | set(bound_names(check.offer or ""))
+        params = {n: tool.params.get(n) for n in names}
+        key = [n for n, p in params.items() if p is not None and p.required and p.enum and p.enum.query]
+        optional = [n for n, p in params.items() if p is not None and not p.required and p.enum]
+        if len(key) == 1 and len(optional) == 1 and len(names) == 2:
+            out.append((index, key[0], optional[0]))
     return out
 
 
