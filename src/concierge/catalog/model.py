@@ -119,13 +119,15 @@ class DateExtract(Strict):
 
     `words` mark a date other than the tool's default one (shipped_date beside order_date): the period fills
     these parameters only where the request says one of the words (shipped, 出荷), and the default ones then
-    stay empty.
+    stay empty. `event` names what the default date records (受付, received): a value of a status said as done
+    with the period (今月受付した修理) is that date's event, not a status asked for besides.
     """
 
     kind: Literal["date"]
     part: Literal["start", "end", "day"]
     period: Literal["current", "previous"] = "current"
     words: list[str] = Field(default_factory=list)
+    event: list[str] = Field(default_factory=list)
 
 
 class EnumExtract(Strict):

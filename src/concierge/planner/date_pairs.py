@@ -45,10 +45,23 @@ def words_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:
     return []
 
 
-def implied(tool: Tool, words: list[str], values: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    """The values said without the yes/no conditions the chosen date's own words set (shipped: the period of
-    the shipped date says so already)."""
-    said = {fold(w) for w in words}
+def events_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:
+    """The words of the event the chosen date parameters record: their `words`, or the default date's `event`."""
+    for name in params.values():
+        x = tool.params[name].extract
+        if isinstance(x, DateExtract):
+            return x.words or x.event
+    return []
+
+
+def implied(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The values said without the conditions the chosen date's own event sets: a yes/no condition of another
+    date's words (shipped: the period of the shipped date says so already), and a status said as done with the
+    period (今月受付した修理: the repairs received this month, whatever became of them since; 受付の修理 alone is
+    still the status)."""
+    params = chosen(tool, slots)
+    said = {fold(w) for w in words_of(tool, params)}
+    events = {fold(w) for w in events_of(tool, params)}
     out = {}
     for pname, vals in values.items():
         x = tool.params[pname].extract
@@ -56,8 +69,24 @@ def implied(tool: Tool, words: list[str], values: dict[str, list[Any]]) -> dict[
             by = [fold(phrase) for phrase, value in x.synonyms.items() if value in vals]
             if any(phrase.startswith(w) for phrase in by for w in said):  # shipped, 出荷された; not 未出荷
                 continue
+        if isinstance(x, EnumExtract) and events and vals and all(
+                isinstance(v, str) and fold(v) in events and _said_done(slots, v) for v in vals):
+            continue
         out[pname] = vals
     return out
+
+
+def _said_done(slots: Slots, value: str) -> bool:
+    """Whether a value read from the request is said as something done (受付した, 完了された, 完了済みの)."""
+    said = tokenise(slots.text)
+    for hit in slots.enums:
+        after = said.starting(hit.end, len(slots.text) + 1)
+        if any(v == value for _, v in hit.value) and after and any(p.at(said, after.start) for p in _DONE):
+            return True
+    return False
+
+
+_DONE = words.token_patterns("conditions", "done")
 
 
 def _nearest(words: tuple[str, ...], text: str, where: int) -> int | None:

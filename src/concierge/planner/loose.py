@@ -366,8 +366,10 @@ def _qualified(text: str, apart: str, word: Span, hit: Hit, known: Known) -> boo
     if before and _only_adverbs(text[word[0]:hit.start]):
         before = ""  # やっぱり餃子なしで: an adverb of the sentence, not a word of a name
     pieces = [(word[0], hit.start)] if before else []
-    extra = _without_grammar(_words_apart(apart), [*pieces, (hit.end, word[1])]).strip(_PARTICLE_CHARS)
-    return len(extra) >= 2 and extra not in known.words and not any(extra in k or k in extra for k in known.long)
+    whole = _without_grammar(_words_apart(apart), [*pieces, (hit.end, word[1])])
+    extra = whole.strip(_PARTICLE_CHARS)  # folded: the と that ends ちけっと (チケット) is no particle
+    return len(extra) >= 2 and not any(w in known.words or any(w in k or k in w for k in known.long)
+                                       for w in {whole, extra})
 
 
 def _only_predicates(said: Utterance, start: int, end: int) -> bool:

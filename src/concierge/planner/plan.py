@@ -1281,7 +1281,7 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     values = {**_values_said(tool, slots, ctx, base, dated), **{k: [v] for k, v in (fixed or {}).items()}}
     values = ranking.in_time_order(tool, slots, ctx.lexicon, values)
     if slots.dates:
-        values = date_pairs.implied(tool, date_pairs.words_of(tool, date_pairs.chosen(tool, slots)), values)
+        values = date_pairs.implied(tool, slots, values)
     _note_measure(request, tool, slots, ctx, base)
     unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values) \
         or _shared(tool, ctx, values) or _not_meant(tool, slots, values)

@@ -191,6 +191,13 @@ def event_words(col: Column) -> list[str]:
     return unique_list([*said, *([ja] if ja else [])])
 
 
+def event_japanese(before: list[str]) -> str | None:
+    """The Japanese noun of the event the words of a date's name say whole (received -> 受付, picked up -> 受取),
+    or None: a date is called by it (受付日), never by a guess at the English word's sound."""
+    found = _event_of(before)
+    return found[1]["ja"] if found is not None and found[2] else None
+
+
 def _event_of(before: list[str]) -> tuple[str, dict[str, Any], bool] | None:
     """The event a date's words name (ShipDate: ship; check_out: checkout, said whole), with whether the words
     name it whole."""

@@ -252,15 +252,17 @@ def period(ctx: Context, tool: ToolDraft, table: Table, col: Column, expr: str, 
     fills; any other takes it only where the request says one of its event's words (orders shipped last
     month: the shipped date, not the order date)."""
     cnoun = Noun.of(col.name, col.comment, countable=False)
+    said_ja = column_label(col.name, col.comment, ctx.noun(table))["ja"]  # 受付日, never received_on
     base = slug(col.name, "date")
     bounds = {"query": ctx.sql.year_bounds(table.name, col)}
     first = {"type": "date", "nullable": True, "bounds": bounds,
-             "description": {"ja": f"{cnoun.ja}の開始日", "en": f"first day of the {cnoun.one} period, YYYY-MM-DD"}}
+             "description": {"ja": f"{said_ja}の開始日", "en": f"first day of the {cnoun.one} period, YYYY-MM-DD"}}
     last = {"type": "date", "nullable": True, "bounds": bounds,
-            "description": {"ja": f"{cnoun.ja}の終了日（この日を含む）",
+            "description": {"ja": f"{said_ja}の終了日（この日を含む）",
                             "en": f"last day of the {cnoun.one} period (inclusive), YYYY-MM-DD"}}
-    said = {} if extract else {"words": event_words(col) if event_date(col) else []}  # never a birth date
-    if extract or said["words"]:
+    event = event_words(col) if event_date(col) else []  # never a birth date
+    said = {"event": event} if extract and event else {} if extract else {"words": event}
+    if extract or event:
         first["extract"] = {"kind": "date", "part": "start", **said}
         last["extract"] = {"kind": "date", "part": "end", **said}
     a = tool.param(f"{base}_from", first, f"(:{{p}} IS NULL OR {ctx.sql.date_from(expr, col, '{p}')})")

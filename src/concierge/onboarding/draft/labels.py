@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 
 from concierge.onboarding.columns import Display
+from concierge.onboarding.draft.conditions import event_japanese
 from concierge.onboarding.glossary import COUNTED
 from concierge.onboarding.glossary import japanese as glossary_japanese
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import Noun, concept_words, english, japanese, slug, unique_list, words
 
 _KEY_WORDS = ("id", "code", "no", "key", "fk", "cd", "num", "number")
-_JA_SUFFIX = {"name": "名", "at": "日時", "on": "日"}  # region_name -> 地域名, ordered_at -> 注文日時
+_JA_SUFFIX = {"name": "名", "at": "日時", "on": "日", "date": "日"}  # region_name -> 地域名, ordered_at -> 注文日時
 
 
 def column_label(name: str, comment: str | None, owner: Noun) -> dict[str, str]:
@@ -47,9 +48,13 @@ def in_words(column: Column) -> str:
 
 
 def _ja_suffixed(ws: list[str]) -> str | None:
-    """Japanese for `<noun> name` / `<verb>ed at|on`, where the glossary knows the noun."""
+    """Japanese for `<noun> name` / `<verb>ed at|on`, where the events of dates (received_on -> 受付日) or the
+    glossary know the word."""
     if len(ws) < 2 or ws[-1] not in _JA_SUFFIX:
         return None
+    event = event_japanese(ws[:-1]) if ws[-1] != "name" else None
+    if event:
+        return event + _JA_SUFFIX[ws[-1]]
     stem = [re.sub(r"(?<=[a-z]{3})ed$", "", w) if ws[-1] != "name" else w for w in ws[:-1]]
     forms = glossary_japanese(stem)
     return forms[0] + _JA_SUFFIX[ws[-1]] if forms else None
