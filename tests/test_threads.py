@@ -54,3 +54,29 @@ async def test_a_cancelled_caller_waits_for_its_call_to_finish_then_is_cancelled
         assert seen == []
         release.set()
     assert seen == ["written", "caller ended, cancelled=True"]
+
+
+async def test_more_calls_than_workers_wait_their_turn_and_each_gets_its_own_result():
+    release = threading.Event()
+    running: set[int] = set()
+
+    def call(n: int) -> int:
+        running.add(threading.get_ident())
+        release.wait(timeout=30)
+        return n * n
+
+    results: dict[int, int] = {}
+
+    async def one(n: int) -> None:
+        results[n] = await threads.run(call, n)
+
+    calls = threads.WORKERS + 10
+    async with anyio.create_task_group() as group:
+        for n in range(calls):
+            group.start_soon(one, n)
+        with anyio.fail_after(10):
+            while len(running) < threads.WORKERS:
+                await anyio.sleep(0.01)
+        assert len(running) == threads.WORKERS  # no more at once than the workers
+        release.set()
+    assert results == {n: n * n for n in range(calls)}
