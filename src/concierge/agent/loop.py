@@ -46,6 +46,7 @@ from concierge.pipeline.tool_schema import input_schema
 from concierge.sources.result import Confirmation, Failure, Rows, ToolResult
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
+_Begun = tuple[list["ToolSpec"], str, dict[str, tuple[dict[str, Any], ...]]]  # the offer, system prompt and state
 PENDING_KEYS = ("tool", "args", "preview", "message", "fields", "warning")  # what a Turn shows of a pending write
 
 
@@ -127,12 +128,8 @@ class Agent:
         caller: str | None = None,
     ) -> Turn:
         check_message(text)  # the one length limit of every channel (MESSAGE_CHARS)
-        history: list[Message] = []
-        dropped = None
-        if session_id is None:  # a new id: nothing is stored under it yet
-            session_id = new_session_id()
-        else:
-            history, dropped = await threads.run(self.store.resume, session_id, user.name)
+        session_id = session_id or new_session_id()  # a new id: nothing is stored under it yet
+        history, dropped, begun = await threads.run(self._opened, session_id, user, caller)
         answered = plain_reply(text) if dropped and not auto_confirm else None
         if answered == "yes":  # はい typed (or said) to the card: the card's 確定
             return await self.confirm(session_id, user, on_event=on_event, speech=speech, caller=caller, said=text)
@@ -148,7 +145,7 @@ class Agent:
         run = _Run(session_id, user, language(text, before), [*history, Message("user", text=text)],
                    saved=len(history), turn_start=len(history), on_event=on_event, speech=speech,
                    caller=caller)
-        await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm))
+        await self._guarded(run, self._loop(run, notes, auto_confirm=auto_confirm, begun=begun))
         if dropped:
             run.settled = "replaced" if run.pending else "dropped"
         return await self._finish(run)
@@ -207,9 +204,12 @@ class Agent:
         return await self._finish(run)
 
     # --- the loop ----------------------------------------------------------------
-    async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool) -> None:
-        # the offer, and the state as the turn began (the plan of its message edits these lines): one trip to a thread
-        specs, system, state = await threads.run(self._begin, run)
+    async def _loop(self, run: _Run, notes: list[str], *, auto_confirm: bool, begun: _Begun | None = None) -> None:
+        # the offer, and the state as the turn began (the plan of its message edits these lines): one trip to a
+        # thread, or none where they were read with the conversation (`_opened`)
+        if begun is None:
+            begun = await threads.run(self._begin, run.user, run.messages, Session(run.session_id, run.caller))
+        specs, system, state = begun
         clocks = {s.name: self.pipeline.today(s.name) for s in specs}  # the same for every step of the turn
         today = run.today = self._today(clocks)
         for _ in range(self.max_steps):
@@ -253,19 +253,26 @@ class Agent:
         session = Session(run.session_id, run.caller)
         return await threads.run(rules.context, self.pipeline, run.user, session, run.lang)
 
-    def _begin(self, run: _Run) -> tuple[list[ToolSpec], str, dict[str, tuple[dict[str, Any], ...]]]:
-        """The tools offered, the system prompt, and the state (`_state`), as the turn begins (in a thread)."""
-        return *self._offer(run.user), self._state(run)
+    def _opened(self, session_id: str, user: User, caller: str | None
+                ) -> tuple[list[Message], dict[str, Any] | None, _Begun]:
+        """The conversation and its waiting write (`ConversationStore.resume`), and what a turn begins with
+        (`_begin`), in one trip to a thread."""
+        history, dropped = self.store.resume(session_id, user.name)
+        return history, dropped, self._begin(user, history, Session(session_id, caller))
 
-    def _state(self, run: _Run) -> dict[str, tuple[dict[str, Any], ...]]:
+    def _begin(self, user: User, messages: list[Message], session: Session) -> _Begun:
+        """The tools offered, the system prompt, and the state (`_state`), as the turn begins (in a thread)."""
+        return *self._offer(user), self._state(user, messages, session)
+
+    def _state(self, user: User, messages: list[Message], session: Session) -> dict[str, tuple[dict[str, Any], ...]]:
         """The lines of the catalogs' states, for a provider that reads them instead of `context` (the offline
         planner); {} for the others, and when no catalog declares `rules.lines`."""
         if not self._has_lines or self.provider.capabilities.reads_context:
             return {}
-        made = (call.name for m in run.messages if m.role == "assistant" for call in m.tool_calls)
+        made = (call.name for m in messages if m.role == "assistant" for call in m.tool_calls)
         if not any(name in self._line_tools for name in made):
             return dict.fromkeys(self._line_states, ())  # nothing put in the order yet: no lines, and no read
-        return rules.state_rows(self.pipeline, run.user, Session(run.session_id, run.caller))
+        return rules.state_rows(self.pipeline, user, session)
 
     async def _handle_results(self, run: _Run, calls: list[ToolCall], auto_confirm: bool) -> bool:
         """Run the calls and add their results; True when the turn ends waiting for a confirmation."""
