@@ -197,17 +197,21 @@ def _grouped_by(text: str) -> list[tuple[Span, str]]:
     for key in ("by_en", "by_ja", "by_ja_glued"):
         for m in words.token_pattern("groupings", key).finditer(said):
             word = fold(m.said(said, "w") or "")
+            end = m.end
             if key == "by_ja":  # the noun and its suffixes: all before 別 (整備士ごと: 整備士)
-                word = fold(text[m.start:said.tokens[m.last - 1].start])
+                last = said.tokens[m.last - 1]
+                word = fold(text[m.start:last.start])
+                end = m.end if last.surface in _GROUP_WORDS else last.start + 1  # 店舗|別売|上: the 別 alone
             if key == "by_ja_glued":
                 word = next((word[:-len(e)] for e in _GROUP_AFTER if word.endswith(e)), word)
             if (key != "by_en" or (word.isascii() and word.isalpha() and len(word) >= 3)) \
-                    and not overlaps((m.start, m.end), [s for s, _ in out]):
-                out.append(((m.start, m.end), word))
+                    and not overlaps((m.start, end), [s for s, _ in out]):
+                out.append(((m.start, end), word))
     return sorted(out)
 
 
 _GROUP_AFTER = tuple(sorted(words.token_pattern("groupings", "by_ja_glued").slots[0].ends, key=len, reverse=True))
+_GROUP_WORDS = frozenset(_GROUP_AFTER)  # 別, ごと, 毎: a last token of by_ja that is the grouping word whole
 
 
 def _counted_numbers(slots: Slots, key: str) -> list[Span]:
