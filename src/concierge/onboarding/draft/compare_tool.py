@@ -160,6 +160,9 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
     for col in enum_columns(table):
         if statuses.names_status(col.name, col.comment or ""):
             filters.enum_filter(ctx, kinds, table, col)
+    for col in enum_columns(dtable) if dtable is not table else []:  # an order's lines: the order's status
+        if statuses.names_status(col.name, col.comment or ""):
+            filters.enum_filter(ctx, kinds, dtable, col, alias, ctx.noun(dtable))
     params.update(kinds.params)
     only = "".join(f" AND {w}" for w in kinds.where)
 

@@ -77,6 +77,12 @@ def yes_no_columns(table: Table, dialect: str) -> list[YesNo]:
     return out
 
 
+def void_column(table: Table) -> Column | None:
+    """The status column of a table whose values say a row was called off (`_void`), if it has one."""
+    found = _void(table)
+    return found[0] if found else None
+
+
 def _void(table: Table) -> tuple[Column, tuple[str, ...]] | None:
     """A status of the table that says a row was called off (CNCL, cancelled, キャンセル): such a row will never be
     shipped or received, so it is not among those not shipped yet."""

@@ -12,10 +12,10 @@ from typing import Any
 from concierge.onboarding import measures
 from concierge.onboarding.columns import amount_columns, date_columns, display_column
 from concierge.onboarding.draft import filters
-from concierge.onboarding.draft.conditions import flag_names, yes_no_columns, yes_no_filter
+from concierge.onboarding.draft.conditions import flag_names, void_column, yes_no_columns, yes_no_filter
 from concierge.onboarding.draft.context import Context, ToolDraft, selected, unique
 from concierge.onboarding.draft.intents import read_intents
-from concierge.onboarding.draft.labels import column_label, in_words, joined_name
+from concierge.onboarding.draft.labels import column_label, in_words, joined_name, ref_noun
 from concierge.onboarding.draft.paths import Join, links, paths
 from concierge.onboarding.introspect import Table
 from concierge.onboarding.measures import event_date
@@ -74,6 +74,10 @@ def _reached(ctx: Context, tool: ToolDraft, table: Table, select: list[str], joi
             joins[j.alias] = j
             select.append(f"{display.sql(j.alias, sql)} AS {q(label)}")
         found += filters.ref_filters(ctx, tool, table, j)
+        status = void_column(j.table) if display is None else None
+        if status is not None:  # an order's lines: of the orders that were not cancelled, or of those that were
+            joins[j.alias] = j
+            found.append(filters.enum_filter(ctx, tool, j.table, status, j.alias, ref_noun(j.key(table), j.table)))
     for j in reached.beyond:
         if display_column(j.table) is None:  # a row of no name two steps away is no filter a person says
             continue
