@@ -58,6 +58,7 @@ def test_a_date_is_called_by_its_event(counter):
     ("今月受付されたチケットは何件？", "received_on >= '2026-12-01'"),
     ("先月受付したチケットは？", "received_on BETWEEN '2026-11-01' AND '2026-11-30'"),
     ("先月受け取られたチケットは何件", "picked_up_on BETWEEN '2026-11-01' AND '2026-11-30'"),
+    ("先月受け取り済みになったチケットは何件", "picked_up_on BETWEEN '2026-11-01' AND '2026-11-30'"),
     ("先月完了したチケットは何件", "completed_on BETWEEN '2026-11-01' AND '2026-11-30'")])
 async def test_a_status_said_as_done_with_a_period_is_the_date_of_that_event(counter, said, where):
     truth = counter.scalar(f"SELECT COUNT(*) FROM tickets WHERE {where}")
