@@ -6,7 +6,8 @@ A date is called by its event (received_on -> 受付日, picked_up_on -> 受取�
 guess at the English word's sound (レシーブ日, クリート日時) nor by its raw name in a description. A status said as done
 with a period is that date's event: 今月受付したチケット counts the tickets received this month, whatever became of them
 since, not only those still at 受付; 先月受け取られたチケット those picked up last month, not those received then.
-The status said as a state is still the status (受付のチケット, 受付中のチケット)."""
+The status said as a state is still the status where the word before it says so (状態が受付のチケット); 受付 being
+also the role of the staff who take tickets in, 受付のチケット alone is asked about, never read as both."""
 
 from __future__ import annotations
 
@@ -25,13 +26,21 @@ TICKETS = [("2026-11-03", "2026-11-06", "2026-11-08", "受取済", 1800),
            ("2026-10-30", "2026-11-02", "2026-11-04", "受取済", 2000), ("2026-11-15", None, None, "キャンセル", 0)]
 
 
+# who took each ticket in: 森 (a 職人 who also minds the counter) took most, and no one is called 一番たく
+STAFF = [(1, "森", "職人"), (2, "今井", "受付"), (3, "松田", "受付")]
+TAKEN_BY = [1, 1, 2, 1, 3, 1, 2, 1, 3]
+
+
 def _statements() -> list[str]:
     rows = ", ".join(
-        f"({n}, '{received}', {_day(finished)}, {_day(picked)}, '{status}', {fee}, '{received} 10:00:00')"
-        for n, (received, finished, picked, status, fee) in enumerate(TICKETS, 1))
+        f"({n}, '{received}', {_day(finished)}, {_day(picked)}, '{status}', {fee}, '{received} 10:00:00', {staff})"
+        for n, ((received, finished, picked, status, fee), staff) in enumerate(zip(TICKETS, TAKEN_BY, strict=True), 1))
     return [
+        "CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, role VARCHAR(20) NOT NULL)",
         "CREATE TABLE tickets (ticket_id INTEGER PRIMARY KEY, received_on DATE NOT NULL, completed_on DATE,"
-        " picked_up_on DATE, status VARCHAR(20) NOT NULL, fee INTEGER NOT NULL, created_at TIMESTAMP NOT NULL)",
+        " picked_up_on DATE, status VARCHAR(20) NOT NULL, fee INTEGER NOT NULL, created_at TIMESTAMP NOT NULL,"
+        " staff_id INTEGER NOT NULL REFERENCES staff(staff_id))",
+        "INSERT INTO staff VALUES " + ", ".join(f"({i}, '{n}', '{r}')" for i, n, r in STAFF),
         f"INSERT INTO tickets VALUES {rows}",
     ]
 
@@ -69,9 +78,31 @@ async def test_a_status_said_as_done_with_a_period_is_the_date_of_that_event(cou
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("said", ["受付のチケットは何件", "受付中のチケットは何件？"])
-async def test_the_status_said_as_a_state_is_still_the_status(counter, said):
-    waiting = counter.scalar("SELECT COUNT(*) FROM tickets WHERE status = '受付'")
+@pytest.mark.parametrize(("said", "param", "where"), [
+    ("状態が受付のチケットは何件", "status", "status = '受付'"),
+    ("スタッフの役割が受付のチケットは何件？", "staff_role",
+     "staff_id IN (SELECT staff_id FROM staff WHERE role = '受付')")])
+async def test_the_value_said_as_a_state_is_that_of_the_word_said_before_it(counter, said, param, where):
+    truth = counter.scalar(f"SELECT COUNT(*) FROM tickets WHERE {where}")
     turn = await ask(counter.agent, counter.pipeline, said)
-    assert [c.args.get("status") for c in turn.calls] == ["受付"], turn.answer
-    assert waiting in figures(turn.answer), turn.answer
+    assert [{k: v for k, v in c.args.items() if v} for c in turn.calls] == [{param: "受付"}], turn.answer
+    assert truth in figures(turn.answer), turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["受付のチケットは何件", "受付中のチケットは何件？"])
+async def test_a_word_that_is_the_value_of_two_filters_is_asked_about(counter, said):
+    """受付 is a ticket's status and the role of the staff who took it: which is asked, never both applied."""
+    turn = await ask(counter.agent, counter.pipeline, said)
+    assert turn.calls == [] and "状態" in turn.answer and "役割" in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("said", ["一番たくさん受付したスタッフは誰", "いちばんたくさん受付したスタッフは誰？"])
+async def test_who_received_the_most_is_counted_on_every_ticket_not_on_a_role(counter, said):
+    (name, most), = counter.rows("SELECT s.name, COUNT(*) FROM tickets t JOIN staff s ON s.staff_id = t.staff_id"
+                                 " GROUP BY s.name ORDER BY 2 DESC LIMIT 1")
+    turn = await ask(counter.agent, counter.pipeline, said)
+    assert [c.status for c in turn.calls] == ["ok"] and not any(c.args.get("staff_role") for c in turn.calls), \
+        turn.answer
+    assert name in turn.answer and most in figures(turn.answer) and "一番たく" not in turn.answer, turn.answer

@@ -56,11 +56,12 @@ def events_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:
 
 def implied(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """The values said without the conditions the chosen date's own event sets: a yes/no condition of another
-    date's words (shipped: the period of the shipped date says so already), and a status said as done with the
-    period (今月受付した修理: the repairs received this month, whatever became of them since; 受付の修理 alone is
-    still the status)."""
+    date's words, where a period is said (shipped last month: the period of the shipped date says so already), and
+    a value said as that event done (今月受付した修理: the repairs received this month, whatever became of them
+    since; 一番たくさん受付したスタッフ: the staff who received the most, never those whose role is 受付; 受付の修理
+    alone is still the status)."""
     params = chosen(tool, slots)
-    said = {fold(w) for w in words_of(tool, params)}
+    said = {fold(w) for w in words_of(tool, params)} if slots.dates else set()  # shipped alone: the condition
     events = {fold(w) for w in events_of(tool, params)}
     out = {}
     for pname, vals in values.items():

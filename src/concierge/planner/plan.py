@@ -1280,11 +1280,10 @@ def _plan_call(plan: Plan, request: Request, tool: Tool, slots: Slots, ctx: Cont
     slots, periods = _periods_of(tool, slots, ctx, base, dated)
     values = {**_values_said(tool, slots, ctx, base, dated), **{k: [v] for k, v in (fixed or {}).items()}}
     values = ranking.in_time_order(tool, slots, ctx.lexicon, values)
-    if slots.dates:
-        values = date_pairs.implied(tool, slots, values)
+    values = date_pairs.implied(tool, slots, values)
     _note_measure(request, tool, slots, ctx, base)
     unclear = _impossible(tool, slots) or _negative(tool, values) or _unclear(tool, slots, ctx, values) \
-        or _shared(tool, ctx, values) or _not_meant(tool, slots, values)
+        or _shared(tool, ctx, values) or _not_meant(tool, slots, values) or _twice(tool, slots, ctx, values)
     if unclear:
         return unclear
     _note_understood(request, slots, values)
@@ -1575,6 +1574,19 @@ def _loose_params(tool: Tool, ctx: Context) -> list[tuple[str, str]]:
     matched = ctx.lexicon.matchers(ctx.enum_values, ctx.enum_synonyms)
     return [(n, ctx.lexicon.enum_of[(tool.name, n)].key) for n, p in tool.params.items()
             if isinstance(p.extract, EnumExtract) and ctx.lexicon.enum_of[(tool.name, n)].key in matched]
+
+
+def _twice(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
+    """One word said that is a value of two of the tool's parameters (受付: a ticket's status, and the role of the
+    staff who took it), nothing saying which: asked which, never both applied."""
+    for hit in slots.enums:
+        for value in {v for _, v in hit.value}:  # the very same value in two groups (カット and cut: one item)
+            groups = {k for k, v in hit.value if v == value}
+            params = [p for p, vals in values.items() if value in vals and (tool.name, p) in ctx.lexicon.enum_of
+                      and ctx.lexicon.enum_of[(tool.name, p)].key in groups] if len(groups) > 1 else []
+            if len(params) > 1:
+                return Problem("which_param", tool.name, tuple(params), said=slots.text[hit.start:hit.end])
+    return None
 
 
 def _values_said(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any], dated: list[str]

@@ -234,14 +234,17 @@ def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[
     return placed.named
 
 
+_SAID_OF = ("の", "が", "は", "")  # what stands between a group's word and its value (状態が受付, 顧客の鈴木)
+
+
 def _of_role(hit: Hit[frozenset[tuple[str, str]]], folded: str, lexicon: Lexicon) -> Hit[frozenset[tuple[str, str]]]:
-    """A value of several groups said after what one group's values are (顧客の鈴木 大輔, スタッフの鈴木さん): of that
-    group only."""
+    """A value of several groups said after what one group's values are (顧客の鈴木 大輔, スタッフの鈴木さん,
+    状態が受付): of that group only."""
     if len({k for k, _ in hit.value}) < 2:
         return hit
     before = folded[:hit.start].rstrip()
     kept = frozenset((k, v) for k, v in hit.value if any(
-        before.endswith(f"{w}の") or before.endswith(w) for w in lexicon.role_words(k) if w))
+        before.endswith(f"{w}{p}") for w in lexicon.role_words(k) if w for p in _SAID_OF))
     return replace(hit, value=kept) if kept else hit
 
 
@@ -769,15 +772,20 @@ def _persons(text: str, spans: list[Span]) -> list[tuple[str, Span]]:
 
 
 def _honorifics(text: str, masked: str) -> list[Span]:
-    """The honorifics said (佐藤さん, 山田様): a word that is one or ends with one, outside what is read."""
+    """The honorifics said (佐藤さん, 山田様): a word that is one or ends with one, outside what is read; never the end
+    of a word that is no noun (たくさん, an adverb: 一番たくさん is no one called 一番たく)."""
     if not any(h in masked for h in _HONORIFICS):
         return []
     out = []
     for token in tokenise(text).tokens:
-        said = next((h for h in _HONORIFICS if token.surface.endswith(h)), None)
+        said = next((h for h in _HONORIFICS if token.surface.endswith(h)), None) \
+            if not token.pos or token.pos[0] not in _NO_NAME_ENDS_HERE else None
         if said is not None and MASK not in masked[token.start:token.end]:
             out.append((token.end - len(said), token.end))
     return out
+
+
+_NO_NAME_ENDS_HERE = frozenset({"副詞", "形状詞", "連体詞", "接続詞", "感動詞"})  # parts of speech no name ends
 
 
 def _titled(text: str, masked: str) -> list[tuple[str, Span]]:
