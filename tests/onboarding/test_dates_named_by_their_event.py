@@ -106,3 +106,12 @@ async def test_who_received_the_most_is_counted_on_every_ticket_not_on_a_role(co
     assert [c.status for c in turn.calls] == ["ok"] and not any(c.args.get("staff_role") for c in turn.calls), \
         turn.answer
     assert name in turn.answer and most in figures(turn.answer) and "一番たく" not in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("said", "words"), [("1か月以上過ぎたチケットは何件", "1か月"),
+                                             ("2週間以上過ぎたチケットは？", "2週間")])
+async def test_a_length_of_time_no_filter_takes_is_said_unapplied_never_dropped(counter, said, words):
+    turn = await ask(counter.agent, counter.pipeline, said)
+    assert turn.calls == [] and len(TICKETS) not in figures(turn.answer), turn.answer
+    assert words in turn.answer, turn.answer

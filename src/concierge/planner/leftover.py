@@ -324,7 +324,7 @@ def _numbers(slots: Slots, lexicon: Lexicon) -> list[Said]:
         if word in lexicon.count_cues or word in lexicon.nouns or glued:
             out.append(Said(slots.text[span[0]:span[1]], span, "number"))
     out += [Said(slots.text[s:e], (s, e), "number") for s, e in _counted_numbers(slots, "places")]  # 3階の部屋
-    for span in _counted_numbers(slots, "counted"):  # 人数を3名にして
+    for span in [*_counted_numbers(slots, "counted"), *_counted_numbers(slots, "durations")]:  # 3名に, 1か月以上
         if not overlaps(span, [s.span for s in out]):
             out.append(Said(slots.text[span[0]:span[1]], span, "number"))
     return out
