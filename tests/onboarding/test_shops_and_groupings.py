@@ -32,7 +32,8 @@ NOVEMBER = "o.ordered_on BETWEEN '2026-11-01' AND '2026-11-30'"
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("said", ["11月の店舗別売上", "11月の売上を店舗ごとに", "店舗別の11月の売上は？"])
+@pytest.mark.parametrize("said", ["11月の店舗別売上", "11月の売上を店舗ごとに", "店舗別の11月の売上は？",
+                                  "11月の店別の売上は？", "店ごとの11月の売上"])
 async def test_a_shop_is_a_branch_and_its_sales_are_each_branchs(chain, said):
     each = dict(chain.rows(f"SELECT b.name, SUM(o.amount) FROM orders o JOIN branches b ON b.branch_id = o.branch_id"
                            f" WHERE {NOVEMBER} GROUP BY b.name"))

@@ -20,7 +20,7 @@ from concierge.onboarding.columns import display_column, enum_columns, group_col
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import key_stem, ref_noun
 from concierge.onboarding.draft.paths import Paths
-from concierge.onboarding.glossary import plural
+from concierge.onboarding.glossary import JA, english_of, plural
 from concierge.onboarding.introspect import Column, Table
 from concierge.onboarding.naming import Noun, concept_words, japanese_forms, slug, unique_list
 
@@ -143,6 +143,9 @@ def group_phrases(value: str, group: Group) -> list[str]:
     for ja in said_ja:  # the noun asked about at the end (売れた商品は？)
         out += [f"{ja}別", f"{ja}ごと", f"どの{ja}", f"多い{ja}", f"{ja}ランキング"]
         out += [f"{ja}{end}" for end in _JA_ASKED]
+    concept = english_of(said_ja[0]) if said_ja else None
+    for ja in (f for f in JA.get(concept or "", ()) if len(f) == 1):  # 店別: a noun of one letter, with its suffix
+        out += [f"{ja}別", f"{ja}ごと"]
     return out
 
 
