@@ -54,3 +54,11 @@ async def test_a_figure_of_the_lines_never_holds_cancelled_orders_unsaid(shop, s
     assert [c.status for c in turn.calls] == ["ok"], turn.answer
     stated = figures(turn.answer)
     assert "キャンセル" in turn.answer and (held in stated or kept in stated or done in stated), turn.answer
+
+
+@pytest.mark.anyio
+async def test_a_grouping_that_is_only_the_end_of_one_the_summary_makes_is_refused(shop):
+    """品別 is no 商品別: the lines are not grouped so, and no total is given as if they were."""
+    done = shop.scalar(f"SELECT SUM(l.amount) {LINES} WHERE {NOVEMBER} AND o.status = '受取済'")
+    turn = await ask(shop.agent, shop.pipeline, "11月の品別の売上")
+    assert turn.calls == [] and done not in figures(turn.answer) and "品別" in turn.answer, turn.answer

@@ -74,8 +74,8 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
     keywords = tool.intents.keywords if tool.intents else []
     if s.kind == "date" and fold(s.text.strip()) in _TODAY and _of_now(tool):
         return True  # 天丼って今日ありますか: the menu as it is today
-    if s.kind in ("group", "condition") and any(fold(s.text) in fold(k) for k in keywords):
-        return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers
+    if s.kind in ("group", "condition") and any(_begins_a_word_of(fold(s.text), fold(k)) for k in keywords):
+        return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers (not 店別 of 支店別)
     # Words that look like a value fill a name only where no name is said; 佐藤 花子さん, a person of the data,
     # fills one too.
     if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in people):
@@ -103,6 +103,18 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
     return False
 
 
+def _begins_a_word_of(phrase: str, keyword: str) -> bool:
+    """Whether a phrase is said in a keyword from the start of one of its words (日別 in 日別売上 and 商品の日別, never
+    店別 in 支店別)."""
+    at = keyword.find(phrase)
+    while at >= 0:
+        if at == 0 or keyword[at - 1] in _WORD_EDGES:
+            return True
+        at = keyword.find(phrase, at + 1)
+    return False
+
+
+_WORD_EDGES = frozenset(" のと・、")
 _TODAY = frozenset(fold(w) for w in words.said("days", "today"))
 _DAY_WORDS = words.said("leftover", "day_words")
 
