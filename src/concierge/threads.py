@@ -57,9 +57,11 @@ class _Workers:
     def hand(self, call: _Call) -> None:
         with self.lock:
             self.running += 1
-            start = not self.idle and self.started < self.most
-            self.idle -= not start and self.idle > 0
-            self.started += start
+            start = False
+            if self.idle:
+                self.idle -= 1  # a waiting worker takes it
+            elif self.started < self.most:
+                self.started, start = self.started + 1, True
         self.calls.put(call)
         if start:
             threading.Thread(target=self._work, name=f"concierge-worker-{self.started}", daemon=True).start()
@@ -109,10 +111,7 @@ async def run(func: Callable[..., T], *args: Any) -> T:
         return await call.future
     except asyncio.CancelledError:
         while not call.settled:  # the call runs on in its thread: wait for it, whatever else is cancelled
-            call.finished = call.finished if call.finished and not call.finished.done() else \
-                call.loop.create_future()
-            try:
+            call.finished = call.loop.create_future()
+            with contextlib.suppress(asyncio.CancelledError):
                 await call.finished
-            except asyncio.CancelledError:
-                continue
         raise

@@ -26,7 +26,7 @@ tools:
     mode: write
     roles: [admin]
     params:
-      item:
+      item: &item
         type: enum
         required: true
         description: {ja: 商品, en: the item}
@@ -37,11 +37,7 @@ tools:
     mode: write
     roles: [admin]
     params:
-      item:
-        type: enum
-        required: true
-        description: {ja: 商品, en: the item}
-        enum: {query: SELECT name FROM items ORDER BY name}
+      item: *item
     checks:
       - sql: SELECT 1 FROM orders WHERE item = :item
         message: {ja: 注文にありません, en: was not ordered}

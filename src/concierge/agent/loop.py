@@ -46,7 +46,7 @@ from concierge.pipeline.tool_schema import input_schema
 from concierge.sources.result import Confirmation, Failure, Rows, ToolResult
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
-_Begun = tuple[list["ToolSpec"], str, dict[str, tuple[dict[str, Any], ...]]]  # the offer, system prompt and state
+_Begun = tuple[list[ToolSpec], str, dict[str, tuple[dict[str, Any], ...]]]  # the offer, system prompt and state
 PENDING_KEYS = ("tool", "args", "preview", "message", "fields", "warning")  # what a Turn shows of a pending write
 
 

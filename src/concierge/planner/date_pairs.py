@@ -38,20 +38,18 @@ def chosen(tool: Tool, slots: Slots, carried: Mapping[str, Any] | None = None) -
 
 def words_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:
     """The words the chosen date parameters are said with (none for the default date)."""
-    for name in params.values():
-        x = tool.params[name].extract
-        if isinstance(x, DateExtract):
-            return x.words
-    return []
+    x = _extract_of(tool, params)
+    return x.words if x else []
 
 
 def events_of(tool: Tool, params: dict[tuple[str, str], str]) -> list[str]:
     """The words of the event the chosen date parameters record: their `words`, or the default date's `event`."""
-    for name in params.values():
-        x = tool.params[name].extract
-        if isinstance(x, DateExtract):
-            return x.words or x.event
-    return []
+    x = _extract_of(tool, params)
+    return (x.words or x.event) if x else []
+
+
+def _extract_of(tool: Tool, params: dict[tuple[str, str], str]) -> DateExtract | None:
+    return next((x for name in params.values() if isinstance(x := tool.params[name].extract, DateExtract)), None)
 
 
 def implied(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> dict[str, list[Any]]:
@@ -60,6 +58,8 @@ def implied(tool: Tool, slots: Slots, values: dict[str, list[Any]]) -> dict[str,
     a value said as that event done (今月受付した修理: the repairs received this month, whatever became of them
     since; 一番たくさん受付したスタッフ: the staff who received the most, never those whose role is 受付; 受付の修理
     alone is still the status)."""
+    if not any(isinstance(tool.params[p].extract, EnumExtract) for p in values):
+        return values  # nothing an event could imply: no date is read for it
     params = chosen(tool, slots)
     said = {fold(w) for w in words_of(tool, params)} if slots.dates else set()  # shipped alone: the condition
     events = {fold(w) for w in events_of(tool, params)}

@@ -1579,12 +1579,12 @@ def _loose_params(tool: Tool, ctx: Context) -> list[tuple[str, str]]:
 def _twice(tool: Tool, slots: Slots, ctx: Context, values: dict[str, list[Any]]) -> Problem | None:
     """One word said that is a value of two of the tool's parameters (受付: a ticket's status, and the role of the
     staff who took it), nothing saying which: asked which, never both applied."""
+    keys = {p: ctx.lexicon.enum_of[(tool.name, p)].key for p in values if (tool.name, p) in ctx.lexicon.enum_of}
     for hit in slots.enums:
         for value in {v for _, v in hit.value}:  # the very same value in two groups (カット and cut: one item)
             groups = {k for k, v in hit.value if v == value}
-            params = [p for p, vals in values.items() if value in vals and (tool.name, p) in ctx.lexicon.enum_of
-                      and ctx.lexicon.enum_of[(tool.name, p)].key in groups] if len(groups) > 1 else []
-            if len(params) > 1:
+            params = [p for p, key in keys.items() if key in groups and value in values[p]]
+            if len(groups) > 1 and len(params) > 1:
                 return Problem("which_param", tool.name, tuple(params), said=slots.text[hit.start:hit.end])
     return None
 

@@ -778,8 +778,9 @@ def _honorifics(text: str, masked: str) -> list[Span]:
         return []
     out = []
     for token in tokenise(text).tokens:
-        said = next((h for h in _HONORIFICS if token.surface.endswith(h)), None) \
-            if not token.pos or token.pos[0] not in _NO_NAME_ENDS_HERE else None
+        if token.pos and token.pos[0] in _NO_NAME_ENDS_HERE:
+            continue
+        said = next((h for h in _HONORIFICS if token.surface.endswith(h)), None)
         if said is not None and MASK not in masked[token.start:token.end]:
             out.append((token.end - len(said), token.end))
     return out

@@ -157,12 +157,11 @@ def _compare(ctx: Context, table: Table, name: str, dated: tuple[str, Column, Ta
                         "extract": extract}
     cur, prev = within("cur_start", "cur_end"), within("prev_start", "prev_end")
     kinds = ToolDraft(name)  # the rows' status (done, cancelled): the sales compared are those of the done ones
-    for col in enum_columns(table):
-        if statuses.names_status(col.name, col.comment or ""):
-            filters.enum_filter(ctx, kinds, table, col)
-    for col in enum_columns(dtable) if dtable is not table else []:  # an order's lines: the order's status
-        if statuses.names_status(col.name, col.comment or ""):
-            filters.enum_filter(ctx, kinds, dtable, col, alias, ctx.noun(dtable))
+    owners = [(table, "t", None), *([(dtable, alias, ctx.noun(dtable))] if dtable is not table else [])]
+    for owner, at, noun_of in owners:  # the rows' own status; an order's lines: the order's status too
+        for col in enum_columns(owner):
+            if statuses.names_status(col.name, col.comment or ""):
+                filters.enum_filter(ctx, kinds, owner, col, at, noun_of)
     params.update(kinds.params)
     only = "".join(f" AND {w}" for w in kinds.where)
 

@@ -25,7 +25,7 @@ from concierge.onboarding.columns import (
     name_columns,
     repeats,
 )
-from concierge.onboarding.draft.conditions import event_words, flag_names
+from concierge.onboarding.draft.conditions import event_words, flag_names, void_column
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.labels import code_labels, column_label, key_stem, ref_noun
 from concierge.onboarding.draft.paths import Join, Link
@@ -203,6 +203,13 @@ def enum_filter(ctx: Context, tool: ToolDraft, table: Table, col: Column, alias:
     name = f"{owner.one} {col.name}" if owner and owner.one not in col.name else col.name
     return tool.param(slug(name, "value"), spec,
                       f"(:{{p}} IS NULL OR {ctx.sql.text(f'{alias}.{ctx.sql.q(col.name)}', col)} = :{{p}})")
+
+
+def called_off_filter(ctx: Context, tool: ToolDraft, parent: Table, alias: str, owner: Noun) -> str | None:
+    """An order's lines filtered by the order's status where its values say an order was called off (キャンセル):
+    of the orders that were not cancelled, or of those that were; None where the parent has no such status."""
+    status = void_column(parent)
+    return enum_filter(ctx, tool, parent, status, alias, owner) if status is not None else None
 
 
 def shared_value_columns(table: Table) -> list[Column]:

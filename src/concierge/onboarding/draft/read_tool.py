@@ -12,7 +12,7 @@ from typing import Any
 from concierge.onboarding import measures
 from concierge.onboarding.columns import amount_columns, date_columns, display_column
 from concierge.onboarding.draft import filters
-from concierge.onboarding.draft.conditions import flag_names, void_column, yes_no_columns, yes_no_filter
+from concierge.onboarding.draft.conditions import flag_names, yes_no_columns, yes_no_filter
 from concierge.onboarding.draft.context import Context, ToolDraft, selected, unique
 from concierge.onboarding.draft.intents import read_intents
 from concierge.onboarding.draft.labels import column_label, in_words, joined_name, ref_noun
@@ -74,10 +74,11 @@ def _reached(ctx: Context, tool: ToolDraft, table: Table, select: list[str], joi
             joins[j.alias] = j
             select.append(f"{display.sql(j.alias, sql)} AS {q(label)}")
         found += filters.ref_filters(ctx, tool, table, j)
-        status = void_column(j.table) if display is None else None
-        if status is not None:  # an order's lines: of the orders that were not cancelled, or of those that were
+        called_off = filters.called_off_filter(ctx, tool, j.table, j.alias, ref_noun(j.key(table), j.table)) \
+            if display is None else None
+        if called_off is not None:  # an order's lines: the order's row joined for its status
             joins[j.alias] = j
-            found.append(filters.enum_filter(ctx, tool, j.table, status, j.alias, ref_noun(j.key(table), j.table)))
+            found.append(called_off)
     for j in reached.beyond:
         if display_column(j.table) is None:  # a row of no name two steps away is no filter a person says
             continue

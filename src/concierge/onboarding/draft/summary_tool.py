@@ -16,7 +16,7 @@ from typing import Any
 from concierge.onboarding import measures
 from concierge.onboarding.columns import amount_columns, date_columns, display_column
 from concierge.onboarding.draft import filters
-from concierge.onboarding.draft.conditions import flag_names, void_column, yes_no_columns, yes_no_filter
+from concierge.onboarding.draft.conditions import flag_names, yes_no_columns, yes_no_filter
 from concierge.onboarding.draft.context import Context, ToolDraft, unique
 from concierge.onboarding.draft.dated import period_date
 from concierge.onboarding.draft.groups import SUMMARY_MAX_ROWS, Group, Measure, group_by, groups, rank_by, top_n
@@ -61,9 +61,8 @@ def summary_tool(ctx: Context, table: Table, kept: Grain | None = None) -> dict[
         for other in date_columns(dtable):  # units shipped last month: the period of the ship date, said so
             if other is not dcol and measures.event_date(other):
                 filters.period(ctx, tool, dtable, other, f"{alias}.{q(other.name)}", extract=False)
-        status = void_column(dtable) if dtable is not table else None
-        if status is not None:  # an order's lines: of the orders that were not cancelled, or of those that were
-            filters.enum_filter(ctx, tool, dtable, status, alias, ctx.noun(dtable))
+        if dtable is not table:  # an order's lines
+            filters.called_off_filter(ctx, tool, dtable, alias, ctx.noun(dtable))
     needed |= _filters(ctx, tool, table, reached)
     count_col = unique(slug(noun.many, "rows"), {"group_value"} | {m.name for m in summed}
                        | {slug(m.words, "x") for m in summed})
