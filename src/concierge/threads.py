@@ -12,6 +12,11 @@ makes about six such trips; `bench/thread_hop.py` measures one against the execu
 A process that exits waits for the calls still running (a write finishes, or fails, before the
 interpreter goes), as `concurrent.futures` does for its workers.
 
+A coroutine whose every wait is such a trip (a turn of the offline planner: the conversation, the plan,
+the tool calls, the save) can be run to its end on one worker instead (`through`): its trips are then calls
+made there at once, and calls it makes together (`together`) go to the workers that wait for one. One trip
+where it made five or six.
+
 A read of the terminal or of the stdio pipes may block for ever and must be abandoned when its caller is
 cancelled: those keep anyio's `to_thread.run_sync(..., abandon_on_cancel=True)` (`cli/ask_cmd`, `mcp/pipes`).
 """
@@ -24,11 +29,14 @@ import contextlib
 import contextvars
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
+
+import anyio
 
 WORKERS = 40  # as many as anyio's default limiter lets run at once
 T = TypeVar("T")
+_here: contextvars.ContextVar[bool] = contextvars.ContextVar("concierge_threads_here", default=False)
 
 
 class _Call:
@@ -43,11 +51,32 @@ class _Call:
         self.settled = False  # the outcome is back on the loop
         self.finished: asyncio.Future[None] | None = None  # what a cancelled caller waits on
 
+    def settle(self, value: Any, ok: bool) -> None:
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for the outcome
+            self.loop.call_soon_threadsafe(_settle, self, value, ok)
+
+
+class _Waited:
+    """One call handed to a worker by a worker (`together`), and the event its caller waits on."""
+
+    __slots__ = ("args", "context", "done", "func", "ok", "value")
+
+    def __init__(self, func: Callable[[], Any]):
+        self.func, self.args = func, ()
+        self.context = contextvars.copy_context()
+        self.done = threading.Event()
+        self.value: Any = None
+        self.ok = False
+
+    def settle(self, value: Any, ok: bool) -> None:
+        self.value, self.ok = value, ok
+        self.done.set()
+
 
 class _Workers:
     def __init__(self, most: int):
         self.most = most
-        self.calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+        self.calls: queue.SimpleQueue[_Call | _Waited] = queue.SimpleQueue()
         self.lock = threading.Lock()
         self.idle = 0  # workers waiting for a call that no call handed out yet has claimed
         self.started = 0
@@ -73,14 +102,24 @@ class _Workers:
                 value, ok = call.context.run(call.func, *call.args), True
             except BaseException as err:
                 value, ok = err, False
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for the outcome
-                call.loop.call_soon_threadsafe(_settle, call, value, ok)
+            call.settle(value, ok)
             del call, value
             with self.lock:
                 self.running -= 1
                 self.idle += 1
                 if not self.running:
                     self.quiet.notify_all()
+
+    def hand_to_idle(self, call: _Waited) -> bool:
+        """Hand `call` to a worker that waits for one; False where none waits (a worker's call never waits for a
+        worker to be free: all of them could be waiting so)."""
+        with self.lock:
+            if not self.idle:
+                return False
+            self.idle -= 1
+            self.running += 1
+        self.calls.put(call)
+        return True
 
     def drain(self) -> None:
         """Wait for the calls still running (at the process's exit)."""
@@ -104,7 +143,10 @@ def _settle(call: _Call, value: Any, ok: bool) -> None:
 
 
 async def run(func: Callable[..., T], *args: Any) -> T:
-    """`func(*args)` in a worker thread, with the caller's context variables; its result or its error."""
+    """`func(*args)` in a worker thread, with the caller's context variables; its result or its error. Inside
+    `through`, made at once: the caller is on a worker already."""
+    if _here.get():
+        return contextvars.copy_context().run(func, *args)
     call = _Call(asyncio.get_running_loop(), func, args)
     _workers.hand(call)
     try:
@@ -115,3 +157,62 @@ async def run(func: Callable[..., T], *args: Any) -> T:
             with contextlib.suppress(asyncio.CancelledError):
                 await call.finished
         raise
+
+
+async def run_all(funcs: Sequence[Callable[[], T]]) -> list[T]:
+    """Each call in a worker thread, all at once; their results in order, or the first error once all are done.
+    Inside `through`, `together`."""
+    if _here.get():
+        return together(funcs)
+    outcomes: list[tuple[bool, Any]] = [(False, None)] * len(funcs)
+
+    async def one(i: int) -> None:
+        try:
+            outcomes[i] = (True, await run(funcs[i]))
+        except Exception as err:
+            outcomes[i] = (False, err)
+
+    async with anyio.create_task_group() as group:
+        for i in range(len(funcs)):
+            group.start_soon(one, i)
+    failed = next((value for ok, value in outcomes if not ok), None)
+    if failed is not None:
+        raise failed
+    return [value for _, value in outcomes]
+
+
+def through(work: Coroutine[Any, Any, T]) -> T:
+    """Run `work` to its end here, on a worker (`run(through, work)`), its trips to threads made at once. For a
+    coroutine that waits for nothing but such trips; one that waits for anything else is an error."""
+    _here.set(True)  # in this call's own context: the caller's is unchanged
+    try:
+        work.send(None)
+    except StopIteration as end:
+        return end.value
+    work.close()
+    raise RuntimeError("a coroutine run through a worker waited for something other than a worker's call")
+
+
+def here() -> bool:
+    """Whether this is a coroutine run `through` a worker (no event loop runs it)."""
+    return _here.get()
+
+
+def together(funcs: Sequence[Callable[[], T]]) -> list[T]:
+    """From a worker: the calls at once, each but the first on a worker that waits for one (else here); their
+    results in order, or the first error once all are done."""
+    waited = [_Waited(func) for func in funcs[1:]]
+    away = [_workers.hand_to_idle(w) for w in waited]
+    first = _Waited(funcs[0])
+    for w in [first, *(w for w, handed in zip(waited, away, strict=True) if not handed)]:
+        try:
+            w.settle(w.context.run(w.func), True)
+        except BaseException as err:
+            w.settle(err, False)
+    outcomes = [first, *waited]
+    for w in outcomes:
+        w.done.wait()
+    failed = next((w.value for w in outcomes if not w.ok), None)
+    if failed is not None:
+        raise failed
+    return [w.value for w in outcomes]

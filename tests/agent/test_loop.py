@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 import sqlalchemy as sa
 from agent_fakes import ScriptedProvider, answer, calls, last_results
@@ -50,6 +52,37 @@ async def test_parallel_calls_run_together_and_both_results_reach_the_model(farm
     assert kinds == ["thinking", "tool_start", "tool_start", "tool_end", "tool_end", "thinking", "answer"]
     assert turn.steps == 2 and len(turn.timings.model_ms) == 2 and len(turn.timings.tool_ms) == 2
     assert turn.timings.total_ms >= sum(turn.timings.model_ms)
+
+
+async def test_a_turn_of_a_provider_that_answers_from_this_process_runs_on_one_worker(farm):
+    """The offline planner's kind (`Capabilities.local`): the turn runs on one worker thread, never on the event
+    loop; the channel's handler still gets every event, in order, on the event loop."""
+    loop_thread = threading.get_ident()
+    provider = ScriptedProvider(capabilities=Capabilities(local=True, reads_context=False))
+    planned: list[int] = []
+    events: list[tuple[str, int]] = []
+
+    async def on_event(event):
+        events.append((event["type"], threading.get_ident()))
+
+    def first(request):
+        planned.append(threading.get_ident())
+        return calls(("get_sales", {"code_customer": "0009", **LAST_WEEK}),
+                     ("get_sales", {"code_customer": "0010", **LAST_WEEK}))
+
+    def final(request):
+        planned.append(threading.get_ident())
+        r9, r10 = last_results(request)
+        return answer(f"0009: {r9['totals']['price']}円 [{r9['result_id']}]、0010: {r10['row_count']}件")
+
+    provider.enqueue(first, final)
+    turn = await Agent(farm, provider).ask("顧客コード0009と0010の先週の販売データ", farm.user("admin"),
+                                           on_event=on_event)
+    assert "1050" in turn.answer and [c.row_count for c in turn.calls] == [1, 0]
+    assert [kind for kind, _ in events] == ["thinking", "tool_start", "tool_start", "tool_end", "tool_end",
+                                            "thinking", "answer"]
+    assert {thread for _, thread in events} == {loop_thread}
+    assert len(set(planned)) == 1 and loop_thread not in planned
 
 
 async def test_a_chain_uses_the_first_result_in_the_second_call(farm, provider):

@@ -18,10 +18,11 @@ write that already ran is never forgotten.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import partial
@@ -127,14 +128,50 @@ class Agent:
         speech: streaming.Speech | None = None,
         caller: str | None = None,
     ) -> Turn:
+        """The turn for the user's message: an answer, or a write that waits for a yes (`pending`)."""
+        at_once = self._at_once(speech)
+        return await self._played(at_once, self._ask(text, user, session_id=session_id,
+                                                     on_event=_forwarded(on_event, at_once),
+                                                     auto_confirm=auto_confirm, speech=speech, caller=caller))
+
+    async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
+                      speech: streaming.Speech | None = None, caller: str | None = None,
+                      said: str | None = None) -> Turn:
+        """Run exactly the pending write, with its token, and let the model describe the outcome; `said`: the
+        words the user typed or spoke to say yes (else the card's button was pressed)."""
+        at_once = self._at_once(speech)
+        return await self._played(at_once, self._confirm(session_id, user, on_event=_forwarded(on_event, at_once),
+                                                         speech=speech, caller=caller, said=said))
+
+    async def cancel(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
+                     said: str | None = None) -> Turn:
+        """Drop the pending write; the conversation records that nothing was written. `said`: the words the user
+        typed or spoke to say no (else the card's button was pressed)."""
+        at_once = self._at_once(None)
+        return await self._played(at_once, self._cancel(session_id, user, on_event=_forwarded(on_event, at_once),
+                                                        said=said))
+
+    def _at_once(self, speech: streaming.Speech | None) -> bool:
+        """Whether the turn runs on one worker (`threads.through`): its provider answers from this process
+        (the offline planner) and nothing is spoken as it is written."""
+        return self.provider.capabilities.local and speech is None
+
+    @staticmethod
+    async def _played(at_once: bool, turn: Coroutine[Any, Any, Turn]) -> Turn:
+        """The turn, on one worker where `at_once` (its trips to threads made there: one trip where it would
+        make five), else here."""
+        return await (threads.run(threads.through, turn) if at_once else turn)
+
+    async def _ask(self, text: str, user: User, *, session_id: str | None, on_event: EventHandler | None,
+                   auto_confirm: bool, speech: streaming.Speech | None, caller: str | None) -> Turn:
         check_message(text)  # the one length limit of every channel (MESSAGE_CHARS)
         session_id = session_id or new_session_id()  # a new id: nothing is stored under it yet
         history, dropped, begun = await threads.run(self._opened, session_id, user, caller)
         answered = plain_reply(text) if dropped and not auto_confirm else None
         if answered == "yes":  # はい typed (or said) to the card: the card's 確定
-            return await self.confirm(session_id, user, on_event=on_event, speech=speech, caller=caller, said=text)
+            return await self._confirm(session_id, user, on_event=on_event, speech=speech, caller=caller, said=text)
         if answered == "no":
-            return await self.cancel(session_id, user, on_event=on_event, said=text)
+            return await self._cancel(session_id, user, on_event=on_event, said=text)
         if answered == "unclear" and dropped:  # いいです, はい？: the question again, and the card keeps waiting
             return await self._card_answered(
                 session_id, user, history, Message("user", text=text, repeats=True),
@@ -150,11 +187,8 @@ class Agent:
             run.settled = "replaced" if run.pending else "dropped"
         return await self._finish(run)
 
-    async def confirm(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
-                      speech: streaming.Speech | None = None, caller: str | None = None,
-                      said: str | None = None) -> Turn:
-        """Run exactly the pending write, with its token, and let the model describe the outcome; `said`: the
-        words the user typed or spoke to say yes (else the card's button was pressed)."""
+    async def _confirm(self, session_id: str, user: User, *, on_event: EventHandler | None,
+                       speech: streaming.Speech | None, caller: str | None, said: str | None) -> Turn:
         history, pending = await threads.run(self.store.resume, session_id, user.name)
         if pending is None:
             return await self._nothing_pending(session_id, user, history, on_event, said)
@@ -181,10 +215,8 @@ class Agent:
         await self._guarded(run, confirmed())
         return await self._finish(run)
 
-    async def cancel(self, session_id: str, user: User, *, on_event: EventHandler | None = None,
-                     said: str | None = None) -> Turn:
-        """Drop the pending write; the conversation records that nothing was written. `said`: the words the user
-        typed or spoke to say no (else the card's button was pressed)."""
+    async def _cancel(self, session_id: str, user: User, *, on_event: EventHandler | None,
+                      said: str | None) -> Turn:
         history, pending = await threads.run(self.store.resume, session_id, user.name)
         if pending is None:
             return await self._nothing_pending(session_id, user, history, on_event, said)
@@ -321,36 +353,50 @@ class Agent:
         done: list[tuple[ToolResult, CallRecord] | None] = [None] * len(calls)
         failures: list[BaseException] = []
 
-        async def one(i: int, call: ToolCall) -> None:
+        def invoked(call: ToolCall) -> Callable[[], tuple[ToolResult, float]]:
+            return partial(self._invoked, call, run.user, confirmation, Session(run.session_id, run.caller))
+
+        async def started(call: ToolCall) -> None:
             await run.emit({"type": "tool_start", "id": call.id, "name": call.name, "args": call.args})
-            started = time.perf_counter()
-            try:
-                result = await threads.run(
-                    partial(self.pipeline.invoke, call.name, call.args, run.user, confirmation=confirmation,
-                            session=Session(run.session_id, run.caller))
-                )
-            except Exception as err:  # a system error (database down): raised after the others finish
-                failures.append(err)
-                return
-            record = _record(call.id, call, result, _ms_since(started))
+
+        async def ended(i: int, call: ToolCall, result: ToolResult, ms: float) -> None:
+            record = _record(call.id, call, result, ms)
             done[i] = (result, record)
             await run.emit({"type": "tool_end", "id": call.id, "name": call.name, "status": result.status,
                             "result_id": result.result_id, "row_count": result.any_row_count(), "ms": record.ms})
+
+        async def one(i: int, call: ToolCall) -> None:
+            await started(call)
+            try:
+                result, ms = await threads.run(invoked(call))
+            except Exception as err:  # a system error (database down): raised after the others finish
+                failures.append(err)
+                return
+            await ended(i, call, result, ms)
 
         if len(calls) == 1:  # the usual case: no task group to set up
             await one(0, calls[0])
         elif any(self._writes(call.name) for call in calls):  # a write may depend on the call before it
             for i, call in enumerate(calls):
                 await one(i, call)
-        else:
-            async with anyio.create_task_group() as group:
-                for i, call in enumerate(calls):
-                    group.start_soon(one, i, call)
+        else:  # reads, at once; a system error is raised once all are done
+            for call in calls:
+                await started(call)
+            outcomes = await threads.run_all([invoked(c) for c in calls])
+            for i, (call, (result, ms)) in enumerate(zip(calls, outcomes, strict=True)):
+                await ended(i, call, result, ms)
         if failures:
             raise failures[0]
         out = [d for d in done if d is not None]
         run.tool_ms.extend(record.ms for _, record in out)
         return out
+
+    def _invoked(self, call: ToolCall, user: User, confirmation: str | Hashed | None,
+                 session: Session) -> tuple[ToolResult, float]:
+        """The call's result through the pipeline, and how long it took (ms)."""
+        started = time.perf_counter()
+        result = self.pipeline.invoke(call.name, call.args, user, confirmation=confirmation, session=session)
+        return result, _ms_since(started)
 
     def _writes(self, name: str) -> bool:
         tool = self.pipeline.tools.get(name)
@@ -364,7 +410,9 @@ class Agent:
         except BaseException as err:
             happened = _complete_prefix(run.messages, run.saved)
             if len(happened) > run.saved + 1:
-                with anyio.CancelScope(shield=True), contextlib.suppress(ConciergeError):
+                # on one worker (`threads.through`) nothing can cancel the save; on the event loop, shielded
+                shield = contextlib.nullcontext() if threads.here() else anyio.CancelScope(shield=True)
+                with shield, contextlib.suppress(ConciergeError):
                     await threads.run(
                         partial(self.store.save_turn, run.session_id, run.user.name, happened[run.saved :])
                     )
@@ -457,6 +505,22 @@ class Agent:
     def _today(self, clocks: dict[str, date]) -> date:
         days = set(clocks.values())
         return days.pop() if len(days) == 1 else self.pipeline.today()
+
+
+def _forwarded(on_event: EventHandler | None, at_once: bool) -> EventHandler | None:
+    """The channel's handler of the turn's events; for a turn on one worker (`at_once`), one that runs it on
+    this event loop and waits for it there (the channel's queue belongs to the loop)."""
+    if on_event is None or not at_once:
+        return on_event
+    loop = asyncio.get_running_loop()
+
+    async def forward(event: dict[str, Any]) -> None:
+        async def on_loop() -> None:
+            await on_event(event)
+
+        asyncio.run_coroutine_threadsafe(on_loop(), loop).result()
+
+    return forward
 
 
 def _expired(pending: dict[str, Any]) -> bool:

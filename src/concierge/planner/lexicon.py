@@ -146,6 +146,7 @@ class Lexicon:
         self._counts: dict[tuple[str, str], tuple[Phrases[str], Phrases[str]]] = {}
         self._columns: dict[str, Phrases[str]] = {}
         self._matchers: dict[tuple, dict[str, Matcher]] = {}
+        self._keys: dict[tuple[int, int], tuple[Mapping, Mapping, tuple]] = {}
         described, examples = _described(self.tools.values())
         self.known = Known.of(self.vocabulary | described | set(GENERIC_WORDS)
                               | set(words.words("numbers", "suffixes")) | set(words.words("lines", "plain"))
@@ -189,7 +190,7 @@ class Lexicon:
         """Every enum value and synonym of the catalog -> the (group key, value) pairs it says, one per
         group (`which day` is the day of every summary that groups by day); values, and more synonyms,
         read from the data."""
-        cache_key = (_key_of(values), _key_of(synonyms))
+        cache_key = self._key(values, synonyms)
         found = self._enum_phrases.get(cache_key)
         if found is None:
             said: dict[str, dict[str, str]] = {}  # phrase (folded) -> group key -> value
@@ -256,7 +257,7 @@ class Lexicon:
 
     def matchers(self, values: Mapping[str, list[str]], synonyms: Synonyms = _NONE) -> dict[str, Matcher]:
         """A loose matcher per enum group whose values are read from the data (products, categories)."""
-        cache_key = (_key_of(values), _key_of(synonyms))
+        cache_key = self._key(values, synonyms)
         found = self._matchers.get(cache_key)
         if found is None:
             found = self._matchers[cache_key] = {
@@ -267,6 +268,18 @@ class Lexicon:
             if any(m.in_katakana for m in found.values()):
                 katakana.load()  # English is read in katakana against them (road bikes), never in a request's budget
         return found
+
+    def _key(self, values: Mapping[str, list[str]], synonyms: Synonyms) -> tuple:
+        """The cache key of the values and synonyms read from the data: made once per pair of mappings (the data's
+        facts are the same objects until they are read again), not at every request."""
+        known = self._keys.get((id(values), id(synonyms)))
+        if known is not None and known[0] is values and known[1] is synonyms:
+            return known[2]
+        if len(self._keys) > 64:
+            self._keys.clear()
+        key = (_key_of(values), _key_of(synonyms))
+        self._keys[(id(values), id(synonyms))] = (values, synonyms, key)
+        return key
 
     def prepare(self) -> None:
         """Build now what each tool's words are found by, and read its statement (the tables it reads, the column an

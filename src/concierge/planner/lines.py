@@ -23,7 +23,7 @@ large one), is an add.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -55,7 +55,7 @@ class Held:
     key: str  # the add tool's required parameter: it names a line
     rows: tuple[dict[str, Any], ...]
     # `EnumSource.key` -> a line's `key` value -> the values of that enum it takes (planner Context.enum_fits)
-    fits: dict[str, dict[str, list[str]]] = field(default_factory=dict, compare=False)
+    fits: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict, compare=False)
 
     def names(self) -> list[Any]:
         return list(dict.fromkeys(r.get(self.key) for r in self.rows if r.get(self.key) is not None))

@@ -17,7 +17,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
@@ -277,12 +277,13 @@ class Context:
     lexicon: Lexicon
     offered: set[str]
     today: date
-    enum_values: dict[str, list[str]]
+    # the values read from the data: the pipeline's own (`GuardContext`), never changed by a plan
+    enum_values: Mapping[str, list[str]]
     memory: Memory = field(default_factory=Memory)
-    enum_synonyms: dict[str, dict[str, str]] = field(default_factory=dict)  # read from the data
-    enum_shared: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a name several rows have: their keys
-    enum_fits: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # a value: those of another it takes
-    needs: dict[str, dict[str, Needed]] = field(default_factory=dict)  # a value: what its write is refused without
+    enum_synonyms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    enum_shared: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)  # a name several rows have: keys
+    enum_fits: Mapping[str, Mapping[str, list[str]]] = field(default_factory=dict)  # a value: those of another it takes
+    needs: Mapping[str, Mapping[str, Needed]] = field(default_factory=dict)  # a value: what its write is refused
     clocks: dict[str, date] = field(default_factory=dict)  # a tool whose catalog keeps another clock
     now: str | None = None  # the time of day (HH:MM) a time said is read against (7時, 1時間後)
     read: dict[str, Slots] = field(default_factory=dict)  # each text is read once per plan
@@ -1025,7 +1026,7 @@ def _line_meant(tool: Tool, slots: Slots, ctx: Context, base: dict[str, Any]) ->
                    candidates=tuple(str(n) for n in meant) if len(meant) <= MAX_CHOICES else ())
 
 
-def _fitting_said(slots: Slots, enum_fits: dict[str, dict[str, list[str]]], names: list[Any]) -> list[Any] | None:
+def _fitting_said(slots: Slots, enum_fits: Mapping[str, Mapping[str, list[str]]], names: list[Any]) -> list[Any] | None:
     """Those of `names` (lines held, or items) that take every value said of an enum whose `fits_query` reads
     them (お弁当: the items of the category 弁当); None where no such value is said."""
     fitting: list[Any] | None = None

@@ -12,7 +12,7 @@ English) is read later, for that tool, by `count` and `english_items`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -136,7 +136,7 @@ class Slots:
         return list(dict.fromkeys(value for h in self.enums for key, value in sorted(h.value) if key == group))
 
 
-def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[str]],
+def read(text: str, today: date, lexicon: Lexicon, enum_values: Mapping[str, list[str]],
          focus: DateRange | None = None, enum_synonyms: Synonyms | None = None, now: str | None = None) -> Slots:
     remember(text)
     slots = Slots(text, fold(text), focus=focus)
@@ -182,7 +182,7 @@ def read(text: str, today: date, lexicon: Lexicon, enum_values: dict[str, list[s
     return slots
 
 
-def _left_alone(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[str, list[str]],
+def _left_alone(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: Mapping[str, list[str]],
                 synonyms: Synonyms) -> tuple[Span, ...]:
     """Values said to be left as they are (寝室はそのままで, except the bedroom), with the words that say so: read
     apart into `kept`, never among the values the request is read for (planner/kept.py)."""
@@ -220,7 +220,7 @@ def _counted(text: str) -> list[Span]:
     return [(m.start, m.end) for m in _COUNTED.finditer(tokenise(text))] if japanese(text) else []
 
 
-def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: dict[str, list[str]],
+def _enums(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: Mapping[str, list[str]],
            synonyms: Synonyms) -> list[Span]:
     """The enum values said, exactly or loosely, less the values of the data that are words of the question
     where the sentence does not place them as values (planner/frame.py); the spans of those it names."""

@@ -107,6 +107,9 @@ class Capabilities:
     # it reads `ModelRequest.context` (the catalogs' rules and the order so far, as text); False: it reads
     # `ModelRequest.state` (the rows of the catalogs' state tools) instead, as the offline planner does
     reads_context: bool = True
+    # its replies are worked out in this process by blocking code (the offline planner): a turn runs on one
+    # worker thread (`threads.through`), never on the event loop, in one trip where it would make several
+    local: bool = False
 
 
 class Provider(ABC):

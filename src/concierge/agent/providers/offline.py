@@ -20,7 +20,7 @@ class OfflineProvider(Provider):
     model = "planner"
     # it answers at once (a final answer is passed on whole); it reads the catalogs' declarations, the
     # conversation and `ModelRequest.state` itself, not the rules written out as `context`
-    capabilities = Capabilities(streams=False, reads_context=False)
+    capabilities = Capabilities(streams=False, reads_context=False, local=True)
 
     def __init__(self, pipeline: Pipeline):
         self.planner = Planner(pipeline)
