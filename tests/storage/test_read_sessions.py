@@ -55,11 +55,11 @@ def test_writes_are_not_bound_by_the_read_settings(pg):
         assert conn.exec_driver_sql("SELECT body FROM notes").scalar() == "changed"
 
 
-def test_an_inserted_row_is_committed_when_insert_returns(pg):
+def test_a_row_written_alone_is_committed_when_write_one_returns(pg):
     ensure_state(pg)
     row = {"at": datetime.now(UTC), "user_name": "admin", "tool": "get_sales", "args": "{}", "decision": "ok",
            "result_id": "r_committed", "rows": 1, "ms": 1.0, "message": None, "source": None}
-    pg.insert(state.audit.insert(), row)
+    pg.write_one(state.audit.insert(), row)
     other = Database(pg.url)  # another process's view: only what was committed
     try:
         with other.read() as conn:

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from concierge.agent.providers.interface import Message, ToolCall
 from concierge.sources.result import from_json
 from concierge.storage import state as schema
-from concierge.storage.database import Database
+from concierge.storage.database import Database, rows
 
 TITLE_CHARS = 80
 
@@ -86,14 +86,13 @@ class ConversationStore:
         return json.loads(row.pending) if row and row.pending else None
 
     def resume(self, session_id: str, user_name: str) -> tuple[list[Message], dict[str, Any] | None]:
-        """The messages and the pending write (as `load` and `pending`), read in one transaction."""
-        with self.db.read() as conn:
-            row = conn.execute(_FIND, {"session_id": session_id, "user_name": user_name}).first()
-            if row is None:
-                return [], None
-            bodies = conn.scalars(_BODIES, {"conversation_id": row.id})
-            messages = [message_from_json(json.loads(b)) for b in bodies]
-        return messages, json.loads(row.pending) if row.pending else None
+        """The messages and the pending write (as `load` and `pending`), read by one statement."""
+        found = self.db.alone(_RESUME, {"session_id": session_id, "user_name": user_name})
+        if not found:
+            return [], None
+        messages = [message_from_json(json.loads(r["body"])) for r in found if r["body"] is not None]
+        pending = found[0]["pending"]
+        return messages, json.loads(pending) if pending else None
 
     def save_turn(
         self,
@@ -106,22 +105,18 @@ class ConversationStore:
         """Append a turn's messages and set (or clear) the pending write, in one transaction."""
         now = datetime.now(UTC)
         stored = json.dumps(pending, ensure_ascii=False) if pending else None
-        with self.db.write() as conn:
-            cid: int | None = _conversation_id(conn, session_id, user_name)
-            if cid is None:
+        bodies = [json.dumps(message_to_json(msg), ensure_ascii=False) for msg in messages]
+        with self.db.write() as conn:  # each statement run by the driver (`rows`): a turn's save is on its path
+            found = rows(conn, _FIND, {"session_id": session_id, "user_name": user_name})[1]
+            if not found:
                 title = next((msg.text for msg in messages if msg.role == "user" and msg.text), "") or ""
-                cid = conn.scalar(
-                    _NEW, {"session_id": session_id, "user_name": user_name, "title": title[:TITLE_CHARS],
-                           "created_at": now, "updated_at": now, "pending": stored},
-                )
+                cid = rows(conn, _NEW, {"session_id": session_id, "user_name": user_name, "title": title[:TITLE_CHARS],
+                                        "created_at": now, "updated_at": now, "pending": stored})[1][0][0]
             else:
-                conn.execute(_TOUCH, {"conversation_id": cid, "updated_at": now, "pending": stored})
-            if messages:
-                conn.execute(
-                    _ADD,
-                    [{"conversation_id": cid, "role": msg.role, "created_at": now,
-                      "body": json.dumps(message_to_json(msg), ensure_ascii=False)} for msg in messages],
-                )
+                cid = found[0][0]
+                rows(conn, _TOUCH, {"conversation_id": cid, "updated_at": now, "pending": stored})
+            for msg, body in zip(messages, bodies, strict=True):
+                rows(conn, _ADD, {"conversation_id": cid, "role": msg.role, "created_at": now, "body": body})
 
     def amend_answer(self, session_id: str, user_name: str, text: str) -> bool:
         """Replace the text of the conversation's newest answer (the phone: what the caller heard before
@@ -155,7 +150,10 @@ _c, _m = schema.conversations, schema.conversation_messages
 _FIND = sa.select(_c.c.id, _c.c.pending).where(
     _c.c.session_id == sa.bindparam("session_id"), _c.c.user_name == sa.bindparam("user_name")
 )
-_BODIES = sa.select(_m.c.body).where(_m.c.conversation_id == sa.bindparam("conversation_id")).order_by(_m.c.id)
+# the conversation's pending write beside each of its messages (one row with no message where it has none)
+_RESUME = sa.select(_c.c.pending, _m.c.body).select_from(_c.outerjoin(_m, _m.c.conversation_id == _c.c.id)).where(
+    _c.c.session_id == sa.bindparam("session_id"), _c.c.user_name == sa.bindparam("user_name")
+).order_by(_m.c.id)
 _NEW, _ADD = _c.insert().returning(_c.c.id), _m.insert()
 _TOUCH = _c.update().where(_c.c.id == sa.bindparam("conversation_id")).values(
     updated_at=sa.bindparam("updated_at"), pending=sa.bindparam("pending")

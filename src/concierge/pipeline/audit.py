@@ -39,6 +39,7 @@ from concierge.sources.result import new_result_id
 from concierge.storage import clients
 from concierge.storage import state as schema
 from concierge.storage.database import Database
+from concierge.storage.database import rows as driver_rows
 from concierge.storage.insert_once import insert_once
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,13 @@ UNKNOWN_MESSAGE = ("the process stopped between this write and its outcome: it m
                    "check the data before repeating it")
 RECONCILE_AFTER = timedelta(minutes=5)  # longer than any write may run (the statement timeout is far shorter)
 _INSERT = schema.audit.insert()  # built once, so its compiled form is found without keying a new statement
+# an outcome known late wins over `unknown` (reconcile may have judged a slow write stopped); setting it twice
+# sets the same
+_SETTLE = schema.audit.update().where(
+    schema.audit.c.result_id == sa.bindparam("line"),
+    schema.audit.c.decision.in_([sa.bindparam("pending"), sa.bindparam("unknown")]),
+).values(decision=sa.bindparam("outcome"), rows=sa.bindparam("count"), ms=sa.bindparam("took"),
+         message=sa.bindparam("said"))
 _SOURCE: ContextVar[str | None] = ContextVar("concierge_audit_source", default=None)
 # NUL, C0 and C1 controls but tab and newline, and the bidirectional embeddings, overrides and isolates
 _INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -110,7 +118,7 @@ def record(db: Database, *, user: str, tool: str, args: Any, decision: str, resu
     entry = _entry(user=user, tool=tool, args=args, decision=decision, result_id=result_id, rows=rows, ms=ms,
                    message=message, source=source)
     try:
-        db.insert(_INSERT, entry)  # committed before the call's result is returned
+        db.write_one(_INSERT, entry)  # committed before the call's result is returned
     except DatabaseError as err:  # the call's own outcome matters more than its audit line
         log.error("could not write the audit line for %s: %s", result_id, err)
 
@@ -119,28 +127,23 @@ def record_in(conn: sa.Connection, *, user: str, tool: str, args: Any, decision:
               ms: float, message: str | None, source: str | None = None) -> None:
     """The audit line of a write, inside the write's own transaction (the state beside the data): the line
     commits with the write or not at all, so a committed write always has its line."""
-    conn.execute(_INSERT, _entry(user=user, tool=tool, args=args, decision=decision, result_id=result_id,
-                                 rows=rows, ms=ms, message=message, source=source))
+    driver_rows(conn, _INSERT, _entry(user=user, tool=tool, args=args, decision=decision, result_id=result_id,
+                                      rows=rows, ms=ms, message=message, source=source))
 
 
 def intend(db: Database, *, user: str, tool: str, args: Any, result_id: str, source: str | None = None) -> None:
     """The write-ahead line of a write to a database that does not hold the state: committed before the
     write starts (it raises when it cannot be written, and then nothing is written), settled after it."""
-    db.insert(_INSERT, _entry(user=user, tool=tool, args=args, decision=PENDING, result_id=result_id, rows=0,
+    db.write_one(_INSERT, _entry(user=user, tool=tool, args=args, decision=PENDING, result_id=result_id, rows=0,
                               ms=0.0, message="the write is under way", source=source))
 
 
 def settle(db: Database, result_id: str, *, decision: str, rows: int, ms: float, message: str | None) -> bool:
     """The outcome of a write whose line `intend` wrote; False when it could not be recorded (the line stays
     pending, and `reconcile` reports it)."""
-    table = schema.audit
     try:
-        with db.write() as conn:
-            # an outcome known late wins over `unknown` (reconcile may have judged a slow write stopped)
-            conn.execute(table.update().where(table.c.result_id == result_id,
-                                              table.c.decision.in_([PENDING, UNKNOWN]))
-                         .values(decision=decision, rows=rows, ms=round(ms, 3),
-                                 message=_text(message) if message else message))
+        db.write_one(_SETTLE, {"line": result_id, "pending": PENDING, "unknown": UNKNOWN, "outcome": decision,
+                               "count": rows, "took": round(ms, 3), "said": _text(message) if message else message})
     except DatabaseError as err:
         log.error("could not record the outcome of write %s: %s", result_id, err)
         return False

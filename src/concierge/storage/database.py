@@ -223,59 +223,58 @@ class Database:
                     raise
         raise AssertionError("unreachable")
 
-    def fetch(self, conn: sa.Connection, statement: sa.TextClause, values: dict,
-              limit: int | None = None) -> tuple[list[str], Sequence[Sequence[Any]]]:
-        """The column names and the rows (the first `limit`, or all) of a read statement on `conn`, run by the
-        driver itself: SQLAlchemy's work per statement costs more than a small indexed query does."""
-        with self._driver(conn, statement, values) as cursor:
-            columns = [d[0] for d in cursor.description]
-            return columns, cursor.fetchall() if limit is None else cursor.fetchmany(limit)
-
-    def insert(self, statement: sa.Insert, row: dict) -> None:
-        """One row, committed before this returns, run by the driver itself. On PostgreSQL the statement is
-        a transaction of its own on an autocommit connection: one round trip, where BEGIN, INSERT and COMMIT
-        take three. A line sent on a connection found dropped is sent again on a new one: a cut between
-        the commit and its answer would leave the line twice, where not sending it again would lose it."""
+    def write_one(self, statement: sa.Insert | sa.Update, row: dict) -> None:
+        """One statement (a row added, or one row's columns set), committed before this returns, run by the
+        driver itself. On PostgreSQL the statement is a transaction of its own on an autocommit connection: one
+        round trip, where BEGIN, the statement and COMMIT take three. A statement sent on a connection found
+        dropped is sent again on a new one: a cut between the commit and its answer would leave an added line
+        twice, where not sending it again would lose it (an update must be one that may run twice)."""
         if self._appender is None:
-            if self._lone_insert(statement, row):
+            if self._lone(statement, row):
                 return
-            with self.write() as conn, self._driver(conn, statement, row):
+            with self.write() as conn, driven(conn, statement, row):
                 return
         appender = self._appender
 
         def append() -> None:
-            with self._pooled(appender) as conn, self._driver(conn, statement, row):
+            with self._pooled(appender) as conn, driven(conn, statement, row):
                 return
 
         again_if_lost(append)
 
-    def _lone_insert(self, statement: sa.Insert, row: dict) -> bool:
-        """On a SQLite file, the row inserted by a lone INSERT on the writers' connection: a transaction of its
-        own, where BEGIN IMMEDIATE and COMMIT cost it as much again. False when that connection is not open or
-        is in a transaction (then `write` makes one)."""
+    def _lone(self, statement: sa.Insert | sa.Update, row: dict) -> bool:
+        """On a SQLite file, the statement run alone on the writers' connection: a transaction of its own, where
+        BEGIN IMMEDIATE and COMMIT cost it as much again. False when that connection is not open or is in a
+        transaction (then `write` makes one)."""
         if not self.is_sqlite or self._readers is None:
             return False
         with self._writer:
             conn = self._write_conn
             if conn is None or conn.closed or conn.invalidated or conn.in_transaction():
                 return False
-            with _translate_errors(), self._driver(conn, statement, row):
+            with _translate_errors(), driven(conn, statement, row):
                 return True
 
     def lookup(self, statement: sa.Select, values: dict) -> dict[str, Any] | None:
-        """The first row of one read by key, or None: one statement where a read transaction sends three
-        (PostgreSQL: on an autocommit connection; SQLite: a lone SELECT, which opens no transaction)."""
+        """The first row of one read by key, or None (`alone`)."""
+        found = self.alone(statement, values, 1)
+        return found[0] if found else None
+
+    def alone(self, statement: sa.Select, values: dict, limit: int | None = None) -> list[dict[str, Any]]:
+        """The rows (the first `limit`, or all) of one read statement, as dicts: one statement where a read
+        transaction sends three (PostgreSQL: on an autocommit connection; SQLite: a lone SELECT, which opens no
+        transaction). One statement sees one snapshot of the data."""
         pool = self._appender if self._appender is not None else self._readers
         if pool is None:  # an in-memory SQLite database: its one connection
             with self.read() as shared:
-                found = shared.execute(statement, values).mappings().first()
-            return None if found is None else dict(found)
+                columns, fetched = rows(shared, statement, values, limit)
+            return [dict(zip(columns, r, strict=True)) for r in fetched]
         pooled = pool
 
-        def look() -> dict[str, Any] | None:
-            with self._pooled(pooled) as conn, self._driver(conn, statement, values) as cursor:
-                row = cursor.fetchone()
-                return None if row is None else dict(zip([d[0] for d in cursor.description], row, strict=True))
+        def look() -> list[dict[str, Any]]:
+            with self._pooled(pooled) as conn:
+                columns, fetched = rows(conn, statement, values, limit)
+                return [dict(zip(columns, r, strict=True)) for r in fetched]
 
         return again_if_lost(look)
 
@@ -298,33 +297,6 @@ class Database:
         except ConnectionLost:
             self._renew()
             raise
-
-    @contextmanager
-    def _driver(self, conn: sa.Connection, statement: sa.TextClause | sa.Insert | sa.Select,
-                values: dict) -> Iterator[Any]:
-        """A cursor of the driver that ran `statement` with `values` bound as SQLAlchemy binds them. The
-        engine's cursor listeners see the statement (with no execution context); a driver error is raised
-        as SQLAlchemy raises it, and a lost connection is not given back to the pool."""
-        dialect = self.engine.dialect
-        keys = tuple(values) if isinstance(statement, sa.Insert) else ()
-        sql, processors, order = _compiled(statement, dialect, keys)
-        params: dict | list = {k: processors[k](v) if k in processors else v for k, v in values.items()}
-        if order is not None:  # a positional paramstyle (DuckDB's $1): the values in the statement's order
-            params = [cast(dict, params)[k] for k in order]
-        cursor = conn.connection.cursor()
-        try:
-            conn.dispatch.before_cursor_execute(conn, cursor, sql, params, None, False)
-            cursor.execute(sql, params)
-            conn.dispatch.after_cursor_execute(conn, cursor, sql, params, None, False)
-            yield cursor
-        except dialect.loaded_dbapi.Error as err:
-            lost = dialect.is_disconnect(err, conn.connection.dbapi_connection, cursor)
-            if lost:
-                conn.invalidate(err)
-            raise sa.exc.DBAPIError.instance(sql, params, err, dialect.loaded_dbapi.Error, dialect=dialect,
-                                             connection_invalidated=lost) from err
-        finally:
-            cursor.close()
 
     @contextmanager
     def _connect(self, *, write: bool) -> Iterator[sa.Connection]:
@@ -369,6 +341,46 @@ class Database:
             write = getattr(mode, "write", None)  # None: a connection not from read() or write()
             mode.write = None
             _on_driver(conn, "BEGIN" if write is False else "BEGIN IMMEDIATE")
+
+
+@contextmanager
+def driven(conn: sa.Connection, statement: sa.TextClause | sa.Insert | sa.Update | sa.Select,
+            values: dict) -> Iterator[Any]:
+    """A cursor of the driver that ran `statement` with `values` bound as SQLAlchemy binds them, on `conn` (of
+    any engine, in a transaction or not): SQLAlchemy's work per statement costs more than a small indexed query
+    does. The engine's cursor listeners see the statement (with no execution context); a driver error is
+    raised as SQLAlchemy raises it, and a lost connection is not given back to the pool."""
+    dialect = conn.dialect
+    keys = tuple(values) if isinstance(statement, sa.Insert) else ()
+    sql, processors, order = _compiled(statement, dialect, keys)
+    params: dict | list = {k: processors[k](v) if k in processors else v for k, v in values.items()}
+    if order is not None:  # a positional paramstyle (DuckDB's $1): the values in the statement's order
+        params = [cast(dict, params)[k] for k in order]
+    cursor = conn.connection.cursor()
+    try:
+        conn.dispatch.before_cursor_execute(conn, cursor, sql, params, None, False)
+        cursor.execute(sql, params)
+        conn.dispatch.after_cursor_execute(conn, cursor, sql, params, None, False)
+        yield cursor
+    except dialect.loaded_dbapi.Error as err:
+        lost = dialect.is_disconnect(err, conn.connection.dbapi_connection, cursor)
+        if lost:
+            conn.invalidate(err)
+        raise sa.exc.DBAPIError.instance(sql, params, err, dialect.loaded_dbapi.Error, dialect=dialect,
+                                         connection_invalidated=lost) from err
+    finally:
+        cursor.close()
+
+
+def rows(conn: sa.Connection, statement: sa.TextClause | sa.Select | sa.Insert | sa.Update, values: dict,
+         limit: int | None = None) -> tuple[list[str], Sequence[Sequence[Any]]]:
+    """The column names and the rows (the first `limit`, or all) of a statement on `conn`, run by the driver
+    (`driven`); no columns and no rows for a statement that returns none."""
+    with driven(conn, statement, values) as cursor:
+        if cursor.description is None:
+            return [], []
+        columns = [d[0] for d in cursor.description]
+        return columns, cursor.fetchall() if limit is None else cursor.fetchmany(limit)
 
 
 @lru_cache(maxsize=1024)

@@ -40,6 +40,7 @@ import sqlalchemy as sa
 from concierge.catalog.model import Rollup
 from concierge.errors import ConfigError
 from concierge.storage.database import Database, is_mysql
+from concierge.storage.database import rows as driver_rows
 
 RECORDS = "concierge_rollups"
 _FORMAT = 1  # bump when the triggers or the table layout change: older builds stop being read
@@ -160,7 +161,7 @@ class ReadCheck:
                        **{f"t{i}": t for i, t in enumerate(triggers)}}
 
     def holds(self, db: Database, conn: sa.Connection) -> bool:
-        _columns, rows = db.fetch(conn, self.statement, self.values)
+        _columns, rows = driver_rows(conn, self.statement, self.values)
         return bool(rows and rows[0][0])
 
 

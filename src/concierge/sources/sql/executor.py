@@ -28,7 +28,6 @@ from concierge.sources.result import (
     ToolResult,
     counted_totals,
     needs_every_row,
-    plain,
     plain_args,
     plain_rows,
     shaped,
@@ -39,6 +38,7 @@ from concierge.sources.sql.capped import capped
 from concierge.sources.sql.written import SideEffects, tables_read, tables_written
 from concierge.storage import rollups
 from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
+from concierge.storage.database import rows as driver_rows
 from concierge.storage.replicas import Reader, Replicas
 
 log = logging.getLogger(__name__)
@@ -261,7 +261,7 @@ class SqlExecutor(Executor):
             # cursor reads rows as they are fetched; PostgreSQL's driver would read them all, so there the
             # statement itself stops (one round trip, where a server-side cursor took three).
             sql = statement if every or db.is_sqlite else capped(statement, spec, conn.dialect.name)
-            columns, fetched = db.fetch(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
+            columns, fetched = driver_rows(conn, bind(tool, sql), bound, None if every else spec.max_rows + 1)
             rows = plain_rows(columns, fetched)
             failed = None if rows else failed_check(conn, tool, values, implied=True)
             if failed:
@@ -369,14 +369,13 @@ class SqlExecutor(Executor):
         return failed.model_copy(update={"args": plain_args(args)}) if failed else None
 
     def _run_write(self, conn: sa.Connection, tool: Tool, args: dict, values: dict) -> ToolResult:
-        cursor = conn.execute(bind(tool, tool.sql), sql_values(tool, values))
-        columns = list(cursor.keys()) if cursor.returns_rows else []
-        rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()] if columns else []
-        for statement in tool.then:  # the rows of the last one that returns rows are the result
-            cursor = conn.execute(bind(tool, statement), sql_values(tool, values))
-            if cursor.returns_rows:
-                columns = list(cursor.keys())
-                rows = [{k: plain(v) for k, v in r.items()} for r in cursor.mappings()]
+        bound = sql_values(tool, values)
+        columns: list[str] = []
+        rows: list[dict[str, Any]] = []
+        for statement in (tool.sql, *tool.then):  # the rows of the last one that returns rows are the result
+            returned, fetched = driver_rows(conn, bind(tool, statement), bound)
+            if returned:
+                columns, rows = returned, plain_rows(returned, fetched)
         return shaped(tool, args, columns, rows)
 
 
@@ -403,19 +402,19 @@ def preview_row(conn: sa.Connection, tool: Tool, values: dict) -> dict[str, Any]
     if tool.preview_sql is None:  # the loader refuses such a catalog; a Tool made in code may lack it
         raise CatalogError([CatalogProblem(tool.catalog, f"tools.{tool.name}.preview_sql",
                                            "a tool that needs confirmation must declare preview_sql")])
-    row = conn.execute(bind(tool, tool.preview_sql), sql_values(tool, values)).mappings().first()
-    return {k: plain(v) for k, v in (row or {}).items()}
+    columns, fetched = driver_rows(conn, bind(tool, tool.preview_sql), sql_values(tool, values), 1)
+    return plain_rows(columns, fetched)[0] if fetched else {}
 
 
 def failed_check(conn: sa.Connection, tool: Tool, values: dict, *, implied: bool | None = None) -> Failure | None:
     """The error of the first of the tool's checks that fails, else None. `implied`: only the checks that
     the tool's rows imply (True: run when it returned none) or only the others (False); None: all."""
+    bound = sql_values(tool, values)
     for check in tool.checks:
         if implied is not None and check.implied_by_rows is not implied:
             continue
-        if conn.execute(bind(tool, check.sql), sql_values(tool, values)).first() is None:
-            offered = conn.execute(bind(tool, check.offer), sql_values(tool, values)) if check.offer else None
-            rows = [{k: plain(v) for k, v in r.items()} for r in offered.mappings()] if offered else []
+        if not driver_rows(conn, bind(tool, check.sql), bound, 1)[1]:
+            rows = plain_rows(*driver_rows(conn, bind(tool, check.offer), bound)) if check.offer else []
             return Failure(
                 tool=tool.name,
                 code=ResultCode.NOT_FOUND,
