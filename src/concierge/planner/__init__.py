@@ -91,7 +91,9 @@ class Planner:
         turn = range(before, start)
         if only_values(normalise(text), ctx) or self._completes(plan, said_before, ctx, request, turn):
             blocked = self._blocked_before(said_before, ctx, request, turn)
-            plan = self._answering(said_before, text, ctx, blocked) or plan
+            # a turn before that asked nothing is completed by none: it is not planned again to know
+            if blocked is not None or self._asked_before(said_before, ctx, request, turn) is not None:
+                plan = self._answering(said_before, text, ctx, blocked) or plan
         return plan, start
 
     def _held(self, request: ModelRequest) -> Held | None:
