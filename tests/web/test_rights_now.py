@@ -110,3 +110,27 @@ async def test_someone_added_under_a_removed_users_name_inherits_no_conversation
         assert confirmed.calls == [] and farm_sales(pipeline, "0016") == before  # nothing was waiting for them
     finally:
         pipeline.close()
+
+
+def test_a_role_read_for_a_turn_serves_its_calls_for_milliseconds_only(any_web_url, monkeypatch):
+    """A turn reads the role as it begins (its offer of tools) and its calls, made within milliseconds, are decided
+    on that read; a `User` read longer ago than ROLE_FRESH_S, or never read, is read again at its call."""
+    from concierge.pipeline import pipeline as module
+
+    pipeline = open_pipeline(["farm", "pos"], any_web_url)
+    clock = [1000.0]
+    monkeypatch.setattr(module, "_clock", lambda: clock[0])
+    try:
+        held = pipeline.user("tanaka")
+        fresh = pipeline.as_now(held)
+        assert fresh == held and fresh is not None and fresh.read_at == 1000.0
+        _cli("user", "set-role", "tanaka", "viewer", url=any_web_url)
+        clock[0] += module.ROLE_FRESH_S / 2
+        assert pipeline.invoke("add_sale", SALE, fresh).status == "confirm"  # read 25 ms ago: still the role
+        refused = pipeline.invoke("add_sale", SALE, held)  # never read by the pipeline: read now
+        assert (refused.status, refused.code) == ("refused", "not_permitted")
+        clock[0] += module.ROLE_FRESH_S
+        late = pipeline.invoke("add_sale", SALE, fresh)  # read longer ago: read again
+        assert (late.status, late.code) == ("refused", "not_permitted") and "viewer" in (late.message or "")
+    finally:
+        pipeline.close()

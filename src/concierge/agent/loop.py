@@ -47,7 +47,8 @@ from concierge.pipeline.tool_schema import input_schema
 from concierge.sources.result import Confirmation, Failure, Rows, ToolResult
 
 EventHandler = Callable[[dict[str, Any]], Awaitable[None]]
-_Begun = tuple[list[ToolSpec], str, dict[str, tuple[dict[str, Any], ...]]]  # the offer, system prompt and state
+# the user as the state database has them now, the offer, the system prompt and the state
+_Begun = tuple[User, list[ToolSpec], str, dict[str, tuple[dict[str, Any], ...]]]
 PENDING_KEYS = ("tool", "args", "preview", "message", "fields", "warning")  # what a Turn shows of a pending write
 
 
@@ -241,7 +242,7 @@ class Agent:
         # thread, or none where they were read with the conversation (`_opened`)
         if begun is None:
             begun = await threads.run(self._begin, run.user, run.messages, Session(run.session_id, run.caller))
-        specs, system, state = begun
+        run.user, specs, system, state = begun  # the role read as the turn began: its calls are made within ms
         clocks = {s.name: self.pipeline.today(s.name) for s in specs}  # the same for every step of the turn
         today = run.today = self._today(clocks)
         for _ in range(self.max_steps):
@@ -293,8 +294,10 @@ class Agent:
         return history, dropped, self._begin(user, history, Session(session_id, caller))
 
     def _begin(self, user: User, messages: list[Message], session: Session) -> _Begun:
-        """The tools offered, the system prompt, and the state (`_state`), as the turn begins (in a thread)."""
-        return *self._offer(user), self._state(user, messages, session)
+        """The user with the role they have now, the tools offered, the system prompt, and the state (`_state`), as
+        the turn begins (in a thread)."""
+        now = self.pipeline.as_now(user) or user  # a removed user: their calls are refused (the pipeline reads again)
+        return now, *self._offer(now), self._state(now, messages, session)
 
     def _state(self, user: User, messages: list[Message], session: Session) -> dict[str, tuple[dict[str, Any], ...]]:
         """The lines of the catalogs' states, for a provider that reads them instead of `context` (the offline
@@ -489,9 +492,8 @@ class Agent:
         return turn
 
     def _offer(self, user: User) -> tuple[list[ToolSpec], str]:
-        """The tools `user` is offered, with their schemas, and the system prompt; made again when
-        the values read from the data or the day change."""
-        user = self.pipeline.as_now(user) or user  # the role now (a removed user's calls are refused anyway)
+        """The tools `user` (as the state database has them now) is offered, with their schemas, and the system
+        prompt; made again when the values read from the data or the day change."""
         stamp = (self.pipeline.facts_version, date.today())
         offer = self._offers.get(user)
         if offer is None or offer[0] != stamp:

@@ -17,7 +17,7 @@ exactly as rows that do not exist.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from concierge.catalog.model import Role, Tool
 from concierge.errors import ResultCode
@@ -28,6 +28,8 @@ class User:
     name: str
     role: str
     display_name: str = ""
+    # when the state database gave this role (time.monotonic()); None: held since an earlier moment
+    read_at: float | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,8 @@ from concierge.storage.replicas import ReplicaConfig, Replicas
 
 log = logging.getLogger(__name__)
 SAME_WRITE_WITHIN = timedelta(minutes=30)  # a preview says so when the same write was done this recently
+ROLE_FRESH_S = 0.05  # a role read this recently is a role read now (`as_now`)
+_clock = time.monotonic  # what `User.read_at` is measured on
 Prepare = Callable[[list[Catalog], Database, Database], None]  # (catalogs, business db, state db)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -136,13 +138,16 @@ class Pipeline:
     def as_now(self, user: User) -> User | None:
         """`user` with the role the state database gives them at this moment; None once they are removed.
         Every call is decided on this, so a `User` held by a long-lived caller (a stdio MCP server, a phone
-        call, a conversation waiting for a yes) never keeps rights that were taken away."""
+        call, a conversation waiting for a yes) never keeps rights that were taken away. A `User` this gave
+        less than ROLE_FRESH_S ago is taken as it is: the turn that read it at its start (its offer of tools)
+        makes its calls within milliseconds, and a call takes longer than that to run anyway."""
+        if user.read_at is not None and _clock() - user.read_at < ROLE_FRESH_S:
+            return user
+        asked = _clock()
         record = users.find(self.state, user.name)
         if record is None:
             return None
-        if record.role == user.role and record.display_name == user.display_name:
-            return user
-        return User(record.name, record.role, record.display_name)
+        return User(record.name, record.role, record.display_name, read_at=asked)
 
     def tools_for(self, user: User) -> list[Tool]:
         """The tools `user`'s role may call (no database read: pass `as_now(user)` for a `User` held long)."""

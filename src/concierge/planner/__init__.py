@@ -21,7 +21,7 @@ from concierge.language.detect import language
 from concierge.language.tokens import Utterance, tokenise
 from concierge.pipeline.guard import GuardContext
 from concierge.pipeline.pipeline import Pipeline
-from concierge.planner import answer, budget, progress, refusals, scope, words
+from concierge.planner import answer, budget, choose, progress, refusals, scope, words
 from concierge.planner.answer.scene import role
 from concierge.planner.lexicon import Lexicon
 from concierge.planner.lines import Held
@@ -54,6 +54,7 @@ class Planner:
         self.lexicon.prepare()
         words.prepare()
         scope.prepare()
+        choose.prepare(pipeline.tools.values())
         # The steps of one turn plan the same message; a question asked again (same day, same offer) is too.
         # A plan is kept with the texts it read (its `Slots`): the turn's later steps read none of them again.
         self._plans: OrderedDict[tuple, tuple[Plan, dict[str, Slots]]] = OrderedDict()

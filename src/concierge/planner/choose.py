@@ -18,7 +18,7 @@ In order:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -805,6 +805,12 @@ def similarity(text: str, tool: Tool) -> float:
         return 0.0
     examples = _example_bigrams(tuple(tool.intents.examples) if tool.intents else ())
     return max((len(mine & ex) / len(mine | ex) for ex in examples), default=0.0)
+
+
+def prepare(tools: Iterable[Tool]) -> None:
+    """Read every tool's examples now (the analyser reads each), so that no request pays for the first to."""
+    for tool in tools:
+        _example_bigrams(tuple(tool.intents.examples) if tool.intents else ())
 
 
 @lru_cache(maxsize=256)

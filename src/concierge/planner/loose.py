@@ -225,7 +225,7 @@ def _in_katakana(out: Loose, text: str, masked: str, matchers: dict[str, Matcher
     """English words that name a value the data writes in katakana (road bikes: ロードバイク), read as that value
     and said so in the answer; the longest run of words first, three at most."""
     kept = {key: m for key, m in matchers.items() if m.in_katakana}
-    runs = _english_runs(masked) if kept else []
+    runs = _english_runs(masked) if kept and _LATIN_CHAR.search(masked) else []  # no letter: no word to read
     if not runs:
         return
     taken = Disjoint()
@@ -419,6 +419,8 @@ _PARTICLE_CHARS = "".join(particles() + final_particles())
 def _katakana_words(masked: str) -> list[Span]:
     """The katakana words: runs of katakana tokens (シュークリム, even where the analyser cuts it), of two letters
     or more."""
+    if not _KATAKANA_CHAR.search(masked):
+        return []  # none to read: the analyser is not asked
     said = _words_apart(masked)
     return [span for span in map(said.span, said.runs(lambda t: t.script == "katakana")) if span[1] - span[0] >= 2]
 
@@ -426,6 +428,8 @@ def _katakana_words(masked: str) -> list[Span]:
 def _kana_words(masked: str) -> list[Span]:
     """The words written in kana alone: a run of hiragana tokens of three letters or more (しゃけ; not the きそば
     of 焼きそば, one word with its kanji), or a katakana word."""
+    if not _KANA_CHAR.search(masked):
+        return []
     said = _words_apart(masked)
     hiragana = [(s, e) for s, e in map(said.span, said.runs(lambda t: t.script == "hiragana")) if e - s >= 3]
     return sorted(hiragana + _katakana_words(masked))
@@ -553,6 +557,8 @@ def _a_noun_alone(text: str, start: int, end: int) -> bool:
 
 
 _HAN_CHAR = regex.compile(r"\p{Han}")
+_KANA_CHAR = regex.compile(rf"[{HIRAGANA}{KATAKANA}]")
+_LATIN_CHAR = regex.compile(r"\p{Latin}")
 _HIRAGANA_CHAR = regex.compile(r"\p{Hiragana}")
 _KATAKANA_CHAR = regex.compile(r"[\p{Katakana}ー]")
 
