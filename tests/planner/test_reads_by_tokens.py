@@ -59,7 +59,7 @@ LEDGER: dict[str, dict[str, int]] = {  # module: {why: how many}
     "planner/words/__init__.py": {WORD_LISTS: 3},
     "language/plain.py": {SCRIPT: 1, MISCUT: 1},
     "planner/lexicon.py": {CATALOG: 11, SCRIPT: 2},
-    "planner/loose.py": {SCRIPT: 4},
+    "planner/loose.py": {SCRIPT: 6},
     "planner/slots.py": {SCRIPT: 4, CATALOG: 2},
 }
 
