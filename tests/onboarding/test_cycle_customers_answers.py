@@ -18,6 +18,9 @@ from datetime import date
 import pytest
 from drafted import Drafted, ask, schema_fixture
 
+from concierge.language.english import talk_words
+from concierge.planner import loose
+
 TODAY = date(2026, 12, 3)
 CUSTOMERS = [(1, "佐藤 健", "横浜"), (2, "鈴木 花子", "川崎"), (3, "高橋 誠", "横浜"), (4, "田中 美咲", "東京"),
              (5, "佐藤 花子", "東京"), (6, "鈴木 健", "横浜")]
@@ -81,3 +84,16 @@ async def test_a_state_said_in_english_that_nothing_filters_gives_no_figure_for_
     every = int(shop.scalar("SELECT COUNT(*) FROM bikes"))
     turn = await ask(shop.agent, shop.pipeline, "show the bikes waiting for repair")
     assert "waiting" in turn.answer and str(every) not in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+async def test_words_of_talking_are_never_read_in_katakana(shop, monkeypatch):
+    """hey, actually, swap: words of talking, never a kind of bike the data writes in katakana; only the words
+    that may name one are read by the model (each costs it a millisecond the first time)."""
+    read: list[str] = []
+    real = loose.katakana
+    monkeypatch.setattr(loose, "katakana", lambda word: read.append(word) or real(word))
+    turn = await ask(shop.agent, shop.pipeline, "hey actually forget that, just tell me how many road bikes pls")
+    count = int(shop.scalar("SELECT COUNT(*) FROM bikes WHERE kind = 'ロードバイク'"))
+    assert "ロードバイク" in turn.answer and str(count) in turn.answer, turn.answer
+    assert read and not set(read) & talk_words(), read

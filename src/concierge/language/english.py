@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["clock_marks", "clock_words", "common_words", "day_parts", "english_quantities", "english_shorthand",
-           "english_words", "from_now_units", "function_words", "time_leads"]
+           "english_words", "from_now_units", "function_words", "talk_words", "time_leads"]
 
 
 @cache
@@ -36,6 +36,12 @@ def function_words() -> frozenset[str]:
 def common_words() -> frozenset[str]:
     """Words of any request (show, sales, week …), never read as a misspelt value."""
     return frozenset(_table()["words"]["common"])
+
+
+@cache
+def talk_words() -> frozenset[str]:
+    """hey, actually, make, swap …: words of talking, never a value's name read in katakana."""
+    return frozenset(_table()["words"]["talk"])
 
 
 @cache

@@ -28,6 +28,7 @@ from concierge.language.english import (
     english_words,
     function_words,
     qualifiers,
+    talk_words,
 )
 from concierge.language.japanese import around_values, final_particles, honorifics, of_particle, particles
 from concierge.language.katakana import katakana
@@ -225,7 +226,7 @@ def _in_katakana(out: Loose, text: str, masked: str, matchers: dict[str, Matcher
     """English words that name a value the data writes in katakana (road bikes: ロードバイク), read as that value
     and said so in the answer; the longest run of words first, three at most."""
     kept = {key: m for key, m in matchers.items() if m.in_katakana}
-    runs = _english_runs(masked) if kept and _LATIN_CHAR.search(masked) else []  # no letter: no word to read
+    runs = _english_runs(masked, talk_words()) if kept and _LATIN_CHAR.search(masked) else []  # no letter: no word
     if not runs:
         return
     taken = Disjoint()
@@ -322,15 +323,15 @@ def _one_word(text: str) -> bool:
     return len(tokenise(text).tokens) == 1
 
 
-def _english_runs(masked: str) -> list[list[tuple[str, int, int]]]:
-    """Runs of English words of content (no word of the English lists of grammar and asking), each word with
-    where it is: [("road", 12, 16), ("bikes", 17, 22)]."""
+def _english_runs(masked: str, apart: frozenset[str] = frozenset()) -> list[list[tuple[str, int, int]]]:
+    """Runs of English words of content (no word of the English lists of grammar and asking, nor of `apart`), each
+    word with where it is: [("road", 12, 16), ("bikes", 17, 22)]."""
     said = tokenise(masked)
     runs: list[list[tuple[str, int, int]]] = []
     for token in said.tokens:
         word = token.surface.lower()
         if not (token.script == "latin" and len(word) > 2 and word not in _EN_SAID_WORDS
-                and word not in _EN_NOT_VALUES):
+                and word not in _EN_NOT_VALUES and word not in apart):
             if runs and runs[-1]:
                 runs.append([])
             continue
