@@ -47,7 +47,7 @@ def test_a_provider_is_written_against_the_exported_base_class():
     from concierge.plugins import Demo
 
     assert issubclass(OfflineProvider, concierge.Provider)
-    assert OfflineProvider.capabilities == concierge.Capabilities(streams=False, reads_context=False)
+    assert OfflineProvider.capabilities == concierge.Capabilities(streams=False, reads_context=False, local=True)
     assert concierge.ModelReply(tool_calls=[concierge.ToolCall("c1", "t", {})]).tool_calls[0].name == "t"
     assert concierge.Demo is Demo
 
