@@ -226,7 +226,7 @@ def _in_katakana(out: Loose, text: str, masked: str, matchers: dict[str, Matcher
     """English words that name a value the data writes in katakana (road bikes: ロードバイク), read as that value
     and said so in the answer; the longest run of words first, three at most."""
     kept = {key: m for key, m in matchers.items() if m.in_katakana}
-    runs = _english_runs(masked, talk_words()) if kept and _LATIN_CHAR.search(masked) else []  # no letter: no word
+    runs = _english_runs(masked, talk_words()) if kept else []
     if not runs:
         return
     taken = Disjoint()
@@ -326,6 +326,8 @@ def _one_word(text: str) -> bool:
 def _english_runs(masked: str, apart: frozenset[str] = frozenset()) -> list[list[tuple[str, int, int]]]:
     """Runs of English words of content (no word of the English lists of grammar and asking, nor of `apart`), each
     word with where it is: [("road", 12, 16), ("bikes", 17, 22)]."""
+    if not _LATIN_CHAR.search(masked):
+        return []  # no letter: no word to read, and the analyser is not asked
     said = tokenise(masked)
     runs: list[list[tuple[str, int, int]]] = []
     for token in said.tokens:
