@@ -136,12 +136,13 @@ def ungrounded(answer: str, found: Sources) -> list[str]:
     text = LIST_MARKER.sub(" ", text)
     missing: list[str] = []
     named_month = MONTH_NAME.search(text) is not None
+    known = _Known.of(found)
     for pattern, kind, needs in _DATE_FORMS:
         if not (named_month if needs == "M" else needs in text):
             continue
         matches = list(pattern.finditer(text))
         for match in matches:
-            if not _date_grounded(kind, match.groups(), found) and not any(match.group(0) in t for t in found.said):
+            if not _date_grounded(kind, match.groups(), known) and not any(match.group(0) in t for t in found.said):
                 missing.append(match.group(0))
         if matches:
             text = _blanked(text, matches)
@@ -215,9 +216,26 @@ def _numbers_of(word: str) -> frozenset[Decimal]:
     return frozenset(out)
 
 
-def _date_grounded(kind: str, groups: tuple[str, ...], found: Sources) -> bool:
+@dataclass(frozen=True)
+class _Known:
+    """The dates an answer may quote, looked up by what a date it writes says of them: a year, a month of a year,
+    a month, a day of a month. Made once per answer (an answer of a month's days quotes thirty of them)."""
+
+    dates: set[date]
+    numbers: set[Decimal]
+    years: frozenset[int]
+    months: frozenset[tuple[int, int]]  # (year, month)
+    month_days: frozenset[tuple[int, int]]  # (month, day)
+
+    @classmethod
+    def of(cls, found: Sources) -> _Known:
+        return cls(found.dates, found.numbers, frozenset(x.year for x in found.dates),
+                   frozenset((x.year, x.month) for x in found.dates), frozenset((x.month, x.day) for x in found.dates))
+
+
+def _date_grounded(kind: str, groups: tuple[str, ...], known: _Known) -> bool:
     if kind == "MdD":  # days of one month (May 5–11): both ends must be grounded
-        return _date_grounded("Md", groups[:2], found) and _date_grounded("Md", (groups[0], groups[2]), found)
+        return _date_grounded("Md", groups[:2], known) and _date_grounded("Md", (groups[0], groups[2]), known)
     parts: dict[str, int] = {}
     for key, value in zip(kind, groups, strict=True):
         if key == "M":
@@ -226,14 +244,12 @@ def _date_grounded(kind: str, groups: tuple[str, ...], found: Sources) -> bool:
             parts[key] = int(value)
     y, m, d = parts.get("y"), parts.get("m"), parts.get("d")
     if y is not None and m is None:
-        return any(x.year == y for x in found.dates) or Decimal(y) in found.numbers
+        return y in known.years or Decimal(y) in known.numbers
     if m is not None and d is not None:  # a day: looked up, in each year the dates have when none is said
-        years = [y] if y is not None else {x.year for x in found.dates}
-        return any(_has_day(found.dates, year, m, d) for year in years)
-    return any(
-        (y is None or x.year == y) and (m is None or x.month == m) and (d is None or x.day == d)
-        for x in found.dates
-    )
+        return _has_day(known.dates, y, m, d) if y is not None else (m, d) in known.month_days
+    if m is not None:
+        return (y, m) in known.months if y is not None else any(month == m for _, month in known.months)
+    return any(x.day == d for x in known.dates) if d is not None else bool(known.dates)
 
 
 def _has_day(dates: set[date], y: int, m: int, d: int) -> bool:
