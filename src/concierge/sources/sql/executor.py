@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
@@ -37,7 +37,7 @@ from concierge.sources.sql.bind import bind, bound_names, sql_values
 from concierge.sources.sql.capped import capped
 from concierge.sources.sql.written import SideEffects, tables_read, tables_written
 from concierge.storage import rollups
-from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken
+from concierge.storage.database import Database, again_if_lost, first_line, mysql_errno, overtaken, prepare
 from concierge.storage.database import rows as driver_rows
 from concierge.storage.replicas import Reader, Replicas
 
@@ -95,6 +95,8 @@ class SqlExecutor(Executor):
         self._facts_queries: dict[str, tuple[str, ...]] = {}  # by catalog: the queries its facts last ran
         self._facts_read: dict[str, frozenset[str] | None] = {}  # by catalog: the tables its facts read
         self._side_effects = SideEffects()
+        prepare(db.engine.dialect, (bind(t, sql) for c in catalogs for t in c.tools.values() if self.handles(t)
+                                    for sql in _statements(t, db.is_sqlite)))
 
     def handles(self, tool: Tool) -> bool:
         return tool.http is None
@@ -377,6 +379,19 @@ class SqlExecutor(Executor):
             if returned:
                 columns, rows = returned, plain_rows(returned, fetched)
         return shaped(tool, args, columns, rows)
+
+
+def _statements(tool: Tool, sqlite: bool) -> Iterator[str]:
+    """The statements a call of `tool` sends as they are declared: its own (a read's, on SQLite, where no limit is
+    added to it) and its checks' and preview's."""
+    if tool.mode == "write" or sqlite:
+        yield from (tool.sql, *tool.then)
+    for check in tool.checks:
+        yield check.sql
+        if check.offer:
+            yield check.offer
+    if tool.preview_sql:
+        yield tool.preview_sql
 
 
 def _reader(values: dict[str, Any]) -> Reader:
