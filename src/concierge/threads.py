@@ -6,8 +6,9 @@ what matters of anyio's: the caller's context variables go with the call (the au
 a caller cancelled meanwhile waits for the call to finish before it is cancelled, so a write is
 never left running unseen. A call is handed to a worker that waits for one, a new worker started
 where none waits (at most WORKERS), and its outcome comes back as one callback on the caller's loop:
-no executor future chained to an asyncio one, no shield, no capacity limiter or cancel scope. A turn
-makes about six such trips; `bench/thread_hop.py` measures one against the executor's and anyio's.
+no executor future chained to an asyncio one, no shield, no capacity limiter or cancel scope. A turn of a
+model made about six such trips (the offline planner's: one, below); `bench/thread_hop.py` measures one against
+the executor's and anyio's.
 
 A process that exits waits for the calls still running (a write finishes, or fails, before the
 interpreter goes), as `concurrent.futures` does for its workers.
