@@ -176,10 +176,7 @@ async def run_all(funcs: Sequence[Callable[[], T]]) -> list[T]:
     async with anyio.create_task_group() as group:
         for i in range(len(funcs)):
             group.start_soon(one, i)
-    failed = next((value for ok, value in outcomes if not ok), None)
-    if failed is not None:
-        raise failed
-    return [value for _, value in outcomes]
+    return _results(outcomes)
 
 
 def through(work: Coroutine[Any, Any, T]) -> T:
@@ -210,10 +207,14 @@ def together(funcs: Sequence[Callable[[], T]]) -> list[T]:
             w.settle(w.context.run(w.func), True)
         except BaseException as err:
             w.settle(err, False)
-    outcomes = [first, *waited]
-    for w in outcomes:
+    for w in waited:
         w.done.wait()
-    failed = next((w.value for w in outcomes if not w.ok), None)
+    return _results([(w.ok, w.value) for w in (first, *waited)])
+
+
+def _results(outcomes: Sequence[tuple[bool, Any]]) -> list[Any]:
+    """The values of calls made together, in order; the first error where one failed."""
+    failed = next((value for ok, value in outcomes if not ok), None)
     if failed is not None:
         raise failed
-    return [w.value for w in outcomes]
+    return [value for _, value in outcomes]

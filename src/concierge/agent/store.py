@@ -107,13 +107,12 @@ class ConversationStore:
         stored = json.dumps(pending, ensure_ascii=False) if pending else None
         bodies = [json.dumps(message_to_json(msg), ensure_ascii=False) for msg in messages]
         with self.db.write() as conn:  # each statement run by the driver (`rows`): a turn's save is on its path
-            found = rows(conn, _FIND, {"session_id": session_id, "user_name": user_name})[1]
-            if not found:
+            cid = _conversation_id(conn, session_id, user_name)
+            if cid is None:
                 title = next((msg.text for msg in messages if msg.role == "user" and msg.text), "") or ""
                 cid = rows(conn, _NEW, {"session_id": session_id, "user_name": user_name, "title": title[:TITLE_CHARS],
                                         "created_at": now, "updated_at": now, "pending": stored})[1][0][0]
             else:
-                cid = found[0][0]
                 rows(conn, _TOUCH, {"conversation_id": cid, "updated_at": now, "pending": stored})
             for msg, body in zip(messages, bodies, strict=True):
                 rows(conn, _ADD, {"conversation_id": cid, "role": msg.role, "created_at": now, "body": body})
@@ -161,8 +160,8 @@ _TOUCH = _c.update().where(_c.c.id == sa.bindparam("conversation_id")).values(
 
 
 def _conversation_id(conn: sa.Connection, session_id: str, user_name: str) -> int | None:
-    row = conn.execute(_FIND, {"session_id": session_id, "user_name": user_name}).first()
-    return row.id if row else None
+    found = rows(conn, _FIND, {"session_id": session_id, "user_name": user_name}, 1)[1]
+    return found[0][0] if found else None
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -135,7 +135,7 @@ def intend(db: Database, *, user: str, tool: str, args: Any, result_id: str, sou
     """The write-ahead line of a write to a database that does not hold the state: committed before the
     write starts (it raises when it cannot be written, and then nothing is written), settled after it."""
     db.write_one(_INSERT, _entry(user=user, tool=tool, args=args, decision=PENDING, result_id=result_id, rows=0,
-                              ms=0.0, message="the write is under way", source=source))
+                                 ms=0.0, message="the write is under way", source=source))
 
 
 def settle(db: Database, result_id: str, *, decision: str, rows: int, ms: float, message: str | None) -> bool:

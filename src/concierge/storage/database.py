@@ -269,15 +269,15 @@ class Database:
         if pool is None:  # an in-memory SQLite database: its one connection
             with self.read() as shared:
                 columns, fetched = rows(shared, statement, values, limit)
-            return [dict(zip(columns, r, strict=True)) for r in fetched]
-        pooled = pool
+        else:
+            pooled = pool
 
-        def look() -> list[dict[str, Any]]:
-            with self._pooled(pooled) as conn:
-                columns, fetched = rows(conn, statement, values, limit)
-                return [dict(zip(columns, r, strict=True)) for r in fetched]
+            def look() -> tuple[list[str], Sequence[Sequence[Any]]]:
+                with self._pooled(pooled) as conn:
+                    return rows(conn, statement, values, limit)
 
-        return again_if_lost(look)
+            columns, fetched = again_if_lost(look)
+        return [dict(zip(columns, r, strict=True)) for r in fetched]
 
     def _renew(self) -> None:
         """Make every pool connect anew for each connection it made so far, at its next checkout: a connection
