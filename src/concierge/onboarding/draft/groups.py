@@ -139,7 +139,8 @@ def group_phrases(value: str, group: Group) -> list[str]:
     for ws in (value.replace("_", " "), *group.also):
         out += [f"by {ws}", f"per {ws}", f"each {ws}", f"top {_many(ws)}", f"best {_many(ws)}", f"{ws} ranking",
                 f"which {ws}"]
-    said_ja = unique_list([*(japanese_forms(group.ja) if group.ja else ()), *group.ja_forms])
+    said_ja = unique_list([*(japanese_forms(group.ja) if group.ja else ()), *group.ja_forms,
+                           *([group.ja.rsplit("の", 1)[-1]] if group.also and group.ja and "の" in group.ja else [])])
     for ja in said_ja:  # the noun asked about at the end (売れた商品は？)
         out += [f"{ja}別", f"{ja}ごと", f"どの{ja}", f"多い{ja}", f"{ja}ランキング"]
         out += [f"{ja}{end}" for end in _JA_ASKED]
