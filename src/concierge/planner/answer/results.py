@@ -158,12 +158,29 @@ def _said_value(tool: Tool | None, value: Any, lang: str) -> str:
 def table(columns: list[str], rows: list[dict[str, Any]], tool: Tool | None, lang: str, said: str = "") -> str:
     """Rows as a table with labelled columns; a column whose one value the sentence already says is left out."""
     if len(rows) > 1:
-        columns = [c for c in columns if len({str(r.get(c)) for r in rows}) > 1 or _cell(rows[0].get(c)) not in said]
+        columns = [c for c in columns
+                   if len({str(r.get(c)) for r in rows}) > 1 or not _said_in(_cell(rows[0].get(c)), said)]
     columns = columns or list(rows[0])
     worded = _worded(tool, lang)
     lines = ["| " + " | ".join(label(tool, c, lang) for c in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(_cell(r.get(c), worded.get(c)) for c in columns) + " |" for r in rows]
     return "\n".join(lines)
+
+
+def _said_in(cell: str, said: str) -> bool:
+    """Whether a cell's text is said whole in a sentence: a count of 2 is not said by the 2 of 11/23〜11/29."""
+    at = said.find(cell)
+    while cell and at >= 0:
+        before, after = said[at - 1:at], said[at + len(cell):at + len(cell) + 1]
+        starts = not cell[:1].isdigit() or not (before.isdigit() or before in _IN_NUMBERS)
+        ends = not cell[-1:].isdigit() or not (after.isdigit() or after in _IN_NUMBERS)
+        if starts and ends:
+            return True
+        at = said.find(cell, at + 1)
+    return False
+
+
+_IN_NUMBERS = frozenset(",./:")
 
 
 def _worded(tool: Tool | None, lang: str) -> dict[str, str]:
