@@ -50,7 +50,7 @@ from concierge.planner.lexicon import (
     takes_code,
     takes_dates,
 )
-from concierge.planner.measure import one_price_asked, price_asked
+from concierge.planner.measure import kinds_asked, one_price_asked, price_asked
 from concierge.planner.nouns import belongs_to, noun
 from concierge.planner.ranking import GROUP, asks_groups, entity_of
 from concierge.planner.slots import Slots, count, english_items
@@ -468,9 +468,17 @@ def _column_owner(slots: Slots, lexicon: Lexicon, offered: Collection[str], name
         owners = [t for t in reads if missing <= _labels(lexicon, t)]
     elif price_asked(slots.cue_text) and takes_dates(tool):  # ヘッドスパの値段: the menu's price, not the visits'
         owners = [t for t in reads if not takes_dates(lexicon.tools[t]) and lexicon.tools[t].result.money]
+    elif kinds_asked(slots.cue_text):  # ケーキって何種類: the products, not the lines they were sold on
+        owners = [t for t in reads if t in _looked_up(tool) and coverage(slots, lexicon, t)[0] > 0]
     else:
         owners = []
     return owners[0] if len(owners) == 1 else name
+
+
+def _looked_up(tool: Tool) -> set[str]:
+    """The tools whose rows a tool's rows point at (the products of the lines sold: their codes are looked up there)."""
+    return {p.extract.lookup.tool for p in tool.params.values()
+            if isinstance(p.extract, CodeExtract) and p.extract.lookup is not None}
 
 
 def _only_rows_give(slots: Slots, lexicon: Lexicon, rows: Tool, summary: Tool) -> bool:

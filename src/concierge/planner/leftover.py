@@ -16,6 +16,7 @@ content here: they are values of a catalog's own lists, and a tool that does not
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from concierge.catalog.model import (
@@ -26,6 +27,7 @@ from concierge.catalog.model import (
     EnumExtract,
     Tool,
 )
+from concierge.language.english import common_words, function_words
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
@@ -34,6 +36,7 @@ from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, overlaps
 
 Span = tuple[int, int]
+GROUP = "group_by"  # a summary groups by what its own parameter takes, never by a word of its keywords
 
 @dataclass(frozen=True)
 class Said:
@@ -41,7 +44,7 @@ class Said:
 
     text: str
     span: Span
-    kind: str  # enum | code | key | name | date | amount | number | condition | unknown
+    kind: str  # enum | code | key | name | date | amount | number | condition | unknown | group | rows
     groups: frozenset[str] = frozenset()  # enum: the groups whose value it is; code: its pattern
 
 
@@ -61,6 +64,8 @@ def said(slots: Slots, lexicon: Lexicon) -> list[Said]:
     out += [c for c in _conditions(slots, lexicon) if not overlaps(c.span, read)]
     read = [s.span for s in out]
     out += [g for g in _groupings(slots, lexicon) if not overlaps(g.span, read)]
+    read = [s.span for s in out]
+    out += [r for r in rows_unknown(slots, lexicon) if not overlaps(r.span, read)]
     return sorted(out, key=lambda s: s.span)
 
 
@@ -74,7 +79,8 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
     keywords = tool.intents.keywords if tool.intents else []
     if s.kind == "date" and fold(s.text.strip()) in _TODAY and _of_now(tool):
         return True  # 天丼って今日ありますか: the menu as it is today
-    if s.kind in ("group", "condition") and any(_begins_a_word_of(fold(s.text), fold(k)) for k in keywords):
+    if s.kind in ("group", "condition", "rows") and not (s.kind == "group" and GROUP in tool.params) \
+            and any(_begins_a_word_of(fold(s.text), fold(k)) for k in keywords):
         return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers (not 店別 of 支店別)
     # Words that look like a value fill a name only where no name is said; 佐藤 花子さん, a person of the data,
     # fills one too.
@@ -103,6 +109,40 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
     return False
 
 
+def rows_unknown(slots: Slots, lexicon: Lexicon) -> list[Said]:
+    """A noun said as what is counted or added up (入荷件数, 貸出は何件) that is no word of the catalog nor of any
+    request: rows the catalog does not know, never answered with the figures of other rows (the items)."""
+    utterance = tokenise(slots.text)
+    out = []
+    dates = [(d.start_index, d.end_index) for d in slots.dates]
+    for m in words.token_pattern("leftover", "counted_noun").finditer(utterance):
+        token = utterance.tokens[m.first]
+        span = m.named["w"]
+        word = fold(slots.text[span[0]:span[1]])
+        first = len(token.surface)  # 入荷 of 入荷数量: the word that says which rows
+        if MASK in slots.cue_text[span[0]:span[1]] or "副詞可能" in token.pos or overlaps(span, dates) \
+                or first < 2 or _in_kana(slots.text[span[0]:span[1]]) or word in lexicon.known.words \
+                or any(word.startswith(k) and len(k) >= first for k in lexicon.known.long):
+            continue
+        out.append(Said(slots.text[span[0]:span[1]], span, "rows"))
+    for m in words.token_pattern("leftover", "counted_noun_en").finditer(utterance):
+        span = m.named["w"]
+        word = slots.text[span[0]:span[1]].lower()
+        if MASK not in slots.cue_text[span[0]:span[1]] and not _known_in_english(word, lexicon):
+            out.append(Said(slots.text[span[0]:span[1]], span, "rows"))  # how many flyers: rows no one listed
+    return out
+
+
+def _known_in_english(word: str, lexicon: Lexicon) -> bool:
+    forms = {word, word.removesuffix("s"), word.removesuffix("es"), word[:-3] + "y" if word.endswith("ies") else word}
+    return bool(forms & (lexicon.known.words | lexicon.catalog_words | lexicon.nouns | _EN_NOT_ROWS))
+
+
+def _in_kana(word: str) -> bool:
+    """Whether a word holds a hiragana letter (検品のやつ: a word of talk, not of the rows)."""
+    return any(unicodedata.name(c, "").startswith("HIRAGANA") for c in word)
+
+
 def _begins_a_word_of(phrase: str, keyword: str) -> bool:
     """Whether a phrase is said in a keyword from the start of one of its words (日別 in 日別売上 and 商品の日別, never
     店別 in 支店別)."""
@@ -114,6 +154,7 @@ def _begins_a_word_of(phrase: str, keyword: str) -> bool:
     return False
 
 
+_EN_NOT_ROWS = frozenset(words.said("leftover", "counted_not_rows_en")) | function_words() | common_words()
 _WORD_EDGES = frozenset(" のと・、")
 _TODAY = frozenset(fold(w) for w in words.said("days", "today"))
 _DAY_WORDS = words.said("leftover", "day_words")

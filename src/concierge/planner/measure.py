@@ -126,6 +126,11 @@ def price_asked(text: str) -> bool:
         words.pattern("measures", "money").search(text) or words.pattern("measures", "not_price").search(text))
 
 
+def kinds_asked(text: str) -> bool:
+    """Whether the request asks how many kinds of a thing there are (何種類, how many kinds)."""
+    return bool(words.pattern("measures", "kinds").search(text))
+
+
 def one_price_asked(text: str, period_said: bool) -> bool:
     """Whether the request asks what one thing costs (カットはいくら？): a price with no period said (先月のカットの料金
     asks what they came to)."""

@@ -77,6 +77,7 @@ from concierge.planner.choose import (
 )
 from concierge.planner.conditions import Condition, number_before, of_number
 from concierge.planner.counting import counts_rows_of, how_many
+from concierge.planner.excluded import counted_in, excluded, said_excluded
 from concierge.planner.lexicon import (
     KEYWORD,
     TOPIC,
@@ -677,7 +678,7 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(unsettled)
         return
     if not choice.tools:
-        request.problems.append(Problem(_small_talk(tokenise(slots.text)) or "unrelated"))
+        request.problems.append(_none_chosen(slots, ctx))
         return
     request.tools = choice.tools
     twofold = _twofold(slots, ctx, choice.tools)
@@ -685,6 +686,21 @@ def _plan_request(plan: Plan, request: Request, slots: Slots, ctx: Context, ahea
         request.problems.append(twofold)
         return
     _plan_tools(plan, request, slots, ctx, ahead, choice, first)
+
+
+def _none_chosen(slots: Slots, ctx: Context) -> Problem:
+    """Why no tool answers: small talk; a part said to be left out (先月の予約は何件 キャンセル抜きで), where the words
+    left nothing to choose by; rows no catalog knows counted (先月の貸切件数); else a request of nothing here."""
+    talk = _small_talk(tokenise(slots.text))
+    if talk is not None:
+        return Problem(talk)
+    left_out = said_excluded(slots.text)
+    if left_out is not None:
+        return Problem("excluded", said=left_out)
+    unknown = leftover.rows_unknown(slots, ctx.lexicon)
+    if unknown:
+        return Problem("unknown_rows", said=unknown[0].text)
+    return Problem("unrelated")
 
 
 def _values_counted(slots: Slots, ctx: Context, choice: Choice) -> Problem | None:
@@ -786,6 +802,7 @@ def _every_number_used(plan: Plan, request: Request, slots: Slots, made: int) ->
 def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Context, ahead: Slots | None,
                choice: Choice, first: bool) -> None:
     tool = ctx.lexicon.tools[name]
+    slots = counted_in(slots) if tool.mode == "read" else slots  # キャンセルも入れて: every row, no filter
     if name not in ctx.offered or (request.condition and tool.mode != "read"):
         request.problems.append(Problem("forbidden", name))
         return
@@ -812,6 +829,11 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.problems.append(answering)
         return
     chosen, tool = tool, answering[0]
+    left_out = excluded(tool, slots, ctx.lexicon) if tool.mode == "read" else None
+    if left_out is not None:  # 返品以外: never the figure of the returns alone, nor of every row
+        request.problems.append(Problem("excluded", tool.name, (left_out.param,) if left_out.param else (),
+                                        said=left_out.said))
+        return
     base = _base(tool, chosen if answering[1] else tool, slots, ctx, choice.follow_up, first, choice.again)
     if isinstance(base, Problem):
         request.problems.append(base)

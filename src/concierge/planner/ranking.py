@@ -34,7 +34,7 @@ from concierge.planner.text import fold, normalise
 GROUP, TOP = "group_by", "top_n"
 AFFIX = re.compile(rf"^(?:{'|'.join(map(re.escape, words.said('ranking', 'affix_before')))})\s*"
                    rf"|\s*(?:{'|'.join(map(re.escape, words.said('ranking', 'affix_after')))})$")
-_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")
+_HIRAGANA = regex.compile(rf"[{HIRAGANA}]+")
 _EN_NOT_SUBJECT = english_words("subjects")
 _ONE_CHAR_NOUN_BEFORE = frozenset(w[0] for w in words.said("ranking", "one_char_noun_before"))
 
@@ -90,10 +90,36 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
                 and not events:  # the times done (chosen) are events, counted where they are
             continue  # 注文がいちばん多い国 is never the country with the most customers
         return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
-    subject = _subject(slots.text)
+    done = _done_most(tool, slots, lexicon, offered)
+    if done is not None:
+        return done
+    subject = _subject(slots.text) or _japanese_subject(slots.text, acted=True)
     if subject is None or _a_time(subject):
         return None
     return Ungrouped(subject)  # never every row for the first of them (the most expensive product: all 77)
+
+
+def _done_most(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Ranked | None:
+    """一番たくさん借りた会員, いちばんよく来てるお客さん: the rows of what was done (the loans, the visits), counted by
+    the noun said after its verb, in the one summary of dated rows that groups by it (or the one whose rows the verb
+    names); None where there is no such noun, or no summary or several could be meant."""
+    subject = _japanese_subject(slots.text, acted=True)
+    if subject is None or _a_time(subject):
+        return None
+    text = slots.cue_text
+    found = {t.name: (t, e) for t in summaries(lexicon, tool.catalog, offered)
+             if takes_dates(t) and (e := entity_of(t, slots, lexicon) or _group_named(t, subject)) is not None}
+    named = verbs.named_rows([t for t, _ in found.values()], text) or [t for t, _ in found.values()]
+    if len(named) != 1:
+        return None
+    other, entity = found[named[0].name]
+    figure = measure.named(other, text) or measure.count_of(other)
+    return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
+
+
+def _group_named(tool: Tool, noun: str) -> str | None:
+    """The group of a summary whose noun is the one said (会員 of 会員さん, read as a person's name elsewhere)."""
+    return next((value for value, nouns in _nouns(tool).items() if fold(noun) in nouns), None)
 
 
 def entity_of(tool: Tool, slots: Slots, lexicon: Lexicon) -> str | None:
@@ -285,20 +311,26 @@ def _en_subjects() -> tuple[Pattern, ...]:
     return tuple(Pattern((*b.slots, *noun_slots)) for b in before)
 
 
-def _japanese_subject(text: str) -> str | None:
-    """The noun after いちばん多い, 一番売れた, where a particle or the end follows it; a noun in kanji,
-    katakana or letters (不明なもの is no subject)."""
+def _japanese_subject(text: str, acted: bool = False) -> str | None:
+    """The noun after いちばん多い, 一番売れた, where a particle, a word of asking or the end follows it; a noun in
+    kanji, katakana or letters (不明なもの is no subject). `acted`: the noun after a verb said after a superlative
+    instead (一番たくさん借りた|会員, いちばんよく来てる|お客さん).
+    """
     utterance = tokenise(text)
     tokens = utterance.tokens
-    before, noun = words.token_pattern("ranking", "subject_before"), words.token_pattern("ranking", "subject")
+    before = words.token_pattern("ranking", "subject_acted" if acted else "subject_before")
+    noun = words.token_pattern("ranking", "subject")
     for i in range(len(tokens)):
         lead = before.at(utterance, i)
         said = noun.at(utterance, lead.last) if lead else None
         if said is None or (said.last < len(tokens) and tokens[said.last].surface not in _SUBJECT_AFTER):
             continue
-        word = text[said.start:said.end]
-        if not _HIRAGANA.search(word):
-            return word
+        if acted and not _superlative(text[:tokens[i].start]) \
+                and words.pattern("ranking", "most").search(text, 0, tokens[i].start) is None:
+            continue
+        start, end = said.named["w"]
+        if not any(_HIRAGANA.fullmatch(t.surface) for t in tokens[said.first:said.last] if start <= t.start < end):
+            return text[start:end]  # 飼い主 of 飼い主さん; never もの of 不明なもの
     return None
 
 

@@ -45,7 +45,7 @@ from concierge.planner.frame import Twofold, place
 from concierge.planner.kept import left_alone
 from concierge.planner.lexicon import PRONOUNS, TOPIC, Lexicon, Synonyms
 from concierge.planner.loose import Unsure, in_words, read_loosely
-from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, number, overlaps, remember
+from concierge.planner.text import MASK, WORD_LIMIT, Hit, Phrases, fold, mask, normalise, number, overlaps, remember
 
 Span = tuple[int, int]
 
@@ -108,6 +108,7 @@ class Slots:
     twofold: list[Twofold] = field(default_factory=list)  # a value that is also a word of the question: asked
     kept: set[str] = field(default_factory=set)  # values said to be left as they are (寝室はそのままで)
     every_but: bool = False  # 寝室以外, except the bedroom: every value but those kept
+    kept_groups: set[str] = field(default_factory=set)  # the enum groups of the kept values
     alone: tuple[Span, ...] = ()  # where the request says what is left as it is, or not done (消すんじゃなくて)
     cue_text: str = ""  # folded text with codes and names masked: where keywords are looked for
     read_text: str = ""  # folded text with the values read masked (enum values and synonyms left)
@@ -195,6 +196,7 @@ def _left_alone(slots: Slots, taken: list[Span], lexicon: Lexicon, enum_values: 
                                                              strict=True)]
     _enums(apart, taken + [s for s in outside if s[0] < s[1]], lexicon, enum_values, synonyms)
     slots.kept = {v for h in apart.enums for _, v in h.value}
+    slots.kept_groups = {k for h in apart.enums for k, _ in h.value}
     slots.every_but = alone.every_but and bool(slots.kept)  # 寝室以外 with 寝室 read: every other light
     slots.alone = alone.spans
     return alone.spans
@@ -631,10 +633,14 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     masked = mask(text, taken)
     labelled = {} if labelled is None else labelled
     out: list[tuple[str, Span]] = []
+    said = tokenise(text)
     for honorific, end in _honorifics(text, masked):
-        name, start = _name_before(tokenise(text), masked, honorific)
-        if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS):
-            out.append((name, (start, end)))
+        name, start = _name_before(said, masked, honorific)
+        if name and name not in _NOT_NAMES and not name.endswith(_NOT_NAME_ENDS) \
+                and fold(normalise(name)) not in lexicon.vocabulary \
+                and not any(said.tokens[i].is_verb or said.tokens[i].is_auxiliary
+                            for i in said.starting(start, start + len(name))):
+            out.append((name, (start, end)))  # never 会員 of 会員さん (the catalog's noun), nor たくさんやった先生
     for hit in lexicon.name_labels.find(mask(folded, taken)):
         after = _name_after_label(text, masked, hit.end)
         if after and not overlaps(after[1], [s for _, s in out]):
@@ -646,11 +652,11 @@ def _names(text: str, folded: str, taken: list[Span], lexicon: Lexicon,
     for name, span in _titled(text, masked):
         if not overlaps(span, [s for _, s in out]):
             out.append((name, span))
-    said = tokenise(text) if any(c.isascii() and c.isupper() for c in masked) else None
-    for span in _capitalised(said, masked) if said else []:
+    latin = said if any(c.isascii() and c.isupper() for c in masked) else None
+    for span in _capitalised(latin, masked) if latin else []:
         if not overlaps(span, [s for _, s in out]):
             out += _capitalised_name(masked, span, lexicon)
-    for span in _symbol_names(said, masked) if said else []:
+    for span in _symbol_names(latin, masked) if latin else []:
         if not overlaps(span, [s for _, s in out]) and fold(text[span[0]:span[1]]) not in lexicon.vocabulary:
             out.append((text[span[0]:span[1]], span))
     return sorted(out, key=lambda n: n[1][0])

@@ -42,6 +42,7 @@ class Counted:
     value: str | None
     others: tuple[str, ...]
     grouped: bool = False
+    each: tuple[str, ...] = ()  # the statuses of money counted apart, one call each (店別の売上)
 
 
 def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable[[str], list[str]]
@@ -73,6 +74,9 @@ def counted(tool: Tool, text: str, values: dict[str, list[Any]], known: Callable
         if grouping is not None and grouping not in values:
             values[grouping] = [pname]
         grouped = grouping is not None and values[grouping] == [pname]
+        if grouping is not None and not grouped:  # 店別の売上: grouped by another, each status of money apart
+            values[pname] = kept
+            return Counted(tool.name, pname, None, tuple(none_in), each=tuple(kept))
         return Counted(tool.name, pname, None, tuple(none_in), grouped=grouped)
     return None
 

@@ -95,7 +95,7 @@ def _request(request: Request, turn: _Turn) -> list[str]:
     shown = {turn.plan.steps[i].tool for i in request.steps if turn.states[i].status == DONE}
     mark = _said_all(turn.lang)  # a list's total says which statuses it holds (sentences.sums): not said again
     return out + [_counted(c, turn) for c in request.counted if c.tool in shown
-                  and not (c.value is None and not c.grouped and any(mark in line for line in out))]
+                  and not (c.value is None and not c.grouped and not c.each and any(mark in line for line in out))]
 
 
 def _said_all(lang: str) -> str:
@@ -108,6 +108,8 @@ def _counted(counted: Counted, turn: _Turn) -> str:
     """Which statuses a call counted (planner/statuses.py), in a sentence."""
     tool, lang = turn.tools[counted.tool], turn.lang
     name = label(tool, counted.param, lang)
+    if counted.each:
+        return statuses_said(lang, "status_each", name, counted.others, phrase(lang, "list").join(counted.each))
     if counted.value is None:
         return statuses_said(lang, "status_by" if counted.grouped else "status_all", name, counted.others)
     return statuses_said(lang, "status_only", name, counted.others, counted.value)

@@ -19,7 +19,8 @@ from concierge.planner.plan import Problem
 
 _ASKS = words.said_pattern("clauses", "asks")
 # Kinds whose request needs no tool at all: the answer adds what the catalogs can do.
-NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change", "out_of_scope", "cannot_change")
+NO_TOOL = ("unrelated", "greeting", "thanks", "refused_sql", "refused_change", "out_of_scope", "cannot_change",
+           "unknown_rows", "excluded")
 
 
 def problem_text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
@@ -39,9 +40,9 @@ def _text(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
         return phrase(lang, "forbidden", what=first_sentence(tool.description.get(lang)))
     if kind in ("missing", "ambiguous") and tool:
         return _needed(problem, lang, tool)
-    if kind in ("not_taken", "unreferenced", "negated", "not_placed", "unplaced", "not_computed"):
+    if kind in ("not_taken", "unreferenced", "negated", "not_placed", "unplaced", "not_computed", "unknown_rows"):
         return phrase(lang, kind, said=problem.said)
-    if kind == "not_applied" and tool:
+    if (kind == "not_applied" and tool) or kind == "excluded":
         return _not_applied(problem, lang, tool)
     if kind in ("ungrouped", "not_grouped"):
         return _ungrouped(problem, lang, tool)
@@ -104,15 +105,24 @@ def _which(problem: Problem, lang: str, tools: dict[str, Tool]) -> str:
     return phrase(lang, "which_param", said=problem.said, options=options)
 
 
-def _not_applied(problem: Problem, lang: str, tool: Tool) -> str:
+def _not_applied(problem: Problem, lang: str, tool: Tool | None) -> str:
     """What the request said that the tool cannot filter by, that no figure was given for all rows instead,
     and what the rows can be narrowed down by."""
+    if problem.kind == "excluded" or tool is None:
+        return _excluded(problem, lang, tool)
     said = phrase(lang, "list").join(problem.candidates or (problem.said,))
     filters = filter_labels(tool, lang)
     what = noun(tool).said(lang)
     if not filters:
         return phrase(lang, "not_applied_none", said=said, noun=what)
     return phrase(lang, "not_applied", said=said, noun=what, filters=phrase(lang, "list").join(filters))
+
+
+def _excluded(problem: Problem, lang: str, tool: Tool | None) -> str:
+    """返品以外: a filter takes one value, never all but one; said with the filter's label where the tool has it."""
+    if tool is None or not problem.params:
+        return phrase(lang, "excluded_none", said=problem.said)
+    return phrase(lang, "excluded", said=problem.said, label=label(tool, problem.params[0], lang))
 
 
 def _ungrouped(problem: Problem, lang: str, tool: Tool | None) -> str:

@@ -78,11 +78,16 @@ PHRASES: dict[str, dict[str, str]] = {
         "cannot_change_default": "登録済みのデータはここでは変更・取り消しできません。",
         "understood": "『{said}』は{value}として扱いました。",
         "status_only": "{label}が「{value}」のものだけを数えました（{others}は含めていません）。",
+        "status_each": "{label}が{value}のものを、{label}ごとに分けて数えました（{others}は含めていません）。",
         "status_all": "{label}が{others}のものも含めた数字です。",
         "status_by": "{label}が{others}のものはお金が入っていないことがあるため、{label}ごとに分けました。",
         "not_applied": ("『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。"
                         "{noun}を絞り込めるのは次の項目です: {filters}。"),
         "not_applied_none": "『{said}』で{noun}を絞り込むことができないため、全体の数字はお出ししていません。",
+        "excluded": ("『{said}』のように値を除いた数字は出せないため、数字はお出ししていません。{label}で絞り込めるのは"
+                     "一つの値だけです。{label}ごとの集計（「{label}別」）や、値を一つ選んでお尋ねください。"),
+        "unknown_rows": "『{said}』がどのデータのことか分からないため、お答えできません。",
+        "excluded_none": "『{said}』のように値を除いた数字は出せないため、数字はお出ししていません。",
         "ungrouped": ("『{said}』ごとに集計できるデータがないため、順位はお出ししていません。"
                       "{noun}の集計は次の単位でできます: {groups}。"),
         "ungrouped_none": "『{said}』ごとに集計できるデータがないため、順位はお出ししていません。",
@@ -171,12 +176,18 @@ PHRASES: dict[str, dict[str, str]] = {
         "cannot_change_default": "Registered data cannot be changed or cancelled here.",
         "understood": 'I read "{said}" as {value}.',
         "status_only": "Only the rows whose {label} is {value} are counted ({others} left out).",
+        "status_each": "The rows of each {label} ({value}) are counted apart ({others} left out).",
         "status_all": "These figures include the rows whose {label} is {others}.",
         "status_by": "Rows whose {label} is {others} may have brought in no money, so they are shown by {label}.",
         "not_applied": ('I cannot narrow the {noun} down by "{said}": nothing here filters them by that, so I have '
                         "not given a figure for all of them. The {noun} can be narrowed down by {filters}."),
         "not_applied_none": ('I cannot narrow the {noun} down by "{said}": nothing here filters them by that, so I '
                              "have not given a figure for all of them."),
+        "excluded": ('I cannot give a figure with a part left out ("{said}"): the {label} narrows the figures to '
+                     "one value only, so I have not given a figure. Ask for the figures by {label}, or for one "
+                     "{label}."),
+        "unknown_rows": 'I do not know which data "{said}" is, so I cannot answer that.',
+        "excluded_none": 'I cannot give a figure with a part left out ("{said}"), so I have not given one.',
         "ungrouped": ('I cannot rank by "{said}": nothing here adds the {noun} up by that, so I have not given a '
                       "ranking. The {noun} can be added up by {groups}."),
         "ungrouped_none": ('I cannot rank by "{said}": nothing here adds the figures up by that, so I have not given '
