@@ -6,6 +6,8 @@ of question whose answer was a figure of another question:
 - a value said to be left out (「キャンセル以外」, 「キャンセルを除いた」, "except the cancelled ones"): no tool filters
   by all but one value, so no figure is given, never the count of the cancelled bookings alone nor of them all;
 - a value said to be counted in (「キャンセルも入れて」): every booking, never the cancelled ones alone;
+- a value that is also a word of any question (予約), listed with another value (「今月の予約とキャンセル それぞれ何
+  件」): each value counted, never the cancelled ones alone;
 - a figure worked out from others (「キャンセル率って」, cut by the analyser as 率っ|て): said not computed, never the
   count of the cancelled bookings;
 - a noun counted that names rows the catalog does not know (「先月の貸切件数」, "how many lessons"): said
@@ -33,9 +35,9 @@ def _statements() -> list[str]:
         for status in statuses:
             n += 1
             rows.append(f"({n}, {member}, {1 + n % 3}, '2026-11-{2 + n:02d}', '{status}', {1500 + 500 * (n % 2)})")
-    for member in (1, 2):  # December, booked ahead
+    for member, status in ((1, "予約"), (2, "予約"), (3, "キャンセル")):  # December, booked ahead
         n += 1
-        rows.append(f"({n}, {member}, 1, '2026-12-{10 + n % 9:02d}', '予約済', 2000)")
+        rows.append(f"({n}, {member}, 1, '2026-12-{10 + n % 9:02d}', '{status}', 2000)")
     return [
         "CREATE TABLE members (id INTEGER PRIMARY KEY, name VARCHAR(40) NOT NULL, ward VARCHAR(20),"
         " joined_on DATE)",
@@ -116,3 +118,14 @@ async def test_a_rate_asked_is_said_not_computed(club):
     turn = await ask(club.agent, club.pipeline, "先月のキャンセル率ってどのくらい？")
     assert turn.calls == [] and cancelled not in figures(turn.answer), turn.answer
     assert "キャンセル率" in turn.answer, turn.answer
+
+
+@pytest.mark.anyio
+async def test_values_listed_together_are_each_counted(club):
+    december = "booked_on BETWEEN '2026-12-01' AND '2026-12-31'"
+    booked = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {december} AND status = '予約'")
+    cancelled = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {december} AND status = 'キャンセル'")
+    assert booked != cancelled
+    turn = await ask(club.agent, club.pipeline, "今月の予約とキャンセル それぞれ何件")
+    assert sorted(c.args.get("status") for c in turn.calls) == ["キャンセル", "予約"], turn.calls
+    assert {booked, cancelled} <= figures(turn.answer), turn.answer

@@ -89,7 +89,7 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
             continue
         labels = frozenset(label for key, _ in data for label in lexicon.enums[key].labels)
         how = Placement.NAMED if _spelt_as_value(text, masked, hit.start, hit.end) \
-            or _a_snake_value_said(text[hit.start:hit.end], data) \
+            or _a_snake_value_said(text[hit.start:hit.end], data) or _listed_with_another(text, hit, hits, data) \
             or _rows_named_after(utterance, masked, hit.end, _rows_of(lexicon, data)) \
             else _placement(utterance, masked, hit.start, hit.end, labels)
         if how is Placement.NAMED:
@@ -103,6 +103,22 @@ def place(text: str, masked: str, hits: list[EnumHit], lexicon: Lexicon) -> Plac
         if how is Placement.OPEN:
             out.asked += [Twofold(said, (hit.start, hit.end), key, value) for key, value in sorted(data)]
     return out
+
+
+def _listed_with_another(text: str, hit: EnumHit, hits: list[EnumHit], data: frozenset[tuple[str, str]]) -> bool:
+    """Whether another value of the same column is said joined to it (予約とキャンセル それぞれ, cancelled or
+    booked): the values listed, each one of the data."""
+    groups = {key for key, _ in data}
+    for other in hits:
+        if other is hit or not any(key in groups for key, _ in other.value):
+            continue
+        first, second = (hit, other) if hit.end <= other.start else (other, hit)
+        if text[first.end:second.start].strip().lower() in _LISTING:
+            return True
+    return False
+
+
+_LISTING = frozenset(words.said("clauses", "listing"))
 
 
 def _rows_of(lexicon: Lexicon, data: frozenset[tuple[str, str]]) -> frozenset[str]:
