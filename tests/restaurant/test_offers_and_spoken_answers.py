@@ -81,3 +81,9 @@ async def test_a_change_to_an_option_the_item_lacks_names_the_one_it_has_and_a_y
     assert "Lサイズ（+80円）" in turn.answer and call.order() == {("オレンジジュース", None): 1}
     await call.say("はい")
     assert call.order() == {("オレンジジュース", "Lサイズ"): 1}
+
+
+@pytest.mark.parametrize("said", ["弁当は何がある？のり弁当以外で", "唐揚げ弁当以外で弁当は何がありますか"])
+async def test_a_list_with_one_item_left_out_still_names_the_others(call, said):
+    turn = await call.say(said)  # no figure is asked: the list is the answer, never "no figure with a part left out"
+    assert "鮭弁当" in turn.answer and "ハンバーグ弁当" in turn.answer and "除いた" not in turn.answer, turn.answer

@@ -829,7 +829,7 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.problems.append(answering)
         return
     chosen, tool = tool, answering[0]
-    left_out = excluded(tool, slots, ctx.lexicon) if tool.mode == "read" else None
+    left_out = excluded(tool, slots, ctx.lexicon) if tool.mode == "read" and _figure_asked(tool, slots) else None
     if left_out is not None:  # 返品以外: never the figure of the returns alone, nor of every row
         request.problems.append(Problem("excluded", tool.name, (left_out.param,) if left_out.param else (),
                                         said=left_out.said))
@@ -850,6 +850,15 @@ def _plan_tool(plan: Plan, request: Request, name: str, slots: Slots, ctx: Conte
         request.grouped.add(tool.name)
     if problem:
         request.problems.append(problem)
+
+
+def _figure_asked(tool: Tool, slots: Slots) -> bool:
+    """Whether the request asks a figure (how many, a sum, money, a ranking, a grouping), not rows to read: a figure
+    with a part left out is refused; a list (唐揚げ弁当以外で何がありますか) shows its rows, that one among them."""
+    text = slots.cue_text
+    return how_many(text) is not None or measure.named(tool, text) is not None \
+        or measure.says_kind(tokenise(slots.text), "money") or ranking.GROUP in tool.params \
+        or words.pattern("ranking", "superlative").search(text) is not None
 
 
 def _grouping_said(tool: Tool, slots: Slots, ctx: Context) -> bool:
