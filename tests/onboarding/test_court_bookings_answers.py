@@ -56,6 +56,12 @@ club = schema_fixture("court_club", _statements, TODAY)
 IN_NOVEMBER = "booked_on BETWEEN '2026-11-01' AND '2026-11-30'"
 
 
+def _november(club, status: str | None = None) -> int:
+    """How many bookings last month, of one status where given: by plain SQL."""
+    return club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER}"
+                       + (f" AND status = '{status}'" if status else ""))
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize("said", ["先月一番たくさん予約した会員は？", "いちばんよく来てる会員だれ",
                                   "一番よく通ってくれてる会員さんって誰？"])
@@ -75,8 +81,8 @@ async def test_the_member_who_booked_most_is_counted_on_the_bookings(club, said)
                                   "先月の予約は何件 キャンセル抜きで",
                                   "how many bookings last month except the cancelled ones"])
 async def test_a_value_left_out_gives_no_figure_of_it_nor_of_every_booking(club, said):
-    every = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER}")
-    cancelled = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER} AND status = 'キャンセル'")
+    every = _november(club)
+    cancelled = _november(club, "キャンセル")
     turn = await ask(club.agent, club.pipeline, said)
     assert turn.calls == [], (turn.answer, turn.calls)
     assert not {every, cancelled} & figures(turn.answer), turn.answer
@@ -85,7 +91,7 @@ async def test_a_value_left_out_gives_no_figure_of_it_nor_of_every_booking(club,
 
 @pytest.mark.anyio
 async def test_a_value_said_alone_is_still_the_filter(club):
-    cancelled = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER} AND status = 'キャンセル'")
+    cancelled = _november(club, "キャンセル")
     turn = await ask(club.agent, club.pipeline, "先月のキャンセルは何件？")
     assert cancelled in figures(turn.answer), turn.answer
 
@@ -94,7 +100,7 @@ async def test_a_value_said_alone_is_still_the_filter(club):
 @pytest.mark.parametrize(("said", "word"), [("先月の貸切件数", "貸切"), ("人工芝の貸切は何件？", "貸切"),
                                            ("how many lessons did we have last month", "lessons")])
 async def test_rows_the_catalog_does_not_know_are_said_unapplied(club, said, word):
-    counts = {club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER}"),
+    counts = {_november(club),
               club.scalar("SELECT COUNT(*) FROM bookings"), club.scalar("SELECT COUNT(*) FROM courts"),
               club.scalar("SELECT COUNT(*) FROM courts WHERE surface = '人工芝'")}
     turn = await ask(club.agent, club.pipeline, said)
@@ -106,15 +112,15 @@ async def test_rows_the_catalog_does_not_know_are_said_unapplied(club, said, wor
 @pytest.mark.anyio
 @pytest.mark.parametrize("said", ["先月の予約 キャンセルも入れて何件？", "キャンセルも含めて先月の予約は何件"])
 async def test_a_value_counted_in_counts_every_booking(club, said):
-    every = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER}")
-    cancelled = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER} AND status = 'キャンセル'")
+    every = _november(club)
+    cancelled = _november(club, "キャンセル")
     turn = await ask(club.agent, club.pipeline, said)
     assert every in figures(turn.answer) and cancelled not in figures(turn.answer), turn.answer
 
 
 @pytest.mark.anyio
 async def test_a_rate_asked_is_said_not_computed(club):
-    cancelled = club.scalar(f"SELECT COUNT(*) FROM bookings WHERE {IN_NOVEMBER} AND status = 'キャンセル'")
+    cancelled = _november(club, "キャンセル")
     turn = await ask(club.agent, club.pipeline, "先月のキャンセル率ってどのくらい？")
     assert turn.calls == [] and cancelled not in figures(turn.answer), turn.answer
     assert "キャンセル率" in turn.answer, turn.answer

@@ -7,6 +7,7 @@ every row (the value dropped). The words are data: `[excluded]` in planner/words
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 
 from concierge.catalog.model import EnumExtract, Tool
 from concierge.language.tokens import tokenise
@@ -53,7 +54,7 @@ def said_excluded(text: str) -> str | None:
     """The words that say a part is left out (返品以外, キャンセル抜きで, except returns), of a value or of words
     that name none: refused all the same, never answered for every row."""
     utterance = tokenise(text)
-    for word in sorted(words.said("excluded", "ja"), key=len, reverse=True):
+    for word in _longest_first("ja"):
         at = text.find(word)
         before = list(utterance.starting(0, at)) if at > 0 else []
         nouns: list[int] = []
@@ -66,7 +67,7 @@ def said_excluded(text: str) -> str | None:
         if any(utterance.tokens[i].is_noun for i in nouns):
             return text[utterance.tokens[nouns[-1]].start:at + len(word)]
     said = [t.surface.lower() for t in utterance.tokens]
-    for word in sorted(words.said("excluded", "en"), key=len, reverse=True):
+    for word in _longest_first("en"):
         parts = word.split()
         for i in range(len(said) - len(parts)):
             then = i + len(parts)
@@ -85,6 +86,13 @@ def counted_in(slots: Slots) -> Slots:
     return slots if len(kept) == len(slots.enums) else replace(slots, enums=kept)
 
 
+@cache
+def _longest_first(key: str, folded: bool = False) -> tuple[str, ...]:
+    """The words of `[excluded] key`, as said (or folded), the longest first: 返品は除く before 除く."""
+    listed = words.words("excluded", key) if folded else words.said("excluded", key)
+    return tuple(sorted(listed, key=len, reverse=True))
+
+
 def _param(tool: Tool, lexicon: Lexicon, groups: set[str]) -> str | None:
     return next((p for p, param in tool.params.items() if isinstance(param.extract, EnumExtract)
                  and lexicon.enum_of[(tool.name, p)].key in groups), None)
@@ -93,7 +101,7 @@ def _param(tool: Tool, lexicon: Lexicon, groups: set[str]) -> str | None:
 def _japanese_after(text: str, end: int, key: str = "ja") -> int | None:
     """Where a word of leaving out (or of counting in) said right after `end` ends (返品|以外, 返品|は除く)."""
     rest = text[end:]
-    for word in sorted(words.said("excluded", key), key=len, reverse=True):
+    for word in _longest_first(key):
         for lead in ("", *_PARTICLES):
             if rest.startswith(lead + word):
                 return end + len(lead) + len(word)
@@ -105,7 +113,7 @@ def _english_before(text: str, start: int, key: str = "en") -> int | None:
     before = fold(text[:start]).rstrip()
     if before.endswith(" the") or before == "the":
         before = before[:-3].rstrip()
-    for word in sorted(words.words("excluded", key), key=len, reverse=True):
+    for word in _longest_first(key, folded=True):
         if before.endswith(word) and (len(before) == len(word) or not before[-len(word) - 1].isalpha()):
             return len(before) - len(word)
     return None

@@ -16,8 +16,9 @@ content here: they are values of a catalog's own lists, and a tool that does not
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
+
+import regex
 
 from concierge.catalog.model import (
     AmountExtract,
@@ -28,15 +29,16 @@ from concierge.catalog.model import (
     Tool,
 )
 from concierge.language.english import common_words, function_words
+from concierge.language.scripts import HIRAGANA
 from concierge.language.tokens import Token, Utterance, tokenise
 from concierge.planner import date_pairs, whose, words
 from concierge.planner.lexicon import Lexicon, code_pattern, takes_key
 from concierge.planner.measure import names_a_measure
+from concierge.planner.ranking import GROUP
 from concierge.planner.slots import Slots, count
 from concierge.planner.text import MASK, fold, overlaps
 
 Span = tuple[int, int]
-GROUP = "group_by"  # a summary groups by what its own parameter takes, never by a word of its keywords
 
 @dataclass(frozen=True)
 class Said:
@@ -81,7 +83,8 @@ def _takes(tool: Tool, s: Said, slots: Slots, lexicon: Lexicon, offered: set[str
         return True  # 天丼って今日ありますか: the menu as it is today
     if s.kind in ("group", "condition", "rows") and not (s.kind == "group" and GROUP in tool.params) \
             and any(_begins_a_word_of(fold(s.text), fold(k)) for k in keywords):
-        return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers (not 店別 of 支店別)
+        return True  # 日別 of a tool of daily sales, 在庫 of the stock's tool: what it answers (not 店別 of 支店別);
+        # a summary groups by what its own parameter takes, never by a word of its keywords
     # Words that look like a value fill a name only where no name is said; 佐藤 花子さん, a person of the data,
     # fills one too.
     if s.kind in ("name", "unknown") or (s.kind == "enum" and s.span in people):
@@ -121,7 +124,7 @@ def rows_unknown(slots: Slots, lexicon: Lexicon) -> list[Said]:
         word = fold(slots.text[span[0]:span[1]])
         first = len(token.surface)  # 入荷 of 入荷数量: the word that says which rows
         if MASK in slots.cue_text[span[0]:span[1]] or "副詞可能" in token.pos or overlaps(span, dates) \
-                or first < 2 or _in_kana(slots.text[span[0]:span[1]]) or word in lexicon.known.words \
+                or first < 2 or _HIRAGANA.search(slots.text, span[0], span[1]) or word in lexicon.known.words \
                 or any(word.startswith(k) and len(k) >= first for k in lexicon.known.long):
             continue
         out.append(Said(slots.text[span[0]:span[1]], span, "rows"))
@@ -138,11 +141,6 @@ def _known_in_english(word: str, lexicon: Lexicon) -> bool:
     return bool(forms & (lexicon.known.words | lexicon.catalog_words | lexicon.nouns | _EN_NOT_ROWS))
 
 
-def _in_kana(word: str) -> bool:
-    """Whether a word holds a hiragana letter (検品のやつ: a word of talk, not of the rows)."""
-    return any(unicodedata.name(c, "").startswith("HIRAGANA") for c in word)
-
-
 def _begins_a_word_of(phrase: str, keyword: str) -> bool:
     """Whether a phrase is said in a keyword from the start of one of its words (日別 in 日別売上 and 商品の日別, never
     店別 in 支店別)."""
@@ -154,6 +152,7 @@ def _begins_a_word_of(phrase: str, keyword: str) -> bool:
     return False
 
 
+_HIRAGANA = regex.compile(rf"[{HIRAGANA}]")  # 検品のやつ: a word of talk, not of the rows
 _EN_NOT_ROWS = frozenset(words.said("leftover", "counted_not_rows_en")) | function_words() | common_words()
 _WORD_EDGES = frozenset(" のと・、")
 _TODAY = frozenset(fold(w) for w in words.said("days", "today"))

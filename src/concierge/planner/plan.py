@@ -858,7 +858,7 @@ def _figure_asked(tool: Tool, slots: Slots) -> bool:
     text = slots.cue_text
     return how_many(text) is not None or measure.named(tool, text) is not None \
         or measure.says_kind(tokenise(slots.text), "money") or ranking.GROUP in tool.params \
-        or words.pattern("ranking", "superlative").search(text) is not None
+        or ranking.said_superlative(text)
 
 
 def _grouping_said(tool: Tool, slots: Slots, ctx: Context) -> bool:

@@ -68,7 +68,7 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
     if tool.mode != "read" or (ranks_itself and not is_summary) or not summaries(lexicon, tool.catalog, offered):
         return None  # a ranking tool of its own (a hand-written catalog's), or a catalog with no summaries
     text = slots.cue_text
-    if not _ranks(tool, slots, lexicon) and not _superlative(text) and not _most(text, lexicon):
+    if not _ranks(tool, slots, lexicon) and not said_superlative(text) and not _most(text, lexicon):
         return None
     candidates = [tool] if is_summary else []
     candidates += [t for t in _same_rows(tool, lexicon, offered) if t.name != tool.name]
@@ -90,21 +90,21 @@ def retarget(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str
                 and not events:  # the times done (chosen) are events, counted where they are
             continue  # 注文がいちばん多い国 is never the country with the most customers
         return Ranked(other, _arguments(other, slots, lexicon, entity, figure, text))
-    done = _done_most(tool, slots, lexicon, offered)
+    acted = _japanese_subject(slots.text, acted=True)  # 一番たくさん借りた|会員
+    done = _done_most(tool, slots, lexicon, offered, acted) if acted is not None else None
     if done is not None:
         return done
-    subject = _subject(slots.text) or _japanese_subject(slots.text, acted=True)
+    subject = _subject(slots.text) or acted
     if subject is None or _a_time(subject):
         return None
     return Ungrouped(subject)  # never every row for the first of them (the most expensive product: all 77)
 
 
-def _done_most(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str]) -> Ranked | None:
+def _done_most(tool: Tool, slots: Slots, lexicon: Lexicon, offered: Collection[str], subject: str) -> Ranked | None:
     """一番たくさん借りた会員, いちばんよく来てるお客さん: the rows of what was done (the loans, the visits), counted by
-    the noun said after its verb, in the one summary of dated rows that groups by it (or the one whose rows the verb
-    names); None where there is no such noun, or no summary or several could be meant."""
-    subject = _japanese_subject(slots.text, acted=True)
-    if subject is None or _a_time(subject):
+    the noun said after its verb (`subject`), in the one summary of dated rows that groups by it (or the one whose
+    rows the verb names); None where it is a time, or no summary or several could be meant."""
+    if _a_time(subject):
         return None
     text = slots.cue_text
     found = {t.name: (t, e) for t in summaries(lexicon, tool.catalog, offered)
@@ -148,7 +148,7 @@ def _arguments(tool: Tool, slots: Slots, lexicon: Lexicon, entity: str, figure: 
     if figure is not None and measure.RANK in tool.params:
         args[measure.RANK] = figure
     n = count(slots, lexicon, tool.name, TOP) if TOP in tool.params else None
-    if n is None and (_superlative(text) or _most(text, lexicon)):
+    if n is None and (said_superlative(text) or _most(text, lexicon)):
         n = 1
     if n is not None:
         args[TOP] = n
@@ -162,7 +162,7 @@ def asks_groups(tool: Tool, slots: Slots, lexicon: Lexicon) -> bool:
     text = slots.cue_text
     if entity_of(tool, slots, lexicon) is None:
         return False
-    if _ranks(tool, slots, lexicon) or _superlative(text) or _most(text, lexicon) or measure.named(tool, text):
+    if _ranks(tool, slots, lexicon) or said_superlative(text) or _most(text, lexicon) or measure.named(tool, text):
         return True
     return bool(tokenise(text).forms_said & _GROUPING)
 
@@ -182,7 +182,7 @@ def in_time_order(tool: Tool, slots: Slots, lexicon: Lexicon, values: dict[str, 
     group = values.get(GROUP)
     text = slots.cue_text
     if not group or group[0] not in _time_groups() or measure.RANK not in values or _ranks(tool, slots, lexicon) \
-            or _superlative(text) or _most(text, lexicon) or _popular(text):
+            or said_superlative(text) or _most(text, lexicon) or _popular(text):
         return values
     return {k: v for k, v in values.items() if k != measure.RANK}
 
@@ -201,7 +201,8 @@ def _popular(text: str) -> bool:
     return words.pattern("ranking", "popular").search(text) is not None
 
 
-def _superlative(text: str) -> bool:
+def said_superlative(text: str) -> bool:
+    """Whether the request says a superlative (いちばん, 最も, the most)."""
     return words.pattern("ranking", "superlative").search(text) is not None
 
 
@@ -325,7 +326,7 @@ def _japanese_subject(text: str, acted: bool = False) -> str | None:
         said = noun.at(utterance, lead.last) if lead else None
         if said is None or (said.last < len(tokens) and tokens[said.last].surface not in _SUBJECT_AFTER):
             continue
-        if acted and not _superlative(text[:tokens[i].start]) \
+        if acted and not said_superlative(text[:tokens[i].start]) \
                 and words.pattern("ranking", "most").search(text, 0, tokens[i].start) is None:
             continue
         start, end = said.named["w"]
